@@ -1,0 +1,252 @@
+"""The game protocol every spacetable game implements.
+
+A game is a stateless object (one instance per game id) whose methods are pure
+functions of a state. The shape follows three ideas:
+
+* **Authoritative reducer** – ``apply(state, player, action)`` returns a *new* state
+  or raises :class:`RuleError`; the old state is never touched, so a rejected
+  action changes nothing.
+* **Explicit randomness** – all chance comes from an :class:`~spacetable.core.rng.Rng`
+  stored in the state, so ``config + seed + action log`` replays bit-exactly.
+* **Views** – ``view(state, player)`` is everything that player may see, nothing
+  more (``player=None`` is a spectator). The server and AI players only ever see
+  views; ``action_view`` filters what others learn about an action.
+
+Simultaneous secret decisions (buying, planning, turn-21 departure) are modelled
+by ``to_act`` returning several players at once: each submits with ``apply`` in
+any order, the game stores the sealed commits in its state (see
+:class:`~spacetable.core.simultaneous.SealedCommits`) and resolves when all are in.
+Multi-action turns (action points) are many ``apply`` calls by the same player
+until it plays an ``end_turn`` action. Nobody to act means the game is over.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import ConfigError, NotYourTurn, RuleError
+from .rng import Rng, mix_seed
+from .serial import action_key, from_jsonable, to_jsonable
+
+Action = dict[str, Any]
+"""An action is a JSON object, as written in the game's spec (``{"type": "move", ...}``)."""
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One configuration option of a game, as listed by the lobby and the CLI."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    kind: str = "str"  # "str" | "int" | "bool" | "float" | "json"
+    help: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``scores`` are the game's own points per seat (arena: 1, ½ or 0; fullmetal: ore
+    points); ``winners`` the seats that won (several for a shared win, none for a
+    draw); ``ranking`` seats best first; ``kind`` names the ending (``corvette``,
+    ``resignation``, ...); ``details`` holds anything else worth showing.
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    kind: str
+    ranking: tuple[int, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return from_jsonable(cls, data)  # type: ignore[no-any-return]
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game. Subclasses set the class attributes and implement
+    the abstract methods; the rest has sensible defaults."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    state_type: ClassVar[type]
+    #: True when some information is hidden from some player (hands, forecasts, sealed commits).
+    hidden_information: ClassVar[bool] = False
+    #: True when dice/decks are used after setup.
+    stochastic: ClassVar[bool] = False
+
+    # ----------------------------------------------------------- configuration
+    def options(self) -> list[Option]:
+        """Configuration options (lobby and CLI). ``players`` is implied by min/max."""
+        return []
+
+    def normalize_config(self, config: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and validate; raise :class:`ConfigError` on bad input."""
+        config = dict(config or {})
+        out: dict[str, Any] = {}
+        opts = {o.name: o for o in self.options()}
+        if self.min_players != self.max_players or "players" in config:
+            players = config.pop("players", self.min_players)
+            if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+                raise ConfigError(f"players must be an integer in {self.min_players}..{self.max_players}")
+            out["players"] = players
+        for key, value in config.items():
+            if key not in opts:
+                raise ConfigError(f"unknown option {key!r} for {self.id}; known: {sorted(opts)}")
+            opt = opts[key]
+            if opt.choices is not None and value not in opt.choices:
+                raise ConfigError(f"option {key} must be one of {list(opt.choices)}, got {value!r}")
+            if opt.kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ConfigError(f"option {key} must be an integer")
+            if opt.kind == "bool" and not isinstance(value, bool):
+                raise ConfigError(f"option {key} must be true or false")
+            if opt.kind in ("int", "float"):
+                if opt.minimum is not None and value < opt.minimum:
+                    raise ConfigError(f"option {key} must be >= {opt.minimum}")
+                if opt.maximum is not None and value > opt.maximum:
+                    raise ConfigError(f"option {key} must be <= {opt.maximum}")
+            out[key] = value
+        for name, opt in opts.items():
+            out.setdefault(name, opt.default)
+        return out
+
+    def num_players(self, config: dict[str, Any]) -> int:
+        return int(config.get("players", self.min_players))
+
+    def player_names(self, config: dict[str, Any]) -> list[str]:
+        return [f"Player {i + 1}" for i in range(self.num_players(config))]
+
+    # ----------------------------------------------------------------- protocol
+    @abstractmethod
+    def initial_state(self, config: dict[str, Any], seed: int) -> S:
+        """The state before the first action. ``config`` is already normalised."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """Seats that must act now: one, several (simultaneous), or none (game over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: int) -> list[Action]:
+        """Every legal action of ``player`` now, in a canonical order; ``[]`` if none."""
+
+    @abstractmethod
+    def apply(self, state: S, player: int, action: Action) -> S:
+        """Return the state after ``player`` plays ``action``. Pure: raises
+        :class:`RuleError` (naming the rule) and leaves ``state`` untouched on an
+        illegal or malformed action."""
+
+    @abstractmethod
+    def view(self, state: S, player: int | None) -> dict[str, Any]:
+        """JSON-ready view of ``state`` for ``player`` (``None``: spectator)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    # ------------------------------------------------------------------ helpers
+    def is_terminal(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def current_player(self, state: S) -> int | None:
+        """The first seat to act, or ``None`` when the game is over."""
+        seats = self.to_act(state)
+        return seats[0] if seats else None
+
+    def seats(self, state: S) -> int:
+        """Number of seats in this match (states carry ``num_players``)."""
+        return int(getattr(state, "num_players", self.min_players))
+
+    def returns(self, state: S) -> list[float]:
+        """Per-seat reward in [-1, 1] for search: +1 for a winner, -1 otherwise,
+        0 for everybody in a draw or an unfinished game. Games with graded
+        results (semi-victories, scores) override this."""
+        n = self.seats(state)
+        out = self.outcome(state)
+        if out is None or not out.winners:
+            return [0.0] * n
+        return [1.0 if i in out.winners else -1.0 for i in range(n)]
+
+    def check_turn(self, state: S, player: int) -> None:
+        seats = self.to_act(state)
+        if player not in seats:
+            raise NotYourTurn(player, seats)
+
+    def is_legal(self, state: S, player: int, action: Action) -> bool:
+        try:
+            self.apply(state, player, action)
+        except RuleError:
+            return False
+        return True
+
+    def action_view(self, state: S, player: int, action: Action, viewer: int | None) -> Action | None:
+        """What ``viewer`` learns of ``player`` playing ``action`` in ``state``.
+        ``None`` hides it entirely. Games with sealed commits override this."""
+        return action
+
+    def action_text(self, state: S, player: int, action: Action) -> str:
+        """A short human-readable form of an action (logs, CLI)."""
+        return action_key(action)
+
+    def parse_action(self, state: S, player: int, text: str) -> Action:
+        """Parse a typed action (the game's notation, or JSON)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RuleError("CORE-ACTION", f"cannot read action {text!r}") from exc
+        if not isinstance(data, dict):
+            raise RuleError("CORE-ACTION", "an action is a JSON object")
+        return data
+
+    def render_text(self, state: S, player: int | None) -> str:
+        """A plain-text picture of what ``player`` sees (terminal, replays)."""
+        return json.dumps(self.view(state, player), indent=1, sort_keys=True)
+
+    def determinize(self, state: S, player: int, rng: Rng) -> S:
+        """A full state consistent with what ``player`` sees, hidden parts sampled.
+        The default reseeds the state's RNG (future dice and draws are unknown to
+        everybody); games with hands or sealed commits also resample those."""
+        clone = self.clone(state)
+        if isinstance(getattr(clone, "rng", None), Rng):
+            clone.rng = Rng(rng.next_u64())  # type: ignore[attr-defined]
+        return clone
+
+    def clone(self, state: S) -> S:
+        return copy.deepcopy(state)
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        data: dict[str, Any] = to_jsonable(state)
+        return data
+
+    def state_from_json(self, data: dict[str, Any]) -> S:
+        state: S = from_jsonable(self.state_type, data)
+        return state
+
+    def seed_for(self, seed: int, label: str) -> int:
+        """Derive a sub-seed (e.g. the colour draw, the deck shuffle)."""
+        return mix_seed(seed, self.id, label)
+
+
+def play_actions(game: Game[S], state: S, moves: Iterable[tuple[int, Action]]) -> S:
+    """Apply a sequence of ``(player, action)`` pairs."""
+    for player, action in moves:
+        state = game.apply(state, player, action)
+    return state

@@ -1,0 +1,112 @@
+"""Matches: config + seed + action log, and their bit-exact replay.
+
+A :class:`Match` is the whole truth about a game in progress or finished: the
+game id, the normalised config, the seed and the list of ``(player, action)``
+entries. The state is never stored as the source of truth; it is always
+``replay(match)``. Files use the format ``spacetable-match/1`` (JSON).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import SpacetableError
+from .game import Action, Game
+from .serial import dumps
+
+FORMAT = "spacetable-match/1"
+
+
+@dataclass
+class LogEntry:
+    player: int
+    action: Action
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "action": self.action}
+
+
+@dataclass
+class Match:
+    game: str
+    config: dict[str, Any]
+    seed: int
+    log: list[LogEntry] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def new(cls, game: Game[Any], config: dict[str, Any] | None, seed: int, **meta: Any) -> Match:
+        return cls(game=game.id, config=game.normalize_config(config), seed=seed, meta=dict(meta))
+
+    def game_obj(self) -> Game[Any]:
+        from spacetable.games import get_game
+
+        return get_game(self.game)
+
+    def initial_state(self) -> Any:
+        return self.game_obj().initial_state(self.config, self.seed)
+
+    def play(self, state: Any, player: int, action: Action) -> Any:
+        """Apply ``action`` to ``state`` (the match's current state) and log it."""
+        new_state = self.game_obj().apply(state, player, action)
+        self.log.append(LogEntry(player, action))
+        return new_state
+
+    # ------------------------------------------------------------------- replay
+    def states(self) -> Iterator[Any]:
+        """The initial state, then the state after each logged action."""
+        game = self.game_obj()
+        state = game.initial_state(self.config, self.seed)
+        yield state
+        for entry in self.log:
+            state = game.apply(state, entry.player, entry.action)
+            yield state
+
+    def replay(self, upto: int | None = None) -> Any:
+        """The state after the first ``upto`` actions (all of them by default)."""
+        last = None
+        for i, state in enumerate(self.states()):
+            last = state
+            if upto is not None and i >= upto:
+                break
+        return last
+
+    # ------------------------------------------------------------------- files
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "config": self.config,
+            "seed": self.seed,
+            "log": [e.to_json() for e in self.log],
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        if data.get("format") != FORMAT:
+            raise SpacetableError(f"not a {FORMAT} file (format={data.get('format')!r})")
+        return cls(
+            game=data["game"],
+            config=dict(data["config"]),
+            seed=int(data["seed"]),
+            log=[LogEntry(int(e["player"]), dict(e["action"])) for e in data["log"]],
+            meta=dict(data.get("meta", {})),
+        )
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Match:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def state_fingerprint(game: Game[Any], state: Any) -> str:
+    """Canonical JSON of a full state: equal fingerprints mean equal states."""
+    return dumps(game.state_to_json(state))

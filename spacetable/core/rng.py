@@ -1,0 +1,105 @@
+"""Seeded deterministic random numbers carried inside game states.
+
+The generator is SplitMix64: one 64-bit integer of state, so a state holding an
+:class:`Rng` copies, serialises and resumes exactly. ``forced`` is a queue of
+values that tests use to script dice: while it is not empty, ``randint`` and
+``die`` return its values in order (each checked against the requested range)
+instead of drawing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+
+
+def mix_seed(*parts: int | str) -> int:
+    """Derive a 64-bit seed from integers and strings (stable across runs)."""
+    h = 0x9E3779B97F4A7C15
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else int(part).to_bytes(16, "little", signed=True)
+        for byte in data:
+            h ^= byte
+            h = (h * 0x100000001B3) & _MASK
+        h = _splitmix(h)[1]
+    return h
+
+
+def _splitmix(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+@dataclass
+class Rng:
+    """A small, copyable, JSON-friendly random generator."""
+
+    state: int = 0
+    forced: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_seed(cls, seed: int | str) -> Rng:
+        return cls(state=mix_seed(seed))
+
+    def copy(self) -> Rng:
+        return Rng(self.state, list(self.forced))
+
+    def next_u64(self) -> int:
+        self.state, out = _splitmix(self.state)
+        return out
+
+    def randbelow(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` without modulo bias."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def randint(self, lo: int, hi: int) -> int:
+        """Uniform integer in ``[lo, hi]`` (both included); honours ``forced``."""
+        if self.forced:
+            value = self.forced.pop(0)
+            if not lo <= value <= hi:
+                raise ValueError(f"forced value {value} outside [{lo}, {hi}]")
+            return value
+        return lo + self.randbelow(hi - lo + 1)
+
+    def die(self, sides: int = 6) -> int:
+        return self.randint(1, sides)
+
+    def dice(self, count: int, sides: int = 6) -> list[int]:
+        return [self.die(sides) for _ in range(count)]
+
+    def random(self) -> float:
+        return (self.next_u64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq: Sequence[T]) -> T:
+        if not seq:
+            raise IndexError("choice from an empty sequence")
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, seq: Sequence[T], k: int) -> list[T]:
+        pool = list(seq)
+        self.shuffle(pool)
+        return pool[:k]
+
+    def split(self, label: int | str = 0) -> Rng:
+        """An independent generator derived from this one (this one advances)."""
+        return Rng(mix_seed(self.next_u64(), label))
