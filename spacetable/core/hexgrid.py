@@ -62,7 +62,7 @@ def ring(center: Axial, radius: int) -> list[Axial]:
     for side in range(6):
         for _ in range(radius):
             out.append(cell)
-            cell = add(cell, AXIAL_DIRECTIONS[(side + 1) % 6])
+            cell = add(cell, AXIAL_DIRECTIONS[side])
     return out
 
 

@@ -40,15 +40,23 @@ def get_game(game_id: str) -> Game[Any]:
         if exc.name and REGISTRY[game_id].startswith(exc.name):
             raise UnknownGame(f"game {game_id!r} is not available in this build") from exc
         raise
-    game: Game[Any] = module.GAME
+    game: Game[Any] | None = getattr(module, "GAME", None)
+    if game is None:
+        raise UnknownGame(f"game {game_id!r} is not available in this build (its package defines no GAME)")
     _cache[game_id] = game
     return game
+
+
+def register_game(game: Game[Any]) -> None:
+    """Register a game object at run time (plug-ins, tests). Built-in games are
+    listed in :data:`REGISTRY` instead and imported on first use."""
+    _cache[game.id] = game
 
 
 def available() -> list[str]:
     """Ids of the games this installation can play."""
     out = []
-    for game_id in REGISTRY:
+    for game_id in [*REGISTRY, *(g for g in _cache if g not in REGISTRY)]:
         try:
             get_game(game_id)
         except UnknownGame:

@@ -1,0 +1,113 @@
+"""Persistence: SQLAlchemy 2 models, engine set-up and Alembic migrations.
+
+A match is stored as its config, its seed and its action log (SRV-P1): one row
+per action in ``actions``, appended in the same transaction that bumps
+``matches.version`` (SRV-P2), so a server killed at any moment restarts with
+every match exactly where it was. Live states are never stored; they are
+rebuilt by replaying the log. SQLite runs in WAL mode.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Float, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    config: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open | running | finished
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    ai_seconds: Mapped[float] = mapped_column(Float, default=1.0)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    turn_started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    undo_request: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), default="open")  # open | human | ai
+    name: Mapped[str] = mapped_column(String(100), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    agent: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(16), default="player")  # player | ai | timeout
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+def default_database_url(path: str = "spacetable.sqlite3") -> str:
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def make_engine(url: str) -> Engine:
+    """Create the engine; SQLite gets WAL mode, a busy timeout and foreign keys."""
+    is_sqlite = url.startswith("sqlite")
+    kwargs: dict[str, Any] = {"future": True}
+    if is_sqlite:
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    engine = create_engine(url, **kwargs)
+    if is_sqlite:
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: every committed transaction survives a process kill (SIGKILL);
+            # only an OS crash / power loss can lose the last commits.
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    return engine
+
+
+def run_migrations(engine: Engine) -> None:
+    """Upgrade the database to the newest Alembic revision shipped in the package (SRV-P3)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def now() -> float:
+    return time.time()
