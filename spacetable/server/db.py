@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, Text, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -32,7 +32,7 @@ class MatchRow(Base):
     game: Mapped[str] = mapped_column(String(32), index=True)
     name: Mapped[str] = mapped_column(String(200), default="")
     config: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), index=True)  # open | running | finished
     version: Mapped[int] = mapped_column(Integer, default=0)
     ai_seconds: Mapped[float] = mapped_column(Float, default=1.0)

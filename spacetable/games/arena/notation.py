@@ -1,0 +1,218 @@
+"""Text notations (spec §5 and docs/rules/arena.md).
+
+* **Action notation**: ``c5-c6``, capture ``c5xc6``, bonus suffix ``/P112`` or ``/RD+``,
+  teleports ``P111 P112 P121 P122 RF+ RF- RD+ RD-``; ``accept``, ``resign``; a trailing
+  ``=`` attaches ``offer_end`` (AR-10.4); placement ``212@d2``; JSON is accepted too.
+* **Position notation** (house format, one line, six or seven fields)::
+
+      <face> <red ships> <blue ships> <side> <quiet> <last> [<offer>]
+      6x4 112a1,111b1,122c1,121d1,211a2,222b2,221c2,212d2 112a6,... r 0 - -
+
+  Ships on the board are ``<code><cell>`` joined by commas (``-`` for none); every
+  unlisted ship is banished. ``side`` is ``r``/``b`` (to move), ``quiet`` the AR-10.2
+  counter, ``last`` the last capturer ``r``/``b``/``-``, ``offer`` who has a pending
+  agreement offer (``-`` if none; optional).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spacetable.core.errors import MalformedAction, RuleError
+
+from .board import BLUE, CODES, CORVETTE, RED, Face, get_face, ship_index
+
+if TYPE_CHECKING:
+    from .game import ArenaState
+
+_SIDE = {"r": RED, "b": BLUE, "-": -1}
+_SIDE_TEXT = {RED: "r", BLUE: "b", -1: "-"}
+_MOVE_RE = re.compile(r"^([a-z]\d+)\s*([-x])\s*([a-z]\d+)(?:\s*/\s*(P\d{3}|R[FD][+-]))?$", re.IGNORECASE)
+_TELEPORT_RE = re.compile(r"^(P111|P112|P121|P122|R[FD][+-])$", re.IGNORECASE)
+
+
+@dataclass
+class Position:
+    """A position of play: face, ``loc[colour][ship]`` (N = banished), side, counters."""
+
+    board: str
+    loc: list[list[int]]
+    to_move: int = RED
+    quiet: int = 0
+    last_capturer: int = -1
+    offer: int = -1
+
+
+def _ships_text(face: Face, slots: list[int]) -> str:
+    parts = [f"{CODES[s]}{face.cell_name(c)}" for s, c in enumerate(slots) if 0 <= c < face.size]
+    return ",".join(parts) if parts else "-"
+
+
+def format_position(state: ArenaState | Position) -> str:
+    """The position notation of a state in play (or over)."""
+    face = get_face(state.board)
+    text = " ".join([state.board, _ships_text(face, state.loc[RED]), _ships_text(face, state.loc[BLUE]),
+                     _SIDE_TEXT[state.to_move], str(state.quiet), _SIDE_TEXT[state.last_capturer]])
+    return text + " " + _SIDE_TEXT[state.offer]
+
+
+def parse_position(text: str) -> Position:
+    """Read the position notation; ``ValueError`` explains what is wrong."""
+    fields = text.split()
+    if len(fields) not in (6, 7):
+        raise ValueError("a position has 6 or 7 fields: face red blue side quiet last [offer]")
+    board = fields[0]
+    face = get_face(board)
+    loc = [[face.banished] * 8, [face.banished] * 8]
+    seen: set[int] = set()
+    for colour, part in ((RED, fields[1]), (BLUE, fields[2])):
+        if part == "-":
+            continue
+        for item in part.split(","):
+            item = item.strip()
+            if len(item) < 5:
+                raise ValueError(f"bad ship entry {item!r} (want e.g. 112a1)")
+            ship, cell = ship_index(item[:3]), face.parse_cell(item[3:])
+            if cell < 0:
+                raise ValueError(f"cell {item[3:]!r} is not on the {board} face")
+            if loc[colour][ship] != face.banished:
+                raise ValueError(f"ship {item[:3]} listed twice")
+            if cell in seen:
+                raise ValueError(f"two ships on {item[3:]}")
+            seen.add(cell)
+            loc[colour][ship] = cell
+    for colour in (RED, BLUE):
+        if loc[colour][CORVETTE] == face.banished:
+            raise ValueError("both corvettes must be on the board (AR-10.1)")
+    side = fields[3].lower()
+    if side not in ("r", "b"):
+        raise ValueError("side to move is r or b")
+    quiet = int(fields[4])
+    if not 0 <= quiet < 40:
+        raise ValueError("quiet must be in 0..39 (AR-10.2)")
+    last = fields[5].lower()
+    offer = fields[6].lower() if len(fields) == 7 else "-"
+    if last not in _SIDE or offer not in _SIDE:
+        raise ValueError("last capturer and offer are r, b or -")
+    if _SIDE[offer] == _SIDE[side]:
+        raise ValueError("a pending offer belongs to the side that just moved")
+    return Position(board, loc, _SIDE[side], quiet, _SIDE[last], _SIDE[offer])
+
+
+def teleport_text(action: dict[str, Any]) -> str:
+    if action.get("type") == "permute":
+        return str(action.get("pair"))
+    return f"R{action.get('cls')}{action.get('dir')}"
+
+
+def action_to_text(state: ArenaState, action: dict[str, Any]) -> str:
+    """Notation of an action played in ``state`` (spec §5)."""
+    kind = action.get("type")
+    suffix = "=" if action.get("offer_end") else ""
+    if kind == "move":
+        face = state.face
+        dest = face.parse_cell(str(action.get("to")))
+        capture = dest >= 0 and any(row[s] == dest for row in state.loc for s in range(8))
+        text = f"{action.get('from')}{'x' if capture else '-'}{action.get('to')}"
+        if action.get("bonus"):
+            text += "/" + teleport_text(action["bonus"])
+        return text + suffix
+    if kind in ("permute", "rotate"):
+        return teleport_text(action) + suffix
+    if kind == "accept_end":
+        return "accept"
+    if kind == "resign":
+        return "resign"
+    if kind == "place":
+        return f"{action.get('ship')}@{action.get('cell')}"
+    if kind == "layout":
+        cells = action.get("cells")
+        if not isinstance(cells, dict):
+            return "layout (sealed)"
+        return "layout " + ",".join(f"{code}{cell}" for cell, code in cells.items())
+    return json.dumps(action, sort_keys=True)
+
+
+def parse_action_text(state: ArenaState, player: int, text: str) -> dict[str, Any]:
+    """Parse the action notation (or JSON) into an action object."""
+    from .game import teleport_action
+
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MalformedAction(f"cannot read JSON action {text!r}") from exc
+        if not isinstance(data, dict):
+            raise MalformedAction("an action is a JSON object")
+        return data
+    offer = text.endswith("=")
+    if offer:
+        text = text[:-1].strip()
+    low = text.lower()
+    action: dict[str, Any]
+    if low in ("accept", "accept_end"):
+        return {"type": "accept_end"}
+    if low == "resign":
+        return {"type": "resign"}
+    m = _MOVE_RE.match(text)
+    if m:
+        bonus = teleport_action(m.group(4).upper()) if m.group(4) else None
+        if m.group(4) and m.group(4).upper() not in ("P111", "P112", "P121", "P122", "RF+", "RF-", "RD+", "RD-"):
+            raise MalformedAction(f"unknown teleport {m.group(4)!r}")
+        action = {"type": "move", "from": m.group(1).lower(), "to": m.group(3).lower(), "bonus": bonus}
+    elif _TELEPORT_RE.match(text):
+        action = teleport_action(text.upper())
+    elif "@" in text:
+        code, _, cell = text.partition("@")
+        action = {"type": "place", "ship": code.strip(), "cell": cell.strip().lower()}
+    elif low.startswith("layout "):
+        cells: dict[str, str] = {}
+        for item in text[7:].replace(" ", "").split(","):
+            if len(item) < 5:
+                raise MalformedAction(f"bad layout entry {item!r} (want e.g. 112a1)")
+            cells[item[3:].lower()] = item[:3]
+        action = {"type": "layout", "cells": cells}
+    else:
+        raise RuleError("CORE-ACTION", f"cannot read {text!r}: try c5-c6, c5xc6/P112, P121, RD+, accept or resign")
+    if offer:
+        action["offer_end"] = True
+    return action
+
+
+def render_board(state: ArenaState, marks: set[int] | None = None) -> str:
+    """Plain-text board: ranks top-down, ``R112``/``B112`` ships, ``.`` empty cells."""
+    face = state.face
+    cells: dict[int, str] = {}
+    for colour, letter in ((RED, "R"), (BLUE, "B")):
+        for ship, cell in enumerate(state.loc[colour]):
+            if 0 <= cell < face.size:
+                cells[cell] = letter + CODES[ship]
+    lines = []
+    for rank in range(face.height - 1, -1, -1):
+        row = []
+        for f in range(face.width):
+            c = rank * face.width + f
+            row.append(cells.get(c, " .  " if not marks or c not in marks else " *  "))
+        lines.append(f"{rank + 1} | {' '.join(row)} |")
+    lines.append("    " + " ".join(f" {chr(ord('a') + f)}  " for f in range(face.width)))
+    n = face.banished
+    for colour, name in ((RED, "Red"), (BLUE, "Blue")):
+        reserve = [CODES[s] for s in range(8) if state.loc[colour][s] == n]
+        unplaced = [CODES[s] for s in range(8) if state.loc[colour][s] == -1]
+        extra = f"  unplaced: {' '.join(unplaced)}" if unplaced else ""
+        lines.append(f"{name} reserve: {' '.join(reserve) or '-'}{extra}")
+    if state.phase == "over":
+        pts = "1–0" if state.points == 1.0 else "½–0"
+        who = "Red" if state.winner == RED else "Blue"
+        lines.append(f"Game over: {who} wins {pts} ({state.kind}) after {state.plies} plies")
+    else:
+        side = "Red" if state.to_move == RED else "Blue"
+        last = {RED: "Red", BLUE: "Blue", -1: "none"}[state.last_capturer]
+        what = "to place" if state.phase == "place" else "to move"
+        offer = f"  offer pending from {'Red' if state.offer == RED else 'Blue'}" if state.offer >= 0 else ""
+        lines.append(f"{side} {what}  ply {state.plies}  quiet {state.quiet}/40  last capturer: {last}{offer}")
+    return "\n".join(lines)

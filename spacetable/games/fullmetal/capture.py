@@ -1,0 +1,118 @@
+"""Capture of units, capture and repair of spaceships (FM-17, FM-18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spacetable.core.errors import RuleError
+
+from .firezones import settle
+from .transport import pods, put_in
+from .units import DESTROYERS, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, FMState, Unit
+
+
+def recolour(state: FMState, u: Unit, colour: int) -> None:
+    for sub in [u, *state.all_cargo(u)]:
+        if sub.kind not in (ORE, PONTOON):
+            sub.colour = colour
+            sub.neut = []
+            sub.locked = False
+            if sub.kind in DESTROYERS:
+                sub.shots = 2
+
+
+def captor_problem(state: FMState, player: int, d: Unit) -> str | None:
+    if d.kind not in DESTROYERS or not state.on_board(d) or state.ctl(d) != player:
+        return "captors are your own destroyers on the board"
+    if d.kind != TURRET and (d.neut or state.stranded(d)):
+        return "captors must be operational"
+    if d.locked:
+        return "a locked unit cannot capture"
+    if state.unit_under_fire(d, player):
+        return "captors must be out of enemy fire"
+    return None
+
+
+def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """``capture(a, b, target[, colour])``, 1 AP (FM-17)."""
+    a, b = state.unit(action.get("a")), state.unit(action.get("b"))
+    target = state.unit(action.get("target"))
+    if a.id == b.id:
+        raise RuleError("FM-17.1", "two different destroyers capture")
+    for d in (a, b):
+        why = captor_problem(state, player, d)
+        if why:
+            raise RuleError("FM-17.1", why)
+    if target.kind in (SHIP, TURRET, PONTOON, ORE) or not state.on_board(target):
+        raise RuleError("FM-17.1", "the target is a unit on the board (not a ship, turret, pontoon or ore)")
+    colour = action.get("colour", a.colour)
+    if colour not in (a.colour, b.colour):
+        raise RuleError("FM-17.1", "the colour is one of the captors' colours (D-16)")
+    if state.ctl(target) == player and target.colour == colour:
+        raise RuleError("FM-17.1", "the target already has that colour")
+    for d in (a, b):
+        if not any(n in state.board.neigh[c] for c in d.cells for n in target.cells):
+            raise RuleError("FM-17.1", "both captors must be adjacent to the target")
+    if state.unit_under_fire(target, player):
+        raise RuleError("FM-17.1", "the target is under enemy fire")
+    state.spend(player, 1)
+    recolour(state, target, colour)
+    settle(state, player)
+
+
+def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
+    """``capture_ship(d, ship)``, 1 AP then +5 (FM-18.1, FM-18.2). Returns the former controller."""
+    d = state.unit(action.get("destroyer"))
+    ship = state.unit(action.get("ship"))
+    if ship.kind != SHIP or not ship.cells:
+        raise RuleError("FM-18.1", "not a landed spaceship")
+    if state.controller[ship.colour] == player:
+        raise RuleError("FM-18.1", "you already control this ship")
+    if any(t >= 0 for t in ship.turrets):
+        raise RuleError("FM-18.1", "all three turrets must be destroyed first")
+    if d.kind not in (TANK, GT, MB):
+        raise RuleError("FM-18.1", "only a tank, GT or motor boat captures a ship")
+    why = captor_problem(state, player, d)
+    if why:
+        raise RuleError("FM-18.1", why)
+    if not any(p in state.board.neigh[d.cells[0]] for p in pods(ship)):
+        raise RuleError("FM-18.1", "the destroyer must be adjacent to a pod")
+    former = state.controller[ship.colour]
+    state.spend(player, 1)
+    state.controller[ship.colour] = player
+    ship.captor = player
+    put_in(state, ship, d)
+    for u in state.units.values():
+        if u.colour == ship.colour:
+            u.locked = False
+    state.pool[player] += 5
+    if former >= 0 and not state.ships_of(former) and state.eliminated[former] < 0:
+        state.eliminated[former] = state.lot_counter_next()
+        state.saved[former] = 0
+    settle(state, player)
+    state.retreat_window = True
+    return former
+
+
+def repair(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """``repair(ship, pod)``, 2 AP: only by the player who captured the ship (FM-18.4)."""
+    ship = state.unit(action.get("ship"))
+    if ship.kind != SHIP or not ship.cells:
+        raise RuleError("FM-18.4", "not a landed spaceship")
+    if ship.captor != player or state.controller[ship.colour] != player:
+        raise RuleError("FM-18.4", "only the player who captured the ship and controls it repairs it")
+    pod = state.cell_of(action.get("pod"))
+    if pod not in ship.cells[1:]:
+        raise RuleError("FM-18.4", "that cell is not a pod of the ship")
+    idx = ship.cells.index(pod) - 1
+    if ship.turrets[idx] >= 0:
+        raise RuleError("FM-18.4", "the turret is intact")
+    if state.under_fire(pod, player):
+        raise RuleError("FM-18.4", "not on a pod under enemy fire")
+    state.spend(player, 2)
+    t = state.new_unit(TURRET, ship.colour, cells=[pod], ship=ship.id, shots=2)
+    ship.turrets[idx] = t.id
+    settle(state, player)
+
+
+__all__ = ["capture", "capture_ship", "repair"]

@@ -1,0 +1,97 @@
+"""Departure, take-off, scoring and ranking (FM-20, D-19..D-22)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spacetable.core.errors import RuleError
+
+from .firezones import settle
+from .pontoons import remove_unit
+from .units import ORE, FMState, Unit
+
+
+def ship_score(state: FMState, ship: Unit) -> tuple[int, int]:
+    """FM-20.4: (score, ore pieces) of a ship: 2 per ore (``multi``: its value), 1 per unit, 1 per intact turret."""
+    score = ore = 0
+    for u in state.all_cargo(ship):
+        if u.kind == ORE:
+            ore += 1
+            score += u.value if state.config["ore_values"] == "multi" else 2
+        else:
+            score += 1
+    score += sum(1 for t in ship.turrets if t >= 0)
+    return score, ore
+
+
+def takeoff_cost(state: FMState, ship: Unit) -> int:
+    if state.config["takeoff_cost"] == "free":
+        return 0
+    return 1 + sum(1 for t in ship.turrets if t < 0)
+
+
+def lift_off(state: FMState, ship: Unit, player: int) -> None:
+    """The ship leaves with its hold and intact turrets; its colour is deactivated (seed §9.5)."""
+    score, ore = ship_score(state, ship)
+    state.departed.append(
+        {"ship": ship.id, "colour": ship.colour, "player": player, "score": score, "ore": ore, "turn": state.turn}
+    )
+    for t in list(ship.turrets):
+        if t >= 0:
+            remove_unit(state, state.units[t])
+            state.graveyard.pop()
+    for c in ship.cells:
+        state.occ.pop(c, None)
+    for u in state.all_cargo(ship):
+        u.cells = []
+    ship.cells = []
+    state.controller[ship.colour] = -1
+
+
+def take_off(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """``take_off(ship)`` on the player's own turn 25 (``fmg``: turns 21 and 26)."""
+    ship = state.unit(action.get("ship"))
+    if ship.kind != "ship" or not ship.cells or state.controller[ship.colour] != player:
+        raise RuleError("FM-20.2", "take off one of your landed ships")
+    turns = (21, 26) if state.config["endgame"] == "fmg" else (25,)
+    if state.turn not in turns:
+        raise RuleError("FM-20.2", f"take-off only on turn {' or '.join(map(str, turns))}")
+    state.spend(player, takeoff_cost(state, ship), "FM-20.2")
+    lift_off(state, ship, player)
+    settle(state, player)
+
+
+def auto_takeoff(state: FMState, player: int) -> None:
+    """FM-20.3 / D-20: at the end of the last turn every payable ship leaves, most valuable first."""
+    ships = sorted(state.ships_of(player), key=lambda s: (-ship_score(state, s)[0], s.id))
+    for s in ships:
+        cost = takeoff_cost(state, s)
+        if cost <= state.pool[player]:
+            state.pool[player] -= cost
+            lift_off(state, s, player)
+
+
+def ranking(state: FMState) -> tuple[list[float], list[int], list[int]]:
+    """FM-20.5 / FM-20.6: scores, ranking (best first) and rank numbers (1 = first; ties share)."""
+    n = state.num_players
+    scores = [0.0] * n
+    ships = [0] * n
+    ore = [0] * n
+    for d in state.departed:
+        p = d["player"]
+        if state.eliminated[p] < 0:
+            scores[p] += d["score"]
+            ships[p] += 1
+            ore[p] += d["ore"]
+
+    def key(p: int) -> tuple[int, float, int, int, int]:
+        elim = state.eliminated[p]
+        if elim >= 0:
+            return (0, 0.0, 0, 0, elim)
+        return (1, scores[p], ships[p], ore[p], 0)
+
+    order = sorted(range(n), key=key, reverse=True)
+    ranks = [0] * n
+    for i, p in enumerate(order):
+        ranks[p] = ranks[order[i - 1]] if i and key(order[i - 1]) == key(p) else i + 1
+    return scores, order, ranks

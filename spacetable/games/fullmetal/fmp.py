@@ -1,0 +1,164 @@
+"""The ``.fmp`` map file format (FM-7.1 reading, FM-7.2 writing).
+
+A file is Windows-1252 text with ``<FMP ...>``, a ``<CARTE>`` terrain block, an
+optional ``<REPARTITION>`` ore block and the optional spacetable ``<ZONES>`` block.
+Terrain characters: ``.`` sea, ``*`` reef, ``%`` swamp, ``$`` plain, ``#`` mountain,
+``?`` off-map (FM-1.1).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TERRAIN_CHARS = ".*%$#?"
+FRENCH_MONTHS = (
+    "Janvier", "Février", "Mars", "Avril", "Mai", "Juin",
+    "Juillet", "Août", "Septembre", "Octobre", "Novembre", "Décembre",
+)
+_ATTR = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+?))(?=[\s>]|$)')
+_TAG = re.compile(r"^<(/?)(\w+)([^>]*)>\s*$")
+
+
+class FmpError(ValueError):
+    """A malformed ``.fmp`` file (FM-7.1)."""
+
+
+@dataclass
+class FmpMap:
+    """A map: ``terrain`` rows (strings of width ``width``), optional ore and zone rows."""
+
+    width: int
+    height: int
+    terrain: list[str]
+    ore: list[str] | None = None
+    zones: list[str] | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+
+    def cell(self, x: int, y: int) -> str:
+        return self.terrain[y][x]
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for row in self.terrain:
+            for ch in row:
+                out[ch] = out.get(ch, 0) + 1
+        return out
+
+    def ore_cells(self) -> list[tuple[int, int, str]]:
+        """``(x, y, char)`` of every ore of the ``REPARTITION`` layer."""
+        if self.ore is None:
+            return []
+        return [(x, y, ch) for y, row in enumerate(self.ore) for x, ch in enumerate(row) if ch != "."]
+
+
+def parse_attrs(text: str) -> dict[str, str]:
+    """Attributes ``Name=value`` or ``Name="value"`` (FM-7.1); sizes may have any number of digits."""
+    return {m.group(1): (m.group(2) if m.group(2) is not None else m.group(3)) for m in _ATTR.finditer(text)}
+
+
+def parse_fmp(data: bytes | str) -> FmpMap:
+    """Parse ``.fmp`` content (bytes are decoded as Windows-1252; CRLF or LF)."""
+    text = data.decode("cp1252") if isinstance(data, bytes) else data
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header: dict[str, str] = {}
+    blocks: dict[str, tuple[dict[str, str], list[str]]] = {}
+    current: str | None = None
+    cur_attrs: dict[str, str] = {}
+    rows: list[str] = []
+    for raw in lines:
+        line = raw.strip()
+        if not line and current is None:
+            continue
+        m = _TAG.match(line)
+        if m and (current is None or (m.group(1) == "/" and m.group(2) == current)):
+            closing, name, rest = m.group(1) == "/", m.group(2).upper(), m.group(3)
+            if name == "FMP":
+                if not closing:
+                    header = parse_attrs(rest)
+                continue
+            if closing:
+                if current is not None:
+                    blocks[current] = (cur_attrs, rows)
+                current, rows = None, []
+                continue
+            current, cur_attrs, rows = name, parse_attrs(rest), []
+            continue
+        if current is None:
+            if line:
+                raise FmpError(f"unexpected line outside blocks: {line[:40]!r}")
+            continue
+        rows.append(raw.rstrip("\n"))
+    if current is not None:
+        raise FmpError(f"block {current} is not closed")
+    if "CARTE" not in blocks:
+        raise FmpError("no CARTE block")
+    for name in blocks:
+        if name not in ("CARTE", "REPARTITION", "ZONES"):
+            warnings.warn(f"fmp: unknown block {name} skipped", stacklevel=2)
+    attrs, carte = blocks["CARTE"]
+    try:
+        height, width = int(attrs["Lignes"]), int(attrs["Colonnes"])
+    except (KeyError, ValueError) as exc:
+        raise FmpError("CARTE needs integer Lignes and Colonnes") from exc
+    terrain = _grid(carte, width, height, TERRAIN_CHARS, "CARTE", pad="?")
+    ore = zones = None
+    if "REPARTITION" in blocks:
+        ore = _grid(blocks["REPARTITION"][1], width, height, None, "REPARTITION", pad=".")
+    if "ZONES" in blocks:
+        zones = _grid(blocks["ZONES"][1], width, height, None, "ZONES", pad=".")
+    return FmpMap(width, height, terrain, ore, zones, header)
+
+
+def _grid(rows: list[str], width: int, height: int, allowed: str | None, name: str, pad: str) -> list[str]:
+    rows = [r.rstrip(" \t") for r in rows]
+    while rows and not rows[-1]:
+        rows.pop()
+    if len(rows) != height:
+        raise FmpError(f"{name}: expected {height} rows, found {len(rows)}")
+    out = []
+    for y, row in enumerate(rows):
+        if len(row) > width:
+            raise FmpError(f"{name}: row {y} is longer than {width}")
+        if len(row) < width:
+            warnings.warn(f"fmp: {name} row {y} padded with {pad!r}", stacklevel=3)
+            row = row + pad * (width - len(row))
+        if allowed is not None:
+            bad = [ch for ch in row if ch not in allowed]
+            if bad:
+                raise FmpError(f"{name}: bad character {bad[0]!r} in row {y}")
+        out.append(row)
+    return out
+
+
+def read_fmp(path: str | Path) -> FmpMap:
+    return parse_fmp(Path(path).read_bytes())
+
+
+def write_fmp(fmap: FmpMap, timestamp: tuple[int, int, int, int, int, int] = (2026, 1, 1, 0, 0, 0)) -> bytes:
+    """Serialise (FM-7.2): CRLF, Windows-1252, ``Format=4 Version="2.3.7 spacetable"``.
+    ``timestamp`` is ``(year, month, day, hour, minute, second)`` supplied by the caller."""
+    year, month, day, hh, mm, ss = timestamp
+    date = f"{day} {FRENCH_MONTHS[month - 1]} {year}"
+    out = [
+        f'<FMP Format=4 Version="2.3.7 spacetable" Date="{date}" Heure="{hh:02d}:{mm:02d}:{ss:02d}">',
+        f"<CARTE Lignes={fmap.height} Colonnes={fmap.width}>",
+        *fmap.terrain,
+        "</CARTE>",
+    ]
+    if fmap.ore is not None:
+        out += [f"<REPARTITION Lignes={fmap.height} Colonnes={fmap.width}>", *fmap.ore, "</REPARTITION>"]
+    if fmap.zones is not None:
+        out += [f"<ZONES Lignes={fmap.height} Colonnes={fmap.width}>", *fmap.zones, "</ZONES>"]
+    out.append("</FMP>")
+    return ("\r\n".join(out) + "\r\n").encode("cp1252")
+
+
+BUNDLED = Path(__file__).with_name("maps")
+
+
+def bundled_map(name: str = "original") -> FmpMap:
+    """A map shipped with the package (``maps/<name>.fmp``)."""
+    return read_fmp(BUNDLED / f"{name}.fmp")

@@ -1,0 +1,195 @@
+"""Views: the JSON view for a seat (spec §4), the compact text view and the SVG board.
+
+The JSON view carries only public data plus the viewer's own forecasts and sealed
+commit: never the deck order, the set-aside cards, other players' forecasts or
+commits, nor the RNG state.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .endgame import ship_score
+from .terrain import OFF, TERRAIN_TO_CHAR
+from .units import CODES, FMState, Unit
+
+COLOURS = ("#d33", "#36c", "#2a2", "#d9a400")
+COLOUR_NAMES = ("red", "blue", "green", "yellow")
+TERRAIN_FILL = {".": "#5b8fd6", "*": "#8fb6b0", "%": "#9aa86a", "$": "#d9c58f", "#": "#8a6e4b"}
+
+
+def unit_json(state: FMState, u: Unit) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": u.id, "kind": u.kind, "colour": u.colour, "cells": [state.xy(c) for c in u.cells]}
+    if u.carrier >= 0:
+        d["carrier"] = u.carrier
+    if u.cargo:
+        d["cargo"] = list(u.cargo)
+    if u.kind in ("tank", "gt", "mb", "turret"):
+        d["shots"] = u.shots
+    if u.neut:
+        d["neutralized_by"] = list(u.neut)
+    if u.locked:
+        d["locked"] = True
+    if u.cells and u.carrier < 0 and state.stranded(u):
+        d["stranded"] = True
+    if u.kind == "ship":
+        d["turrets"] = list(u.turrets)
+        d["captor"] = u.captor
+    if u.kind == "ore" and state.config["ore_values"] == "multi":
+        d["value"] = u.value
+    if u.builds:
+        d["builds"] = list(u.builds)
+    return d
+
+
+def state_view(state: FMState, player: int | None) -> dict[str, Any]:
+    """Everything ``player`` may see (``None``: spectator)."""
+    rows = [state.terrain[y * state.width:(y + 1) * state.width] for y in range(state.height)]
+    view: dict[str, Any] = {
+        "game": "fullmetal",
+        "phase": state.phase,
+        "turn": state.turn,
+        "tide": state.tide,
+        "width": state.width,
+        "height": state.height,
+        "map": state.map_name,
+        "terrain": rows,
+        "viewer": player,
+        "players": [
+            {
+                "seat": p, "colour": COLOUR_NAMES[p % 4], "pool": state.pool[p], "saved": state.saved[p],
+                "eliminated": state.eliminated[p] >= 0, "resigned": state.resigned[p],
+                "ships": [s.id for s in state.ships_of(p)],
+            }
+            for p in range(state.num_players)
+        ],
+        "controller": list(state.controller),
+        "order": list(state.order),
+        "active": state.active_player() if state.phase == "play" else None,
+        "land_order": list(state.land_order),
+        "units": [unit_json(state, u) for u in sorted(state.units.values(), key=lambda u: u.id)],
+        "pontoons": [state.xy(c) for c in sorted(state.pontoon_at)],
+        "reserve": dict(state.reserve),
+        "departed": [dict(d) for d in state.departed],
+        "graveyard": len(state.graveyard),
+        "retreat_window": state.retreat_window,
+        "cover": ["".join(str(min(9, c)) for c in row) for row in state.cov],
+        "sealed": state.sealed.view(player),
+        "cards_left": len(state.pile) if state.config["tide_generator"] == "deck" else None,
+        "config": {k: v for k, v in state.config.items()},
+    }
+    if player is not None and 0 <= player < state.num_players:
+        view["forecast"] = {str(t): tide for t, tide in sorted(state.forecasts[player].items()) if t > state.turn}
+    return view
+
+
+def text_view(state: FMState, player: int | None) -> str:
+    """Compact terminal view: two characters per cell (terrain, or unit code + colour digit)."""
+    board = state.board
+    head = f"Full Metal Planète · turn {state.turn} · tide {state.tide} · phase {state.phase}"
+    if state.phase == "play":
+        head += f" · player {state.active_player()} to play ({state.pool[state.active_player()]} AP)"
+    lines = [head]
+    header = "    " + "".join(f"{x:<2d}" if x % 2 == 0 else "  " for x in range(state.width))
+    lines.append(header)
+    for y in range(state.height):
+        row = []
+        for x in range(state.width):
+            i = y * state.width + x
+            if board.terrain[i] == OFF:
+                row.append("  ")
+                continue
+            oid = state.occ.get(i)
+            if oid is not None:
+                u = state.units[oid]
+                if u.kind == "ship":
+                    idx = u.cells.index(i)
+                    code = "S" if idx == 0 else ("U" if u.turrets[idx - 1] >= 0 else "u")
+                    row.append(code + str(u.colour))
+                elif u.kind == "ore":
+                    row.append("o=" if i in state.pontoon_at else "o ")
+                else:
+                    row.append(CODES[u.kind] + (str(u.colour) if u.colour >= 0 else "-"))
+            elif i in state.pontoon_at:
+                row.append("= ")
+            else:
+                ch = TERRAIN_TO_CHAR[board.terrain[i]]
+                row.append(ch + " ")
+        lines.append(f"{y:>3} " + "".join(row))
+    lines.append("units (id kind colour at [cargo]):")
+    items = []
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if u.kind in ("ore", "turret") or (not u.cells and u.carrier < 0 and u.kind != "ship"):
+            continue
+        if u.carrier >= 0 and state.units[u.carrier].kind == "ship":
+            continue
+        where = "/".join(f"{c % state.width},{c // state.width}" for c in u.cells) if u.cells else f"in#{u.carrier}"
+        extra = ""
+        if u.cargo:
+            extra = "[" + ",".join(f"{CODES[state.units[c].kind]}{c}" for c in u.cargo) + "]"
+        if u.neut:
+            extra += "!N"
+        if u.cells and u.carrier < 0 and state.stranded(u):
+            extra += "!S"
+        items.append(f"{u.id}{CODES[u.kind]}{u.colour if u.colour >= 0 else '-'}@{where}{extra}")
+    for k in range(0, len(items), 6):
+        lines.append("  " + "  ".join(items[k:k + 6]))
+    ap = "  ".join(f"P{p}: {state.pool[p]} AP (+{state.saved[p]} saved)" for p in range(state.num_players))
+    lines.append(ap)
+    if player is not None and 0 <= player < state.num_players:
+        fc = {t: v for t, v in state.forecasts[player].items() if t > state.turn}
+        if fc:
+            lines.append("your forecast: " + ", ".join(f"t{t} {v}" for t, v in sorted(fc.items())))
+    for d in state.departed:
+        lines.append(f"departed: ship {d['ship']} of player {d['player']} scoring {d['score']}")
+    return "\n".join(lines)
+
+
+def svg_board(state: FMState, player: int | None = None, size: float = 14.0, cover_for: int | None = None) -> str:
+    """SVG of the hex map: terrain by tide, units by colour, cargo counts, fire-cover and neutralization overlays."""
+    board = state.board
+    w = size * (1.5 * state.width + 0.5)
+    h = size * math.sqrt(3) * (state.height + 0.5)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" class="fm-board">']
+    for i in board.cells:
+        px, py = board.pixel(i)
+        cx, cy = size * (px + 1), size * (py + math.sqrt(3) / 2)
+        pts = " ".join(f"{cx + size * math.cos(k * math.pi / 3):.1f},{cy + size * math.sin(k * math.pi / 3):.1f}"
+                       for k in range(6))
+        ch = TERRAIN_TO_CHAR[board.terrain[i]]
+        fill = TERRAIN_FILL[ch]
+        if ch in "*%" and not board.land(i, state.tide):
+            fill = "#6f9fd8"
+        x, y = board.xy(i)
+        out.append(f'<polygon points="{pts}" fill="{fill}" stroke="#333" stroke-width="0.5" data-cell="{x},{y}"/>')
+        if cover_for is not None:
+            c = max((state.cov[o][i] for o in range(state.num_players) if o != cover_for), default=0)
+            if c >= 2:
+                out.append(f'<polygon points="{pts}" fill="rgba(255,0,0,0.25)" pointer-events="none"/>')
+        if i in state.pontoon_at:
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.8:.1f}" fill="none" stroke="#555" stroke-width="2"/>')
+        oid = state.occ.get(i)
+        if oid is None:
+            continue
+        u = state.units[oid]
+        colour = COLOURS[u.colour % 4] if u.colour >= 0 else "#777"
+        if u.kind == "ore":
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.35:.1f}" fill="#222"/>')
+            continue
+        label = CODES[u.kind]
+        if u.kind == "ship":
+            idx = u.cells.index(i)
+            label = "S" if idx == 0 else ("U" if u.turrets[idx - 1] >= 0 else "x")
+        stroke = ' stroke="#fff" stroke-width="2" stroke-dasharray="2,2"' if u.neut else ""
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.6:.1f}" fill="{colour}"{stroke} data-unit="{u.id}"/>')
+        text = label + (str(len(u.cargo)) if u.cargo and u.kind != "ship" else "")
+        out.append(f'<text x="{cx:.1f}" y="{cy + size * 0.25:.1f}" font-size="{size * 0.7:.1f}" text-anchor="middle" '
+                   f'fill="#fff" pointer-events="none">{text}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def ship_summary(state: FMState, ship: Unit) -> dict[str, int]:
+    score, ore = ship_score(state, ship)
+    return {"score": score, "ore": ore}

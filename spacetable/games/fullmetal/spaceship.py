@@ -1,0 +1,202 @@
+"""Spaceships: landing (FM-7), deployment (FM-8) and seat order (D-4)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from spacetable.core.errors import RuleError
+
+from .firezones import sync_cover
+from .movement import parse_position, place
+from .pontoons import remove_unit, would_anchor
+from .terrain import MOUNTAIN, PLAIN, REEF, SWAMP
+from .transport import put_in, room_for
+from .units import BARGE, LAND_UNITS, ORE, PONTOON, SEA_UNITS, TANK, TURRET, FMState, Unit
+
+#: FM-7.1 pod directions (indices into N, NE, SE, S, SW, NW).
+ORIENTATIONS = {"north": (0, 2, 4), "south": (1, 3, 5)}
+
+
+def footprint(state: FMState, dome: int, orientation: str) -> list[int] | None:
+    """Dome then pods; None if a pod would be off the map."""
+    if orientation not in ORIENTATIONS:
+        return None
+    neigh = state.board.hexmap.neighbours(dome)
+    pods = [neigh[d] for d in ORIENTATIONS[orientation]]
+    if any(p < 0 or state.board.terrain[p] < 0 for p in pods):
+        return None
+    return [dome, *pods]
+
+
+def landing_problem(state: FMState, player: int, dome: int, orientation: str) -> str | None:
+    """FM-7.2 (``distance``) or the ``zones`` rule: why this landing is illegal (None: legal)."""
+    cells = footprint(state, dome, orientation)
+    if cells is None:
+        return "the ship must lie entirely on the map"
+    if any(state.board.terrain[c] not in (PLAIN, SWAMP) for c in cells):
+        return "a ship lands only on plain or swamp"
+    if any(state.is_ship_cell(c) for c in cells):
+        return "ships cannot overlap"
+    if state.config["landing_rule"] == "zones":
+        zones = state.zones
+        if not zones:
+            return "the map has no landing zones"
+        zs = {zones[c] for c in cells}
+        if len(zs) != 1 or not next(iter(zs)).isupper():
+            return "the ship must lie inside one landing zone"
+        for s in state.ships:
+            o = state.units[s]
+            if o.cells and zones[o.cells[0]] in zs:
+                return "that zone is taken"
+        return None
+    if len(state.board.disc(dome, 2)) != 19:
+        return "every cell within 2 of the dome must be on the map"
+    for s in state.ships:
+        o = state.units[s]
+        if o.cells and state.board.dist(o.cells[0], dome) < state.config["landing_min_distance"]:
+            return f"domes must be at least {state.config['landing_min_distance']} apart"
+    return None
+
+
+def land(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """``land(ship, dome, orientation)`` (FM-7): free; clears ore around the dome (FM-7.3)."""
+    dome = state.cell_of(action.get("dome"))
+    orientation = action.get("orientation", "north")
+    ship = state.units[state.ships[player]]
+    if "ship" in action and action["ship"] != ship.id:
+        raise RuleError("FM-7.1", "you land your own ship")
+    why = landing_problem(state, player, dome, str(orientation))
+    if why:
+        raise RuleError("FM-7.2", why)
+    cells = footprint(state, dome, str(orientation))
+    assert cells is not None
+    clear = set(state.board.disc(dome, state.config["landing_clear_radius"])) | set(cells)
+    if state.config["landing_rule"] == "zones" and state.zones:
+        zone = {c for c in state.board.cells if state.zones[c] == state.zones[dome]}
+        reefs = {n for c in zone for n in state.board.neigh[c] if state.board.terrain[n] == REEF}
+        clear = zone | reefs | set(cells)
+    for c in sorted(clear):
+        oid = state.occ.get(c)
+        if oid is not None and state.units[oid].kind == ORE:
+            remove_unit(state, state.units[oid])
+            state.graveyard.pop()
+    place(state, ship, cells)
+    ship.turrets = []
+    for pod in cells[1:]:
+        t = state.new_unit(TURRET, ship.colour, cells=[pod], ship=ship.id, shots=2)
+        ship.turrets.append(t.id)
+    sync_cover(state)
+
+
+def seat_order(state: FMState) -> list[int]:
+    """D-4: clockwise order of the domes around the map's mean pixel centre."""
+    board = state.board
+    pts = [board.pixel(c) for c in board.cells]
+    cx = sum(p[0] for p in pts) / len(pts)
+    cy = sum(p[1] for p in pts) / len(pts)
+    keyed = []
+    for p in range(state.num_players):
+        ship = state.units[state.ships[p]]
+        if not ship.cells:
+            continue
+        px, py = board.pixel(ship.cells[0])
+        keyed.append((math.atan2(py - cy, px - cx), math.hypot(px - cx, py - cy), p))
+    return [k[2] for k in sorted(keyed)]
+
+
+def _place_entry(state: FMState, player: int, ship: Unit, entry: Any, top: bool) -> list[int]:
+    """Validate and perform one deployment entry on a scratch state (FM-8.2). Returns cells used."""
+    if isinstance(entry, int):
+        entry = {"unit": entry}
+    if not isinstance(entry, dict):
+        raise RuleError("CORE-ACTION", "a deployment entry is {unit, at, cargo}")
+    u = state.unit(entry.get("unit"))
+    if u.carrier != ship.id or u.kind == ORE:
+        raise RuleError("FM-8.2", f"unit {u.id} is not aboard your ship")
+    used: list[int] = []
+    if top:
+        cells = parse_position(state, entry.get("at"), u.kind == BARGE)
+        for c in cells:
+            if state.board.dist(c, ship.cells[0]) > state.config["deploy_radius"]:
+                raise RuleError("FM-8.2", f"cell {state.xy(c)} is beyond the deployment radius")
+            if state.is_ship_cell(c) or c in state.occ:
+                raise RuleError("FM-8.2", f"cell {state.xy(c)} is not free")
+            if u.kind == PONTOON:
+                if c in state.pontoon_at or not would_anchor(state, c):
+                    raise RuleError("FM-8.2", "pontoons must be anchored at normal tide")
+            elif u.kind in SEA_UNITS:
+                if state.board.terrain[c] in (PLAIN, MOUNTAIN) or c in state.pontoon_at:
+                    raise RuleError("FM-8.2", "sea units are not placed on plain, mountain or a pontoon")
+            else:
+                if state.open_sea(c):
+                    raise RuleError("FM-8.2", "land units are not placed on open sea")
+        used = cells
+    for sub in entry.get("cargo", []) or []:
+        sid = sub.get("unit") if isinstance(sub, dict) else sub
+        item = state.unit(sid)
+        if item.carrier != ship.id:
+            raise RuleError("FM-8.2", f"unit {sid} is not aboard your ship")
+        if not room_for(state, u, item):
+            raise RuleError("FM-8.2", "capacity exceeded")
+        put_in(state, u, item)
+        if isinstance(sub, dict) and sub.get("cargo"):
+            _place_entry(state, player, ship, {"unit": sid, "cargo": sub["cargo"]}, top=False)
+        if u.kind == BARGE and state.load_of(u) > 4:
+            raise RuleError("FM-8.2", "capacity exceeded")
+    if top:
+        if u.kind in LAND_UNITS and state.board.terrain[used[0]] == MOUNTAIN and state.gt_inside(u):
+            raise RuleError("FM-8.2", "no GT on a mountain")
+        ship.cargo.remove(u.id)
+        u.carrier = -1
+        if u.kind == PONTOON:
+            u.cells = list(used)
+            state.pontoon_at[used[0]] = u.id
+        else:
+            place(state, u, used)
+    return used
+
+
+def validate_deploy(state: FMState, player: int, entries: Any) -> dict[int, list[int]]:
+    """Check a whole deployment on ``state`` (a scratch copy that it modifies). Returns unit -> cells."""
+    if not isinstance(entries, list):
+        raise RuleError("CORE-ACTION", "deploy needs a list of units")
+    ship = state.units[state.ships[player]]
+    out: dict[int, list[int]] = {}
+    for e in entries:
+        used = _place_entry(state, player, ship, e, top=True)
+        out[int(e["unit"] if isinstance(e, dict) else e)] = used
+    tanks = [u for u in state.units.values() if u.kind == TANK and u.colour == ship.colour and state.on_board(u)]
+    for t in tanks:
+        if state.mountain_partners(t):
+            raise RuleError("FM-8.2", "no two own tanks on adjacent mountains")
+    return out
+
+
+def reveal_deploy(state: FMState, commits: dict[int, Any]) -> None:
+    """FM-8.3: cancel clashing placements, then place everything else."""
+    used: dict[int, dict[int, list[int]]] = {}
+    for p, entries in commits.items():
+        scratch = state.copy()
+        used[p] = validate_deploy(scratch, p, entries)
+    owner: dict[int, set[int]] = {}
+    for p, m in used.items():
+        for cells in m.values():
+            for c in cells:
+                owner.setdefault(c, set()).add(p)
+    clash = {c for c, ps in owner.items() if len(ps) > 1}
+    for p in sorted(commits):
+        ship = state.units[state.ships[p]]
+        for e in commits[p]:
+            uid = e["unit"] if isinstance(e, dict) else e
+            if set(used[p].get(uid, [])) & clash:
+                continue
+            scratch = state.copy()
+            try:
+                _place_entry(scratch, p, scratch.units[ship.id], e, top=True)
+            except RuleError:
+                continue
+            _place_entry(state, p, ship, e, top=True)
+
+
+__all__ = ["land", "landing_problem", "reveal_deploy", "seat_order", "validate_deploy"]

@@ -1,0 +1,220 @@
+"""Buying phase (TH-4): draws, the station redraw and the sealed buy commit.
+
+A commit ``{"type": "buy", "credits", "buy", "discard", "repay", "comp"}`` is validated
+step by step in the order of TH-4.4 and applied together with the others.
+Decision (house, recorded in docs): an untapped ``price_discount`` station is applied
+automatically to the most expensive card of the purchase (it can only help).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from spacetable.core.errors import RuleError
+from spacetable.core.rng import Rng
+
+from .cards import CardSet
+from .credits import max_credits, take_credits
+from .state import PlayerState, TState
+
+
+def active_deck(s: TState, rules: dict[str, Any]) -> list[str]:
+    return s.red_deck if s.turn >= rules["red_from_turn"] else s.blue_deck
+
+
+def draw_ships(s: TState, cards: CardSet, rules: dict[str, Any], n: int) -> list[str]:
+    """Draw from the active deck; an empty deck is rebuilt from the active colour's discards (TH-D17)."""
+    colour = "red" if s.turn >= rules["red_from_turn"] else "blue"
+    deck = active_deck(s, rules)
+    out: list[str] = []
+    for _ in range(n):
+        if not deck:
+            pool = [c for c in s.ship_discard if cards.deck_of[c] == colour]
+            if not pool:
+                break
+            s.ship_discard = [c for c in s.ship_discard if cards.deck_of[c] != colour]
+            s.rng.shuffle(pool)
+            deck.extend(pool)
+            s.note(f"the {colour} ship discard ({len(pool)} cards) is shuffled into a new deck (TH-D17)")
+        out.append(deck.pop())
+    return out
+
+
+def all_stations(cards: CardSet, drawn: list[str]) -> bool:
+    return len(drawn) >= 2 and all(c in cards.stations for c in drawn)
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def check_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+    """Validate a buy commit without changing the state (TH-4.4–4.6, TH-13)."""
+    simulate_buy(s.players[seat].clone(), s, cards, rules, action)
+
+
+def simulate_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any]) -> list[str]:
+    """Apply a buy commit to player ``p`` (a copy or the real one); returns the cards it sends to the
+    ship discard (unbought, discarded). Raises :class:`RuleError` on the first broken rule."""
+    credits = action.get("credits", 0)
+    buy = action.get("buy", [])
+    discard = action.get("discard", [])
+    repay = action.get("repay", 0)
+    comp = action.get("comp", [])
+    if not (
+        isinstance(credits, int)
+        and isinstance(repay, int)
+        and credits >= 0
+        and repay >= 0
+        and _str(buy)
+        and _str(discard)
+        and _str(comp)
+    ):
+        raise RuleError("CORE-ACTION", "buy needs credits:int, buy:[card], discard:[card], repay:int, comp:[card]")
+    if credits and repay:
+        raise RuleError("TH-4.4", "taking and repaying credit in one commit is illegal")
+    # (1) gain_humans compensation cards
+    usable = p.usable_comps(s.turn)
+    if len(set(comp)) != len(comp):
+        raise RuleError("TH-4.4", "a compensation card is listed twice")
+    humans = p.humans
+    for c in comp:
+        if c not in usable:
+            raise RuleError("TH-12.2", f"{c} is not a usable compensation card of yours (received before this turn)")
+        eff = cards.comps[c].effect
+        if eff["op"] != "gain_humans":
+            raise RuleError("TH-4.4", f"{c} cannot be played while buying")
+        humans += eff["amount"]
+    # (2) credits, one at a time
+    humans = take_credits(p, humans, credits, rules)
+    # (3) purchases
+    if len(set(buy)) != len(buy) or any(c not in p.drawn for c in buy):
+        raise RuleError("TH-4.3", "you may buy only cards you drew this turn, each once")
+    if len(buy) > rules["buy_max"]:
+        raise RuleError("TH-4.3", f"at most {rules['buy_max']} cards may be bought")
+    prices = sorted((cards.price(c) for c in buy), reverse=True)
+    disc_station = next((st for st in p.stations if st not in p.tapped and cards.stations[st].op == "price_discount"), None)
+    if disc_station is not None and prices:
+        prices[0] = max(0, prices[0] - cards.stations[disc_station].effect["amount"])
+    total = sum(prices)
+    if total > humans:
+        raise RuleError("TH-4.4", f"the purchase costs {total:,} but you have {humans:,} humans")
+    humans -= total
+    # (4) discards: exactly as many owned cards as the limits require (TH-4.6, TH-D29)
+    bought_ships = [c for c in buy if c in cards.ships]
+    bought_st = [c for c in buy if c in cards.stations]
+    if len(set(discard)) != len(discard) or any(c not in p.hand and c not in p.stations for c in discard):
+        raise RuleError("TH-4.6", "you may discard only ships or stations you owned before this commit")
+    if len({cards.base_id(c) for c in bought_st}) != len(bought_st):
+        raise RuleError("TH-4.6", "two stations with the same card id cannot be owned")
+    ship_disc = [c for c in discard if c in p.hand]
+    st_disc = [c for c in discard if c in p.stations]
+    need_ships = max(0, len(p.hand) + len(bought_ships) - rules["max_ships"])
+    if len(ship_disc) != need_ships:
+        raise RuleError("TH-4.6", f"this purchase needs exactly {need_ships} ship discard(s), not {len(ship_disc)}")
+    bought_bases = {cards.base_id(c) for c in bought_st}
+    dup = [c for c in p.stations if cards.base_id(c) in bought_bases]
+    need_st = len(dup) + max(0, len(p.stations) - len(dup) + len(bought_st) - rules["max_stations"])
+    kept = [c for c in p.stations if c not in st_disc]
+    if len(st_disc) != need_st or any(cards.base_id(c) in bought_bases for c in kept):
+        raise RuleError("TH-4.6", f"this purchase needs exactly {need_st} station discard(s) of the right cards")
+    # (5) repayments
+    if repay > p.credits:
+        raise RuleError("TH-13.4", f"you have only {p.credits} open credit(s)")
+    cost = repay * rules["credit"]["repay"]
+    if cost > humans:
+        raise RuleError("TH-D8", f"repaying {repay} credit(s) costs {cost:,}; you would have {humans:,}")
+    humans -= cost
+    # apply
+    p.credits += credits - repay
+    p.credits_taken += credits
+    p.humans = humans
+    for c in comp:
+        i = p.comps.index(c)
+        del p.comps[i]
+        del p.comp_turns[i]
+    if disc_station is not None and buy:
+        p.tapped.append(disc_station)
+    to_discard = [c for c in p.drawn if c not in buy]
+    for c in ship_disc:
+        p.hand.remove(c)
+        if c in p.known:
+            p.known.remove(c)
+    for c in st_disc:
+        p.stations.remove(c)
+        if c in p.tapped:
+            p.tapped.remove(c)
+    to_discard += discard
+    p.hand.extend(bought_ships)
+    p.stations.extend(bought_st)
+    p.drawn = []
+    return to_discard
+
+
+def enumerate_buys(s: TState, cards: CardSet, rules: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every legal buy commit of ``seat`` in a canonical order (TH §5 enumerator)."""
+    p = s.players[seat]
+    usable = [c for c in p.usable_comps(s.turn) if cards.comps[c].op == "gain_humans"]
+    out: list[dict[str, Any]] = []
+    comp_sets = [list(x) for k in range(len(usable) + 1) for x in combinations(sorted(usable), k)]
+    buy_sets = [list(x) for k in range(min(rules["buy_max"], len(p.drawn)) + 1) for x in combinations(p.drawn, k)]
+    for comp in comp_sets:
+        h0 = p.humans + sum(cards.comps[c].effect["amount"] for c in comp)
+        for credits in range(max_credits(p, h0, rules) + 1):
+            for buy in buy_sets:
+                bought_ships = sum(1 for c in buy if c in cards.ships)
+                need = max(0, len(p.hand) + bought_ships - rules["max_ships"])
+                ship_opts = [list(x) for x in combinations(p.hand, need)]
+                bought_bases = {cards.base_id(c) for c in buy if c in cards.stations}
+                dup = [c for c in p.stations if cards.base_id(c) in bought_bases]
+                rest = [c for c in p.stations if c not in dup]
+                extra = max(0, len(rest) + len(bought_bases) - rules["max_stations"])
+                st_opts = [dup + list(x) for x in combinations(rest, extra)]
+                for sd in ship_opts:
+                    for td in st_opts:
+                        base = {"type": "buy", "credits": credits, "buy": buy, "discard": sd + td, "repay": 0, "comp": comp}
+                        try:
+                            q = p.clone()
+                            simulate_buy(q, s, cards, rules, base)
+                        except RuleError:
+                            continue
+                        out.append(base)
+                        if credits == 0:
+                            for r in range(1, min(p.credits, q.humans // rules["credit"]["repay"]) + 1):
+                                out.append({**base, "repay": r})
+    return out
+
+
+def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng: Rng) -> dict[str, Any]:
+    """A random legal buy commit drawn without enumerating (fast random captains): a random subset of
+    the drawn cards, sometimes credits or a repayment, random required discards; the empty commit
+    when a draw is illegal."""
+    p = s.players[seat]
+    for _ in range(4):
+        buy = [c for c in p.drawn if rng.randbelow(2)][: rules["buy_max"]]
+        credits = rng.randbelow(3) if rng.randbelow(4) == 0 else 0
+        repay = 1 if not credits and p.credits and rng.randbelow(3) == 0 else 0
+        ships = [c for c in buy if c in cards.ships]
+        need = max(0, len(p.hand) + len(ships) - rules["max_ships"])
+        hand = p.hand[:]
+        rng.shuffle(hand)
+        bases = {cards.base_id(c) for c in buy if c in cards.stations}
+        dup = [c for c in p.stations if cards.base_id(c) in bases]
+        rest = [c for c in p.stations if c not in dup]
+        rng.shuffle(rest)
+        extra = max(0, len(rest) + len(bases) - rules["max_stations"])
+        a = {
+            "type": "buy",
+            "credits": credits,
+            "buy": buy,
+            "discard": hand[:need] + dup + rest[:extra],
+            "repay": repay,
+            "comp": [],
+        }
+        try:
+            simulate_buy(p.clone(), s, cards, rules, a)
+        except RuleError:
+            continue
+        return a
+    return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}

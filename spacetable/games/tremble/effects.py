@@ -1,0 +1,138 @@
+"""The effect vocabulary of TH §6.3 and its interpreter.
+
+Every card ability is an effect ``{"op": ..., **params}``. This module knows the
+ops (their parameters, which card kinds may carry them and in which window they
+act) and computes strengths from them (TH-9.1, TH-10.4, TH-D14). It never looks
+at card names or ids: card-specific behaviour comes only from data files.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+REGIONS = ("europe", "asia", "africa", "north_america", "south_america", "oceania")
+CITY_TYPES = ("science", "culture", "industrial")
+KINDS = ("saucer", "tripod", "cruiser")
+
+#: op -> (parameter types, card kinds that may carry it, window). TH §6.3.
+OPS: dict[str, tuple[dict[str, Any], frozenset[str], str]] = {
+    "str_with_kind": ({"kind": KINDS, "n": int}, frozenset({"ship"}), "passive"),
+    "str_vs_city_type": ({"city_type": CITY_TYPES, "n": int}, frozenset({"ship"}), "passive"),
+    "str_vs_region": ({"region": REGIONS, "n": int}, frozenset({"ship"}), "passive"),
+    "str_vs_army": ({"n": int}, frozenset({"ship"}), "passive"),
+    "str_vs_captains": ({"n": int}, frozenset({"ship"}), "passive"),
+    "str_alone": ({"n": int}, frozenset({"ship"}), "passive"),
+    "immortal": ({}, frozenset({"ship"}), "none"),
+    "relocate_self": ({}, frozenset({"ship"}), "self_move"),
+    "raid_bonus": ({"amount": int}, frozenset({"ship"}), "reward"),
+    "boost_own_ship": ({"n": int}, frozenset({"station"}), "post_roll"),
+    "cancel_enemy_bonuses": ({}, frozenset({"station", "comp"}), "post_roll_battle"),
+    "relocate_enemy_ship": ({}, frozenset({"station"}), "station_move"),
+    "extra_fuel": ({"n": int}, frozenset({"station", "comp"}), "plan"),
+    "price_discount": ({"amount": int}, frozenset({"station"}), "buy"),
+    "extra_draw": ({"n": int}, frozenset({"station"}), "draw"),
+    "reroll_own": ({}, frozenset({"station", "comp"}), "post_roll"),
+    "city_support": ({"n": int}, frozenset({"station"}), "plan"),
+    "army_peek": ({"k": int}, frozenset({"station"}), "reward"),
+    "boost_group": ({"n": int}, frozenset({"comp"}), "post_roll"),
+    "take_city_after_loss": ({}, frozenset({"comp"}), "loss"),
+    "ignore_army": ({}, frozenset({"comp"}), "armies"),
+    "salvage": ({}, frozenset({"comp"}), "on_loss"),
+    "gain_humans": ({"amount": int}, frozenset({"comp"}), "buy"),
+}
+
+#: ops usable in a post-roll response window (TH-11.3); the battle-only one is separate.
+POST_ROLL_OPS = frozenset({"boost_own_ship", "cancel_enemy_bonuses", "reroll_own", "boost_group"})
+
+
+class EffectError(ValueError):
+    """An effect record is malformed (unknown op, missing/unknown/bad parameter)."""
+
+
+def check_effect(effect: Any, carrier: str, where: str) -> dict[str, Any]:
+    """Validate one effect for a carrier kind (``ship``/``station``/``comp``). TH §6.2: unknown ops
+    or params MUST be rejected at load time."""
+    if not isinstance(effect, dict) or "op" not in effect:
+        raise EffectError(f"{where}: an effect must be an object with an 'op'")
+    op = effect["op"]
+    if op not in OPS:
+        raise EffectError(f"{where}: unknown op {op!r}; known: {', '.join(sorted(OPS))}")
+    params, carriers, _ = OPS[op]
+    if carrier not in carriers:
+        raise EffectError(f"{where}: op {op!r} cannot be carried by a {carrier} (allowed: {', '.join(sorted(carriers))})")
+    for key, value in effect.items():
+        if key == "op":
+            continue
+        if key not in params:
+            raise EffectError(f"{where}: op {op!r} has no parameter {key!r}")
+        spec = params[key]
+        if spec is int:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise EffectError(f"{where}: {op}.{key} must be an integer, got {value!r}")
+        elif value not in spec:
+            raise EffectError(f"{where}: {op}.{key} must be one of {list(spec)}, got {value!r}")
+    for key in params:
+        if key not in effect:
+            raise EffectError(f"{where}: op {op!r} needs parameter {key!r}")
+    if op in ("extra_fuel", "extra_draw", "army_peek") and effect[next(iter(params))] < 1:
+        raise EffectError(f"{where}: {op} needs a positive amount")
+    if op in ("raid_bonus", "price_discount", "gain_humans") and (effect["amount"] < 0 or effect["amount"] % 10000):
+        raise EffectError(f"{where}: {op}.amount must be a non-negative multiple of 10,000")
+    return dict(effect)
+
+
+def passive_bonus(
+    abilities: tuple[dict[str, Any], ...], kinds_in_group: list[str], own_index: int, city: Any, vs_army: bool
+) -> int:
+    """Sum of the passive abilities of one ship whose condition holds (TH-9.1, TH §6.3).
+
+    ``kinds_in_group`` lists the kinds of every ship of the group, ``own_index`` is this
+    ship's position in it; ``city`` has ``region`` and ``city_type``; ``vs_army`` selects
+    ``str_vs_army`` (army fight) or ``str_vs_captains`` (battle), never both (TH-10.4).
+    """
+    total = 0
+    for ab in abilities:
+        op = ab["op"]
+        if op == "str_with_kind":
+            kind = ab["kind"]
+            if any(k == kind for i, k in enumerate(kinds_in_group) if i != own_index):
+                total += ab["n"]
+        elif op == "str_vs_city_type":
+            if city.city_type == ab["city_type"]:
+                total += ab["n"]
+        elif op == "str_vs_region":
+            if city.region == ab["region"]:
+                total += ab["n"]
+        elif op == "str_vs_army":
+            if vs_army:
+                total += ab["n"]
+        elif op == "str_vs_captains":
+            if not vs_army:
+                total += ab["n"]
+        elif op == "str_alone" and len(kinds_in_group) == 1:
+            total += ab["n"]
+    return total
+
+
+def group_strength(
+    cards: Any,
+    ships: list[str],
+    city: Any,
+    vs_army: bool,
+    ship_mods: dict[str, int] | None = None,
+    cancelled: list[str] | None = None,
+    group_mod: int = 0,
+) -> int:
+    """Strength of a group (TH-9.1): per ship base + passives + modifiers placed on it, a ship with
+    cancelled bonuses counting base only (TH-D14), plus group modifiers."""
+    kinds = [cards.ships[s].kind for s in ships]
+    total = group_mod
+    for i, sid in enumerate(ships):
+        card = cards.ships[sid]
+        if cancelled and sid in cancelled:
+            total += card.strength
+            continue
+        total += card.strength + passive_bonus(card.abilities, kinds, i, city, vs_army)
+        if ship_mods:
+            total += ship_mods.get(sid, 0)
+    return total

@@ -1,0 +1,308 @@
+"""Tremble, Humans! on the core protocol: phases, legal actions, views, determinisation (TH §2–§5, IM-1–IM-6)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spacetable.core.errors import ConfigError, RuleError
+from spacetable.core.game import Action, Game, Option, Outcome
+from spacetable.core.rng import Rng
+
+from . import battle, buying, planning, reward, stations, turns
+from .cards import FUEL_PRESETS, CardSet, get_set
+from .state import TState
+
+SEALED_PHASES = ("buy", "plan", "station_move", "self_move", "loss", "claim")
+
+
+class TrembleGame(Game[TState]):
+    id = "tremble"
+    name = "Tremble, Humans! (Трепещите, человеки!)"
+    min_players = 2
+    max_players = 5
+    state_type = TState
+    hidden_information = True
+    stochastic = True
+
+    def options(self) -> list[Option]:
+        return [
+            Option("card_set", "house", kind="str", help="'house' (house card set) or the folder of an owner-entered set"),
+            Option("fuel", "default", choices=tuple(FUEL_PRESETS), help="fuel table preset (TH-D1, unverified)"),
+            Option("split_unit", 10000, choices=(10000, 1), kind="int", help="mission prize rounding unit (TH-D7)"),
+            Option("log_events", True, kind="bool", help="keep a readable event log in the state"),
+        ]
+
+    def normalize_config(self, config: dict[str, Any] | None) -> dict[str, Any]:
+        cfg = dict(config or {})
+        cfg.setdefault("players", 4)
+        out = super().normalize_config(cfg)
+        try:
+            get_set(out["card_set"])
+        except (ValueError, OSError) as exc:
+            raise ConfigError(str(exc)) from exc
+        return out
+
+    def cards(self, s: TState) -> CardSet:
+        return get_set(s.card_set)
+
+    # ----------------------------------------------------------------- protocol
+    def initial_state(self, config: dict[str, Any], seed: int) -> TState:
+        cfg = self.normalize_config(config)
+        cards = get_set(cfg["card_set"])
+        fuel = FUEL_PRESETS[cfg["fuel"]] if cfg["fuel"] != "default" else list(cards.rules["fuel_by_turn"])
+        s = turns.setup(cards, cfg["players"], seed, fuel, cfg["split_unit"], cfg["log_events"])
+        s.card_set = cfg["card_set"]
+        turns.start_turn(s, cards)
+        return s
+
+    def to_act(self, state: TState) -> tuple[int, ...]:
+        ph = state.phase
+        if ph == "over":
+            return ()
+        if ph in SEALED_PHASES:
+            return state.sealed.waiting()
+        if ph == "redraw":
+            return (state.queue[0],)
+        c = state.contest
+        assert c is not None
+        if ph == "declare":
+            return (c.order[0],)
+        if ph == "respond":
+            return (c.offer,)
+        return (c.winner,)  # reward, ignore_army, army
+
+    def legal_actions(self, state: TState, player: int) -> list[Action]:
+        if player not in self.to_act(state):
+            return []
+        cards = self.cards(state)
+        ph = state.phase
+        if ph == "redraw":
+            return [{"type": "redraw_stations"}, {"type": "keep"}]
+        if ph == "buy":
+            return buying.enumerate_buys(state, cards, cards.rules, player)
+        if ph == "plan":
+            return planning.enumerate_plans(state, cards, player)
+        if ph == "station_move":
+            return stations.station_move_actions(state, cards, player)
+        if ph == "self_move":
+            return stations.self_move_actions(state, cards, player)
+        if ph == "declare":
+            return [{"type": "declare", "choice": "fight"}, {"type": "declare", "choice": "flee"}]
+        if ph == "respond":
+            return battle.window_actions(state, cards, player)
+        if ph == "loss":
+            return battle.loss_options(state, cards, player)
+        if ph == "claim":
+            return battle.claim_actions(state, cards, player)
+        if ph == "reward":
+            return reward.reward_actions(state, cards, player)
+        if ph == "ignore_army":
+            return reward.ignore_actions(state, cards, player)
+        if ph == "army":
+            return [{"type": "army", "choice": "fight"}, {"type": "army", "choice": "flee"}]
+        return []
+
+    def sample_action(self, state: TState, player: int, rng: Rng) -> Action:
+        """A random legal action: uniform over ``legal_actions`` except buys and plans, which are drawn
+        by :func:`buying.random_buy` / :func:`planning.random_plan` without enumerating (fast random captains)."""
+        if state.phase == "plan":
+            return planning.random_plan(state, self.cards(state), player, rng)
+        if state.phase == "buy":
+            cards = self.cards(state)
+            return buying.random_buy(state, cards, cards.rules, player, rng)
+        actions = self.legal_actions(state, player)
+        return actions[rng.randbelow(len(actions))]
+
+    def apply(self, state: TState, player: int, action: Action) -> TState:
+        self.check_turn(state, player)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RuleError("CORE-ACTION", "an action is a JSON object with a 'type'")
+        s = state.clone()
+        self._apply(s, player, action)
+        return s
+
+    def apply_in_place(self, s: TState, player: int, action: Action) -> None:
+        """Mutating apply for simulations that own their state (no clone)."""
+        self._apply(s, player, action)
+
+    def _apply(self, s: TState, player: int, action: Action) -> None:
+        cards = self.cards(s)
+        ph = s.phase
+        t = action["type"]
+        if ph == "redraw":
+            if t not in ("redraw_stations", "keep"):
+                raise RuleError("TH-4.2", "redraw_stations or keep")
+            turns.redraw(s, cards, player, t == "redraw_stations")
+        elif ph in SEALED_PHASES:
+            self._seal(s, cards, player, action)
+        elif ph == "declare":
+            battle.declare(s, cards, player, action)
+        elif ph == "respond":
+            battle.window_act(s, cards, player, action)
+        elif ph == "reward":
+            reward.reward_act(s, cards, player, action)
+        elif ph == "ignore_army":
+            reward.ignore_act(s, cards, player, action)
+        elif ph == "army":
+            reward.army_act(s, cards, player, action)
+        else:
+            raise RuleError("CORE-TURN", "the game is over")
+
+    def _seal(self, s: TState, cards: CardSet, player: int, action: Action) -> None:
+        ph = s.phase
+        t = action["type"]
+        if ph == "buy":
+            if t != "buy":
+                raise RuleError("TH-4.3", "the buy commit is {type: buy, ...}")
+            buying.check_buy(s, cards, cards.rules, player, action)
+            full = {
+                "type": "buy",
+                "credits": action.get("credits", 0),
+                "buy": list(action.get("buy", [])),
+                "discard": list(action.get("discard", [])),
+                "repay": action.get("repay", 0),
+                "comp": list(action.get("comp", [])),
+            }
+            s.sealed.submit(player, full, "TH-4.3")
+            if s.sealed.complete():
+                turns.resolve_buys(s, cards)
+        elif ph == "plan":
+            if t != "plan":
+                raise RuleError("TH-6.1", "the plan commit is {type: plan, groups, fuel_cards, stations}")
+            planning.check_plan(s, cards, player, action)
+            s.sealed.submit(
+                player,
+                {
+                    "type": "plan",
+                    "groups": action.get("groups", []),
+                    "fuel_cards": action.get("fuel_cards", []),
+                    "stations": action.get("stations", []),
+                },
+                "TH-6.1",
+            )
+            if s.sealed.complete():
+                turns.after_plans(s, cards, s.sealed.revealed())
+        elif ph == "station_move":
+            stations.check_station_move(s, cards, player, action)
+            s.sealed.submit(player, action, "TH-7.2")
+            if s.sealed.complete():
+                turns.after_station_moves(s, cards)
+        elif ph == "self_move":
+            stations.check_self_move(s, cards, player, action)
+            s.sealed.submit(player, action, "TH-7.2")
+            if s.sealed.complete():
+                turns.after_self_moves(s, cards)
+        elif ph == "loss":
+            battle.check_loss(s, cards, player, action)
+            s.sealed.submit(player, action, "TH-9.7")
+            if s.sealed.complete():
+                battle.resolve_losses(s, cards)
+        elif ph == "claim":
+            battle.check_claim(s, cards, player, action)
+            s.sealed.submit(player, action, "TH-9.9")
+            if s.sealed.complete():
+                battle.resolve_claims(s, cards)
+
+    def timeout_action(self, state: TState, player: int) -> Action:
+        """The §5 default for a seat that lets its clock run out: buy nothing, empty plan, pass/stay,
+        flee, raid, army flee, decline, keep; a forced loss is the non-immortal ship with the lowest
+        base strength (then lowest card id)."""
+        cards = self.cards(state)
+        ph = state.phase
+        if ph == "buy":
+            return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}
+        if ph == "plan":
+            return {"type": "plan", "groups": [], "fuel_cards": [], "stations": []}
+        if ph == "self_move":
+            return {"type": "relocate_self", "moves": []}
+        if ph == "loss":
+            ships = [a for a in battle.loss_options(state, cards, player) if a["type"] == "choose_loss"]
+            return min(ships, key=lambda a: (cards.ships[a["ship"]].strength, a["ship"]))
+        simple = {
+            "redraw": {"type": "keep"},
+            "station_move": {"type": "pass"},
+            "respond": {"type": "pass"},
+            "declare": {"type": "declare", "choice": "flee"},
+            "reward": {"type": "reward", "choice": "raid"},
+            "ignore_army": {"type": "pass"},
+            "army": {"type": "army", "choice": "flee"},
+            "claim": {"type": "decline"},
+        }
+        return simple[ph]
+
+    def clone(self, state: TState) -> TState:
+        return state.clone()
+
+    # ------------------------------------------------------------------ results
+    def outcome(self, state: TState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = [p.humans for p in state.players]
+        key = {i: (scores[i], len(p.trophies), -p.credits_taken) for i, p in enumerate(state.players)}
+        best = max(key.values())
+        winners = tuple(i for i in range(state.num_players) if key[i] == best)  # TH-D22
+        ranking = tuple(sorted(range(state.num_players), key=lambda i: key[i], reverse=True))
+        return Outcome(
+            tuple(float(x) for x in scores),
+            winners,
+            "score",
+            ranking,
+            {
+                "missions": state.final.get("missions", []),
+                "credits": state.final.get("credits", []),
+                "trophies": [len(p.trophies) for p in state.players],
+                "card_set": self.cards(state).label,
+            },
+        )
+
+    def returns(self, state: TState) -> list[float]:
+        out = self.outcome(state)
+        n = state.num_players
+        if out is None:
+            return [0.0] * n
+        share = 1.0 / len(out.winners)
+        top = max(out.scores)
+        return [share if i in out.winners else -1.0 + 0.5 * max(0.0, out.scores[i]) / max(1.0, top) for i in range(n)]
+
+    # --------------------------------------------------------------------- views
+    def view(self, state: TState, player: int | None) -> dict[str, Any]:
+        from .views import build_view
+
+        return build_view(self, state, player)
+
+    def action_view(self, state: TState, player: int, action: Action, viewer: int | None) -> Action | None:
+        """Sealed commits (buy, plan, moves, loss choices, claims) are hidden from others (IM-4, IM-5)."""
+        if state.phase in SEALED_PHASES and viewer != player:
+            return {"type": "committed", "phase": state.phase}
+        return action
+
+    def action_text(self, state: TState, player: int, action: Action) -> str:
+        from .views import action_text
+
+        return action_text(self.cards(state), action)
+
+    def render_text(self, state: TState, player: int | None) -> str:
+        from .views import render_text
+
+        return render_text(self, state, player)
+
+    def parse_action(self, state: TState, player: int, text: str) -> Action:
+        text = text.strip()
+        if text.isdigit():
+            legal = self.legal_actions(state, player)
+            i = int(text)
+            if not 1 <= i <= len(legal):
+                raise RuleError("CORE-ACTION", f"choose 1..{len(legal)}")
+            return legal[i - 1]
+        return super().parse_action(state, player, text)
+
+    # ----------------------------------------------------------- determinisation
+    def determinize(self, state: TState, player: int, rng: Rng) -> TState:
+        from .views import determinize
+
+        return determinize(self, state, player, rng)
+
+    def state_to_json(self, state: TState) -> dict[str, Any]:
+        data = super().state_to_json(state)
+        return json.loads(json.dumps(data))

@@ -1,0 +1,357 @@
+"""Per-seat views (IM-1–IM-4), text rendering and determinisation (IM-6).
+
+A view never contains another seat's hand identities (except ships revealed in a
+plan, TH-D26), drawn cards, compensation identities, army peeks, pending commits,
+deck orders, hidden missions or the RNG state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from spacetable.core.rng import Rng
+
+from .battle import total
+from .cards import CardSet
+from .state import TState
+
+if TYPE_CHECKING:
+    from .game import TrembleGame
+
+
+def ship_json(cards: CardSet, sid: str) -> dict[str, Any]:
+    sh = cards.ships[sid]
+    return {
+        "id": sid,
+        "name": sh.name,
+        "name_ru": sh.name_ru,
+        "kind": sh.kind,
+        "deck": sh.deck,
+        "strength": sh.strength,
+        "fuel": sh.fuel,
+        "price": sh.price,
+        "abilities": list(sh.abilities),
+    }
+
+
+def card_json(cards: CardSet, cid: str) -> dict[str, Any]:
+    if cid in cards.ships:
+        return {"card": "ship", **ship_json(cards, cid)}
+    st = cards.stations[cid]
+    return {
+        "card": "station",
+        "id": cid,
+        "name": st.name,
+        "name_ru": st.name_ru,
+        "deck": st.deck,
+        "price": st.price,
+        "effect": st.effect,
+        "token": st.token,
+    }
+
+
+def city_json(cards: CardSet, cid: str) -> dict[str, Any]:
+    c = cards.cities[cid]
+    return {
+        "id": cid,
+        "name": c.name,
+        "name_ru": c.name_ru,
+        "region": c.region,
+        "city_type": c.city_type,
+        "raid": c.raid,
+        "catch": c.catch,
+        "catch_draw": c.catch_draw,
+        "deck": c.deck,
+    }
+
+
+def comp_json(cards: CardSet, cid: str, turn: int) -> dict[str, Any]:
+    c = cards.comps[cid]
+    return {"id": cid, "name": c.name, "name_ru": c.name_ru, "effect": c.effect, "received": turn}
+
+
+def build_view(game: TrembleGame, s: TState, viewer: int | None) -> dict[str, Any]:
+    cards = game.cards(s)
+    over = s.phase == "over"
+    players = []
+    for i, p in enumerate(s.players):
+        mine = viewer == i or over
+        entry: dict[str, Any] = {
+            "seat": i,
+            "humans": p.humans,
+            "credits": p.credits,
+            "credits_taken": p.credits_taken,
+            "stations": [{**card_json(cards, st), "tapped": st in p.tapped} for st in p.stations],
+            "trophies": [city_json(cards, t) for t in p.trophies],
+            "hand_count": len(p.hand),
+            "comp_count": len(p.comps),
+            "comp_turns": list(p.comp_turns),
+            "drawn_count": len(p.drawn),
+            "known_ships": [ship_json(cards, x) for x in p.known],
+        }
+        if mine:
+            entry["hand"] = [ship_json(cards, x) for x in sorted(p.hand)]
+            entry["comps"] = [comp_json(cards, c, t) for c, t in zip(p.comps, p.comp_turns, strict=True)]
+            entry["drawn"] = [card_json(cards, c) for c in p.drawn]
+            entry["peek"] = [cards.armies[a].strength for a in p.peek]
+        players.append(entry)
+    slots = []
+    for k, cid in enumerate(s.slots):
+        groups = s.groups[k] if k < len(s.groups) else {}
+        slots.append(
+            {
+                "slot": k + 1,
+                "city": city_json(cards, cid),
+                "groups": {str(seat): [ship_json(cards, x) for x in ships] for seat, ships in sorted(groups.items())},
+                "support": {str(seat): n for seat, n in sorted(s.support[k].items())} if k < len(s.support) else {},
+            }
+        )
+    contest = None
+    c = s.contest
+    if c is not None:
+        contest = {
+            "kind": c.kind,
+            "slot": s.slot + 1,
+            "order": list(c.order),
+            "fighters": list(c.fight),
+            "in_play": list(c.seats),
+            "dice": {str(k): v for k, v in c.dice.items()},
+            "ship_mods": dict(c.ship_mods),
+            "cancelled": list(c.cancelled),
+            "group_mods": {str(k): v for k, v in c.group_mods.items()},
+            "offer": c.offer,
+            "winner": c.winner,
+            "losers": list(c.losers),
+            "claim": c.claim,
+            "armies": [cards.armies[a].strength for a in c.armies],
+            "revealed": [cards.armies[a].strength for a in c.revealed],
+            "army_pos": c.army_pos,
+        }
+        if s.phase in ("respond", "declare") or c.dice:
+            contest["totals"] = {str(x): total(s, cards, x) for x in c.seats}
+    sealed = None
+    if s.phase in ("buy", "plan", "station_move", "self_move", "loss", "claim"):
+        sealed = s.sealed.view(viewer)
+    return {
+        "game": "tremble",
+        "card_set": cards.label,
+        "card_set_source": cards.source,
+        "viewer": viewer,
+        "turn": min(s.turn, int(cards.rules["turns"])),
+        "turns": int(cards.rules["turns"]),
+        "phase": s.phase,
+        "lead": s.lead,
+        "fuel_limit": s.fuel[s.turn - 1] if s.turn <= len(s.fuel) else None,
+        "fuel_table": list(s.fuel),
+        "to_act": list(game.to_act(s)),
+        "players": players,
+        "missions": [
+            {
+                "id": m,
+                "name": cards.missions[m].name,
+                "name_ru": cards.missions[m].name_ru,
+                "kind": cards.missions[m].kind,
+                "target": cards.missions[m].target,
+            }
+            for m in s.missions
+        ],
+        "slots": slots,
+        "contest": contest,
+        "sealed": sealed,
+        "piles": {
+            "city_deck": len(s.city_deck),
+            "blue_deck": len(s.blue_deck),
+            "red_deck": len(s.red_deck),
+            "army_deck": len(s.army_deck),
+            "comp_deck": len(s.comp_deck),
+            "ship_discard": list(s.ship_discard),
+            "city_discard": list(s.city_discard),
+            "army_discard": [cards.armies[a].strength for a in s.army_discard],
+            "comp_discard": list(s.comp_discard),
+        },
+        "final": dict(s.final) if over else None,
+        "events": list(s.events[-20:]),
+    }
+
+
+def action_text(cards: CardSet, a: dict[str, Any]) -> str:
+    t = a.get("type")
+    n = cards.card_name
+    if t == "buy":
+        parts = []
+        if a.get("comp"):
+            parts.append("play " + ", ".join(n(c) for c in a["comp"]))
+        if a.get("credits"):
+            parts.append(f"credit x{a['credits']}")
+        parts.append("buy " + (", ".join(n(c) for c in a.get("buy", [])) or "nothing"))
+        if a.get("discard"):
+            parts.append("discard " + ", ".join(n(c) for c in a["discard"]))
+        if a.get("repay"):
+            parts.append(f"repay x{a['repay']}")
+        return "; ".join(parts)
+    if t == "plan":
+        gs = [f"slot {g['slot']}: " + "+".join(n(x) for x in g["ships"]) for g in a.get("groups", [])]
+        extra = [n(c) for c in a.get("fuel_cards", [])] + [
+            n(x["station"]) + (f"@{x['slot']}" if "slot" in x else "") for x in a.get("stations", [])
+        ]
+        return ("; ".join(gs) or "stay home") + (f" (using {', '.join(extra)})" if extra else "")
+    if t in ("declare", "army", "reward"):
+        return f"{t} {a.get('choice')}"
+    if t in ("use_station", "use_compensation"):
+        cid = a.get("station") or a.get("card") or ""
+        return f"use {n(cid)}" + (f" on {n(a['target'])}" if a.get("target") else "")
+    if t == "choose_loss":
+        return f"lose {n(a['ship'])}"
+    if t == "relocate_enemy":
+        return f"{n(a['station'])}: move {n(a['ship'])} to slot {a['to_slot']}"
+    if t == "relocate_self":
+        return "; ".join(f"{n(m['ship'])} → {m['to_slot']}" for m in a.get("moves", [])) or "stay"
+    if t == "claim_city":
+        return f"claim the city with {n(a['card'])}"
+    if t == "ignore_army":
+        return f"{n(a['card'])} against army #{a['army_index'] + 1}"
+    return str(t)
+
+
+def _ship_line(sh: dict[str, Any]) -> str:
+    ab = ", ".join(f"{e['op']}" + "".join(f" {k}={v}" for k, v in e.items() if k != "op") for e in sh["abilities"])
+    return (
+        f"{sh['name']} / {sh['name_ru']} [{sh['kind']} str {sh['strength']} fuel {sh['fuel']} price {sh['price']:,}"
+        + (f"; {ab}" if ab else "")
+        + "]"
+    )
+
+
+def render_text(game: TrembleGame, s: TState, viewer: int | None) -> str:
+    v = build_view(game, s, viewer)
+    lines = [
+        f"== Tremble, Humans! — {v['card_set']} ==",
+        f"turn {v['turn']}/{v['turns']}  phase {v['phase']}  fuel limit {v['fuel_limit']}  lead seat {v['lead']}",
+    ]
+    lines.append("missions: " + "; ".join(f"{m['name']} / {m['name_ru']} ({m['target']})" for m in v["missions"]))
+    for p in v["players"]:
+        st = ", ".join(f"{x['name']}{' (tapped)' if x['tapped'] else ''}" for x in p["stations"]) or "-"
+        lines.append(
+            f"seat {p['seat']}: {p['humans']:,} humans, credits {p['credits']}, ships {p['hand_count']}, "
+            f"comps {p['comp_count']}, trophies {len(p['trophies'])}, stations: {st}"
+        )
+        if "hand" in p:
+            for sh in p["hand"]:
+                lines.append("    hand: " + _ship_line(sh))
+            for c in p["comps"]:
+                lines.append(f"    compensation: {c['name']} / {c['name_ru']} {c['effect']} (received turn {c['received']})")
+            for c in p["drawn"]:
+                lines.append(
+                    "    drawn: "
+                    + (
+                        _ship_line(c)
+                        if c["card"] == "ship"
+                        else f"{c['name']} / {c['name_ru']} station {c['effect']} price {c['price']:,}"
+                    )
+                )
+            if p["peek"]:
+                lines.append(f"    army peek: {p['peek']}")
+    for sl in v["slots"]:
+        c = sl["city"]
+        g = "; ".join(f"seat {seat}: " + "+".join(x["name"] for x in ships) for seat, ships in sl["groups"].items())
+        lines.append(
+            f"slot {sl['slot']}: {c['name']} / {c['name_ru']} ({c['region']}, {c['city_type']}) raid {c['raid']:,} "
+            f"catch {c['catch']:,} x{c['catch_draw']}" + (f"  <- {g}" if g else "")
+        )
+    if v["contest"]:
+        c = v["contest"]
+        lines.append(
+            f"contest ({c['kind']}) at slot {c['slot']}: dice {c['dice']} totals {c.get('totals', {})} armies {c['armies']}"
+        )
+    if v["events"]:
+        lines.append("recent: " + " | ".join(v["events"][-6:]))
+    return "\n".join(lines)
+
+
+def determinize(game: TrembleGame, s: TState, seat: int, rng: Rng) -> TState:
+    """IM-6: resample what ``seat`` cannot see, consistently with its view, and reseed the RNG.
+
+    Hidden ship cards (other seats' unrevealed hands and drawn cards, the decks, blue
+    cards removed at turn 6) are reshuffled among their locations within each colour,
+    hands receiving ships only; other seats' compensation cards are reshuffled with the
+    compensation deck; the army deck and the city deck (within colour) are reshuffled;
+    other seats' pending sealed commits are dropped (they will decide again).
+    """
+    cards = game.cards(s)
+    d = s.clone()
+    d.rng = Rng(rng.next_u64())
+    others = [i for i in range(d.num_players) if i != seat]
+    for colour in ("blue", "red"):
+        hand_slots: list[tuple[int, int]] = []
+        pool: list[str] = []
+        for i in others:
+            p = d.players[i]
+            for k, x in enumerate(p.hand):
+                if x not in p.known and cards.deck_of[x] == colour:
+                    hand_slots.append((i, k))
+                    pool.append(x)
+            pool.extend(x for x in p.drawn if cards.deck_of[x] == colour)
+        deck = d.blue_deck if colour == "blue" else d.red_deck
+        pool.extend(deck)
+        if colour == "blue":
+            pool.extend(x for x in d.out if cards.deck_of[x] == "blue")
+        ships = [x for x in pool if x in cards.ships]
+        rng.shuffle(ships)
+        chosen = ships[: len(hand_slots)]
+        for (i, k), x in zip(hand_slots, chosen, strict=True):
+            d.players[i].hand[k] = x
+        chosen_set = set(chosen)
+        rest = [x for x in pool if x not in chosen_set]
+        # seats waiting on a station redraw are known to hold only stations (TH-4.2)
+        shown = [i for i in others if d.phase == "redraw" and i in d.queue]
+        st_rest = [x for x in rest if x in cards.stations]
+        rng.shuffle(st_rest)
+        for i in shown:
+            p = d.players[i]
+            p.drawn = [st_rest.pop() if cards.deck_of[x] == colour else x for x in p.drawn]
+        used = {x for i in shown for x in d.players[i].drawn}
+        rest = [x for x in rest if x not in used]
+        rng.shuffle(rest)
+        for i in others:
+            if i in shown:
+                continue
+            p = d.players[i]
+            p.drawn = [rest.pop() if cards.deck_of[x] == colour else x for x in p.drawn]
+        n_deck = len(deck)
+        new_deck = [rest.pop() for _ in range(n_deck)]
+        if colour == "blue":
+            d.blue_deck = new_deck
+            d.out = [x if cards.deck_of[x] != "blue" else rest.pop() for x in d.out]
+        else:
+            d.red_deck = new_deck
+        assert not rest
+    comp_pool = list(d.comp_deck)
+    for i in others:
+        comp_pool.extend(d.players[i].comps)
+    rng.shuffle(comp_pool)
+    for i in others:
+        p = d.players[i]
+        p.comps = [comp_pool.pop() for _ in p.comps]
+        p.peek = []
+    d.comp_deck = comp_pool
+    peek = d.players[seat].peek
+    known_top = len(peek)
+    if len(d.army_deck) > known_top:
+        hidden = d.army_deck[: len(d.army_deck) - known_top]
+        rng.shuffle(hidden)
+        d.army_deck = hidden + d.army_deck[len(d.army_deck) - known_top :]
+    blue_c = [c for c in d.city_deck if cards.cities[c].deck == "blue"]
+    red_c = [c for c in d.city_deck if cards.cities[c].deck == "red"]
+    rng.shuffle(blue_c)
+    rng.shuffle(red_c)
+    d.city_deck = red_c + blue_c
+    if d.phase in ("buy", "plan", "station_move", "self_move", "loss", "claim"):
+        # other seats' sealed commits are unknown: replace each by a plausible commit made on the
+        # resampled position (so seats still to decide, the searcher included, keep their turn order)
+        from .ai import heuristic_action
+
+        guess_rng = Rng(rng.next_u64())
+        for other in sorted(k for k in d.sealed.commits if k != seat):
+            del d.sealed.commits[other]
+            d.sealed.commits[other] = heuristic_action(game, d, other, guess_rng)
+    return d

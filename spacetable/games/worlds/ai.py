@@ -1,0 +1,174 @@
+"""Skirmish AI players (WS-10.9).
+
+``advisor`` (the default) plays every combat decision with the exact advisor:
+it declares a combat when the ``win`` value under a worst-case opponent energy
+reply is at least its threshold (0.5) or the plan's expected net losses favour
+it, allocates with the advisor, and re-plans the remaining battles before each
+event step and each energy step (open-loop plan, WS-D12). It sees only what its
+seat sees: the other hand is ``unknown`` (no opponent events, WS-10.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from spacetable.ai.base import Agent, RandomAgent
+from spacetable.ai.mcts import MCTSAgent
+from spacetable.core.game import Action, Game
+
+from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
+from .declare import card_by_id, pieces_on
+from .pairing import split_to_battles
+from .pieces import FACTORY, POPULATION, WORLD, anchor_sort_key
+from .state import WorldsState
+
+#: above this many (our options x their options) the worst-case reply is replaced by a fixed all-in reply
+WORST_CASE_LIMIT = 4_000_000
+
+
+def _kinds(pieces: list[Any]) -> tuple[int, int]:
+    pops = sum(1 for p in pieces if p.kind == POPULATION)
+    return pops, len(pieces) - pops
+
+
+def _opponent_model(n_battles: int, energy_s: int, energy_o: int) -> str:
+    """Worst-case replies when the nested search stays small, else a fixed reply (WS-10.3)."""
+    size = (energy_s + 1) ** min(n_battles, 4) * (energy_o + 1) ** min(n_battles, 4)
+    return WORST_CASE if size <= WORST_CASE_LIMIT else FIXED
+
+
+def declare_situation(state: WorldsState, seat: int, card_id: str, objective: str = "win") -> Situation:
+    """The advisor's view of a combat ``seat`` could declare on ``card_id`` (public data + own hand only)."""
+    other = 1 - seat
+    mine = pieces_on(state, card_id, seat)
+    theirs = pieces_on(state, card_id, other)
+    card = card_by_id(state, card_id)
+    s_alloc = len(mine) >= len(theirs)
+    anchor_pieces = sorted(theirs if s_alloc else mine, key=anchor_sort_key)
+    k = len(anchor_pieces)
+    model = _opponent_model(k, state.energy[seat], state.energy[other])
+    return Situation(
+        s_is_attacker=True, on_world=card is not None and card.kind == WORLD, s_pieces=_kinds(mine), o_pieces=_kinds(theirs),
+        anchors=[(p.id, p.kind) for p in anchor_pieces], allocator="S" if s_alloc else "O",
+        energy_s=state.energy[seat], energy_o=state.energy[other], hand_s=list(state.hands[seat]), hand_o=None,
+        mode="ours" if s_alloc else "opponent_worst", opponent=model,
+        fixed_response=None if model == WORST_CASE else _all_in(k, state.energy[other]), objective=objective,
+    )
+
+
+def _all_in(k: int, energy: int) -> list[tuple[str | None, int]]:
+    """A fixed stand-in reply: the whole pool spread evenly (used only when the worst case is too big)."""
+    return [(None, energy // k + (1 if i < energy % k else 0)) for i in range(k)]
+
+
+def battle_situation(state: WorldsState, seat: int, objective: str = "win", fix_current_events: bool = False) -> Situation:
+    """The remaining battles of the open combat, with losses so far as offsets (WS-10.9)."""
+    c = state.combat
+    assert c is not None
+    other = 1 - seat
+    alive = {p.id: p for p in state.pieces}
+    card = card_by_id(state, c.card)
+    anchors = []
+    alloc = []
+    s_total = [0, 0]
+    o_total = [0, 0]
+    for b in c.battles[c.current:]:
+        a = alive[b.anchor]
+        group = [alive[i] for i in b.pieces if i in alive]
+        anchors.append((a.id, a.kind))
+        alloc.append(_kinds(group))
+        (o_total if seat == c.allocator else s_total)[0 if a.kind == POPULATION else 1] += 1
+        gp, gf = _kinds(group)
+        tgt = s_total if seat == c.allocator else o_total
+        tgt[0] += gp
+        tgt[1] += gf
+    k = len(anchors)
+    model = _opponent_model(k, state.energy[seat], state.energy[other])
+    sit = Situation(
+        s_is_attacker=seat == c.attacker, on_world=card is not None and card.kind == WORLD,
+        s_pieces=(s_total[0], s_total[1]), o_pieces=(o_total[0], o_total[1]), anchors=anchors,
+        allocator="S" if seat == c.allocator else "O", energy_s=state.energy[seat], energy_o=state.energy[other],
+        hand_s=list(state.hands[seat]), hand_o=None, mode="given", allocation=alloc, opponent=model,
+        fixed_response=None if model == WORST_CASE else _all_in(k, state.energy[other]), objective=objective,
+        offsets=(c.losses[seat], c.losses[other]),
+    )
+    if fix_current_events:
+        b = c.battles[c.current]
+        sit.s_events_fixed = {0: b.events[seat]}
+        sit.o_events_fixed = {0: b.events[other]}
+    return sit
+
+
+class AdvisorAgent:
+    """Plays with the WS-10 advisor and re-plans before each battle step."""
+
+    name = "advisor"
+
+    def __init__(self, seed: int = 0, seconds: float = 1.0, threshold: Fraction = Fraction(1, 2)) -> None:
+        self.seed = seed
+        self.seconds = seconds
+        self.threshold = threshold
+        self.last_advice: Advice | None = None
+
+    def choose(self, game: Game[Any], state: WorldsState, player: int) -> Action:
+        c = state.combat
+        if c is None:
+            return self._turn(state, player)
+        if c.step == "allocate":
+            sit = declare_situation(state, player, c.card)
+            sit.s_is_attacker = player == c.attacker
+            a = advise(sit)
+            self.last_advice = a
+            mine = pieces_on(state, c.card, player)
+            pops = [p.id for p in mine if p.kind == POPULATION]
+            facs = [p.id for p in mine if p.kind == FACTORY]
+            split = tuple((s.s_pops, s.s_facs) for s in a.slots)
+            return {"type": "allocate", "battles": split_to_battles(split, [s.anchor_id for s in a.slots], pops, facs)}
+        if c.step == "event":
+            a = advise(battle_situation(state, player))
+            self.last_advice = a
+            return {"type": "play_event", "card": a.events[0]}
+        if c.step == "energy":
+            a = advise(battle_situation(state, player, fix_current_events=True))
+            self.last_advice = a
+            return {"type": "commit_energy", "amount": min(a.energy[0], state.energy[player])}
+        legal = game.legal_actions(state, player)
+        if c.step == "tie":
+            facs = [x for x in legal if x["piece"].rsplit(".", 1)[-1].startswith("F")]
+            return facs[0] if facs else legal[0]
+        if c.step == "retreat":
+            card = card_by_id(state, c.card)
+            sun = next(sy.sun for sy in state.systems if card is not None and sy.id == card.system)
+            safe = not pieces_on(state, sun, 1 - player)
+            return max(legal, key=lambda x: len(x["pieces"])) if safe else legal[0]
+        if c.step == "convert":
+            return legal[-1]
+        return legal[0]
+
+    def _turn(self, state: WorldsState, seat: int) -> Action:
+        best: tuple[Fraction, str] | None = None
+        for card_id in [a["card"] for a in _declarable(state, seat)]:
+            a = advise(declare_situation(state, seat, card_id))
+            win = a.value["p_win"]
+            net = a.value["e_lo"] - a.value["e_ls"]
+            if (win >= self.threshold or net > 0) and (best is None or win > best[0]):
+                best = (win, card_id)
+        if best is None:
+            return {"type": "end_turn"}
+        return {"type": "declare_combat", "card": best[1]}
+
+
+def _declarable(state: WorldsState, seat: int) -> list[Action]:
+    from .declare import eligible_cards
+
+    return [{"type": "declare_combat", "card": c} for c in eligible_cards(state, seat)]
+
+
+AGENTS: dict[str, Callable[[int, float], Agent]] = {
+    "advisor": lambda seed, seconds: AdvisorAgent(seed, seconds),
+    "mcts": lambda seed, seconds: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
+    "random": lambda seed, seconds: RandomAgent(seed),
+}
+DEFAULT_AGENT = "advisor"

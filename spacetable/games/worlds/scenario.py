@@ -1,0 +1,144 @@
+"""Skirmish scenarios (WS-8, format ``worlds-skirmish/1``, spec §6) — the format is house content.
+
+A scenario names two sides, systems (one Sun and >= 1 World each) with pieces per
+side, energy pools and incomes, hands (explicit lists or ``{"random": n}`` drawn
+from the house deck), ``first_player``, ``max_rounds``, ``seed`` and an optional
+``dice_script``. An optional ``combat`` block (house extension) describes one
+combat for ``spacetable odds`` / ``spacetable advise``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from spacetable.core.errors import ConfigError
+
+from .events import house_deck
+
+FORMAT = "worlds-skirmish/1"
+
+
+@dataclass
+class Scenario:
+    data: dict[str, Any]
+    sides: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return str(self.data.get("id", "scenario"))
+
+
+def shipped_names() -> list[str]:
+    """Names of the scenarios shipped in ``scenarios/*.json``."""
+    root = resources.files(__package__).joinpath("scenarios")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
+
+
+def load(name_or_file: str) -> dict[str, Any]:
+    """A shipped scenario by name, or a JSON file by path; validated (WS-8.1, §6)."""
+    path = Path(name_or_file)
+    if path.suffix == ".json" and path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))
+    elif name_or_file in shipped_names():
+        text = resources.files(__package__).joinpath(f"scenarios/{name_or_file}.json").read_text(encoding="utf-8")
+        data = json.loads(text)
+    else:
+        raise ConfigError(f"no scenario {name_or_file!r}: not a file, and not one of {shipped_names()}")
+    validate(data)
+    return data
+
+
+def _count(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"{where}: counts are non-negative integers, got {value!r}")
+    return value
+
+
+def validate(data: dict[str, Any]) -> None:
+    """§6 validation; raises :class:`ConfigError` with the reason."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ConfigError(f"a scenario must be a JSON object with format {FORMAT!r}")
+    sides = data.get("sides")
+    if not isinstance(sides, list) or len(sides) != 2 or len(set(sides)) != 2 or not all(isinstance(s, str) and s for s in sides):
+        raise ConfigError("a scenario has exactly two sides with distinct names")
+    if data.get("first_player", sides[0]) not in sides:
+        raise ConfigError("first_player must be one of the sides")
+    systems = data.get("systems")
+    if not isinstance(systems, list) or not systems:
+        raise ConfigError("a scenario needs at least one system")
+    ids: set[str] = set()
+    starting: dict[str, str] = {}
+
+    def new_id(i: Any) -> None:
+        if not isinstance(i, str) or not i or i in ids:
+            raise ConfigError(f"ids must be unique non-empty strings ({i!r})")
+        ids.add(i)
+
+    for sysd in systems:
+        new_id(sysd.get("id"))
+        owner = sysd.get("starting_system_of")
+        if owner is not None:
+            if owner not in sides:
+                raise ConfigError(f"system {sysd['id']}: starting_system_of must be a side or null")
+            if owner in starting:
+                raise ConfigError(f"side {owner} has more than one starting system (WS-1.6)")
+            starting[owner] = sysd["id"]
+        sun = sysd.get("sun")
+        if not isinstance(sun, dict):
+            raise ConfigError(f"system {sysd['id']} needs exactly one Sun")
+        new_id(sun.get("id"))
+        for side, pcs in (sun.get("pieces") or {}).items():
+            if side not in sides:
+                raise ConfigError(f"{sun['id']}: unknown side {side!r}")
+            if _count(pcs.get("F", 0), sun["id"]) > 0:
+                raise ConfigError(f"{sun['id']}: a Sun holds Populations only, no Factory (WS-1.3)")
+            _count(pcs.get("P", 0), sun["id"])
+            if set(pcs) - {"P", "F"}:
+                raise ConfigError(f"{sun['id']}: piece kinds are P and F")
+        worlds = sysd.get("worlds")
+        if not isinstance(worlds, list) or not worlds:
+            raise ConfigError(f"system {sysd['id']} needs at least one World")
+        for w in worlds:
+            new_id(w.get("id"))
+            for side, pcs in (w.get("pieces") or {}).items():
+                if side not in sides:
+                    raise ConfigError(f"{w['id']}: unknown side {side!r}")
+                if set(pcs) - {"P", "F"}:
+                    raise ConfigError(f"{w['id']}: piece kinds are P and F")
+                _count(pcs.get("P", 0), w["id"])
+                _count(pcs.get("F", 0), w["id"])
+    deck = house_deck()
+    for key in ("energy", "energy_income"):
+        for side, v in (data.get(key) or {}).items():
+            if side not in sides:
+                raise ConfigError(f"{key}: unknown side {side!r}")
+            _count(v, key)
+    for side, hand in (data.get("hands") or {}).items():
+        if side not in sides:
+            raise ConfigError(f"hands: unknown side {side!r}")
+        if isinstance(hand, dict):
+            n = _count(hand.get("random"), "hands.random")
+            if n > sum(c.copies for c in deck.values()):
+                raise ConfigError("hands.random asks for more cards than the house deck holds")
+        elif isinstance(hand, list):
+            for c in hand:
+                if c not in deck:
+                    raise ConfigError(f"hand card {c!r} is not in the house deck {sorted(deck)}")
+        else:
+            raise ConfigError("a hand is a list of card codes or {\"random\": n}")
+    mr = data.get("max_rounds", 10)
+    if not isinstance(mr, int) or isinstance(mr, bool) or mr < 1:
+        raise ConfigError("max_rounds must be a positive integer")
+    script = data.get("dice_script")
+    pairs_ok = isinstance(script, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) and 1 <= x <= 6 for x in p) for p in script
+    )
+    if script is not None and not pairs_ok:
+        raise ConfigError("dice_script is a list of [attacker_die, defender_die] pairs of 1..6")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError("seed must be an integer")

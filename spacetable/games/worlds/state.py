@@ -1,0 +1,82 @@
+"""State of a Worlds & Suns combat skirmish (JSON-able dataclasses, WS-8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spacetable.core.rng import Rng
+from spacetable.core.simultaneous import SealedCommits
+
+from .pieces import Card, Piece, System
+
+
+@dataclass
+class Battle:
+    """One battle of a combat (WS-5). ``pieces`` belong to the allocator, ``anchor`` to the other side.
+    Events and energy are written only when revealed (WS-5.1, WS-5.3)."""
+
+    anchor: str
+    pieces: list[str]
+    events: list[str | None] = field(default_factory=lambda: [None, None])
+    natives: list[int] = field(default_factory=lambda: [0, 0])
+    pop_bonus: list[int] = field(default_factory=lambda: [0, 0])
+    energy: list[int] = field(default_factory=lambda: [0, 0])
+    power: list[int] = field(default_factory=list)
+    dice: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    result: str = ""  # "" unresolved, "0"/"1" winning seat, "tie"
+    lost: list[list[str]] = field(default_factory=lambda: [[], []])
+    done: bool = False
+
+
+@dataclass
+class Combat:
+    """A combat in progress (WS-3 to WS-6). ``step``: allocate, event, energy, tie, retreat, convert."""
+
+    card: str
+    attacker: int
+    allocator: int
+    participants: list[list[str]]
+    battles: list[Battle] = field(default_factory=list)
+    current: int = 0
+    step: str = "allocate"
+    sealed: SealedCommits = field(default_factory=SealedCommits)
+    tie_pending: list[int] = field(default_factory=list)
+    losses: list[int] = field(default_factory=lambda: [0, 0])
+    winner: int | None = None
+    retreated: list[str] = field(default_factory=list)
+    converted: str | None = None
+
+
+@dataclass
+class WorldsState:
+    num_players: int = 2
+    scenario_id: str = ""
+    label: str = ""
+    sides: list[str] = field(default_factory=list)
+    systems: list[System] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    pieces: list[Piece] = field(default_factory=list)
+    energy: list[int] = field(default_factory=lambda: [0, 0])
+    income: list[int] = field(default_factory=lambda: [0, 0])
+    hands: list[list[str]] = field(default_factory=lambda: [[], []])
+    discards: list[list[str]] = field(default_factory=lambda: [[], []])
+    deck: list[str] = field(default_factory=list)
+    first_player: int = 0
+    active: int = 0
+    round: int = 1
+    max_rounds: int = 10
+    fought: list[str] = field(default_factory=list)
+    combats_this_turn: int = 0
+    quiet_turns: int = 0
+    combat: Combat | None = None
+    last_combat: Combat | None = None
+    over: bool = False
+    end_reason: str = ""
+    lost: list[int] = field(default_factory=lambda: [0, 0])
+    combats_won: list[int] = field(default_factory=lambda: [0, 0])
+    converted: list[int] = field(default_factory=lambda: [0, 0])
+    log: list[str] = field(default_factory=list)
+    dice_script: list[list[int]] | None = None
+    dice_used: int = 0
+    rng: Rng = field(default_factory=Rng)

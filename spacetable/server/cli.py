@@ -1,0 +1,48 @@
+"""``spacetable serve``: start the play server (SRV-CLI).
+
+Defaults: host 127.0.0.1, port 8000, database ``./spacetable.sqlite3`` (SQLite,
+created and migrated on first start). ``--database-url`` takes any SQLAlchemy
+URL, e.g. ``postgresql+psycopg://user:pw@host/db``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import logging.config
+import os
+import sys
+
+from .db import default_database_url
+from .jsonlog import log_config
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="spacetable serve", description="Start the spacetable play server (web lobby + API).")
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--database-url", default=os.environ.get("SPACETABLE_DATABASE_URL"),
+                   help="SQLAlchemy database URL (default: sqlite file ./spacetable.sqlite3)")
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
+    p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    import uvicorn
+
+    from .app import create_app
+
+    cfg = log_config(args.log_level)
+    logging.config.dictConfig(cfg)
+    url = args.database_url or default_database_url()
+    app = create_app(url, ai_workers=args.ai_workers)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_config=cfg, log_level=args.log_level, ws="websockets-sansio")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Cosmic Arena tests (spec shared/specs/arena.md, AR-*)."""

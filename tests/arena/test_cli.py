@@ -1,0 +1,85 @@
+"""CLI: perft (last line is the count), play with piped stdin against the random AI, save/load/replay."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from spacetable.cli import main
+
+
+def _run(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    rc = main(argv)
+    return rc, capsys.readouterr().out
+
+
+def test_perft_last_line_is_count(monkeypatch, capsys) -> None:
+    rc, out = _run(monkeypatch, capsys, ["perft", "arena", "--board", "6x4", "--depth", "2"])
+    assert rc == 0 and out.strip().splitlines()[-1] == "470"
+    rc, out = _run(monkeypatch, capsys, ["perft", "arena", "--board", "5x5", "--depth", "2", "--divide"])
+    lines = out.strip().splitlines()
+    assert lines[-1] == "288" and len(lines) == 18 and sum(int(x.split(": ")[1]) for x in lines[:-1]) == 288
+    rc, out = _run(monkeypatch, capsys, ["perft", "arena", "--depth", "2", "--reference",
+                                         "--position", "6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -"])
+    assert out.strip().splitlines()[-1].isdigit()
+    rc, out = _run(monkeypatch, capsys, ["perft", "arena", "--depth", "3", "--position", "6x4 111a1 112a2,122b1,111d6 r 0 -"])
+    assert out.strip().splitlines()[-1] == "0"  # AR-9.2: terminal positions have no actions
+
+
+def test_perft_subprocess() -> None:
+    out = subprocess.run([sys.executable, "-m", "spacetable.cli", "perft", "arena", "--board", "6x4", "--depth", "3"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "10805"
+
+
+def test_play_piped_against_random(monkeypatch, capsys, tmp_path) -> None:
+    save = tmp_path / "m.json"
+    script = "help\nmoves\nzz-zz\nc2-c3\nundo\nb2-b3\nposition\nquit\n"
+    rc, out = _run(monkeypatch, capsys, ["play", "arena", "--vs", "random", "--colour", "red", "--seed", "5",
+                                         "--save", str(save)], script)
+    assert rc == 0
+    assert "22 legal actions" in out and "illegal" in out and "AI (random) plays" in out and "taken back" in out
+    data = json.loads(save.read_text())
+    assert data["game"] == "arena" and data["log"][0]["action"]["from"] == "b2"
+    rc, out = _run(monkeypatch, capsys, ["replay", str(save)])
+    assert rc == 0 and out.count("| B112") >= 2 and "game in progress" in out
+    rc, out = _run(monkeypatch, capsys, ["play", "arena", "--load", str(save), "--seconds", "0.05"], "moves\nquit\n")
+    assert "legal actions" in out
+
+
+def test_play_to_the_end_from_position(monkeypatch, capsys, tmp_path) -> None:
+    """AR-A16 in the terminal: the human captures the corvette and the result is shown."""
+    save = tmp_path / "w.json"
+    rc, out = _run(monkeypatch, capsys, ["play", "arena", "--vs", "random", "--colour", "red",
+                                         "--position", "6x4 111a1,222c5 111c6,112a6 r 0 -", "--save", str(save)],
+                   "c5xc6\n")
+    assert rc == 0 and "Red wins 1–0 (corvette)" in out
+    rc, out = _run(monkeypatch, capsys, ["replay", str(save)])
+    assert "Red wins 1–0 (corvette)" in out
+
+
+@pytest.mark.parametrize("vs", ["alphabeta", "mcts"])
+def test_play_against_ai_replies(monkeypatch, capsys, vs: str) -> None:
+    rc, out = _run(monkeypatch, capsys, ["play", "arena", "--vs", vs, "--seconds", "0.05", "--colour", "blue",
+                                         "--board", "5x5", "--seed", "1"], "moves\nquit\n")
+    assert rc == 0 and f"AI ({vs}) plays" in out and "legal actions" in out
+
+
+def test_check_scenario_files(monkeypatch, capsys, tmp_path) -> None:
+    """`spacetable check` runs arena step files (AR-A10, AR-A12, AR-A16, AR-A21) and reports failures."""
+    from pathlib import Path
+
+    files = sorted(str(p) for p in (Path(__file__).parent / "scenarios").glob("*.json"))
+    assert files
+    rc, out = _run(monkeypatch, capsys, ["check", *files])
+    assert rc == 0 and "all scenarios passed" in out and "FAIL" not in out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "arena", "position": "6x4 111a1,222b1 111d6 r 0 -",
+                               "steps": [{"action": "P111", "expect_error": "AR-9.1"}, {"expect": {"legal_count": 99}}]}))
+    rc, out = _run(monkeypatch, capsys, ["check", str(bad)])
+    assert rc == 1 and out.count("FAIL") == 2

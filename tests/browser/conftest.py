@@ -1,0 +1,62 @@
+"""Browser test fixtures: the real server in a subprocess and Debian chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+    port = _free_port()
+    log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spacetable.server.cli", "--port", str(port), "--database-url", f"sqlite:///{db}",
+         "--ai-workers", "1", "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    end = time.time() + 30
+    while True:
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.time() > end or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError("server did not start")
+        time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

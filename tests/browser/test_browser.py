@@ -1,0 +1,272 @@
+"""Browser tests (Playwright + Debian chromium) of the web client: lobby, match page, result screen,
+replay viewer, private panels and language switching. Every game is played by clicks on the page's
+``[data-action]`` buttons (the legal actions sent by the server).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from spacetable.core.rng import Rng
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+READY_OR_OVER = """() => {
+  const r = document.querySelector('[data-testid=result]');
+  if (r && !r.hidden) return true;
+  const t = document.querySelector('[data-testid=turn-indicator]');
+  return !!(t && t.dataset.myTurn === 'yes' && document.querySelector('[data-testid=legal-actions] [data-action]'));
+}"""
+
+
+def open_page(browser: Browser) -> Page:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def goto(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=yes]")
+
+
+def create_match(page: Page, base: str, game: str, seats: dict[int, str], players: int | None = None,
+                 options: dict[str, Any] | None = None, ai_seconds: float = 0.2) -> str:
+    goto(page, base + "/")
+    page.select_option("[data-testid=new-game]", game)
+    if players is not None:
+        page.select_option("[data-testid=opt-players]", str(players))
+    for name, value in (options or {}).items():
+        page.select_option(f"[data-testid=opt-{name}]", json.dumps(value))
+    for seat, kind in seats.items():
+        page.select_option(f"[data-testid=seat-kind-{seat}]", kind)
+    page.fill("[data-testid=ai-seconds]", str(ai_seconds))
+    page.fill("[data-testid=player-name]", "Tester")
+    page.click("[data-testid=create-match]")
+    page.wait_for_selector("[data-testid=match-page]")
+    return urlparse(page.url).path.rsplit("/", 1)[-1]
+
+
+def seat_of(page: Page) -> tuple[int, str]:
+    q = parse_qs(urlparse(page.url).query)
+    return int(q["seat"][0]), q["token"][0]
+
+
+def seat_state(server: str, mid: str, seat: int, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{server}/api/matches/{mid}/state", params={"seat": seat}, headers={"X-Seat-Token": token})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("[data-testid=version]", "data-version") or 0)
+
+
+def click_action(page: Page, rng: Rng, prefer: str = "random") -> dict[str, Any]:
+    """Click one of the legal-action buttons (never resign / agreement offers)."""
+    buttons = page.locator("[data-testid=legal-actions] [data-action]")
+    actions = [json.loads(buttons.nth(i).get_attribute("data-action") or "{}") for i in range(buttons.count())]
+    calm = [i for i, a in enumerate(actions) if a.get("type") not in ("resign", "accept_end") and not a.get("offer_end")]
+    pool = calm or list(range(len(actions)))
+    index = pool[-1] if prefer == "last" else pool[0] if prefer == "first" else pool[rng.randbelow(len(pool))]
+    before = version(page)
+    buttons.nth(index).click()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version !== '{before}'",
+                           timeout=120_000)
+    return actions[index]
+
+
+def play_to_the_end(page: Page, seed: int, limit: int = 400) -> int:
+    rng = Rng.from_seed(seed)
+    for moves in range(limit):
+        page.wait_for_function(READY_OR_OVER, timeout=120_000)
+        if page.is_visible("[data-testid=result]"):
+            return moves
+        click_action(page, rng)
+    raise AssertionError("the game did not end")
+
+
+# ------------------------------------------------------------------------------------------ arena
+def test_full_arena_game_against_the_ai_by_clicks(server: str, browser: Browser) -> None:
+    """A whole arena game against the default AI, played by clicks; result screen, move log, replay viewer."""
+    page = open_page(browser)
+    games = httpx.get(server + "/api/games").json()
+    arena = next(g for g in games if g["id"] == "arena")
+    mid = create_match(page, server, "arena", {1: "ai:" + arena["default_agent"]})
+    assert page.get_attribute("[data-testid=match-page]", "data-seat") == "0"
+    assert "token=" in page.inner_text("[data-testid=seat-link]")
+    moves = play_to_the_end(page, seed=1)
+    assert moves > 0
+    title = page.inner_text("[data-testid=result-title]")
+    assert title
+    summary = httpx.get(f"{server}/api/matches/{mid}").json()
+    assert summary["status"] == "finished"
+    winners = summary["outcome"]["winners"]
+    assert ("You won" in title) == (0 in winners)
+    log_entries = page.locator("[data-testid=move-log] [data-testid=log-entry]")
+    assert log_entries.count() == summary["version"]
+    # replay viewer, step by step
+    page.click("[data-testid=result-replay]")
+    page.wait_for_selector("[data-testid=replay-page]")
+    steps = summary["version"]
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '{steps} / {steps}'")
+    page.click("[data-testid=replay-first]")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '0 / {steps}'")
+    page.click("[data-testid=replay-next]")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '1 / {steps}'")
+    assert page.inner_text("[data-testid=replay-last]")
+    # the lobby lists the match as finished with a replay link
+    goto(page, server + "/")
+    row = page.locator(f"[data-testid=list-finished] [data-match='{mid}']")
+    row.wait_for()
+    assert row.locator("[data-testid=replay-link]").count() == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------ tremble
+def _pairs(view: Any) -> dict[str, str]:
+    """Cards in a view: every object with an ``id`` and a ``name``."""
+    out: dict[str, str] = {}
+    if isinstance(view, dict):
+        if isinstance(view.get("id"), str) and isinstance(view.get("name"), str):
+            out[view["id"]] = view["name"]
+        for v in view.values():
+            out.update(_pairs(v))
+    elif isinstance(view, list):
+        for v in view:
+            out.update(_pairs(v))
+    return out
+
+
+def check_private(server: str, mid: str, pages: list[Page]) -> int:
+    """Each page shows its seat's private cards and nothing private to another seat. Returns #private cards checked."""
+    snaps = []
+    for p in pages:
+        seat, token = seat_of(p)
+        snaps.append(seat_state(server, mid, seat, token))
+    for p, snap in zip(pages, snaps, strict=True):
+        p.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version === '{snap['version']}'")
+    texts = [json.dumps(s["view"], ensure_ascii=False) + json.dumps(s["legal"], ensure_ascii=False) for s in snaps]
+    checked = 0
+    for i, p in enumerate(pages):
+        html = p.content()
+        board = p.inner_text("[data-testid=board]") + p.inner_text("[data-testid=legal-actions]")
+        for j, other in enumerate(snaps):
+            if j == i:
+                continue
+            for cid, name in _pairs(other["view"]).items():
+                if cid in texts[i]:
+                    continue  # public, or also known to seat i
+                checked += 1
+                assert cid not in html, f"seat {i}'s page shows card {cid} private to seat {j}"
+                if name not in texts[i]:
+                    assert name not in html, f"seat {i}'s page shows {name!r}, private to seat {j}"
+        for cid, name in _pairs(snaps[i]["view"]).items():
+            if all(cid not in texts[j] for j in range(len(pages)) if j != i):
+                assert cid in board or name in board, f"seat {i}'s own private card {cid} is not shown"
+    return checked
+
+
+def test_tremble_three_seats_each_sees_only_its_own_hand_and_plan(server: str, browser: Browser) -> None:
+    """Three browser contexts on one tremble match: each shows its own hand and plan, never another's (TH IM-1..IM-3)."""
+    host = open_page(browser)
+    mid = create_match(host, server, "tremble", {}, players=3)
+    pages = [host]
+    for seat in (1, 2):
+        p = open_page(browser)
+        goto(p, f"{server}/match/{mid}")
+        p.fill("[data-testid=join-name]", f"Guest {seat}")
+        p.click(f"[data-testid=join-seat-{seat}]")
+        p.wait_for_selector(f"[data-testid=match-page][data-seat='{seat}']")
+        pages.append(p)
+    for p in pages:
+        p.wait_for_selector("[data-testid=match-status][data-status=running]")
+    checked = check_private(server, mid, pages)
+    # correspondence: the host leaves, finds the match marked "your turn" in the lobby and comes back
+    link = host.url
+    goto(host, server + "/")
+    row = host.locator(f"[data-testid=list-running] [data-match='{mid}']")
+    row.locator("[data-testid=your-turn]").wait_for()
+    row.locator("[data-testid=resume]").click()
+    host.wait_for_selector("[data-testid=match-page][data-seat='0']")
+    assert host.url == link
+    rng = Rng.from_seed(3)
+    # buy phase: seat 0 commits first; the others must see only "committed"
+    bought = click_action(pages[0], rng, prefer="last")
+    secret_cards = re.findall(r"[\w-]+#\d+", json.dumps(bought))
+    assert secret_cards, bought
+    for p in pages[1:]:
+        p.wait_for_function("() => document.querySelector('[data-testid=version]').dataset.version === '1'")
+        entries = p.locator("[data-testid=move-log] [data-testid=log-entry]")
+        assert entries.count() == 1
+        assert not any(c in entries.first.inner_text() for c in secret_cards)
+    checked += check_private(server, mid, pages)
+    for p in pages[1:]:
+        click_action(p, rng, prefer="last")
+    # plan phase: seat 0 commits a plan, then the others
+    for p in pages:
+        p.wait_for_function(READY_OR_OVER)
+    click_action(pages[0], rng, prefer="last")
+    checked += check_private(server, mid, pages)
+    own = seat_state(server, mid, 0, seat_of(pages[0])[1])
+    assert own["view"]["sealed"]["own"] is not None  # seat 0 sees its own sealed plan ...
+    for p in pages[1:]:
+        seat, token = seat_of(p)
+        other = seat_state(server, mid, seat, token)
+        assert other["view"]["sealed"]["own"] is None  # ... the others only that it committed
+        assert json.dumps(own["view"]["sealed"]["own"]) not in p.content()
+    for p in pages[1:]:
+        click_action(p, rng, prefer="first")
+    checked += check_private(server, mid, pages)
+    assert checked > 0
+    for p in pages:
+        assert p.errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------ worlds
+def test_worlds_skirmish_against_the_ai(server: str, browser: Browser) -> None:
+    """A worlds skirmish against the AI, played by clicks to its result."""
+    page = open_page(browser)
+    games = httpx.get(server + "/api/games").json()
+    worlds = next(g for g in games if g["id"] == "worlds")
+    mid = create_match(page, server, "worlds", {1: "ai:" + worlds["default_agent"]})
+    moves = play_to_the_end(page, seed=2)
+    assert moves > 0
+    summary = httpx.get(f"{server}/api/matches/{mid}").json()
+    assert summary["status"] == "finished"
+    assert page.locator("[data-testid=score-0]").count() == 1
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------ i18n
+@pytest.mark.parametrize(("lang", "new_match", "lobby"), [("fr", "Nouvelle partie", "Salon"), ("nl", "Nieuwe partij", "Lobby"),
+                                                          ("ru", "Новая партия", "Лобби"), ("en", "New match", "Lobby")])
+def test_language_switching(server: str, browser: Browser, lang: str, new_match: str, lobby: str) -> None:
+    """The interface language is chosen by the user, applies at once, on every page, and is remembered."""
+    page = open_page(browser)
+    goto(page, server + "/")
+    page.select_option("[data-testid=lang-select]", lang)
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    assert page.inner_text("[data-testid=create-form] h2") == new_match
+    assert page.inner_text("[data-testid=nav-lobby]") == lobby
+    goto(page, server + "/")  # remembered across visits
+    assert page.input_value("[data-testid=lang-select]") == lang
+    assert page.inner_text("[data-testid=create-form] h2") == new_match
+    mid = create_match(page, server, "arena", {})
+    expected = {"fr": "En attente", "nl": "Wachten", "ru": "Ждём", "en": "Waiting"}[lang]
+    page.wait_for_selector("[data-testid=turn-indicator]")
+    assert expected in page.inner_text("[data-testid=turn-indicator]")
+    assert re.search(r"\d", page.inner_text("[data-testid=version]"))
+    assert mid
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,81 @@
+"""Seed chapter "9 Spaceship": every sentence checked beyond the S-26..S-32 scenarios."""
+
+from __future__ import annotations
+
+from spacetable.games.fullmetal.game import GAME
+from spacetable.games.fullmetal.scenario import Scenario
+
+BOARD = {"width": 20, "height": 12, "fill": "$"}
+
+
+def captured() -> Scenario:
+    """B (seat 1) can capture A's turretless ship; B also owns a ship of its own."""
+    return Scenario({
+        "board": BOARD, "active": 1, "turn": 25,
+        "ships": [
+            {"label": "SA", "player": 0, "dome": [5, 5], "orientation": "north", "destroyed": [[5, 4], [6, 6], [4, 6]],
+             "cargo": [{"kind": "OR"}]},
+            {"label": "SB", "player": 1, "dome": [14, 5], "orientation": "north"},
+        ],
+        "units": [
+            {"label": "BT", "kind": "T", "player": 1, "at": [5, 3]},
+            {"label": "BT2", "kind": "T", "player": 1, "at": [7, 5]},
+            {"label": "AR", "kind": "T", "player": 0, "at": [1, 10]},
+        ],
+        "ap": {"1": 20},
+    })
+
+
+def test_seed_9_4_entering_a_ship_changes_colour() -> None:
+    """Seed 9.4: any unit penetrating into a spaceship takes the colour of this spaceship."""
+    sc = captured()
+    assert sc.run_step({"action": {"type": "capture_ship", "destroyer": "BT", "ship": "SA"}})[0]
+    check = {"colour": {"BT2": 0}, "inside": {"BT2": "SA"}}
+    ok, msg = sc.run_step({"action": {"type": "enter", "unit": "BT2", "ship": "SA"}, "check": check})
+    assert ok, msg
+
+
+def test_seed_9_2_multiple_ships_play_once_and_earn_more() -> None:
+    """Seed 9.2: a player controlling several ships plays once per turn, +5 AP per extra ship."""
+    sc = captured()
+    sc.state.turn = 10
+    assert sc.run_step({"action": {"type": "capture_ship", "destroyer": "BT", "ship": "SA"}})[0]
+    s = GAME.apply(sc.state, 1, {"type": "end_turn"})
+    assert s.turn == 11 and s.active_player() == 1
+    assert s.pool[1] == 20 + 10
+
+
+def test_seed_9_5_takeoff_deactivates_that_colour_only() -> None:
+    """Seed 9.5: units of the departing ship's colour are deactivated even if the player keeps another ship."""
+    sc = captured()
+    assert sc.run_step({"action": {"type": "capture_ship", "destroyer": "BT", "ship": "SA"}})[0]
+    check = {"controller": {"AR": -1, "BT2": 1}, "departed": ["SA"]}
+    ok, msg = sc.run_step({"action": {"type": "take_off", "ship": "SA"}, "check": check})
+    assert ok, msg
+    dep = sc.state.departed[0]
+    assert dep["player"] == 1 and dep["score"] == 3
+
+
+def test_seed_9_2_turretless_ship_keeps_its_powers() -> None:
+    """Seed 9.2 remark: until a destroyer penetrates, a turretless ship keeps all its powers (loads, exits by... none)."""
+    sc = captured()
+    sc.state.current = 0
+    sc.state.pool[0] = 10
+    ore = sc.state.new_unit("ore", -1, cells=[sc.state.board.index(4, 7)])
+    sc.state.occ[ore.cells[0]] = ore.id
+    s = GAME.apply(sc.state, 0, {"type": "load", "carrier": sc.uid("SA"), "item": ore.id})
+    assert ore.id in s.units[sc.uid("SA")].cargo
+
+
+def test_seed_9_dome_is_not_a_target_and_cargo_is_indestructible() -> None:
+    """Seed 9: except for its turrets, the spaceship and its load are indestructible."""
+    units = [{"label": "A1", "kind": "GT", "player": 0, "at": [2, 5]}, {"label": "A2", "kind": "GT", "player": 0, "at": [3, 7]}]
+    ships = [{"label": "SB", "player": 1, "dome": [5, 5], "orientation": "north"}]
+    sc = Scenario({"board": BOARD, "ships": ships, "units": units})
+
+    def fire(target: list[int]) -> dict:
+        return {"type": "fire", "a": "A1", "b": "A2", "target": target}
+
+    assert sc.run_step({"action": fire([5, 5]), "expect": "illegal", "rule": "FM-16.2"})[0]
+    assert sc.run_step({"action": fire([4, 6])})[0]
+    assert sc.run_step({"action": fire([4, 6]), "expect": "illegal", "rule": "FM-16.2"})[0]

@@ -1,0 +1,173 @@
+"""Setup, buying, credits and card-set loading (TH-2, TH-4, TH-13, TH §6; TH-A1–A7, TH-A25)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from tremble_helpers import buy, buy_position
+
+from spacetable.core.errors import RuleError
+from spacetable.games.tremble import GAME
+from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, get_set, load_set
+
+H = get_set("house")
+
+
+def test_TH_A1_setup_two_players() -> None:
+    s = GAME.initial_state({"players": 2}, 11)
+    assert len(s.city_deck) == 30 and all(H.cities[c].min_players == 2 for c in s.city_deck)
+    assert [H.cities[c].deck for c in s.city_deck[-15:]] == ["blue"] * 15  # top of the deck (pop from the end)
+    assert [H.cities[c].deck for c in s.city_deck[:15]] == ["red"] * 15
+    assert len(s.missions) == 3 and all(H.missions[m].min_players <= 2 for m in s.missions)
+    for p in s.players:
+        assert p.humans == 100000 and len(p.hand) == 1 and H.ships[p.hand[0]].deck == "training"
+    assert s.fuel[0] == 4 and s.phase in ("buy", "redraw")
+
+
+def test_TH_A1_setup_five_players_and_city_flow() -> None:
+    s = GAME.initial_state({"players": 5}, 12)
+    assert len(s.city_deck) == 60 and len(s.missions) == 5
+    seen = []
+    rng_seed = 0
+    from spacetable.core.rng import Rng
+
+    rng = Rng.from_seed(rng_seed)
+    while GAME.to_act(s):
+        if s.phase == "plan" and len(s.slots) == 6 and (not seen or seen[-1][0] != s.turn):
+            seen.append((s.turn, [H.cities[c].deck for c in s.slots]))
+        seat = GAME.to_act(s)[0]
+        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+    assert [t for t, _ in seen] == list(range(1, 11))
+    assert all(d == ["blue"] * 6 for t, d in seen if t <= 5) and all(d == ["red"] * 6 for t, d in seen if t >= 6)
+    assert s.city_deck == []
+
+
+def test_TH_A3_credit_question() -> None:
+    s = buy_position(60000, ["training#1", "spark_saucer#1"], ["reaper_tripod#1", "hammer_cruiser#1"])
+    with pytest.raises(RuleError, match=r"TH-4\.4"):
+        GAME.apply(s, 0, buy(buy=["reaper_tripod#1", "hammer_cruiser#1"]))
+    with pytest.raises(RuleError, match=r"TH-13\.1"):
+        GAME.apply(s, 0, buy(credits=1, buy=["reaper_tripod#1", "hammer_cruiser#1"]))
+    s2 = GAME.apply(s, 0, buy(buy=["hammer_cruiser#1"]))
+    s2 = GAME.apply(s2, 1, buy())
+    assert s2.players[0].humans == 10000 and len(s2.players[0].hand) == 3
+    nxt = buy_position(10000, ["training#1", "spark_saucer#1", "hammer_cruiser#1"], ["spark_saucer#2", "reaper_tripod#2"])
+    with pytest.raises(RuleError, match=r"TH-13\.1"):
+        GAME.apply(nxt, 0, buy(credits=1))
+
+
+def test_TH_A4_credit_granted_and_settled() -> None:
+    s = buy_position(40000, ["training#1", "spark_saucer#1"], ["hammer_cruiser#1", "watch_saucer#1"])
+    with pytest.raises(RuleError, match=r"TH-13\.1"):
+        GAME.apply(s, 0, buy(credits=2))
+    s = GAME.apply(s, 0, buy(credits=1, buy=["hammer_cruiser#1", "watch_saucer#1"]))
+    s = GAME.apply(s, 1, buy())
+    p = s.players[0]
+    assert p.humans == 20000 and len(p.hand) == 4 and p.credits == 1 and p.credits_taken == 1
+    from spacetable.games.tremble.credits import settle
+
+    assert settle(p, H.rules) == -60000
+    later = buy_position(70000, p.hand, [])
+    later.players[0].credits = 1
+    with pytest.raises(RuleError, match=r"TH-4\.4"):
+        GAME.apply(later, 0, buy(credits=1, repay=1))
+    done = GAME.apply(later, 0, buy(repay=1))
+    assert done.sealed.own(0)["repay"] == 1
+    done = GAME.apply(done, 1, buy())
+    assert done.players[0].credits == 0 and done.players[0].humans == 10000
+    assert settle(done.players[0], H.rules) == 0
+
+
+def test_TH_A5_chained_credits() -> None:
+    s = buy_position(0, ["training#1"], [])
+    with pytest.raises(RuleError, match=r"TH-13\.1"):
+        GAME.apply(s, 0, buy(credits=3))
+    s = GAME.apply(s, 0, buy(credits=2))
+    s = GAME.apply(s, 1, buy())
+    assert s.players[0].humans == 100000 and s.players[0].credits == 2
+    from spacetable.games.tremble.credits import settle
+
+    assert settle(s.players[0], H.rules) == -120000
+
+
+def test_TH_A6_limits_discards() -> None:
+    hand = ["training#1", "spark_saucer#1", "spark_saucer#2", "watch_saucer#1", "reaper_tripod#1"]
+    s = buy_position(200000, hand, ["hammer_cruiser#1", "amplifier#1"], stations=["amplifier#2"])
+    with pytest.raises(RuleError, match=r"TH-4\.6"):
+        GAME.apply(s, 0, buy(buy=["hammer_cruiser#1"]))
+    with pytest.raises(RuleError, match=r"TH-4\.6"):
+        GAME.apply(s, 0, buy(buy=["hammer_cruiser#1"], discard=["spark_saucer#1", "spark_saucer#2"]))
+    with pytest.raises(RuleError, match=r"TH-4\.6"):  # same station id owned
+        GAME.apply(s, 0, buy(buy=["amplifier#1"]))
+    ok = GAME.apply(s, 0, buy(buy=["hammer_cruiser#1", "amplifier#1"], discard=["training#1", "amplifier#2"]))
+    ok = GAME.apply(ok, 1, buy())
+    assert "training#1" in ok.out and "training#1" not in ok.ship_discard  # TH-D11
+    assert "amplifier#2" in ok.ship_discard and ok.players[0].stations == ["amplifier#1"]
+    two = buy_position(200000, ["training#1"], ["jammer#1", "spark_saucer#1"], stations=["amplifier#1", "fuel_depot#1"])
+    with pytest.raises(RuleError, match=r"TH-4\.6"):
+        GAME.apply(two, 0, buy(buy=["jammer#1"]))
+    assert GAME.apply(two, 0, buy(buy=["jammer#1"], discard=["fuel_depot#1"]))
+
+
+def test_TH_A7_station_redraw() -> None:
+    s = GAME.initial_state({"players": 2}, 5)
+    s.turn, s.phase, s.queue = 2, "redraw", [0]
+    s.players[0].drawn = ["amplifier#1", "jammer#1"]
+    s.players[1].drawn = []
+    s.blue_deck += ["reaper_tripod#2", "fuel_depot#1"]  # next two draws: station + ship
+    s2 = GAME.apply(s, 0, {"type": "redraw_stations"})
+    assert "amplifier#1" in s2.ship_discard and "jammer#1" in s2.ship_discard
+    assert sorted(s2.players[0].drawn) == ["fuel_depot#1", "reaper_tripod#2"] and s2.phase == "buy"
+    s3 = GAME.apply(s2, 0, buy(buy=["reaper_tripod#2"]))
+    assert "reaper_tripod#2" in s3.sealed.own(0)["buy"]
+
+
+def test_TH_A25_ship_deck_switch_and_rebuild() -> None:
+    s = GAME.initial_state({"players": 2, "log_events": False}, 9)
+    from spacetable.core.rng import Rng
+
+    rng = Rng.from_seed(1)
+    while s.turn < 6:
+        seat = GAME.to_act(s)[0]
+        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+    assert s.blue_deck == [] and all(H.deck_of[c] == "red" for p in s.players for c in p.drawn)
+    assert sum(1 for c in s.out if H.deck_of[c] == "blue") >= 1
+    from spacetable.games.tremble.buying import draw_ships
+
+    s.red_deck = []
+    s.ship_discard = ["storm_saucer#1", "spark_saucer#1", "swarm_saucer#1"]
+    got = draw_ships(s, H, H.rules, 2)
+    assert all(H.deck_of[c] == "red" for c in got) and s.ship_discard == ["spark_saucer#1"]
+
+
+def test_TH_6_5_house_set_passes_hard_checks_and_guidelines() -> None:
+    cards = load_set(HOUSE_DIR)
+    assert cards.source == "house" and "not the published cards" in cards.label
+    assert cards.warnings == []
+    for rec in json.loads((HOUSE_DIR / "ships.json").read_text()):
+        assert rec["source"] == "house" and rec["name_ru"] and rec["name"]
+
+
+def test_TH_6_2_owner_set_errors_are_clear(tmp_path: Path) -> None:
+    dst = tmp_path / "owner"
+    shutil.copytree(HOUSE_DIR, dst)
+    ships = json.loads((dst / "ships.json").read_text())
+    ships[1]["abilities"] = [{"op": "laser_eyes", "n": 2}]
+    ships[2]["price"] = 12345
+    (dst / "ships.json").write_text(json.dumps(ships))
+    with pytest.raises(CardSetError) as err:
+        load_set(dst)
+    text = str(err.value)
+    assert "unknown op 'laser_eyes'" in text and "multiple of 10,000" in text
+    man = json.loads((dst / "set.json").read_text())
+    man["source"] = "owner"
+    (dst / "set.json").write_text(json.dumps(man))
+    (dst / "ships.json").write_text((HOUSE_DIR / "ships.json").read_text())
+    cities = json.loads((dst / "cities.json").read_text())
+    cities[0]["deck"] = "red"
+    (dst / "cities.json").write_text(json.dumps(cities))
+    with pytest.raises(CardSetError, match="half blue"):
+        load_set(dst)
