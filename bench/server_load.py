@@ -53,9 +53,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database_url: str, port: int, log_level: str) -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, log_level: str, db_writer: str = "auto") -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
-           "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0"]
+           "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writer", db_writer]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
     end = time.time() + 30
     while time.time() < end:
@@ -106,23 +106,40 @@ async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, 
                 return
 
 
+async def post(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST with a retry when a kept-alive connection was closed by the server meanwhile."""
+    for attempt in range(3):
+        try:
+            r = await http.post(url, json=body)
+            r.raise_for_status()
+            data: dict[str, Any] = r.json()
+            return data
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, stop_at: float,
                 http: httpx.AsyncClient, think: float) -> None:
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
     while time.time() < stop_at:
-        r = await http.post("/api/matches", json={"game": game, "config": config, "seed": rng.randrange(2**40), "join_seat": 0})
-        r.raise_for_status()
-        data = r.json()
+        data = await post(http, "/api/matches", {"game": game, "config": config, "seed": rng.randrange(2**40), "join_seat": 0})
         mid, n = data["match"]["id"], len(data["match"]["seats"])
         tokens = [data["token"]]
         for s in range(1, n):
-            j = await http.post(f"/api/matches/{mid}/seats/{s}/join", json={})
-            j.raise_for_status()
-            tokens.append(j.json()["token"])
+            tokens.append((await post(http, f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
         done = asyncio.Event()
-        await asyncio.gather(*(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
-                                           random.Random(rng.random()), stop_at, done, think) for s in range(n)))
+        tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
+                                                 random.Random(rng.random()), stop_at, done, think)) for s in range(n)]
+        finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        done.set()  # the match is over, or time is up: the other seats stop listening
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        for task in finished:
+            task.result()  # re-raise a client's error
         stats.matches_done += 1
 
 
@@ -163,7 +180,7 @@ def report(label: str, stats: Stats, seconds: float, server_cpu: float, client_c
 
 def bench(database_url: str, label: str, args: argparse.Namespace) -> None:
     port = free_port()
-    proc = start_server(database_url, port, args.log_level)
+    proc = start_server(database_url, port, args.log_level, args.db_writer)
     try:
         base = f"http://127.0.0.1:{port}"
         asyncio.run(run_load(base, args.game, json.loads(args.config), 4, 1.5))  # warm-up (imports, caches): not counted
@@ -171,7 +188,8 @@ def bench(database_url: str, label: str, args: argparse.Namespace) -> None:
         stats = asyncio.run(run_load(base, args.game, json.loads(args.config), args.matches, args.seconds, args.think_ms / 1000))
         cpu1, own1 = cpu_seconds(proc.pid), time.process_time()
         pace = f", think {args.think_ms:g} ms" if args.think_ms else ", no think time"
-        report(f"{label} ({args.game}, {args.matches} concurrent matches{pace})", stats, args.seconds, cpu1 - cpu0, own1 - own0)
+        title = f"{label} ({args.game}, {args.matches} concurrent matches{pace}, db writer {args.db_writer})"
+        report(title, stats, args.seconds, cpu1 - cpu0, own1 - own0)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -187,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think-ms", type=float, default=0.0,
                    help="mean pause before each action (0: send at once; a closed loop then measures queueing, not service)")
     p.add_argument("--log-level", default="warning")
+    p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"], help="server's --db-writer")
     args = p.parse_args(argv)
     print(f"machine: {os.cpu_count()} CPU cores; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:

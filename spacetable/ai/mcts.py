@@ -82,7 +82,7 @@ class MCTSAgent:
         n = 0
         while (self.iterations is None or n < self.iterations) and time.perf_counter() < deadline:
             det = game.determinize(state, player, self.rng)
-            self._iterate(game, det, root)
+            self._iterate(game, det, root, player)
             n += 1
         keys = {action_key(a) for a in legal}
         best = max(
@@ -100,13 +100,14 @@ class MCTSAgent:
         seats = game.to_act(state)
         return seats[0] if seats else None
 
-    def _iterate(self, game: Game[Any], state: Any, root: _Node) -> None:
+    def _iterate(self, game: Game[Any], state: Any, root: _Node, me: int) -> None:
         node = root
         path = [node]
         depth = 0
-        # selection / expansion
+        # selection / expansion; at the root the searching seat acts even when
+        # other seats also have a sealed decision pending (they follow in seat order)
         while True:
-            actor = self._acting(game, state)
+            actor = me if depth == 0 else self._acting(game, state)
             if actor is None:
                 break
             if self.tree_depth is not None and depth >= self.tree_depth:

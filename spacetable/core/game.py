@@ -197,6 +197,13 @@ class Game(ABC, Generic[S]):
             return False
         return True
 
+    def timeout_action(self, state: S, player: int) -> Action | None:
+        """The action played for ``player`` when its clock runs out (a server
+        option). ``None`` lets the server apply its documented default (resign
+        when legal, else the first legal action). Games whose spec names timeout
+        defaults (no event, 0 energy, flee, stay, ...) override this."""
+        return None
+
     def action_view(self, state: S, player: int, action: Action, viewer: int | None) -> Action | None:
         """What ``viewer`` learns of ``player`` playing ``action`` in ``state``.
         ``None`` hides it entirely. Games with sealed commits override this."""

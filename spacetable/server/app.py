@@ -36,7 +36,7 @@ from spacetable.games import available, get_game
 
 from .ai import agent_registry
 from .db import make_engine, run_migrations
-from .service import MatchService, ServiceError
+from .service import MatchService, ServiceError, Subscriber
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("spacetable.server")
@@ -84,10 +84,12 @@ def seat_link(match_id: str, seat: int, token: str) -> str:
     return f"/match/{match_id}?seat={seat}&token={token}"
 
 
-def create_app(database_url: str, ai_workers: int = 1) -> FastAPI:
-    """Build the app on ``database_url`` (migrated at start-up)."""
+def create_app(database_url: str, ai_workers: int = 1, db_writer: str = "auto") -> FastAPI:
+    """Build the app on ``database_url`` (migrated at start-up). ``db_writer``: ``auto``, ``inline`` or ``thread``."""
     engine = make_engine(database_url)
     service = MatchService(engine, ai_workers=ai_workers)
+    if db_writer != "auto":
+        service._db.inline = db_writer == "inline"
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -228,8 +230,15 @@ def create_app(database_url: str, ai_workers: int = 1) -> FastAPI:
         sub = service.subscribe(m, seat)
 
         async def sender() -> None:
-            while True:
-                await websocket.send_text(await sub.queue.get())
+            try:
+                while True:
+                    text = await sub.queue.get()
+                    if sub.overflow:
+                        await websocket.close(code=1013)  # too far behind: reconnect for a fresh snapshot
+                        return
+                    await websocket.send_text(text)
+            except Exception:  # the client went away; the receive loop notices and cleans up
+                return
 
         send_task = asyncio.create_task(sender())
         try:
@@ -241,21 +250,21 @@ def create_app(database_url: str, ai_workers: int = 1) -> FastAPI:
                         raise ValueError("a message is a JSON object")
                 except ValueError as exc:
                     bad = {"status": 400, "code": "bad_request", "message": str(exc)}
-                    sub.queue.put_nowait(json.dumps({"type": "error", "error": bad}))
+                    sub.push(json.dumps({"type": "error", "error": bad}))
                     continue
-                await _handle(m.id, seat, token, msg, sub.queue)
-        except WebSocketDisconnect:
+                await _handle(m.id, seat, token, msg, sub)
+        except (WebSocketDisconnect, RuntimeError):  # RuntimeError: already closed by the sender (backlog)
             pass
         finally:
             service.unsubscribe(m, sub)
             send_task.cancel()
 
-    async def _handle(match_id: str, seat: int | None, token: str | None, msg: dict[str, Any], queue: asyncio.Queue[str]) -> None:
+    async def _handle(match_id: str, seat: int | None, token: str | None, msg: dict[str, Any], sub: Subscriber) -> None:
         kind = msg.get("type")
         ref = msg.get("id")
         try:
             if kind == "ping":
-                queue.put_nowait(json.dumps({"type": "pong", "id": ref}))
+                sub.push(json.dumps({"type": "pong", "id": ref}))
                 return
             if seat is None:
                 raise ServiceError(403, "spectator", "spectators cannot act (SRV-A3)")
@@ -263,14 +272,14 @@ def create_app(database_url: str, ai_workers: int = 1) -> FastAPI:
                 await service.act(match_id, seat, token, msg.get("version"), msg.get("action"))
             elif kind == "undo":
                 res = await service.request_undo(match_id, seat, token)
-                queue.put_nowait(json.dumps({"type": "undo", "id": ref, **res}))
+                sub.push(json.dumps({"type": "undo", "id": ref, **res}))
             elif kind in ("undo_accept", "undo_decline"):
                 res = await service.answer_undo(match_id, seat, token, kind == "undo_accept")
-                queue.put_nowait(json.dumps({"type": "undo", "id": ref, **res}))
+                sub.push(json.dumps({"type": "undo", "id": ref, **res}))
             else:
                 raise ServiceError(400, "bad_request", f"unknown message type {kind!r}")
         except ServiceError as exc:
-            queue.put_nowait(json.dumps({"type": "error", "id": ref, "error": exc.to_json()}))
+            sub.push(json.dumps({"type": "error", "id": ref, "error": exc.to_json()}))
 
     # ------------------------------------------------------------ web client
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")

@@ -25,6 +25,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="SQLAlchemy database URL (default: sqlite file ./spacetable.sqlite3)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
     p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
+    p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"],
+                   help="write on the event loop (inline) or in a writer thread; auto: inline for SQLite")
     return p.parse_args(argv)
 
 
@@ -37,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = log_config(args.log_level)
     logging.config.dictConfig(cfg)
     url = args.database_url or default_database_url()
-    app = create_app(url, ai_workers=args.ai_workers)
+    app = create_app(url, ai_workers=args.ai_workers, db_writer=args.db_writer)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_config=cfg, log_level=args.log_level, ws="websockets-sansio")

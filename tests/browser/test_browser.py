@@ -106,6 +106,14 @@ def test_full_arena_game_against_the_ai_by_clicks(server: str, browser: Browser)
     mid = create_match(page, server, "arena", {1: "ai:" + arena["default_agent"]})
     assert page.get_attribute("[data-testid=match-page]", "data-seat") == "0"
     assert "token=" in page.inner_text("[data-testid=seat-link]")
+    # take back one move and the AI's reply with the Undo button (SRV-U1, SRV-U4)
+    page.wait_for_function(READY_OR_OVER, timeout=120_000)
+    click_action(page, Rng.from_seed(9))
+    page.wait_for_function(READY_OR_OVER, timeout=120_000)
+    v = version(page)
+    page.click("[data-testid=undo]")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version === '{v - 2}'")
+    assert page.locator("[data-testid=move-log] [data-testid=log-entry]").count() == v - 2
     moves = play_to_the_end(page, seed=1)
     assert moves > 0
     title = page.inner_text("[data-testid=result-title]")

@@ -108,3 +108,12 @@ def test_mcts_beats_random_in_sealed_duel() -> None:
         assert out is not None
         wins += mcts_seat in out.winners
     assert wins >= 7
+
+
+def test_mcts_roots_on_the_asking_seat_in_a_sealed_phase() -> None:
+    """Both seats must bid; seat 1 asks first. Bids above the rival's budget win outright."""
+    s = DUEL.initial_state(DUEL.normalize_config({"rounds": 1, "budget": 3}), 5)
+    s.budgets = [1, 3]  # seat 0's options differ, so a search rooted on seat 0 would answer 0 or 1
+    assert DUEL.to_act(s) == (0, 1)
+    choice = MCTSAgent(iterations=400, seed=2).choose(DUEL, s, 1)
+    assert choice["amount"] >= 2  # any bid above seat 0's whole budget wins outright

@@ -52,6 +52,11 @@ def invariants(s: FMState) -> None:
                 assert s.load_of(u) <= CAPACITY[BARGE], "FM-11.3 barge over capacity"
             else:
                 assert len(u.cargo) <= CAPACITY[u.kind], "FM-4 over capacity"
+        for x in u.neut:
+            assert s.on_board(u) and x != s.ctl(u), f"FM-15.4 stale neutralization of {u.id} by {x}"
+            assert max(s.cov[x][c] for c in u.cells) >= 2, f"FM-15.4 unit {u.id} neutralized by {x} without cover"
+        if u.kind == "turret" or u.kind == "ship":
+            assert not u.neut, "FM-15.3 turrets and ships are never neutralized"
     assert all(p >= 0 for p in s.pool), "FM-9.2 negative AP"
     assert all(v in (0, 5, 10) for v in s.saved)
     assert full_cover(s) == s.cov, "FM-15.2 incremental cover differs"

@@ -5,6 +5,7 @@ Most tests use the test game ``nim`` (tests/server/nimgame.py); the lobby tests 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from spacetable.core.match import Match
 from spacetable.games import available, get_game
 from spacetable.server.app import create_app
+from spacetable.server.service import MAX_BACKLOG, Subscriber
 
 from .conftest import create, join
 
@@ -261,9 +263,12 @@ def test_replay_and_export_of_finished_match(client: TestClient) -> None:
     assert get_game("nim").outcome(match.replay()).winners == (1,)
 
 
-def test_matches_survive_a_restart(db_url: str) -> None:
-    """SRV-P1: a new server on the same database resumes every match from its log."""
+@pytest.mark.parametrize("inline", [True, False], ids=["inline-writes", "writer-thread"])
+def test_matches_survive_a_restart(db_url: str, inline: bool) -> None:
+    """SRV-P1: a new server on the same database resumes every match from its log (both write paths:
+    inline on the event loop, used for SQLite, and the writer thread, used for network databases)."""
     app = create_app(db_url, ai_workers=0)
+    app.state.service._db.inline = inline
     with TestClient(app) as c:
         mid, t0, t1 = start_nim(c, mode="dice")
         for v, (seat, tok) in enumerate([(0, t0), (1, t1), (0, t0)]):
@@ -273,3 +278,13 @@ def test_matches_survive_a_restart(db_url: str) -> None:
         after = state(c, mid, 1, t1)
         assert after == before
         assert act(c, mid, 1, t1, 3, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+
+
+def test_a_client_that_stops_reading_is_cut_off() -> None:
+    """SRV-V2: a client that stops reading does not make the server hoard messages: after MAX_BACKLOG it is
+    marked for disconnection (it reconnects and gets a fresh snapshot)."""
+    sub = Subscriber(0, asyncio.Queue())
+    for i in range(MAX_BACKLOG + 10):
+        sub.push(f"m{i}")
+    assert sub.overflow
+    assert sub.queue.qsize() == MAX_BACKLOG + 1  # the backlog and the wake-up marker, nothing more

@@ -26,7 +26,12 @@ from .conftest import create, join
 
 MAX_ACTIONS = 160
 SEEDS = (10**15 + 17, 10**15 + 91)
-CONFIGS: dict[str, list[dict[str, Any]]] = {"tremble": [{"players": 3}, {}], "fullmetal": [{}]}
+CONFIGS: dict[str, list[dict[str, Any]]] = {
+    "arena": [{}, {"setup": "free", "placement": "simultaneous"}, {"setup": "free", "placement": "alternate", "board": "5x5"}],
+    "worlds": [{}, {"scenario": "grand-melee"}],
+    "tremble": [{"players": 3}, {}],
+    "fullmetal": [{}, {"players": 3}],
+}
 
 
 def norm(data: Any) -> Any:

@@ -133,7 +133,7 @@ def test_timeout_action_choice() -> None:
         assert MatchService.timeout_action(game, st, 0) == {"type": "resign"}  # illegal proposal ignored
     finally:
         del game.__dict__["timeout_action"]
-    assert MatchService.timeout_action(game, st, 1) is None or MatchService.timeout_action(game, st, 1) == {"type": "resign"}
+    assert MatchService.timeout_action(game, st, 1) is None  # a seat with no legal action gets none
 
 
 def test_clock_runs_out_and_survives_restart(db_url: str) -> None:

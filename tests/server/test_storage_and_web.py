@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 from spacetable.server.cli import parse_args
-from spacetable.server.db import Base, make_engine, run_migrations
+from spacetable.server.db import Base, Checkpointer, make_engine, run_migrations
 from spacetable.server.jsonlog import JsonFormatter
 
 WEB = Path(__file__).resolve().parents[2] / "spacetable" / "web"
@@ -29,6 +29,27 @@ def test_migrations_build_exactly_the_models(tmp_path: Path) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
         assert diff == []
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_checkpointer_moves_the_wal_into_the_database(tmp_path: Path) -> None:
+    """SRV-P2: commits leave the WAL growing (no checkpoint inside a commit); the background checkpointer folds it in."""
+    db = tmp_path / "c.sqlite3"
+    engine = make_engine(f"sqlite:///{db}")
+    run_migrations(engine)
+    with engine.begin() as conn:
+        for i in range(200):
+            conn.exec_driver_sql(
+                "INSERT INTO matches (id, game, name, config, seed, status, version, ai_seconds, created_at, updated_at) "
+                "VALUES (?, 'nim', '', '{}', 1, 'open', 0, 1.0, 0, 0)", (f"m{i}",))
+    wal = Path(f"{db}-wal")
+    assert wal.stat().st_size > 0
+    cp = Checkpointer(engine, interval=0.05)
+    cp.start()
+    cp.stop()  # stops with a TRUNCATE checkpoint
+    assert wal.stat().st_size == 0
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM matches").scalar() == 200
+    engine.dispose()
 
 
 def test_json_logs() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tremble_helpers import FIXTURE_KEY, fixture_set, plan, position
 
 from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.cards import get_set
 from spacetable.games.tremble.missions import split_prizes
+
+from .tremble_helpers import FIXTURE_KEY, fixture_set, plan, position
 
 H = get_set("house")
 BS, BT, ZC, ZT = "watch_saucer#1", "reaper_tripod#1", "hammer_cruiser#1", "scholar_tripod#1"
@@ -31,6 +32,7 @@ def test_TH_A10_seoul_battle_and_raid() -> None:
     s = GAME.apply(s, 0, {"type": "declare", "choice": "fight"})
     s = GAME.apply(s, 1, {"type": "declare", "choice": "fight"})
     assert s.phase == "loss" and s.sealed.required == [1]  # Zoidberg: 23 < 24
+    assert "battle totals: seat 0 24, seat 1 23" in s.events
     assert GAME.legal_actions(s, 1) == [{"type": "choose_loss", "ship": ZC}, {"type": "choose_loss", "ship": ZT}]
     s = GAME.apply(s, 1, {"type": "choose_loss", "ship": ZT})
     assert ZT in s.ship_discard and len(s.players[1].comps) == 1 and s.players[1].comp_turns == [5]
@@ -61,9 +63,10 @@ def test_TH_A9_paris_with_stations() -> None:
     s = GAME.apply(s, 0, {"type": "use_station", "station": "fx_boost3#1", "target": saucer})
     assert (total(s, GAME.cards(s), 0), s.contest.offer) == (24, 1)
     variant = GAME.apply(s, 1, {"type": "use_station", "station": "jammer#1", "target": saucer})
-    assert variant.phase == "loss" or variant.contest.winner == 1  # 21 vs 22
+    assert "battle totals: seat 0 21, seat 1 22" in variant.events and variant.contest.winner == 1  # variant: 21 vs 22
     s = GAME.apply(s, 1, {"type": "use_station", "station": "jammer#1", "target": ZT})
-    assert s.phase == "loss" and s.contest.winner == 1  # 18 vs 22; both then pass silently
+    assert s.phase == "loss" and s.contest.winner == 1  # both then pass silently
+    assert "battle totals: seat 0 18, seat 1 22" in s.events
     assert "fx_boost3#1" in s.players[0].tapped and "jammer#1" in s.players[1].tapped
     s = GAME.apply(s, 0, {"type": "choose_loss", "ship": saucer})
     assert len(s.players[0].comps) == 1 and s.phase == "reward"
@@ -79,6 +82,8 @@ def test_TH_A11_tie_reroll_uses_fresh_dice() -> None:
     s = GAME.apply(s, 0, {"type": "declare", "choice": "fight"})
     s = GAME.apply(s, 1, {"type": "declare", "choice": "fight"})
     assert s.contest.winner == 1 and s.contest.dice == {0: 4, 1: 8}  # 21 vs 21 → 16 vs 23
+    totals = [e for e in s.events if e.startswith("battle totals")]
+    assert totals == ["battle totals: seat 0 21, seat 1 21", "battle totals: seat 0 16, seat 1 23"]
 
 
 def test_TH_A12_three_captains() -> None:
@@ -91,6 +96,12 @@ def test_TH_A12_three_captains() -> None:
     for i in range(3):
         s = GAME.apply(s, i, {"type": "declare", "choice": "fight"})
     assert s.contest.winner == 0 and sorted(s.contest.losers) == [1, 2]
+    totals = [e for e in s.events if e.startswith("battle totals")]
+    assert totals == [
+        "battle totals: seat 0 18, seat 1 18, seat 2 17",
+        "battle totals: seat 0 15, seat 1 15",
+        "battle totals: seat 0 19, seat 1 16",
+    ]
     assert s.phase == "loss" and s.sealed.required == [1, 2]
     s = GAME.apply(s, 1, {"type": "choose_loss", "ship": "spark_saucer#1"})
     s = GAME.apply(s, 2, {"type": "choose_loss", "ship": "spark_saucer#2"})
@@ -379,3 +390,75 @@ def test_TH_A22_tapped_station_is_back_next_turn() -> None:
     s.turn += 1
     start_turn(s, H)
     assert s.players[0].tapped == []
+
+
+def test_TH_14_final_scoring_missions_then_credits() -> None:
+    """TH-14.1–14.6, TH-A28: prizes from trophies (one trophy may count twice), then −60,000 per unpaid credit."""
+    from spacetable.games.tremble.turns import final_scoring
+
+    s = GAME.initial_state({"players": 3}, 1)
+    s.missions = ["m_science", "m_asia"]
+    sci_asia = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "science")
+    sci_eu = next(c.id for c in H.cities.values() if c.region == "europe" and c.city_type == "science")
+    asia_cu = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "culture")
+    asia_in = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "industrial")
+    sci_na = next(c.id for c in H.cities.values() if c.region == "north_america" and c.city_type == "science")
+    asia_cu2 = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "culture" and c.id != asia_cu)
+    a, b, c = s.players
+    a.trophies, b.trophies, c.trophies = [sci_asia, sci_eu], [asia_cu, asia_in, sci_na], [asia_cu2]
+    a.humans, b.humans, c.humans = 430000, 520000, 100000
+    a.credits = 1
+    final_scoring(s, H)
+    # science: A 2, B 1, C 0 → 200k / 100k; asia: B 2, A 1, C 1 → B 200k, A and C 50k each
+    assert s.final["m_science"] == [200000, 100000, 0] and s.final["m_asia"] == [50000, 200000, 50000]
+    assert [p.humans for p in s.players] == [430000 + 250000 - 60000, 520000 + 300000, 150000]
+    out = GAME.outcome(s)
+    assert out is not None and out.winners == (1,) and out.details["credits"] == [-60000, 0, 0]
+
+
+def test_TH_7_2a_competing_station_moves_roll_d6() -> None:
+    """TH-7.2(a): two station moves on one ship → 1d6 each (ties rerolled); the loser's station stays untapped."""
+    fixture_set()
+    hands = {0: ["spark_saucer#1"], 1: ["spark_saucer#2"], 2: ["bastion_cruiser#1"]}
+    s = position(
+        3,
+        hands,
+        ["seoul", "london", "berlin", "rome"],
+        stations={0: ["gravity_grapple#1"], 1: ["fx_grapple#1"]},
+        card_set=FIXTURE_KEY,
+    )
+    for i in range(3):
+        s = GAME.apply(s, i, plan({i + 1: hands[i]}))
+    assert s.phase == "station_move" and s.sealed.required == [0, 1]
+    s = GAME.apply(s, 0, {"type": "relocate_enemy", "station": "gravity_grapple#1", "ship": "bastion_cruiser#1", "to_slot": 1})
+    s.rng.forced = [4, 4, 2, 5]
+    s = GAME.apply(s, 1, {"type": "relocate_enemy", "station": "fx_grapple#1", "ship": "bastion_cruiser#1", "to_slot": 4})
+    assert s.groups[3] == {2: ["bastion_cruiser#1"]} and s.groups[2] == {}
+    assert "fx_grapple#1" in s.players[1].tapped and "gravity_grapple#1" not in s.players[0].tapped
+
+
+def test_TH_10_3_ignore_army_card_before_the_fights() -> None:
+    """TH-10.3: a usable ignore_army card discards one revealed army unfought; with none left the catch succeeds."""
+    s = catch_position(["spark_saucer#1"], ["army_30#1", "no_army#1"])
+    s.players[0].comps, s.players[0].comp_turns = ["smoke_screen#1"], [1]
+    s = GAME.apply(s, 0, {"type": "reward", "choice": "catch"})
+    assert s.phase == "ignore_army"
+    assert GAME.legal_actions(s, 0) == [{"type": "pass"}, {"type": "ignore_army", "card": "smoke_screen#1", "army_index": 0}]
+    s = GAME.apply(s, 0, {"type": "ignore_army", "card": "smoke_screen#1", "army_index": 0})
+    seoul = H.cities["seoul"]
+    assert s.players[0].humans == 100000 + seoul.catch and "seoul" in s.players[0].trophies
+    assert "smoke_screen#1" in s.comp_discard and "army_30#1" in s.army_discard
+
+
+def test_TH_D2_salvage_and_army_loss_gives_no_compensation() -> None:
+    """TH-10.6 / TH-D2 with a usable salvage card: no ship destroyed, no humans, no compensation card."""
+    s = catch_position(["spark_saucer#1", "watch_saucer#1"], ["army_30#1"])
+    s.players[0].comps, s.players[0].comp_turns = ["repair_drones#1"], [1]
+    s = GAME.apply(s, 0, {"type": "reward", "choice": "catch"})
+    s.rng.forced = [1, 1]
+    s = GAME.apply(s, 0, {"type": "army", "choice": "fight"})
+    assert s.phase == "respond" and GAME.legal_actions(s, 0) == [{"type": "pass"}]  # holds a card: asked, not skipped
+    s = GAME.apply(s, 0, {"type": "pass"})
+    assert s.phase == "loss"
+    s = GAME.apply(s, 0, {"type": "use_compensation", "card": "repair_drones#1"})
+    assert len(s.players[0].hand) == 2 and s.players[0].comps == [] and s.players[0].humans == 100000

@@ -64,3 +64,37 @@ def test_simulate_writes_results_and_report(tmp_path: Path, capsys: pytest.Captu
     assert (out / "tremble-results.csv").read_text().count("\n") == 7
     assert (out / "tremble-3p-overview.png").stat().st_size > 1000 and (out / "report.md").exists()
     assert set(data["summary"]["ai_win_rate_per_seat"]) == {"heuristic", "random"}
+
+
+def test_check_scenario_file_TH_A10(capsys: pytest.CaptureFixture[str]) -> None:
+    """`spacetable check` runs Tremble scenario files step by step (TH-A10 Seoul)."""
+    path = Path(__file__).parent / "scenarios" / "seoul_TH-A10.json"
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(": ok") == 7 and "all scenarios passed" in out
+
+
+def test_check_scenario_reports_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((Path(__file__).parent / "scenarios" / "seoul_TH-A10.json").read_text())
+    data["steps"][-1]["expect"]["humans"]["0"] = 160000
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["check", str(bad)]) == 1
+    assert "FAIL: seat 0 humans 150000 != 160000" in capsys.readouterr().out
+
+
+def test_plan_notation_parses_to_the_spec_action() -> None:
+    """TH-6 plans typed in the terminal: slot=ships by hand position or card id."""
+    from spacetable.games.tremble import GAME
+
+    from .tremble_helpers import position
+
+    s = position(2, {0: ["training#1", "reaper_tripod#1", "watch_saucer#1"]}, ["cairo", "london", "berlin"])
+    a = GAME.parse_action(s, 0, "plan 2=1,2 3=watch_saucer#1 fuel=spare_tank#1 station=beacon#1@2")
+    assert a == {
+        "type": "plan",
+        "groups": [{"slot": 2, "ships": ["reaper_tripod#1", "training#1"]}, {"slot": 3, "ships": ["watch_saucer#1"]}],
+        "fuel_cards": ["spare_tank#1"],
+        "stations": [{"station": "beacon#1", "slot": 2}],
+    }
+    assert GAME.parse_action(s, 0, "1") == GAME.legal_actions(s, 0)[0]

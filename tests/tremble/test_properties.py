@@ -61,13 +61,16 @@ def check_invariants(s: TState) -> None:
     )
 
 
-def play_random(players: int, seed: int, check_every: bool = True) -> tuple[TState, list[tuple[int, dict]]]:
+def play_random(players: int, seed: int, check_every: bool = True, smart: float = 0.0) -> tuple[TState, list[tuple[int, dict]]]:
+    """Random legal play; with ``smart`` > 0 that share of decisions is taken by the heuristic captain
+    (reaching catches, claims and effect uses more often)."""
     s = GAME.initial_state({"players": players}, seed)
     rng = Rng.from_seed(seed + 1000)
+    captain = HeuristicAgent(seed)
     log = []
     while GAME.to_act(s):
         seat = GAME.to_act(s)[0]
-        a = GAME.sample_action(s, seat, rng)
+        a = captain.choose(GAME, s, seat) if smart and rng.random() < smart else GAME.sample_action(s, seat, rng)
         s = GAME.apply(s, seat, a)
         log.append((seat, a))
         if check_every:
@@ -75,15 +78,16 @@ def play_random(players: int, seed: int, check_every: bool = True) -> tuple[TSta
     return s, log
 
 
-@settings(max_examples=12, deadline=None)
-@given(players=st.integers(2, 5), seed=st.integers(0, 10**6))
-def test_random_play_invariants(players: int, seed: int) -> None:
-    s, _ = play_random(players, seed)
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10**6), smart=st.sampled_from([0.0, 0.6]))
+def test_random_play_invariants(players: int, seed: int, smart: float) -> None:
+    """TH-D8 humans never negative in play, TH-4.6/TH-11.1 limits, card conservation, after every action."""
+    s, _ = play_random(players, seed, smart=smart)
     out = GAME.outcome(s)
     assert out is not None and len(out.scores) == players and out.winners
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10**6))
 def test_json_round_trip_and_replay_equality(players: int, seed: int) -> None:
     s, log = play_random(players, seed, check_every=False)
@@ -211,3 +215,41 @@ def test_IM6_determinize_keeps_a_pending_station_redraw_consistent() -> None:
         d = GAME.determinize(s, 0, Rng.from_seed(k))
         assert all(x in H.stations for x in d.players[1].drawn)
         check_invariants(d)
+
+
+def test_agent_registry_factories_choose_legal_actions() -> None:
+    """Server convention: AGENTS name -> factory(seed, seconds) with ``name`` and ``choose``; DEFAULT_AGENT listed."""
+    from spacetable.games.tremble.ai import AGENTS, DEFAULT_AGENT
+
+    assert DEFAULT_AGENT in AGENTS
+    s = GAME.initial_state({"players": 3}, 12)
+    rng = Rng.from_seed(5)
+    for _ in range(25):
+        seat = GAME.to_act(s)[0]
+        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+    seat = GAME.to_act(s)[0]
+    legal = GAME.legal_actions(s, seat)
+    for name, factory in AGENTS.items():
+        agent = factory(3, 0.05)
+        assert agent.name == name
+        a = agent.choose(GAME, s, seat)
+        assert GAME.is_legal(s, seat, a) and (s.phase == "plan" or a in legal)
+
+
+def test_IM6_view_does_not_depend_on_hidden_information() -> None:
+    """For every seat and phase (game end included), the view of a determinised state equals the real view."""
+    for players, seed in ((3, 1), (5, 2)):
+        s = GAME.initial_state({"players": players}, seed)
+        pick = Rng.from_seed(seed)
+        k = 0
+        while True:
+            to_act = GAME.to_act(s)
+            if k % 3 == 0 or not to_act:
+                for v in range(players):
+                    other = GAME.determinize(s, v, Rng.from_seed(k))
+                    assert json.dumps(GAME.view(other, v), sort_keys=True) == json.dumps(GAME.view(s, v), sort_keys=True)
+            if not to_act:
+                break
+            seat = to_act[pick.randbelow(len(to_act))]
+            s = GAME.apply(s, seat, GAME.sample_action(s, seat, pick))
+            k += 1

@@ -7,11 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tremble_helpers import buy, buy_position
 
 from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, get_set, load_set
+
+from .tremble_helpers import buy, buy_position
 
 H = get_set("house")
 
@@ -171,3 +172,47 @@ def test_TH_6_2_owner_set_errors_are_clear(tmp_path: Path) -> None:
     (dst / "cities.json").write_text(json.dumps(cities))
     with pytest.raises(CardSetError, match="half blue"):
         load_set(dst)
+
+
+def test_TH_D1_fuel_presets_and_config_errors() -> None:
+    """TH-D1: the fuel table comes from the rules config/presets; tests read it, never hard-code it."""
+    from spacetable.core.errors import ConfigError
+    from spacetable.games.tremble.cards import FUEL_PRESETS
+
+    for name, table in FUEL_PRESETS.items():
+        s = GAME.initial_state({"players": 3, "fuel": name}, 1)
+        assert s.fuel == (H.rules["fuel_by_turn"] if name == "default" else table)
+    with pytest.raises(ConfigError):
+        GAME.normalize_config({"players": 6})
+    with pytest.raises(ConfigError):
+        GAME.normalize_config({"players": 3, "fuel": "hyperdrive"})
+    with pytest.raises(ConfigError):
+        GAME.normalize_config({"players": 3, "card_set": "/nonexistent/set"})
+
+
+def test_TH_0_3_owner_set_plays_a_whole_game(tmp_path: Path) -> None:
+    """An owner-entered set (source owner, different numbers) is loaded from its folder and played."""
+    from spacetable.core.rng import Rng
+
+    dst = tmp_path / "owner"
+    shutil.copytree(HOUSE_DIR, dst)
+    man = json.loads((dst / "set.json").read_text())
+    man.update({"set_id": "my_table", "name": "Our own cards", "source": "owner"})
+    (dst / "set.json").write_text(json.dumps(man))
+    ships = json.loads((dst / "ships.json").read_text())
+    for rec in ships:
+        if rec["deck"] != "training":
+            rec["strength"] += 1
+    (dst / "ships.json").write_text(json.dumps(ships))
+    s = GAME.initial_state({"players": 3, "card_set": str(dst)}, 4)
+    assert GAME.view(s, 0)["card_set"] == "Our own cards" and GAME.cards(s).ships["reaper_tripod#1"].strength == 6
+    rng = Rng.from_seed(4)
+    while GAME.to_act(s):
+        seat = GAME.to_act(s)[0]
+        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+    assert GAME.outcome(s) is not None
+
+
+def test_TH_D7_split_unit_option() -> None:
+    s = GAME.initial_state({"players": 4, "split_unit": 1}, 2)
+    assert s.split_unit == 1

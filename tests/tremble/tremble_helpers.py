@@ -37,6 +37,18 @@ def fixture_set() -> Any:
         "fixture",
     )
     fx.deck_of["fx_boost3#1"] = "blue"
+    fx.stations["fx_grapple#1"] = Station(
+        "fx_grapple#1",
+        "fx_grapple",
+        "Fixture Grapple",
+        "Фикстурный захват",
+        "blue",
+        30000,
+        {"op": "relocate_enemy_ship"},
+        False,
+        "fixture",
+    )
+    fx.deck_of["fx_grapple#1"] = "blue"
     register_set(FIXTURE_KEY, fx)
     return fx
 

@@ -27,6 +27,7 @@ from . import fast
 from .board import RED
 
 INF = 1_000_000
+MATE_BOUND = fast.MATE_BOUND  # |score| above this is a terminal (game-over) score
 TT_BITS = 20
 SHIP_VALUE = np.array([0, 100, 100, 130, 100, 130, 130, 180], dtype=np.int64)
 
@@ -105,6 +106,27 @@ def _is_capture(st: np.ndarray, code: int, n: int) -> int:
     return 0
 
 
+@njit(cache=True, inline="always")
+def _to_tt(v: int, ply: int) -> int:
+    """Terminal scores (|v| > MATE_BOUND: ±(points·50000 − plies from the root)) are stored as distances
+    from the stored node, so a TT hit at another ply (or in a later search) keeps the exact distance."""
+    if v > MATE_BOUND:
+        return v + ply
+    if v < -MATE_BOUND:
+        return v - ply
+    return v
+
+
+@njit(cache=True, inline="always")
+def _from_tt(v: int, ply: int) -> int:
+    """Inverse of :func:`_to_tt` at the probing node's ply."""
+    if v > MATE_BOUND:
+        return v - ply
+    if v < -MATE_BOUND:
+        return v + ply
+    return v
+
+
 _QSIG = "int64(int64[::1], int64, int64, int64, int64, int64[::1], int64[::1], int64[::1], int64[:, ::1], int64[::1])"
 _SSIG = ("int64(int64[::1], int64, int64, int64, int64, int64[::1], int64[::1], int64[::1], int64[:, ::1], "
          "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1])")
@@ -156,7 +178,7 @@ def _search(st, depth, alpha, beta, ply, geo, nb, values, zob, ttk, ttv, ttd, tt
     if ttk[slot] == key:
         tmove = ttm[slot]
         if ttd[slot] >= depth and ply > 0:
-            v = ttv[slot]
+            v = _from_tt(ttv[slot], ply)
             f = ttf[slot]
             if f == 0:
                 return v
@@ -217,7 +239,7 @@ def _search(st, depth, alpha, beta, ply, geo, nb, values, zob, ttk, ttv, ttd, tt
     elif best >= beta:
         flag = 1
     ttk[slot] = key
-    ttv[slot] = best
+    ttv[slot] = _to_tt(best, ply)
     ttd[slot] = depth
     ttf[slot] = flag
     ttm[slot] = bestm

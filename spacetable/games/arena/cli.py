@@ -18,6 +18,7 @@ from . import fast
 from .board import BLUE, CODES, RED
 from .game import GAME, ArenaState
 from .notation import action_to_text, format_position, parse_position
+from .setup import LAYOUT_LABEL
 
 HELP = """commands: a move in notation (c5-c6, c5xc6, b5-b6/P121, P112, RD+, 212@d2 while placing),
   moves | ?   list the legal actions        undo        take back your last move (and the AI reply)
@@ -27,14 +28,17 @@ HELP = """commands: a move in notation (c5-c6, c5xc6, b5-b6/P121, P112, RD+, 212
   quit        leave (the match is saved if --save was given)"""
 
 
-def board_text(state: ArenaState) -> Text:
-    """Rich board: Red ships red, Blue ships blue, ranks top-down (AR-1.2)."""
+def board_text(state: ArenaState, hints: bool = True) -> Text:
+    """Rich board: Red ships red, Blue ships blue, ranks top-down (AR-1.2); ``hints`` adds the placement
+    help line used at the play prompt."""
     face = state.face
     owner: dict[int, tuple[int, int]] = {}
     for colour in (RED, BLUE):
         for ship, cell in enumerate(state.loc[colour]):
             if 0 <= cell < face.size:
                 owner[cell] = (colour, ship)
+    placing = state.phase == "place"
+    homes = {c: col for col in (RED, BLUE) for c in face.home(col, state.home == "wide")} if placing else {}
     out = Text()
     for rank in range(face.height - 1, -1, -1):
         out.append(f"{rank + 1} |")
@@ -43,6 +47,8 @@ def board_text(state: ArenaState) -> Text:
             if c in owner:
                 colour, ship = owner[c]
                 out.append(f" {'R' if colour == RED else 'B'}{CODES[ship]}", style="bold red" if colour == RED else "bold blue")
+            elif c in homes:  # free placement: empty home cells (AR-2.4)
+                out.append("  :  ", style="red" if homes[c] == RED else "blue")
             else:
                 out.append("  .  ", style="dim")
         out.append(" |\n")
@@ -53,10 +59,18 @@ def board_text(state: ArenaState) -> Text:
         unplaced = " ".join(CODES[s] for s in range(8) if state.loc[colour][s] == -1)
         out.append(f"{name} reserve: {reserve}" + (f"   unplaced: {unplaced}" if unplaced else "") + "\n",
                    style="red" if colour == RED else "blue")
+    if placing and hints and state.sealed is not None:
+        out.append("':' = empty home cell (AR-2.4); seal all 8 ships at once (AR-2.7):\n"
+                   "  layout CODEcell,CODEcell,... (e.g. layout 112a1,111b1,...); 'moves' lists two ready-made layouts\n",
+                   style="dim")
+    elif placing and hints:
+        out.append("':' = empty home cell (AR-2.4); place with CODE@CELL, e.g. 212@d2\n", style="dim")
     if state.phase == "over":
         out.append(result_text(state) + "\n", style="bold")
     else:
         side = "Red" if state.to_move == RED else "Blue"
+        if state.sealed is not None:
+            side = "Both sides"  # simultaneous placement: each seals its own layout
         last = {RED: "Red", BLUE: "Blue", -1: "none"}[state.last_capturer]
         doing = "to place" if state.phase == "place" else "to move"
         offer = "" if state.offer < 0 else f"   offer pending from {'Red' if state.offer == RED else 'Blue'}"
@@ -69,7 +83,8 @@ def result_text(state: ArenaState) -> str:
     if out is None:
         return "game in progress"
     who = "Red" if state.winner == RED else "Blue"
-    return f"Result: {who} wins {out.details['points']} ({state.kind}) after {state.plies} plies"
+    plies = f"{state.plies} ply" if state.plies == 1 else f"{state.plies} plies"
+    return f"Result: {who} wins {out.details['points']} ({state.kind}) after {plies}"
 
 
 def _make_agent(name: str, seed: int, seconds: float) -> Any:
@@ -109,32 +124,44 @@ def cmd_play(argv: list[str]) -> int:
             cfg["position"] = args.position
         seed = args.seed if args.seed is not None else int(time.time() * 1000) % (1 << 31)
         match = Match.new(GAME, cfg, seed, vs=args.vs, human_seat=human)
+        if match.config["setup"] == "default" and not match.config["position"]:
+            match.meta["layout"] = LAYOUT_LABEL  # AR-0.3: house content is labelled in saved logs too
         vs = args.vs
     agent = _make_agent(vs, match.seed + 1, args.seconds)
     state: ArenaState = match.replay()
     me = "Red" if state.colour_of(human) == RED else "Blue"
     console.print(f"Cosmic Arena ({state.board}) — you play {me} against {vs}. Type 'help' for commands.")
     if state.setup == "default":
-        console.print("(house default layout; the original setup is unknown)", style="dim")
+        console.print(f"Layout: {LAYOUT_LABEL}", style="dim")  # AR-0.3
     lines = iter(sys.stdin.readline, "")
     shown = -1
-    while GAME.outcome(state) is None:
-        seats = GAME.to_act(state)
-        if human not in seats:
-            seat = seats[0]
-            action = agent.choose(GAME, state, seat)
-            text = action_to_text(state, action) if action.get("type") != "layout" else "layout (sealed)"
-            state = match.play(state, seat, action)
-            console.print(f"AI ({vs}) plays: {text}")
+    finished = -1  # log length at which the result was last shown
+    while True:
+        over = GAME.outcome(state) is not None
+        if over and finished != len(match.log):
+            console.print(board_text(state))  # ends with the result line (AR-10.5)
+            console.print("You win." if state.winner == state.colour_of(human) else "You lose.", style="bold")
+            console.print("The game is over: 'undo' takes back your last move, 'save FILE' saves, 'quit' leaves.",
+                          style="dim")
+            finished = shown = len(match.log)
             _autosave(match, args.save)
-            continue
-        if shown != len(match.log):
-            console.print(board_text(state))
-            shown = len(match.log)
+        if not over:
+            seats = GAME.to_act(state)
+            if human not in seats:
+                seat = seats[0]
+                action = agent.choose(GAME, state, seat)
+                text = action_to_text(state, action) if action.get("type") != "layout" else "layout (sealed)"
+                state = match.play(state, seat, action)
+                console.print(f"AI ({vs}) plays: {text}")
+                _autosave(match, args.save)
+                continue
+            if shown != len(match.log):
+                console.print(board_text(state))
+                shown = len(match.log)
         console.print("your action> ", end="")
         line = next(lines, None)
         if line is None:
-            console.print("\ninput ended")
+            console.print("" if over else "\ninput ended")
             break
         cmd = line.strip()
         if not sys.stdin.isatty():
@@ -148,10 +175,10 @@ def cmd_play(argv: list[str]) -> int:
             legal = GAME.legal_actions(state, human)
             console.print(f"{len(legal)} legal actions: " + "  ".join(GAME.action_text(state, human, a) for a in legal))
         elif low == "position":
-            console.print(format_position(state) if state.phase != "place" else "(placement in progress)")
+            console.print(format_position(state) if state.phase != "place" else "(placement in progress)", soft_wrap=True)
         elif low == "undo":
             state = _undo(match, human, console)
-            shown = -1
+            shown = finished = -1
         elif low.startswith("save"):
             parts = cmd.split(maxsplit=1)
             target = parts[1] if len(parts) > 1 else args.save
@@ -162,6 +189,8 @@ def cmd_play(argv: list[str]) -> int:
                 console.print(f"saved to {target}")
         elif low in ("quit", "exit"):
             break
+        elif over:
+            console.print("the game is over; try undo, save FILE or quit", style="yellow")
         else:
             try:
                 action = GAME.parse_action(state, human, cmd)
@@ -170,8 +199,10 @@ def cmd_play(argv: list[str]) -> int:
                 console.print(f"illegal: {exc}", style="yellow")
                 continue
             _autosave(match, args.save)
-    console.print(board_text(state))
-    console.print(result_text(state))
+    if GAME.outcome(state) is None:
+        console.print(board_text(state))
+        resume = f"; saved to {args.save}, continue with --load {args.save}" if args.save else ""
+        console.print(f"Game not finished{resume}.")
     _autosave(match, args.save)
     return 0
 
@@ -192,10 +223,17 @@ def _undo(match: Match, human: int, console: Console) -> ArenaState:
     return match.replay()  # type: ignore[no-any-return]
 
 
+def _depth(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("depth must be 0 or more")
+    return value
+
+
 def cmd_perft(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="spacetable perft arena", description="Count the leaves of the turn tree.")
     p.add_argument("--board", choices=("6x4", "5x5"), default="6x4")
-    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--depth", type=_depth, required=True, help="plies, 0 or more")
     p.add_argument("--position", metavar="TEXT")
     p.add_argument("--divide", action="store_true", help="print the count below each first action")
     p.add_argument("--reference", action="store_true", help="use the readable reference engine (slow)")
@@ -226,10 +264,11 @@ def reference_turns(state: ArenaState) -> list[dict[str, Any]]:
 
 
 def reference_perft(state: ArenaState, depth: int) -> int:
-    if state.phase != "play":
-        return 0
+    """Leaves of the turn tree at ``depth``; a position that is over has no actions (a leaf only at depth 0)."""
     if depth == 0:
         return 1
+    if state.phase != "play":
+        return 0
     turns = reference_turns(state)
     if depth == 1:
         return len(turns)
@@ -238,6 +277,8 @@ def reference_perft(state: ArenaState, depth: int) -> int:
 
 
 def _count(state: ArenaState, depth: int, reference: bool) -> int:
+    if depth == 0:
+        return 1
     if state.phase != "play":
         return 0
     if reference:
@@ -248,6 +289,8 @@ def _count(state: ArenaState, depth: int, reference: bool) -> int:
 def replay(match: Match, args: Any) -> int:
     """``spacetable replay FILE``: print each position as a board, then the result."""
     console = Console(highlight=False)
+    if match.config.get("setup") == "default" and not match.config.get("position"):
+        console.print(f"Layout: {LAYOUT_LABEL}", style="dim")  # AR-0.3
     final = bool(getattr(args, "final", False))
     prev: ArenaState | None = None
     for i, state in enumerate(match.states()):
@@ -259,7 +302,7 @@ def replay(match: Match, args: Any) -> int:
             who = "Red" if prev.colour_of(entry.player) == RED else "Blue"
             console.print(f"--- {i}. {who} (seat {entry.player}): {text}")
         if not final or i == len(match.log):
-            console.print(board_text(state))
+            console.print(board_text(state, hints=False))
         prev = state
     assert prev is not None
     console.print(result_text(prev))

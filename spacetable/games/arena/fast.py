@@ -298,11 +298,12 @@ def many_playouts(st0: np.ndarray, seed: np.uint64, games: int, geo: np.ndarray,
 
 @njit(cache=True)
 def perft(st: np.ndarray, depth: int, geo: np.ndarray, nb: np.ndarray) -> int:
-    """Leaves of the turn tree (terminal positions have no actions)."""
-    if st[19] >= 0:
-        return 0
+    """Leaves of the turn tree at ``depth`` (terminal positions have no actions, so a game that ends
+    before ``depth`` contributes nothing; one that ends exactly at ``depth`` is a leaf)."""
     if depth == 0:
         return 1
+    if st[19] >= 0:
+        return 0
     buf = np.empty(MAX_ACTIONS, dtype=np.int64)
     cnt = gen(st, geo, nb, buf)
     if depth == 1:

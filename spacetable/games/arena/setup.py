@@ -19,10 +19,17 @@ LAYOUT_LABEL = "house default layout (the original setup is unknown)"
 
 
 @cache
+def _layout_file(board: str) -> dict[str, Any]:
+    """The layout data file of a face, read once per process."""
+    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("layouts", f"{board}.json").read_text("utf-8"))
+    return data
+
+
+@cache
 def default_layout(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(red_slots, blue_slots)`` of the default layout of a face (AR-2.5)."""
     face = get_face(board)
-    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath("layouts", f"{board}.json").read_text("utf-8"))
+    data = _layout_file(board)
     red = [-1] * 8
     for cell, code in data["red"].items():
         red[ship_index(code)] = face.parse_cell(cell)
@@ -33,8 +40,7 @@ def default_layout(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def layout_label(board: str) -> str:
-    data = json.loads(resources.files(__package__).joinpath("layouts", f"{board}.json").read_text("utf-8"))
-    return str(data.get("label", LAYOUT_LABEL))
+    return str(_layout_file(board).get("label", LAYOUT_LABEL))
 
 
 def check_place(face: Face, loc: list[list[int]], colour: int, ship: int, cell: int, wide: bool) -> None:
@@ -62,6 +68,8 @@ def parse_layout(face: Face, colour: int, cells: Any, wide: bool) -> list[int]:
         ship = ship_index(code)
         if slots[ship] != -1:
             raise RuleError("AR-2.7", f"ship {code} placed twice")
+        if cell in slots:  # "a1" and "A1" name one cell
+            raise RuleError("AR-2.7", f"two ships on {face.cell_name(cell)}")
         slots[ship] = cell
     return slots
 

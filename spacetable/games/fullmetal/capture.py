@@ -21,13 +21,15 @@ def recolour(state: FMState, u: Unit, colour: int) -> None:
                 sub.shots = 2
 
 
-def captor_problem(state: FMState, player: int, d: Unit) -> str | None:
+def captor_problem(state: FMState, player: int, d: Unit, moving: bool = False) -> str | None:
+    """FM-17.1 / FM-18.1: why ``d`` cannot capture. A locked destroyer may capture (FM-15.5, FM-21: a lock
+    only forbids changing cell), but cannot enter a ship to take it (``moving``)."""
     if d.kind not in DESTROYERS or not state.on_board(d) or state.ctl(d) != player:
         return "captors are your own destroyers on the board"
     if d.kind != TURRET and (d.neut or state.stranded(d)):
         return "captors must be operational"
-    if d.locked:
-        return "a locked unit cannot capture"
+    if d.locked and moving:
+        return "a locked unit cannot change cell (FM-15.5)"
     if state.unit_under_fire(d, player):
         return "captors must be out of enemy fire"
     return None
@@ -48,8 +50,9 @@ def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
     colour = action.get("colour", a.colour)
     if colour not in (a.colour, b.colour):
         raise RuleError("FM-17.1", "the colour is one of the captors' colours (D-16)")
-    if state.ctl(target) == player and target.colour == colour:
-        raise RuleError("FM-17.1", "the target already has that colour")
+    if state.ctl(target) == player and all(x.colour == colour for x in [target, *state.all_cargo(target)]
+                                           if x.kind not in (ORE, PONTOON)):
+        raise RuleError("FM-17.1", "the target and its cargo already have that colour")
     for d in (a, b):
         if not any(n in state.board.neigh[c] for c in d.cells for n in target.cells):
             raise RuleError("FM-17.1", "both captors must be adjacent to the target")
@@ -72,7 +75,7 @@ def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
         raise RuleError("FM-18.1", "all three turrets must be destroyed first")
     if d.kind not in (TANK, GT, MB):
         raise RuleError("FM-18.1", "only a tank, GT or motor boat captures a ship")
-    why = captor_problem(state, player, d)
+    why = captor_problem(state, player, d, moving=True)
     if why:
         raise RuleError("FM-18.1", why)
     if not any(p in state.board.neigh[d.cells[0]] for p in pods(ship)):
@@ -84,12 +87,20 @@ def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
     put_in(state, ship, d)
     for u in state.units.values():
         if u.colour == ship.colour:
+            # seed §9.2: "at once useful for any action" (as a captured unit, FM-17.2)
             u.locked = False
+            if u.kind in DESTROYERS:
+                u.shots = 2
     state.pool[player] += 5
     if former >= 0 and not state.ships_of(former) and state.eliminated[former] < 0:
         state.eliminated[former] = state.lot_counter_next()
         state.saved[former] = 0
     settle(state, player)
+    acquired = [u.id for u in state.units.values() if u.colour == ship.colour and u.neut and state.on_board(u)]
+    if not state.retreat_window:
+        state.retreat_only = acquired  # FM-18.2: a window for the acquired units only
+    elif state.retreat_only:
+        state.retreat_only = sorted(set(state.retreat_only) | set(acquired))
     state.retreat_window = True
     return former
 

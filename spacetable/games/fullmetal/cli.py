@@ -109,6 +109,8 @@ def play(argv: list[str]) -> int:
         if state.phase != "play" or len(legal) <= 40:
             for k, a in enumerate(legal[:40]):
                 print(f"  {k}: {format_action(a)}")
+            if len(legal) > 40:
+                print(f"  ... {len(legal)} legal actions in all ('list' shows them, 'auto' lets the AI choose)")
         else:
             print(f"  {len(legal)} legal actions ('list' shows them, 'auto' lets the AI choose)")
         print(f"P{seat}> ", end="", flush=True)

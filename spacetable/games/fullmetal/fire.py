@@ -50,8 +50,9 @@ def target_problem(state: FMState, player: int, target: int) -> str | None:
     if not things:
         return "nothing to destroy there"
     for t in things:
-        if t.kind not in (ORE, PONTOON) and state.ctl(t) == player:
-            return "the cell holds a unit you control"
+        for x in [t, *state.all_cargo(t)]:
+            if x.kind not in (ORE, PONTOON) and state.ctl(x) == player:
+                return "the cell holds a unit you control (D-15)"
     return None
 
 

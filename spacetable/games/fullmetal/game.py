@@ -17,8 +17,8 @@ from .firezones import settle, sync_cover
 from .fmp import FmpError, FmpMap, bundled_map, read_fmp
 from .pontoons import sink
 from .terrain import MOUNTAIN, SEA
-from .tides import draw_tide, forecast, setup_deck
-from .units import CRAB, ORE, PONTOON, SHIP, STARTING_FORCE, TANK, FMState
+from .tides import draw_tide, ensure_walk, forecast, setup_deck
+from .units import CRAB, ORE, PONTOON, SHIP, STARTING_FORCE, TANK, WL, FMState
 from .variants import OPTIONS, apply_preset
 
 AGGRESSIVE = ("fire", "assault", "capture", "capture_ship")
@@ -158,15 +158,25 @@ class FullMetalGame(Game[FMState]):
             return (state.active_player(),)
         return ()
 
+    def may_resign(self, state: FMState, player: int) -> bool:
+        """D-21 / spec §5: ``resign`` is open at any time to a player still in the game (not eliminated,
+        not already gone with all their ships)."""
+        if state.phase == "over" or not 0 <= player < state.num_players or state.eliminated[player] >= 0:
+            return False
+        return state.phase in ("land", "deploy") or state.is_active(player) or player in self.to_act(state)
+
     def apply(self, state: FMState, player: int, action: Action) -> FMState:
+        if isinstance(action, dict) and action.get("type") == "resign":
+            if not self.may_resign(state, player):
+                raise RuleError("D-21", "only a player still in the game can resign")
+            s = state.copy()
+            self._resign(s, player)
+            return s
         self.check_turn(state, player)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise RuleError("CORE-ACTION", "an action is a JSON object with a type")
         s = state.copy()
         kind = action["type"]
-        if kind == "resign":
-            self._resign(s, player)
-            return s
         if s.phase == "land":
             if kind != "land":
                 raise RuleError("FM-7", "turn 1: land your ship")
@@ -208,6 +218,7 @@ class FullMetalGame(Game[FMState]):
         handler(s, player, action)
         if kind not in ("retreat", "capture_ship"):
             s.retreat_window = False
+            s.retreat_only = []
         elif kind == "retreat":
             s.retreat_window = window
         s.acted = True
@@ -227,6 +238,13 @@ class FullMetalGame(Game[FMState]):
             return
         s.phase, s.turn = "deploy", 2
         s.sealed = SealedCommits.open(players)
+        if s.config["deploy_forecast"]:
+            # spec §1.2 (PC): a weather layer sees the turn-3 tide while deploying (all are still aboard)
+            if s.config["tide_generator"] == "random_walk":
+                ensure_walk(s, 1)
+            for p in players:
+                if s.pile and any(u.kind == WL and s.ctl(u) == p for u in s.units.values()):
+                    s.forecasts[p][3] = s.pile[0]
 
     def _finish_deploy(self, s: FMState) -> None:
         commits = s.sealed.revealed()
@@ -239,10 +257,6 @@ class FullMetalGame(Game[FMState]):
         s.current = 0
         s.phase = "play"
         settle(s, s.order[0], lock=False)
-        if s.config["deploy_forecast"]:
-            for p in range(s.num_players):
-                if any(u.kind == "wl" and s.operational(u, p) for u in s.units.values()) and s.pile:
-                    s.forecasts[p][3] = s.pile[0]
         self._start_game_turn(s, 3)
 
     def _start_game_turn(self, s: FMState, turn: int) -> None:
@@ -280,6 +294,7 @@ class FullMetalGame(Game[FMState]):
         s.pool[p] = income(s, p) + s.saved[p]
         s.saved[p] = 0
         s.retreat_window = True
+        s.retreat_only = []
         s.acted = False
         sync_cover(s)
 
@@ -386,6 +401,39 @@ class FullMetalGame(Game[FMState]):
                 s = self.apply(s, p, action)
         return s
 
+    def timeout_action(self, state: FMState, seat: int) -> Action | None:
+        """FM-22.1 as one legal action, for a server whose clock ran out (it would resign otherwise):
+        landing at a uniformly random legal site, an empty deployment (units stay aboard), ``stay``
+        for every ship on turn 21, and ``end_turn`` in play. When FM-19.1 rejects ``end_turn`` (a
+        mountain pair that could still separate), the first move that separates it; the next expiry
+        then ends the turn. :meth:`clock_expired` applies the rule in one go for a caller that can."""
+        if seat not in self.to_act(state):
+            return None
+        if state.phase == "land":
+            from .legal import landing_actions
+
+            options = landing_actions(state, seat)
+            if not options:
+                return None
+            return options[state.rng.copy().split("auto-landing").randbelow(len(options))]  # never advance the live RNG
+        if state.phase == "deploy":
+            return {"type": "deploy", "units": []}
+        if state.phase == "depart":
+            return {"type": "decide_departure", "choices": {str(s.id): "stay" for s in state.ships_of(seat)}}
+        if state.phase != "play":
+            return None
+        from .legal import game_end_turn_ok
+
+        if game_end_turn_ok(self, state, seat):
+            return {"type": "end_turn"}
+        pairs = self.mountain_pairs(state, seat)
+        paired = {uid for pair in pairs for uid in pair}
+        moves = [a for a in self.legal_actions(state, seat) if a["type"] == "move" and a["unit"] in paired]
+        for action in moves:
+            if len(self.mountain_pairs(self.apply(state, seat, action), seat)) < len(pairs):
+                return action
+        return moves[0] if moves else None
+
     # ------------------------------------------------------------------ results
     def outcome(self, state: FMState) -> Outcome | None:
         if state.phase != "over":
@@ -438,10 +486,19 @@ class FullMetalGame(Game[FMState]):
         return parse_action(state, player, text)
 
     def determinize(self, state: FMState, player: int, rng: Rng) -> FMState:
-        """Resample what ``player`` cannot know: unforecast deck order, set-aside cards, others' sealed commits."""
+        """Resample what ``player`` cannot know (spec §4): unforecast deck order, set-aside cards, others'
+        forecasts and sealed commits, the turn-3 first player before the deployment reveal (FM-8.3), and
+        random-walk tides drawn for someone else's forecast (they are dropped and redrawn when needed)."""
         s = state.copy()
         s.rng = Rng(rng.next_u64())
+        if s.phase in ("land", "deploy"):
+            s.lot = s.rng.randbelow(s.num_players)
         known = state.forecasts[player] if 0 <= player < state.num_players else {}
+        if s.config["tide_generator"] == "random_walk":
+            prefix = 0
+            while prefix < len(s.pile) and known.get(state.turn + 1 + prefix) is not None:
+                prefix += 1
+            s.pile = s.pile[:prefix]
         fixed = [known.get(state.turn + 1 + i) for i in range(len(s.pile))]
         unknown = [t for i, t in enumerate(s.pile) if fixed[i] is None] + list(s.aside)
         s.rng.shuffle(unknown)

@@ -18,7 +18,7 @@ from spacetable.core.game import Action
 from .capture import captor_problem
 from .endgame import takeoff_cost
 from .fire import shooter_problem, target_problem
-from .movement import step_check
+from .movement import dest_check, step_check
 from .spaceship import ORIENTATIONS, landing_problem, validate_deploy
 from .terrain import MOUNTAIN
 from .transport import enter_check, load_check, pods, room_for, unload_to_cells
@@ -109,7 +109,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
         # retreats (FM-15.6)
         if state.retreat_window:
             for u in mine:
-                if u.neut and state.on_board(u):
+                if u.neut and state.on_board(u) and (not state.retreat_only or u.id in state.retreat_only):
                     for dest in _destinations(state, u):
                         if _ok(step_check, state, player, u, dest, True, False, True):
                             key = "to"
@@ -120,7 +120,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                 continue
             verify = neutralizes and u.kind in DESTROYERS
             for dest in _destinations(state, u):
-                if not _ok(step_check, state, player, u, dest, True):
+                if not _ok(dest_check, state, player, u, dest, True):
                     continue
                 action = {"type": "move", "unit": u.id, "path": [_pos(state, dest)]}
                 if verify and not _trial(game, state, player, action):
@@ -215,7 +215,8 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                     continue
                 for a, b in combinations(ds, 2):
                     for colour in sorted({a.colour, b.colour}):
-                        if state.ctl(t) == player and t.colour == colour:
+                        if state.ctl(t) == player and all(x.colour == colour for x in [t, *state.all_cargo(t)]
+                                                           if x.kind not in (ORE, PONTOON)):
                             continue
                         out.append({"type": "capture", "a": a.id, "b": b.id, "target": tid, "colour": colour})
         # ship capture (FM-18.1) and repair (FM-18.4)
@@ -224,7 +225,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
             if not s.cells or state.controller[s.colour] == player or any(t >= 0 for t in s.turrets):
                 continue
             for d in captors:
-                if d.kind in (TANK, GT, MB) and any(p in board.neigh[d.cells[0]] for p in s.cells[1:]):
+                if d.kind in (TANK, GT, MB) and not d.locked and any(p in board.neigh[d.cells[0]] for p in s.cells[1:]):
                     out.append({"type": "capture_ship", "destroyer": d.id, "ship": sid})
         if pool >= 2:
             for s in ships:

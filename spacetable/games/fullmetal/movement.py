@@ -69,6 +69,13 @@ def step_check(state: FMState, player: int, u: Unit, dest: list[int], last: bool
         raise RuleError("FM-15.3", "a neutralized unit cannot move (only retreat)")
     if u.locked:
         raise RuleError("FM-15.5", "a locked unit cannot change cell")
+    dest_check(state, player, u, dest, last, assault_last, retreat)
+
+
+def dest_check(state: FMState, player: int, u: Unit, dest: list[int], last: bool, assault_last: bool = False,
+               retreat: bool = False) -> None:
+    """The destination part of :func:`step_check` (FM-10.1 (b)-(d), FM-10.2-10.4) for a unit already known
+    to be able to step (own, on the board, mobile, not stranded, locked or neutralized unless retreating)."""
     if u.kind == BARGE:
         if len(dest) != 2:
             raise RuleError("FM-10.4", "a barge moves to a pair of cells")
@@ -125,5 +132,7 @@ def retreat(state: FMState, player: int, action: dict[str, Any]) -> None:
     u = state.unit(action.get("unit"))
     if not u.neut:
         raise RuleError("FM-15.6", "only neutralized units retreat")
+    if state.retreat_only and u.id not in state.retreat_only:
+        raise RuleError("FM-15.6", "after a ship capture only the acquired units may retreat (FM-18.2)")
     dest = parse_position(state, action.get("to"), u.kind == BARGE)
     step(state, player, u, dest, last=True, retreat=True)

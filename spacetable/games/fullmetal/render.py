@@ -74,6 +74,7 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
         "departed": [dict(d) for d in state.departed],
         "graveyard": len(state.graveyard),
         "retreat_window": state.retreat_window,
+        "retreat_only": list(state.retreat_only),
         "cover": ["".join(str(min(9, c)) for c in row) for row in state.cov],
         "sealed": state.sealed.view(player),
         "cards_left": len(state.pile) if state.config["tide_generator"] == "deck" else None,
@@ -124,12 +125,19 @@ def text_view(state: FMState, player: int | None) -> str:
             continue
         if u.carrier >= 0 and state.units[u.carrier].kind == "ship":
             continue
-        where = "/".join(f"{c % state.width},{c // state.width}" for c in u.cells) if u.cells else f"in#{u.carrier}"
+        if u.cells:
+            where = "/".join(f"{c % state.width},{c // state.width}" for c in u.cells)
+        elif u.kind == "ship":
+            where = "departed" if any(d["ship"] == u.id for d in state.departed) else "not-landed"
+        else:
+            where = f"in#{u.carrier}"
         extra = ""
         if u.cargo:
             extra = "[" + ",".join(f"{CODES[state.units[c].kind]}{c}" for c in u.cargo) + "]"
         if u.neut:
             extra += "!N"
+        if u.locked:
+            extra += "!L"
         if u.cells and u.carrier < 0 and state.stranded(u):
             extra += "!S"
         items.append(f"{u.id}{CODES[u.kind]}{u.colour if u.colour >= 0 else '-'}@{where}{extra}")
@@ -137,6 +145,9 @@ def text_view(state: FMState, player: int | None) -> str:
         lines.append("  " + "  ".join(items[k:k + 6]))
     ap = "  ".join(f"P{p}: {state.pool[p]} AP (+{state.saved[p]} saved)" for p in range(state.num_players))
     lines.append(ap)
+    moved = [f"colour {c} -> {'nobody' if p < 0 else f'P{p}'}" for c, p in enumerate(state.controller) if p != c]
+    if moved:
+        lines.append("control (FM-5.2): " + ", ".join(moved))
     if player is not None and 0 <= player < state.num_players:
         fc = {t: v for t, v in state.forecasts[player].items() if t > state.turn}
         if fc:

@@ -220,6 +220,8 @@ def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Un
     """FM-11.2: unload straight into an adjacent own carrier with room (1 AP)."""
     if target.kind == SHIP:
         raise RuleError("FM-12.2", "use enter to go into a ship")
+    if target.id in (carrier.id, item.id):
+        raise RuleError("FM-11.2", "unload into another carrier")
     check_carrier(state, player, target)
     if carrier.kind == SHIP:
         raise RuleError("FM-12.3", "units leave a ship onto a cell")
@@ -227,6 +229,8 @@ def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Un
         raise RuleError("FM-11.2", "the carriers must be adjacent")
     if not room_for(state, target, item):
         raise RuleError("FM-11.3", "no room in the receiving carrier")
+    if target.kind == CRAB and state.gt_inside(item) and any(state.board.terrain[c] == MOUNTAIN for c in target.cells):
+        raise RuleError("FM-2.2", "a crab carrying a GT cannot stand on a mountain")
     state.spend(player, 1)
     put_in(state, target, item)
     settle(state, player)

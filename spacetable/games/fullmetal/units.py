@@ -100,6 +100,7 @@ class FMState:
     map_name: str = "original"
     elim_seq: int = 0
     zones: str = ""
+    retreat_only: list[int] = field(default_factory=list)
 
     # ------------------------------------------------------------------ basics
     @cached_property
@@ -116,7 +117,7 @@ class FMState:
             list(self.eliminated), list(self.resigned), dict(self.reserve), [dict(f) for f in self.forecasts],
             SealedCommits(list(self.sealed.required), dict(self.sealed.commits)), [dict(d) for d in self.departed],
             list(self.graveyard), [list(c) for c in self.cov], {k: list(v) for k, v in self.proj.items()}, list(self.disq),
-            list(self.penalty), self.lot, self.map_name, self.elim_seq, self.zones,
+            list(self.penalty), self.lot, self.map_name, self.elim_seq, self.zones, list(self.retreat_only),
         )
         s.__dict__["board"] = self.board
         return s

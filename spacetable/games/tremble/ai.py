@@ -37,7 +37,24 @@ def _card_value(cards: CardSet, cid: str, turns_left: int) -> float:
         sh = cards.ships[cid]
         bonus = sum(max(0, a.get("n", 0)) * 0.5 for a in sh.abilities)
         return (sh.strength + bonus) * 2600.0 * turns_left / max(1, sh.fuel) ** 0.35
-    return 2200.0 * turns_left
+    eff = cards.stations[cid].effect
+    per_turn = STATION_VALUE.get(eff["op"], 2000.0) * float(eff.get("n", 1))
+    if eff["op"] == "price_discount":
+        return eff["amount"] * 0.5 * min(turns_left, 5)
+    return per_turn * turns_left
+
+
+#: rough worth of one use of a station per turn (humans), by op (multiplied by its ``n`` where it has one)
+STATION_VALUE: dict[str, float] = {
+    "boost_own_ship": 2000.0,
+    "cancel_enemy_bonuses": 3500.0,
+    "extra_fuel": 1300.0,
+    "relocate_enemy_ship": 2000.0,
+    "extra_draw": 3000.0,
+    "reroll_own": 2500.0,
+    "city_support": 2000.0,
+    "army_peek": 600.0,
+}
 
 
 def buy_score(s: TState, cards: CardSet, seat: int, a: Action) -> float:
@@ -147,7 +164,7 @@ def heuristic_buy(s: TState, cards: CardSet, seat: int) -> Action:
             if best is not None and sc <= best[0]:
                 continue
             try:
-                simulate_buy(p.clone(), s, cards, rules, a)
+                simulate_buy(p, s, cards, rules, a, mutate=False)
             except RuleError:
                 continue
             best = (sc, a)

@@ -53,7 +53,7 @@ def start_battle(s: TState, cards: CardSet, seats: list[int]) -> None:
     order = sorted(seats, key=lambda x: order_key(s, x, start[x]))
     s.contest = Contest(kind="battle", order=order)
     s.phase = "declare"
-    s.note(
+    s.log_events and s.note(
         f"battle at slot {s.slot + 1} ({cards.card_name(s.slots[s.slot])}): "
         + ", ".join(f"seat {x} strength {start[x]}" for x in order)
     )
@@ -66,7 +66,7 @@ def declare(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> Non
     if action.get("type") != "declare" or choice not in ("fight", "flee"):
         raise RuleError("TH-9.3", "declare fight or flee")
     c.order.pop(0)
-    s.note(f"seat {seat} declares {choice}")
+    s.log_events and s.note(f"seat {seat} declares {choice}")
     if choice == "fight":
         c.fight.append(seat)
     else:
@@ -77,7 +77,7 @@ def declare(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> Non
     from .turns import end_slot
 
     if not c.fight:  # TH-D3
-        s.note("everybody fled; the city is discarded")
+        s.log_events and s.note("everybody fled; the city is discarded")
         s.city_discard.append(s.slots[s.slot])
         end_slot(s, cards)
     elif len(c.fight) == 1:  # TH-9.4
@@ -94,7 +94,7 @@ def roll(s: TState, seats: list[int]) -> None:
     for x in sorted(seats):
         a, b = s.rng.die(), s.rng.die()
         c.dice[x] = a + b
-        s.note(f"seat {x} rolls {a}+{b}")
+        s.log_events and s.note(f"seat {x} rolls {a}+{b}")
 
 
 def _valid_ops(c: Contest) -> frozenset[str]:
@@ -206,7 +206,7 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     elif op == "reroll_own":
         a, b = s.rng.die(), s.rng.die()
         c.dice[seat] = a + b
-        s.note(f"seat {seat} rerolls {a}+{b}")
+        s.log_events and s.note(f"seat {seat} rerolls {a}+{b}")
     elif op == "boost_group":
         c.group_mods[seat] = c.group_mods.get(seat, 0) + eff["n"]
     if t == "use_station":
@@ -216,7 +216,7 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         del p.comps[i]
         del p.comp_turns[i]
         s.comp_discard.append(cid)
-    s.note(
+    s.log_events and s.note(
         f"seat {seat} uses {cards.card_name(cid)}"
         + (f" on {cards.card_name(target)}" if target else "")
         + " → totals "
@@ -237,7 +237,7 @@ def close_window(s: TState, cards: CardSet) -> None:
     totals = {x: total(s, cards, x) for x in c.seats}
     top = max(totals.values())
     best = [x for x in c.seats if totals[x] == top]
-    s.note("battle totals: " + ", ".join(f"seat {x} {v}" for x, v in totals.items()))
+    s.log_events and s.note("battle totals: " + ", ".join(f"seat {x} {v}" for x, v in totals.items()))
     if len(best) > 1:  # TH-9.6 / TH-D9: lower ones have lost; the tied reroll
         c.seats = best
         roll(s, best)
@@ -245,7 +245,7 @@ def close_window(s: TState, cards: CardSet) -> None:
         return
     c.winner = best[0]
     c.losers = [x for x in c.fight if x != c.winner]
-    s.note(f"seat {c.winner} wins the battle")
+    s.log_events and s.note(f"seat {c.winner} wins the battle")
     start_losses(s, cards, c.losers)
 
 
@@ -307,7 +307,7 @@ def apply_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         del p.comps[i]
         del p.comp_turns[i]
         s.comp_discard.append(cp)
-        s.note(f"seat {seat} plays {cards.card_name(cp)}: no ship destroyed")
+        s.log_events and s.note(f"seat {seat} plays {cards.card_name(cp)}: no ship destroyed")
         return
     ship = action["ship"]
     s.groups[s.slot][seat].remove(ship)
@@ -315,7 +315,7 @@ def apply_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     if ship in p.known:
         p.known.remove(ship)
     s.ship_discard.append(ship)
-    s.note(f"seat {seat} loses {cards.card_name(ship)}")
+    s.log_events and s.note(f"seat {seat} loses {cards.card_name(ship)}")
 
 
 def resolve_losses(s: TState, cards: CardSet) -> None:
@@ -332,12 +332,12 @@ def draw_comp(s: TState, seat: int) -> None:
         s.comp_deck = s.comp_discard
         s.comp_discard = []
         s.rng.shuffle(s.comp_deck)
-        s.note("the compensation discard is shuffled into a new deck")
+        s.log_events and s.note("the compensation discard is shuffled into a new deck")
     if s.comp_deck:
         p = s.players[seat]
         p.comps.append(s.comp_deck.pop())
         p.comp_turns.append(s.turn)
-        s.note(f"seat {seat} draws a compensation card")
+        s.log_events and s.note(f"seat {seat} draws a compensation card")
 
 
 def after_losses(s: TState, cards: CardSet) -> None:
@@ -390,7 +390,7 @@ def resolve_claims(s: TState, cards: CardSet) -> None:
     claimants = [x for x in sorted(commits) if commits[x]["type"] == "claim_city"]
     while len(claimants) > 1:
         rolls = {x: s.rng.die() for x in claimants}
-        s.note("claim d6: " + ", ".join(f"seat {x} {r}" for x, r in rolls.items()))
+        s.log_events and s.note("claim d6: " + ", ".join(f"seat {x} {r}" for x, r in rolls.items()))
         top = max(rolls.values())
         claimants = [x for x in claimants if rolls[x] == top]
     if claimants:
@@ -403,7 +403,7 @@ def resolve_claims(s: TState, cards: CardSet) -> None:
         s.comp_discard.append(cp)
         p.trophies.append(s.slots[s.slot])
         c.claim = x
-        s.note(f"seat {x} takes {cards.card_name(s.slots[s.slot])} as a trophy after losing")
+        s.log_events and s.note(f"seat {x} takes {cards.card_name(s.slots[s.slot])} as a trophy after losing")
     from .reward import start_reward
 
     start_reward(s, cards, c.winner)

@@ -36,7 +36,7 @@ def draw_ships(s: TState, cards: CardSet, rules: dict[str, Any], n: int) -> list
             s.ship_discard = [c for c in s.ship_discard if cards.deck_of[c] != colour]
             s.rng.shuffle(pool)
             deck.extend(pool)
-            s.note(f"the {colour} ship discard ({len(pool)} cards) is shuffled into a new deck (TH-D17)")
+            s.log_events and s.note(f"the {colour} ship discard ({len(pool)} cards) is shuffled into a new deck (TH-D17)")
         out.append(deck.pop())
     return out
 
@@ -51,12 +51,15 @@ def _str(v: Any) -> bool:
 
 def check_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
     """Validate a buy commit without changing the state (TH-4.4–4.6, TH-13)."""
-    simulate_buy(s.players[seat].clone(), s, cards, rules, action)
+    simulate_buy(s.players[seat], s, cards, rules, action, mutate=False)
 
 
-def simulate_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any]) -> list[str]:
+def simulate_buy(
+    p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any], mutate: bool = True
+) -> list[str]:
     """Apply a buy commit to player ``p`` (a copy or the real one); returns the cards it sends to the
-    ship discard (unbought, discarded). Raises :class:`RuleError` on the first broken rule."""
+    ship discard (unbought, discarded). Raises :class:`RuleError` on the first broken rule. With
+    ``mutate=False`` it only validates (nothing is changed; the player is not copied)."""
     credits = action.get("credits", 0)
     buy = action.get("buy", [])
     discard = action.get("discard", [])
@@ -126,7 +129,8 @@ def simulate_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any
     if cost > humans:
         raise RuleError("TH-D8", f"repaying {repay} credit(s) costs {cost:,}; you would have {humans:,}")
     humans -= cost
-    # apply
+    if not mutate:
+        return []
     p.credits += credits - repay
     p.credits_taken += credits
     p.humans = humans
@@ -192,8 +196,13 @@ def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng:
     when a draw is illegal."""
     p = s.players[seat]
     for _ in range(4):
-        buy = [c for c in p.drawn if rng.randbelow(2)][: rules["buy_max"]]
         credits = rng.randbelow(3) if rng.randbelow(4) == 0 else 0
+        budget = p.humans + credits * rules["credit"]["amount"]
+        buy = []
+        for c in p.drawn:
+            if rng.randbelow(2) and len(buy) < rules["buy_max"] and cards.price(c) <= budget:
+                buy.append(c)
+                budget -= cards.price(c)
         repay = 1 if not credits and p.credits and rng.randbelow(3) == 0 else 0
         ships = [c for c in buy if c in cards.ships]
         need = max(0, len(p.hand) + len(ships) - rules["max_ships"])
@@ -213,7 +222,7 @@ def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng:
             "comp": [],
         }
         try:
-            simulate_buy(p.clone(), s, cards, rules, a)
+            simulate_buy(p, s, cards, rules, a, mutate=False)
         except RuleError:
             continue
         return a

@@ -77,6 +77,8 @@ def _play(argv: list[str]) -> int:
             print(f"  {i:3}. {action_text(cards, a)}")
         if len(legal) > 60:
             print(f"  ... {len(legal) - 60} more (type a number up to {len(legal)} or JSON)")
+        if state.phase == "plan":
+            print("  plan notation: plan 2=1,3 4=2  (slot=hand positions or card ids; fuel=card; station=id@slot)")
         while True:
             print(f"seat {seat} choose> ", end="", flush=True)
             line = sys.stdin.readline()
@@ -131,6 +133,85 @@ def _simulate(argv: list[str]) -> int:
             print(f"unknown captain {a!r}; known: {', '.join(AGENTS)}", file=sys.stderr)
             return 2
     return run_cli(args.players, args.games, args.seed, ais, args.jobs, args.out, args.iterations)
+
+
+def _position(data: dict[str, Any]) -> Any:
+    """The start state of a scenario: a fresh game, optionally rebuilt as a planning position
+    (``setup``: turn, slots (city ids), hands, stations, humans, comps {seat: [[card, turn], ...]})."""
+    cfg = GAME.normalize_config(dict(data.get("config") or {}))
+    state = GAME.initial_state(cfg, int(data.get("seed", 0)))
+    setup = data.get("setup")
+    if not setup:
+        return state
+    state.turn = int(setup.get("turn", state.turn))
+    state.phase = "plan"
+    state.slots = list(setup["slots"])
+    state.groups = [{} for _ in state.slots]
+    state.support = [{} for _ in state.slots]
+    for i, p in enumerate(state.players):
+        key = str(i)
+        p.drawn = []
+        p.hand = list(setup.get("hands", {}).get(key, p.hand))
+        p.stations = list(setup.get("stations", {}).get(key, []))
+        p.humans = int(setup.get("humans", {}).get(key, p.humans))
+        comps = setup.get("comps", {}).get(key, [])
+        p.comps, p.comp_turns = [c for c, _ in comps], [int(t) for _, t in comps]
+    state.sealed.required = [i for i, p in enumerate(state.players) if p.hand]
+    state.sealed.commits = {}
+    return state
+
+
+def check_file(name: str, data: dict[str, Any]) -> int:
+    """``spacetable check FILE`` for a Tremble scenario. Format::
+
+        {"game": "tremble", "config": {...}, "seed": 1, "setup": {...} (optional, see _position),
+         "steps": [{"action": {...} (optional), "seat": 0 (default: first to act), "dice": [4, 6] (optional,
+                    scripted through Rng.forced), "expect_error": "TH-6.3" (optional),
+                    "expect": {"phase": str, "humans": {seat: n}, "trophies": {seat: [city]}, "hand_count": {seat: n},
+                               "comp_count": {seat: n}, "to_act": [seats], "winners": [seats]} (optional)}]}
+
+    Prints pass/fail per step; returns 1 if any step failed, else 0."""
+    state = _position(data)
+    failed = 0
+    for n, step in enumerate(data.get("steps", []), 1):
+        problems: list[str] = []
+        if "dice" in step:
+            state.rng.forced.extend(int(x) for x in step["dice"])
+        if "action" in step:
+            seats = GAME.to_act(state)
+            seat = int(step["seat"]) if "seat" in step else (seats[0] if seats else 0)
+            try:
+                new = GAME.apply(state, seat, step["action"])
+                if step.get("expect_error"):
+                    problems.append(f"expected rejection {step['expect_error']}, but the action was accepted")
+                else:
+                    state = new
+            except RuleError as exc:
+                if step.get("expect_error") != exc.rule:
+                    problems.append(f"rejected: [{exc.rule}] {exc.message}")
+        exp = step.get("expect") or {}
+        if "phase" in exp and state.phase != exp["phase"]:
+            problems.append(f"phase {state.phase} != {exp['phase']}")
+        if "to_act" in exp and list(GAME.to_act(state)) != exp["to_act"]:
+            problems.append(f"to_act {list(GAME.to_act(state))} != {exp['to_act']}")
+        for field, get in (
+            ("humans", lambda p: p.humans),
+            ("trophies", lambda p: p.trophies),
+            ("hand_count", lambda p: len(p.hand)),
+            ("comp_count", lambda p: len(p.comps)),
+        ):
+            for seat, want in (exp.get(field) or {}).items():
+                got = get(state.players[int(seat)])
+                if got != want:
+                    problems.append(f"seat {seat} {field} {got} != {want}")
+        if "winners" in exp:
+            out = GAME.outcome(state)
+            got_w = list(out.winners) if out else None
+            if got_w != exp["winners"]:
+                problems.append(f"winners {got_w} != {exp['winners']}")
+        print(f"{name} step {n}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}")
+        failed += bool(problems)
+    return 1 if failed else 0
 
 
 def run(command: str, argv: list[str]) -> int:

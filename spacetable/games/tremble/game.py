@@ -288,7 +288,12 @@ class TrembleGame(Game[TState]):
         return render_text(self, state, player)
 
     def parse_action(self, state: TState, player: int, text: str) -> Action:
+        """A number from the listed legal actions, a JSON action, or the plan notation
+        ``plan 2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2`` (slot=ships, ships by
+        card id or by their 1-based position in the sorted hand)."""
         text = text.strip()
+        if text.startswith("plan"):
+            return self._parse_plan(state, player, text[4:])
         if text.isdigit():
             legal = self.legal_actions(state, player)
             i = int(text)
@@ -296,6 +301,32 @@ class TrembleGame(Game[TState]):
                 raise RuleError("CORE-ACTION", f"choose 1..{len(legal)}")
             return legal[i - 1]
         return super().parse_action(state, player, text)
+
+    def _parse_plan(self, state: TState, player: int, text: str) -> Action:
+        hand = sorted(state.players[player].hand)
+        groups: list[dict[str, Any]] = []
+        fuel: list[str] = []
+        stations: list[dict[str, Any]] = []
+        for tok in text.split():
+            key, _, value = tok.partition("=")
+            if not value:
+                raise RuleError("CORE-ACTION", f"cannot read {tok!r}; use slot=ships, fuel=cards, station=id@slot")
+            if key == "fuel":
+                fuel.extend(value.split(","))
+            elif key == "station":
+                sid, _, slot = value.partition("@")
+                stations.append({"station": sid, **({"slot": int(slot)} if slot.isdigit() else {})})
+            elif key.isdigit():
+                ships = []
+                for ref in value.split(","):
+                    if ref.isdigit() and 1 <= int(ref) <= len(hand):
+                        ships.append(hand[int(ref) - 1])
+                    else:
+                        ships.append(ref)
+                groups.append({"slot": int(key), "ships": ships})
+            else:
+                raise RuleError("CORE-ACTION", f"cannot read {tok!r}")
+        return {"type": "plan", "groups": groups, "fuel_cards": fuel, "stations": stations}
 
     # ----------------------------------------------------------- determinisation
     def determinize(self, state: TState, player: int, rng: Rng) -> TState:

@@ -111,10 +111,11 @@ def reveal_plans(s: TState, cards: CardSet, plans: dict[int, dict[str, Any]]) ->
             if cards.stations[sid].op == "city_support":
                 slot = st["slot"] - 1
                 s.support[slot][seat] = s.support[slot].get(seat, 0) + cards.stations[sid].effect["n"]
-        desc = "; ".join(
-            f"slot {g['slot']}: " + ", ".join(cards.card_name(x) for x in g["ships"]) for g in plan.get("groups", [])
-        )
-        s.note(f"seat {seat} plan: {desc or 'no attack'}")
+        if s.log_events:
+            desc = "; ".join(
+                f"slot {g['slot']}: " + ", ".join(cards.card_name(x) for x in g["ships"]) for g in plan.get("groups", [])
+            )
+            s.note(f"seat {seat} plan: {desc or 'no attack'}")
 
 
 def _resources(s: TState, cards: CardSet, seat: int) -> list[tuple[str, str, int]]:

@@ -44,7 +44,7 @@ def draw_armies(s: TState, k: int, keep_out: list[str]) -> list[str]:
             s.army_discard = []
             s.rng.shuffle(pool)
             s.army_deck = pool
-            s.note("the army discard is shuffled into a new deck")
+            s.log_events and s.note("the army discard is shuffled into a new deck")
         out.append(s.army_deck.pop())
     return out
 
@@ -65,7 +65,7 @@ def reward_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
             s.rng.shuffle(rest)
             s.army_deck = rest + s.army_deck
         p.peek = list(reversed(s.army_deck[-k:]))
-        s.note(f"seat {seat} peeks at the top {k} army cards")
+        s.log_events and s.note(f"seat {seat} peeks at the top {k} army cards")
         return
     choice = action.get("choice")
     if action.get("type") != "reward" or choice not in ("raid", "catch"):
@@ -75,7 +75,7 @@ def reward_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     if choice == "raid":  # TH-10.2
         bonus = sum(cards.ships[x].raid_bonus for x in s.groups[s.slot].get(seat, []))
         p.humans += city.raid + bonus
-        s.note(f"seat {seat} raids {city.name}: +{city.raid + bonus:,}")
+        s.log_events and s.note(f"seat {seat} raids {city.name}: +{city.raid + bonus:,}")
         take_trophy(s, cards, seat)
         from .turns import end_slot
 
@@ -84,7 +84,7 @@ def reward_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     revealed = draw_armies(s, city.catch_draw, [])
     c.revealed = revealed
     c.armies = [a for a in revealed if cards.armies[a].strength > 0]
-    s.note(
+    s.log_events and s.note(
         f"seat {seat} tries to catch {city.name}: armies " + ", ".join(str(cards.armies[a].strength or "none") for a in revealed)
     )
     next_army(s, cards)
@@ -105,7 +105,7 @@ def next_army(s: TState, cards: CardSet) -> None:
     if c.army_pos >= len(c.armies):
         city = city_of(s, cards)
         s.players[seat].humans += city.catch
-        s.note(f"seat {seat} catches {city.name}: +{city.catch:,}")
+        s.log_events and s.note(f"seat {seat} catches {city.name}: +{city.catch:,}")
         take_trophy(s, cards, seat)
         finish_catch(s, cards)
         return
@@ -152,7 +152,7 @@ def ignore_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     del p.comp_turns[i]
     s.comp_discard.append(cp)
     gone = c.armies.pop(idx)
-    s.note(f"seat {seat} plays {cards.card_name(cp)} against army {cards.armies[gone].strength}")
+    s.log_events and s.note(f"seat {seat} plays {cards.card_name(cp)} against army {cards.armies[gone].strength}")
     if not c.armies:
         next_army(s, cards)
     elif not any(cards.comps[x].op == "ignore_army" for x in p.usable_comps(s.turn)):
@@ -166,7 +166,7 @@ def army_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> No
     if action.get("type") != "army" or choice not in ("fight", "flee"):
         raise RuleError("TH-10.3", "army: fight or flee")
     if choice == "flee":  # TH-10.7
-        s.note(f"seat {seat} flees the army; the city is discarded")
+        s.log_events and s.note(f"seat {seat} flees the army; the city is discarded")
         discard_city(s)
         finish_catch(s, cards)
         return
@@ -182,12 +182,12 @@ def close_army_window(s: TState, cards: CardSet) -> None:
     army = cards.armies[c.armies[c.army_pos]].strength
     tot = strength(s, cards, seat, True) + c.dice[seat]
     if tot >= army:  # TH-10.4: a tie beats the army
-        s.note(f"seat {seat} total {tot} beats army {army}")
+        s.log_events and s.note(f"seat {seat} total {tot} beats army {army}")
         c.army_pos += 1
         c.beaten += 1
         next_army(s, cards)
         return
-    s.note(f"seat {seat} total {tot} loses to army {army}")
+    s.log_events and s.note(f"seat {seat} total {tot} loses to army {army}")
     c.losers = [seat]
     start_losses(s, cards, [seat])
 

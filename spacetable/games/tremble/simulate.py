@@ -22,10 +22,11 @@ from .ai import make_agent
 from .cards import get_set
 
 
-def play_one(args: tuple[int, int, list[str], str, int]) -> dict[str, Any]:
-    """One game; returns its record (winners, scores, purchases, battles)."""
-    players, seed, ais, card_set, iterations = args
-    rot = seed % players
+def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
+    """One game; returns its record (winners, scores, purchases, battles). The AI list is rotated by
+    the game index, so over P consecutive games every captain sits in every seat."""
+    players, seed, ais, card_set, iterations, index = args
+    rot = index % players
     seat_ai = [ais[(i - rot) % len(ais)] for i in range(players)]
     agents = [make_agent(seat_ai[i], mix_seed(seed, i), iterations=iterations or None) for i in range(players)]
     s = GAME.initial_state({"players": players, "card_set": card_set, "log_events": False}, seed)
@@ -72,7 +73,7 @@ def simulate(
     iterations: int = 0,
     progress: bool = True,
 ) -> list[dict[str, Any]]:
-    tasks = [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations) for g in range(games)]
+    tasks = [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations, g) for g in range(games)]
     results: list[dict[str, Any]] = []
     if progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

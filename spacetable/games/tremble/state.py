@@ -29,24 +29,19 @@ class PlayerState:
     peek: list[str] = field(default_factory=list)
 
     def clone(self) -> PlayerState:
-        return PlayerState(
-            self.humans,
-            self.hand[:],
-            self.stations[:],
-            self.tapped[:],
-            self.comps[:],
-            self.comp_turns[:],
-            self.trophies[:],
-            self.credits,
-            self.credits_taken,
-            self.drawn[:],
-            self.known[:],
-            self.peek[:],
-        )
+        new = object.__new__(PlayerState)
+        d = self.__dict__.copy()
+        for key in _PLAYER_LISTS:
+            d[key] = d[key][:]
+        new.__dict__ = d
+        return new
 
     def usable_comps(self, turn: int) -> list[str]:
         """Compensation cards received before this turn (TH-12.2)."""
         return [c for c, t in zip(self.comps, self.comp_turns, strict=True) if t < turn]
+
+
+_PLAYER_LISTS = ("hand", "stations", "tapped", "comps", "comp_turns", "trophies", "drawn", "known", "peek")
 
 
 @dataclass
@@ -93,6 +88,24 @@ class Contest:
         )
 
 
+_STATE_LISTS = (
+    "city_deck",
+    "blue_deck",
+    "red_deck",
+    "ship_discard",
+    "out",
+    "army_deck",
+    "army_discard",
+    "comp_deck",
+    "comp_discard",
+    "city_discard",
+    "missions",
+    "hidden_missions",
+    "slots",
+    "queue",
+)
+
+
 @dataclass
 class TState:
     num_players: int = 2
@@ -136,39 +149,22 @@ class TState:
         return [(self.lead + i) % n for i in range(n)]
 
     def clone(self) -> TState:
-        sealed = SealedCommits(self.sealed.required[:], dict(self.sealed.commits))
-        return TState(
-            self.num_players,
-            self.card_set,
-            self.fuel,
-            self.split_unit,
-            self.turn,
-            self.phase,
-            Rng(self.rng.state, self.rng.forced[:]),
-            [p.clone() for p in self.players],
-            self.city_deck[:],
-            self.blue_deck[:],
-            self.red_deck[:],
-            self.ship_discard[:],
-            self.out[:],
-            self.army_deck[:],
-            self.army_discard[:],
-            self.comp_deck[:],
-            self.comp_discard[:],
-            self.city_discard[:],
-            self.missions[:],
-            self.hidden_missions[:],
-            self.slots[:],
-            [{k: v[:] for k, v in g.items()} for g in self.groups],
-            [dict(x) for x in self.support],
-            sealed,
-            self.queue[:],
-            self.slot,
-            self.contest.clone() if self.contest is not None else None,
-            self.events[-30:],
-            self.log_events,
-            {k: v[:] for k, v in self.final.items()},
-        )
+        """Fast copy: lists copied one level deep; card ids, sealed actions and the fuel table are shared
+        (never mutated in place)."""
+        new = object.__new__(TState)
+        d = self.__dict__.copy()
+        for key in _STATE_LISTS:
+            d[key] = d[key][:]
+        d["rng"] = Rng(self.rng.state, self.rng.forced[:])
+        d["players"] = [p.clone() for p in self.players]
+        d["groups"] = [{k: v[:] for k, v in g.items()} for g in self.groups]
+        d["support"] = [dict(x) for x in self.support]
+        d["sealed"] = SealedCommits(self.sealed.required[:], dict(self.sealed.commits))
+        d["contest"] = self.contest.clone() if self.contest is not None else None
+        d["events"] = self.events[-30:]
+        d["final"] = {k: v[:] for k, v in self.final.items()}
+        new.__dict__ = d
+        return new
 
     def note(self, text: str) -> None:
         if self.log_events:

@@ -93,14 +93,16 @@ def resolve_station_moves(s: TState, cards: CardSet, commits: dict[int, dict[str
         contenders = seats
         while len(contenders) > 1:
             rolls = {x: s.rng.die() for x in contenders}
-            s.note("station-move d6: " + ", ".join(f"seat {x} {r}" for x, r in rolls.items()))
+            s.log_events and s.note("station-move d6: " + ", ".join(f"seat {x} {r}" for x, r in rolls.items()))
             top = max(rolls.values())
             contenders = [x for x in contenders if rolls[x] == top]
         seat = contenders[0]
         a = commits[seat]
         s.players[seat].tapped.append(a["station"])
         move_ship(s, ship, a["to_slot"] - 1)
-        s.note(f"seat {seat}'s {cards.card_name(a['station'])} moves {cards.card_name(ship)} to slot {a['to_slot']}")
+        s.log_events and s.note(
+            f"seat {seat}'s {cards.card_name(a['station'])} moves {cards.card_name(ship)} to slot {a['to_slot']}"
+        )
 
 
 def self_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
@@ -134,4 +136,4 @@ def resolve_self_moves(s: TState, cards: CardSet, commits: dict[int, dict[str, A
         for m in commits[seat]["moves"]:
             if m["to_slot"] != "stay":
                 move_ship(s, m["ship"], m["to_slot"] - 1)
-                s.note(f"seat {seat}'s {cards.card_name(m['ship'])} relocates to slot {m['to_slot']}")
+                s.log_events and s.note(f"seat {seat}'s {cards.card_name(m['ship'])} relocates to slot {m['to_slot']}")

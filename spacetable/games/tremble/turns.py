@@ -59,7 +59,7 @@ def start_turn(s: TState, cards: CardSet) -> None:
     if s.turn == rules["red_from_turn"]:
         s.out.extend(s.blue_deck)  # TH-3.2: leaves the game unseen
         s.blue_deck = []
-    s.note(f"turn {s.turn} begins; fuel limit {s.fuel[s.turn - 1]}")
+    s.log_events and s.note(f"turn {s.turn} begins; fuel limit {s.fuel[s.turn - 1]}")
     s.queue = []
     for seat in s.seat_order():
         p = s.players[seat]
@@ -81,7 +81,7 @@ def redraw(s: TState, cards: CardSet, seat: int, again: bool) -> None:
     """TH-4.2 / TH-D20: show and discard both stations, draw again; repeat while still two stations."""
     p = s.players[seat]
     if again:
-        s.note(f"seat {seat} shows and discards {', '.join(cards.card_name(c) for c in p.drawn)} and redraws")
+        s.log_events and s.note(f"seat {seat} shows and discards {', '.join(cards.card_name(c) for c in p.drawn)} and redraws")
         s.ship_discard.extend(p.drawn)
         p.drawn = draw_ships(s, cards, cards.rules, len(p.drawn))
         if all_stations(cards, p.drawn):
@@ -111,7 +111,7 @@ def resolve_buys(s: TState, cards: CardSet) -> None:
                 s.ship_discard.append(c)
         a = commits[seat]
         s.comp_discard.extend(a["comp"])  # TH-12.2: spent cards go face up to the compensation discard
-        s.note(
+        s.log_events and s.note(
             f"seat {seat} buys {len(a['buy'])} card(s); humans {before:,} → {p.humans:,}"
             + (f"; credits +{a['credits']}" if a["credits"] else "")
             + (f"; repays {a['repay']}" if a["repay"] else "")
@@ -126,7 +126,7 @@ def reveal_cities(s: TState, cards: CardSet) -> None:
     s.slots = [s.city_deck.pop() for _ in range(n)]
     s.groups = [{} for _ in range(n)]
     s.support = [{} for _ in range(n)]
-    s.note("cities: " + ", ".join(f"{i + 1}. {cards.card_name(c)}" for i, c in enumerate(s.slots)))
+    s.log_events and s.note("cities: " + ", ".join(f"{i + 1}. {cards.card_name(c)}" for i, c in enumerate(s.slots)))
     s.sealed.required = [i for i, p in enumerate(s.players) if p.hand]
     s.sealed.commits = {}
     s.phase = "plan"
@@ -211,10 +211,10 @@ def final_scoring(s: TState, cards: CardSet) -> None:
         s.final[mid] = won
         for i, w in enumerate(won):
             totals[i] += w
-        s.note(f"mission {cards.card_name(mid)}: counts {counts} → prizes {won}")
+        s.log_events and s.note(f"mission {cards.card_name(mid)}: counts {counts} → prizes {won}")
     s.final["missions"] = totals
     s.final["credits"] = [settle(p, cards.rules) for p in s.players]
     for i, p in enumerate(s.players):
         p.humans += totals[i] + s.final["credits"][i]
     s.phase = "over"
-    s.note("game over: " + ", ".join(f"seat {i} {p.humans:,}" for i, p in enumerate(s.players)))
+    s.log_events and s.note("game over: " + ", ".join(f"seat {i} {p.humans:,}" for i, p in enumerate(s.players)))

@@ -280,6 +280,8 @@ def determinize(game: TrembleGame, s: TState, seat: int, rng: Rng) -> TState:
     cards = game.cards(s)
     d = s.clone()
     d.rng = Rng(rng.next_u64())
+    if d.phase == "over":  # IM-4: at the end everything is public
+        return d
     others = [i for i in range(d.num_players) if i != seat]
     for colour in ("blue", "red"):
         hand_slots: list[tuple[int, int]] = []

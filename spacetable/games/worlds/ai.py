@@ -148,12 +148,13 @@ class AdvisorAgent:
         return legal[0]
 
     def _turn(self, state: WorldsState, seat: int) -> Action:
+        """WS-10.9: declare where the ``win`` value is highest among the cards whose ``win`` value reaches the
+        threshold or whose ``net`` value (its own optimisation, same opponent model) is positive."""
         best: tuple[Fraction, str] | None = None
         for card_id in [a["card"] for a in _declarable(state, seat)]:
-            a = advise(declare_situation(state, seat, card_id))
-            win = a.value["p_win"]
-            net = a.value["e_lo"] - a.value["e_ls"]
-            if (win >= self.threshold or net > 0) and (best is None or win > best[0]):
+            win = advise(declare_situation(state, seat, card_id)).value["objective"]
+            worth = win >= self.threshold or advise(declare_situation(state, seat, card_id, "net")).value["objective"] > 0
+            if worth and (best is None or win > best[0]):
                 best = (win, card_id)
         if best is None:
             return {"type": "end_turn"}

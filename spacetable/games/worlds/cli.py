@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from pathlib import Path
@@ -25,7 +26,6 @@ from .ai import AGENTS, DEFAULT_AGENT
 from .events import card as event_card
 from .game import TITLE
 from .odds import BattleInput, Group, Odds, battles_from_json, combat_odds, format_odds
-from .pairing import canonical_splits
 from .pieces import NOTICE, POPULATION, WORLD, anchor_sort_key
 from .state import WorldsState
 
@@ -182,7 +182,10 @@ class _Printer:
 
 # ------------------------------------------------------------------------ odds
 def _combat_block(data: dict[str, Any], state: WorldsState) -> dict[str, Any]:
-    block = dict(data.get("combat") or {})
+    block = data.get("combat") or {}
+    if not isinstance(block, dict):
+        raise ConfigError("the scenario's 'combat' block is a JSON object {card, attacker, allocation, events, energy}")
+    block = dict(block)
     if "card" not in block:
         from .declare import eligible_cards
 
@@ -191,27 +194,54 @@ def _combat_block(data: dict[str, Any], state: WorldsState) -> dict[str, Any]:
             raise ConfigError("the scenario has no 'combat' block and no eligible card")
         block["card"] = cards[0]
     block.setdefault("attacker", state.sides[state.active])
+    if block["attacker"] not in state.sides:
+        raise ConfigError(f"combat.attacker must be one of {state.sides}")
     return block
 
 
 def _groups(state: WorldsState, block: dict[str, Any]) -> tuple[list[dict[str, Any]], int, int]:
-    """Battles of the scenario's combat: explicit allocation, or the first canonical split (WS-4.5)."""
-    from .declare import pieces_on
+    """Battles of the scenario's combat, checked by the engine itself (WS-2.3 declaring, WS-4 allocating):
+    the block's allocation, or else the first canonical split (WS-4.5). Events and energy are checked
+    against the hands and pools (WS-5.1, WS-5.3, WS-7)."""
+    from .declare import card_by_id
 
-    card = block["card"]
     attacker = state.sides.index(block["attacker"])
-    parts = [pieces_on(state, card, s) for s in (0, 1)]
-    allocator = attacker if len(parts[attacker]) >= len(parts[1 - attacker]) else 1 - attacker
-    if block.get("allocation"):
-        return list(block["allocation"]), attacker, allocator
-    anchors = sorted(parts[1 - allocator], key=anchor_sort_key)
-    own = parts[allocator]
-    pops = [p.id for p in own if p.kind == POPULATION]
-    facs = [p.id for p in own if p.kind != POPULATION]
-    from .pairing import split_to_battles
-
-    split = next(canonical_splits(len(pops), len(facs), [p.kind for p in anchors]))
-    return split_to_battles(split, [p.id for p in anchors], pops, facs), attacker, allocator  # type: ignore[return-value]
+    trial = copy.deepcopy(state)
+    trial.active = attacker
+    trial.over = False
+    trial.fought = []
+    try:
+        trial = GAME.apply(trial, attacker, {"type": "declare_combat", "card": block["card"]})
+        c = trial.combat
+        assert c is not None
+        alloc = block.get("allocation")
+        action = {"type": "allocate", "battles": alloc} if alloc else GAME.allocations(trial)[0]
+        trial = GAME.apply(trial, c.allocator, action)
+    except RuleError as exc:
+        raise ConfigError(f"combat block: [{exc.rule}] {exc.message}") from exc
+    battles: list[dict[str, Any]] = list(action["battles"])
+    allocator = c.allocator
+    card = card_by_id(state, block["card"])
+    on_world = card is not None and card.kind == WORLD
+    kinds = {p.id: p.kind for p in state.pieces}
+    for seat, side in enumerate(state.sides):
+        evs = (block.get("events") or {}).get(side) or [None] * len(battles)
+        ens = (block.get("energy") or {}).get(side) or [0] * len(battles)
+        if len(evs) != len(battles) or len(ens) != len(battles):
+            raise ConfigError(f"combat block: {side}'s events and energy list one entry per battle ({len(battles)})")
+        if any(not isinstance(e, int) or isinstance(e, bool) or e < 0 for e in ens) or sum(ens) > state.energy[seat]:
+            raise ConfigError(f"combat block [WS-5.3]: {side}'s energy must be whole amounts totalling at most its pool "
+                              f"({state.energy[seat]})")
+        hand = list(state.hands[seat])
+        for b, ev in zip(battles, evs, strict=True):
+            if ev is None:
+                continue
+            ids = list(b["pieces"]) if seat == allocator else [b["anchor"]]
+            pops = sum(1 for i in ids if kinds[i] == POPULATION)
+            if ev not in hand or not event_card(ev).legal(pops, seat != attacker, on_world):
+                raise ConfigError(f"combat block [WS-7]: {side} cannot play {ev!r} in the battle against {b['anchor']}")
+            hand.remove(ev)
+    return battles, attacker, allocator
 
 
 def _group_for(state: WorldsState, ids: list[str], ev: str | None, energy: int, policy: str) -> Group:
@@ -237,12 +267,21 @@ def odds(argv: list[str]) -> int:
     raw = json.loads(path.read_text(encoding="utf-8")) if path.exists() else scen.load(args.scenario)
     if raw.get("format") == "worlds-odds/1":
         names = list(raw.get("sides", ["S", "O"]))
-        result = combat_odds(battles_from_json(raw["battles"]), tuple(raw.get("offsets", (0, 0))))  # type: ignore[arg-type]
+        try:
+            inputs = battles_from_json(raw["battles"])
+            offsets = (int(raw.get("offsets", (0, 0))[0]), int(raw.get("offsets", (0, 0))[1]))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ConfigError(f"a worlds-odds/1 file lists battles [{{s: {{P, F, ...}}, o: {{...}}}}]: {exc}") from exc
+        if not inputs or any(b.s.pieces < 1 or b.o.pieces < 1 for b in inputs):
+            raise ConfigError("every battle needs at least one piece per side (WS-4.2)")
+        result = combat_odds(inputs, offsets)
     else:
         scen.validate(raw)
         state = GAME.from_scenario(raw)
         block = _combat_block(raw, state)
         battles, attacker, allocator = _groups(state, block)
+        if args.side is not None and args.side not in state.sides:
+            raise ConfigError(f"--side must be one of {state.sides}")
         s = state.sides.index(args.side) if args.side else attacker
         o = 1 - s
         names = [state.sides[s], state.sides[o]]
@@ -261,14 +300,39 @@ def odds(argv: list[str]) -> int:
             inputs.append(BattleInput(groups[0], groups[1]))
         result = combat_odds(inputs)
     if args.json:
-        print(json.dumps({"sides": names, **result.to_json()}, indent=1))
+        print(json.dumps({"sides": names, "battles": [_battle_json(b) for b in inputs], **result.to_json()}, indent=1))
     else:
         print(f"{TITLE}\n{NOTICE}\n")
+        if raw.get("format") != "worlds-odds/1" and not (raw.get("combat") or {}).get("allocation"):
+            print("(the scenario's combat block gives no allocation: the first canonical split is used; "
+                  "`spacetable advise worlds` finds the best one)")
+        print(f"Battles, in resolution order ({names[0]} against {names[1]}):")
+        for i, b in enumerate(inputs, 1):
+            print(f"  battle {i}: {_group_text(b.s)} (power {b.s.power}) vs {_group_text(b.o)} (power {b.o.power})")
         print(format_odds(result, names[0], names[1]))
     if args.plot:
         plot_odds(result, names, args.plot)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _group_text(g: Group) -> str:
+    parts = [f"{g.pops}P", f"{g.facs}F"]
+    if g.natives:
+        parts.append(f"{g.natives} native")
+    if g.pop_bonus:
+        parts.append(f"MG +{g.pop_bonus}/P")
+    if g.energy:
+        parts.append(f"energy {g.energy}")
+    return " ".join(parts)
+
+
+def _battle_json(b: BattleInput) -> dict[str, Any]:
+    def one(g: Group) -> dict[str, Any]:
+        return {"P": g.pops, "F": g.facs, "natives": g.natives, "pop_bonus": g.pop_bonus, "energy": g.energy,
+                "tie_policy": g.tie_policy, "power": g.power}
+
+    return {"s": one(b.s), "o": one(b.o)}
 
 
 def plot_odds(result: Odds, names: list[str], path: str) -> None:
@@ -313,8 +377,11 @@ def situation_from_scenario(raw: dict[str, Any], side: str | None, objective: st
     scen.validate(raw)
     state = GAME.from_scenario(raw)
     block = _combat_block(raw, state)
+    _groups(state, block)  # the engine checks the block (WS-2.3, WS-4, WS-7)
     card = block["card"]
     attacker = state.sides.index(block["attacker"])
+    if side is not None and side not in state.sides:
+        raise ConfigError(f"--side must be one of {state.sides}")
     s = state.sides.index(side) if side else attacker
     o = 1 - s
     mine, theirs = pieces_on(state, card, s), pieces_on(state, card, o)

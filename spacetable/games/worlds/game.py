@@ -196,6 +196,8 @@ class WorldsGame(Game[WorldsState]):
             raise RuleError(rule, f"{state.sides[player]} is not the allocator of this combat")
         if action["type"] == "declare_combat" and c is not None:
             raise RuleError("WS-2.4", "a combat is already open: it must end before another is declared")
+        if action["type"] == "end_turn" and c is not None and player == state.active:
+            raise RuleError("WS-2.4", "a combat is open: it must end (WS-6.5) before the turn can end")
         self.check_turn(state, player)
         s = copy.deepcopy(state)
         handler = getattr(self, "_do_" + action["type"], None)
@@ -297,6 +299,8 @@ class WorldsGame(Game[WorldsState]):
             for p, e in c.sealed.revealed().items():
                 b.energy[p] = int(e)
                 s.energy[p] -= int(e)
+            spent = ", ".join(f"{s.sides[p]} {b.energy[p]}" for p in (0, 1))
+            s.log.append(f"battle {c.current + 1} energy revealed: {spent} (pools now {s.energy[0]}/{s.energy[1]})")
             self._resolve(s)
 
     def _do_choose_tie_loss(self, s: WorldsState, seat: int, action: Action) -> None:
@@ -655,9 +659,11 @@ class WorldsGame(Game[WorldsState]):
                 pool.remove(code)
         rng.shuffle(pool)
         n = len(s.hands[other])
-        if len(pool) >= n:
-            s.hands[other] = sorted(pool[:n], key=event_number)
-            s.deck = pool[n:]
+        # scenario hands may hold more copies than the deck: top up with random house cards, never the real hand
+        codes = sorted(house_deck())
+        drawn = pool[:n] + [rng.choice(codes) for _ in range(n - len(pool[:n]))]
+        s.hands[other] = sorted(drawn, key=event_number)
+        s.deck = pool[n:]
         s.rng = Rng(rng.next_u64())
         s.dice_script = None
         c = s.combat
@@ -732,7 +738,7 @@ class WorldsGame(Game[WorldsState]):
     def render_text(self, state: WorldsState, player: int | None) -> str:
         s = state
         v = self.view(s, player)
-        lines = [TITLE, NOTICE, f"scenario {s.scenario_id} - round {s.round}/{s.max_rounds}, {s.sides[s.active]} to play"]
+        lines = [TITLE, NOTICE, f"scenario {s.scenario_id} - round {s.round}/{s.max_rounds}, {s.sides[s.active]}'s turn"]
         for sy in v["systems"]:
             start = f" (starting system of {sy['starting_system_of']}: no combat)" if sy["starting_system_of"] else ""
             lines.append(f"system {sy['id']}{start}")

@@ -78,7 +78,15 @@ def validate(data: dict[str, Any]) -> None:
             raise ConfigError(f"ids must be unique non-empty strings ({i!r})")
         ids.add(i)
 
+    def pieces_of(holder: dict[str, Any]) -> dict[str, Any]:
+        pcs = holder.get("pieces") or {}
+        if not isinstance(pcs, dict) or not all(isinstance(v, dict) for v in pcs.values()):
+            raise ConfigError(f"{holder.get('id')}: pieces are {{side: {{\"P\": n, \"F\": n}}}}")
+        return pcs
+
     for sysd in systems:
+        if not isinstance(sysd, dict):
+            raise ConfigError("each system is a JSON object {id, starting_system_of, sun, worlds}")
         new_id(sysd.get("id"))
         owner = sysd.get("starting_system_of")
         if owner is not None:
@@ -91,7 +99,7 @@ def validate(data: dict[str, Any]) -> None:
         if not isinstance(sun, dict):
             raise ConfigError(f"system {sysd['id']} needs exactly one Sun")
         new_id(sun.get("id"))
-        for side, pcs in (sun.get("pieces") or {}).items():
+        for side, pcs in pieces_of(sun).items():
             if side not in sides:
                 raise ConfigError(f"{sun['id']}: unknown side {side!r}")
             if _count(pcs.get("F", 0), sun["id"]) > 0:
@@ -103,8 +111,10 @@ def validate(data: dict[str, Any]) -> None:
         if not isinstance(worlds, list) or not worlds:
             raise ConfigError(f"system {sysd['id']} needs at least one World")
         for w in worlds:
+            if not isinstance(w, dict):
+                raise ConfigError(f"system {sysd['id']}: each World is a JSON object {{id, pieces}}")
             new_id(w.get("id"))
-            for side, pcs in (w.get("pieces") or {}).items():
+            for side, pcs in pieces_of(w).items():
                 if side not in sides:
                     raise ConfigError(f"{w['id']}: unknown side {side!r}")
                 if set(pcs) - {"P", "F"}:
@@ -112,6 +122,9 @@ def validate(data: dict[str, Any]) -> None:
                 _count(pcs.get("P", 0), w["id"])
                 _count(pcs.get("F", 0), w["id"])
     deck = house_deck()
+    for key in ("energy", "energy_income", "hands"):
+        if not isinstance(data.get(key) or {}, dict):
+            raise ConfigError(f"{key} is a JSON object keyed by side")
     for key in ("energy", "energy_income"):
         for side, v in (data.get(key) or {}).items():
             if side not in sides:
@@ -130,6 +143,9 @@ def validate(data: dict[str, Any]) -> None:
                     raise ConfigError(f"hand card {c!r} is not in the house deck {sorted(deck)}")
         else:
             raise ConfigError("a hand is a list of card codes or {\"random\": n}")
+    drawn = sum(int(h["random"]) for h in (data.get("hands") or {}).values() if isinstance(h, dict))
+    if drawn > sum(c.copies for c in deck.values()):
+        raise ConfigError(f"random hands draw {drawn} cards in all; the house deck holds {sum(c.copies for c in deck.values())}")
     mr = data.get("max_rounds", 10)
     if not isinstance(mr, int) or isinstance(mr, bool) or mr < 1:
         raise ConfigError("max_rounds must be a positive integer")

@@ -59,7 +59,7 @@
   function render(root, view, ctx) {
     const t = (k, f) => (ctx && ctx.t ? ctx.t(k, f) : f);
     const legal = (ctx && ctx.legal) || [];
-    const ui = uiState.get(root) || { selected: null, pendingDest: null, ship: null };
+    const ui = uiState.get(root) || { selected: null, pendingDest: null, ship: null, draft: {} };
     uiState.set(root, ui);
     const W = view.width, H = view.height;
     const cellName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
@@ -78,6 +78,11 @@
     const targets = new Set(moves.filter((a) => a.from === ui.selected).map((a) => a.to));
     const placeCells = new Set(places.filter((a) => a.ship === ui.ship).map((a) => a.cell));
     const homeMine = new Set((view.home_cells && view.you && view.phase === "place") ? view.home_cells[view.you] : []);
+    // simultaneous placement (AR-2.7): any layout may be sealed; the seat composes one in a local draft
+    const sealing = legal.some((a) => a.type === "layout");
+    if (!sealing) ui.draft = {};
+    const draftCells = sealing ? Object.keys(ui.draft) : [];
+    const draftOf = (code) => draftCells.find((c) => ui.draft[c] === code);
 
     const svgW = PAD * 2 + W * CELL, svgH = PAD * 2 + H * CELL;
     const board = sv("svg", { viewBox: `0 0 ${svgW} ${svgH}`, width: svgW, height: svgH, class: "arena-board", role: "img",
@@ -88,14 +93,21 @@
         const [x, y] = pos(name);
         let fill = (f + r) % 2 ? "#1d2340" : "#262d52";
         if (homeMine.has(name)) fill = "#2f3d6b";
-        const clickable = targets.has(name) || placeCells.has(name);
+        const drafting = sealing && homeMine.has(name) && (ui.ship !== null || ui.draft[name] !== undefined);
+        const clickable = targets.has(name) || placeCells.has(name) || drafting;
         const rect = sv("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#0c0f1f", "data-cell": name });
         board.append(rect);
         if (clickable) {
           const mark = sv("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 6, fill: "none", stroke: "#f5d36b",
             "stroke-width": 3, "stroke-dasharray": "5 4", "data-target": name, style: "cursor:pointer" });
           const onclick = () => {
-            if (targets.has(name)) {
+            if (drafting) {
+              const prev = draftOf(ui.ship);
+              if (ui.ship === null) delete ui.draft[name]; // click a drafted ship to take it back
+              else { if (prev !== undefined) delete ui.draft[prev]; ui.draft[name] = ui.ship; }
+              ui.ship = null;
+              render(root, view, ctx);
+            } else if (targets.has(name)) {
               const options = moves.filter((a) => a.from === ui.selected && a.to === name);
               if (options.length === 1) { ui.selected = null; ctx.send(options[0]); }
               else { ui.pendingDest = name; render(root, view, ctx); }
@@ -137,6 +149,17 @@
       board.append(g);
     }
 
+    for (const c of draftCells) {
+      const [x, y] = pos(c);
+      const g = sv("g", { "data-draft": ui.draft[c], "data-cell": c, style: "cursor:pointer;opacity:0.7" });
+      g.append(sv("rect", { x: x + 7, y: y + 7, width: CELL - 14, height: CELL - 14, rx: ui.draft[c] === "111" ? 25 : 9,
+        fill: view.you === "red" ? "#d0453f" : "#3f7bd0", stroke: "#f5d36b", "stroke-width": 2, "stroke-dasharray": "4 3" }));
+      g.append(sv("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", fill: "#fff", "font-size": 17,
+        "font-family": "monospace", "font-weight": "bold" }, ui.draft[c]));
+      g.addEventListener("click", () => board.querySelector(`[data-target="${c}"]`).dispatchEvent(new Event("click")));
+      board.append(g);
+    }
+
     const panel = el("div", { class: "arena-panel" });
     const colourWord = (c) => (c === "red" ? t("arena.red", "Red") : c === "blue" ? t("arena.blue", "Blue") : "–");
     if (view.result) {
@@ -144,6 +167,8 @@
       panel.append(el("p", { class: "arena-result", "data-testid": "arena-result" },
         `${colourWord(view.result.winner)} ${t("arena.wins", "wins")} ${view.result.points} (${t("arena.kind." + view.result.kind, view.result.kind)})`
         + (semi ? ` — ${t("arena.semi", "semi-victory")}` : "")));
+    } else if (view.placement) { // simultaneous placement: both seats act at once (AR-2.7)
+      panel.append(el("p", {}, t("arena.both_seal", "Both sides seal a layout; they are revealed together.")));
     } else {
       panel.append(el("p", {}, `${t("arena.to_move", "To move")}: ${colourWord(view.to_move)} · ${t("arena.quiet", "quiet")} ${view.quiet}/${view.quiet_limit}`
         + ` · ${t("arena.last_capturer", "last capturer")}: ${colourWord(view.last_capturer)}`
@@ -186,6 +211,20 @@
       layouts.forEach((a, i) => box.append(el("button", { type: "button", onclick: () => ctx.send(a) },
         i === 0 ? t("arena.layout_default", "default layout") : t("arena.layout_mirror", "mirrored layout"))));
       panel.append(box);
+      // own layout: pick a ship, then a home cell; send when all 8 stand (AR-2.7: any layout is legal)
+      const own = el("div", { class: "arena-draft" }, el("span", {}, t("arena.own_layout", "Or compose your own") + ": "));
+      for (const code of ["111", "112", "121", "122", "211", "212", "221", "222"]) {
+        own.append(el("button", { type: "button", "data-draft-ship": code, class: ui.ship === code ? "selected" : "",
+          title: draftOf(code) || "", onclick: () => { ui.ship = ui.ship === code ? null : code; render(root, view, ctx); } },
+        draftOf(code) ? `${code}@${draftOf(code)}` : code));
+      }
+      const send = el("button", { type: "button", "data-arena-send-layout": "1",
+        onclick: () => { const cells = { ...ui.draft }; ui.draft = {}; ui.ship = null; ctx.send({ type: "layout", cells }); } },
+      t("arena.send_layout", "Seal this layout"));
+      if (draftCells.length !== 8) send.setAttribute("disabled", "");
+      own.append(send, el("button", { type: "button", onclick: () => { ui.draft = {}; ui.ship = null; render(root, view, ctx); } },
+        t("arena.clear", "Clear")));
+      panel.append(own);
     }
     if (view.placement) {
       const own = view.placement.own;

@@ -6,7 +6,8 @@
 //    controller: [seat per colour or -1], order, active, units: [{id, kind, colour,
 //    cells: [[x,y]...], carrier?, cargo?, shots?, neutralized_by?, locked?, stranded?,
 //    turrets? (ships), captor?}], pontoons: [[x,y]], reserve, departed, cover: [per player
-//    a string of one digit per cell], forecast? (own only: {turn: tide}), sealed, config}
+//    a string of one digit per cell], retreat_window, retreat_only (unit ids; [] = all),
+//    cards_left, forecast? (own only: {turn: tide}), sealed, config}
 // Board elements standing for legal actions are clickable: click one of your units to select
 // it, then a highlighted cell to send the matching action (move, unload, exit, fire, build...).
 (function () {

@@ -59,6 +59,14 @@
       if (active && contest.kind === "army" && contest.armies.length) {
         g.appendChild(el("svg:text", { x: x + 8, y: 218, "font-size": 11, fill: "#a00" }, `${t("armies", "armies")}: ${contest.armies.join(", ")}`));
       }
+      // plan phase: clicking a city sends the legal plan putting the most ships on that slot alone
+      const planHere = (ctx.legal || []).filter((a) => a.type === "plan" && a.groups.length === 1 && a.groups[0].slot === sl.slot)
+        .sort((a, b) => b.groups[0].ships.length - a.groups[0].ships.length)[0];
+      if (planHere) {
+        g.style.cursor = "pointer";
+        g.appendChild(el("svg:title", {}, `${t("attack_with_all", "attack here")}: ${actionText(planHere)}`));
+        g.addEventListener("click", () => ctx.send(planHere));
+      }
       svg.appendChild(g);
     });
     wrap.appendChild(svg);
@@ -87,7 +95,14 @@
       tr.appendChild(el("td", {}, `${p.hand_count}`));
       tr.appendChild(el("td", {}, `${p.comp_count}`));
       tr.appendChild(el("td", {}, p.trophies.map((c) => nm(c, ctx)).join(", ")));
-      tr.appendChild(el("td", {}, p.stations.map((s) => nm(s, ctx) + (s.tapped ? " ⤵" : "")).join(", ")));
+      const stTd = el("td");
+      for (const s of p.stations) {
+        const use = legal.find((a) => a.type === "use_station" && a.station === s.id);
+        const span = el("span", { class: "tremble-station", title: JSON.stringify(s.effect) }, nm(s, ctx) + (s.tapped ? " ⤵" : "") + " ");
+        if (use) { span.style.cursor = "pointer"; span.style.textDecoration = "underline"; span.addEventListener("click", () => ctx.send(use)); }
+        stTd.appendChild(span);
+      }
+      tr.appendChild(stTd);
       table.appendChild(tr);
     }
     wrap.appendChild(table);

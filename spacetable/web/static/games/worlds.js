@@ -115,6 +115,19 @@
       });
     });
 
+    // ---- legend: piece shapes and side colours
+    const legend = svg("svg", { width: 520, height: 26, role: "img" }, root);
+    let lx = 4;
+    view.sides.forEach((side, i) => {
+      svg("circle", { cx: lx + 8, cy: 13, r: 7, fill: COLORS[i], stroke: STROKES[i], "stroke-width": 1.5 }, legend);
+      svg("rect", { x: lx + 20, y: 6, width: 14, height: 14, fill: COLORS[i], stroke: STROKES[i], "stroke-width": 1.5 }, legend);
+      const tx = svg("text", { x: lx + 40, y: 18, "font-size": 12, fill: "currentColor" }, legend);
+      tx.textContent = side;
+      lx += 50 + side.length * 7;
+    });
+    const key = svg("text", { x: lx + 6, y: 18, "font-size": 12, fill: "currentColor" }, legend);
+    key.textContent = "● " + t("population", "Population") + " (2)  ■ " + t("factory", "Factory") + " (1)";
+
     // ---- combat panel
     if (combat) {
       const box = html("div", { class: "worlds-combat", style: "border:1px solid #c00;padding:6px;margin:6px 0" }, root);
@@ -126,7 +139,8 @@
       ["#", t("allocator_pieces", "allocated"), t("anchor", "anchor"), t("events", "events"), t("energy", "energy"),
         t("dice", "dice"), t("totals", "totals"), t("result", "result")].forEach((h) => html("th", { style: "padding:2px 6px" }, head, h));
       combat.battles.forEach((b, i) => {
-        const row = html("tr", { style: i === combat.current && !b.done ? "background:#fee" : "" }, table);
+        // current battle: a tint plus bold text, readable on light and dark page themes
+        const row = html("tr", { style: i === combat.current && !b.done ? "background:rgba(204,0,0,0.18);font-weight:bold" : "" }, table);
         const res = b.result === "" ? "" : b.result === "tie" ? t("tie", "tie") : view.sides[Number(b.result)];
         [String(i + 1), b.pieces.join(", "), b.anchor, b.events.map((e) => e || "–").join(" / "),
           b.energy.map((e) => (e === null ? "?" : e)).join(" / "), b.dice.join(" / "), b.totals.join(" / "), res]

@@ -1,0 +1,1 @@
+"""Tremble, Humans! tests (TH-*)."""
