@@ -1,13 +1,25 @@
-"""Load benchmark of the play server (SRV-B1): N concurrent matches, each with one WebSocket client per
-seat on loopback (127.0.0.1 only), playing random legal actions as fast as the server answers; new
-matches start as old ones end. Prints actions/s and p50/p99 action latency (send -> own event back).
+"""Load benchmark of the play server (SRV-B1): N concurrent matches, one WebSocket client per seat on
+loopback (127.0.0.1 only), playing random legal actions; new matches start as old ones end. Prints a
+table of actions/s, the action round trip (send -> the actor's own event back) p50/p90/p99, and the
+server's and clients' CPU time per action.
 
-    .venv/bin/python bench/server_load.py                      # SQLite (temporary file, WAL)
+Two load phases per database:
+
+* **paced**: players think before each action (``--think-ms``, uniform 0.5x..1.5x around the mean), so
+  the offered load is about ``matches / (think + round trip)`` actions/s (200 matches, 150 ms: ~1,300/s)
+  and the latencies measure service time, not a queue the benchmark itself built;
+* **max** (``--max-seconds``, 0 to skip): no think time, every player answers at once: the server's
+  maximum throughput. Its latencies are mostly queueing (a closed loop that floods the server).
+
+The server runs in its own process (``spacetable serve``) and the clients in one more process (``--client-procs``),
+so client and server share the machine's cores but not an interpreter. Clients do the minimum per message
+(one ``json.loads``; a choice only when it is their turn) and use uvloop when it is installed.
+
+    .venv/bin/python bench/server_load.py                                  # SQLite (temporary file, WAL)
     .venv/bin/python bench/server_load.py --matches 50 --seconds 10 --game tremble
-    .venv/bin/python bench/server_load.py --think-ms 150   # players who pause: latency at a given load
+    .venv/bin/python bench/server_load.py --think-ms 100 --max-seconds 0
     .venv/bin/python bench/server_load.py --pg-url postgresql+psycopg://user:pw@127.0.0.1/spacetable
 
-The server runs in its own process (``spacetable serve``), so client and server share the machine's cores.
 Target on the 2-core development machine with SQLite: >= 1,000 actions/s, p99 < 50 ms, 200 matches.
 Figures are printed, never asserted.
 """
@@ -17,14 +29,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,20 +81,37 @@ def start_server(database_url: str, port: int, log_level: str, db_writer: str = 
     raise SystemExit("server did not start")
 
 
+@dataclass
 class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.matches_done = 0
-        self.errors = 0
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    matches_done: int = 0
+    errors: int = 0
+    client_cpu: float = 0.0
+
+    def merge(self, other: Stats) -> None:
+        self.latencies += other.latencies
+        self.actions += other.actions
+        self.matches_done += other.matches_done
+        self.errors += other.errors
+        self.client_cpu += other.client_cpu
 
 
-async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, stop_at: float, done: asyncio.Event,
+@dataclass
+class Window:
+    """Actions sent in [start, stop) are counted; the first seconds (connections, first matches) are not."""
+
+    start: float
+    stop: float
+
+
+async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Event,
                       think: float) -> None:
+    loads, dumps, clock = json.loads, json.dumps, time.perf_counter
     async with connect(ws_url, max_size=None, compression=None) as ws:
         pending: tuple[int, float] | None = None
         async for raw in ws:
-            msg = json.loads(raw)
+            msg = loads(raw)
             kind = msg["type"]
             if kind == "error":
                 stats.errors += 1
@@ -89,19 +119,24 @@ async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, 
                 if msg["error"].get("code") != "stale_version":
                     raise RuntimeError(msg["error"])
             elif kind == "event" and pending is not None and msg["version"] >= pending[0] and msg["last"]["seat"] == seat:
-                stats.latencies.append(time.perf_counter() - pending[1])
-                stats.actions += 1
+                if pending[1] >= win.start:
+                    stats.latencies.append(clock() - pending[1])
+                    stats.actions += 1
                 pending = None
-            if not msg.get("to_act") or done.is_set():
+            to_act = msg.get("to_act")
+            if not to_act or done.is_set():
                 done.set()
                 return
-            if pending is None and seat in msg.get("to_act", []) and msg.get("legal") and time.time() < stop_at:
-                action = rng.choice(calm_actions(msg["view"], msg["legal"]))
+            if pending is None and seat in to_act and msg.get("legal"):
                 if think:
                     await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
-                pending = (msg["version"] + 1, time.perf_counter())
-                await ws.send(json.dumps({"type": "action", "version": msg["version"], "action": action}))
-            elif time.time() >= stop_at and pending is None:
+                if clock() >= win.stop:
+                    done.set()
+                    return
+                action = rng.choice(calm_actions(msg["view"], msg["legal"]))
+                pending = (msg["version"] + 1, clock())
+                await ws.send(dumps({"type": "action", "version": msg["version"], "action": action}))
+            elif pending is None and clock() >= win.stop:
                 done.set()
                 return
 
@@ -120,11 +155,12 @@ async def post(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dict[
     raise AssertionError("unreachable")
 
 
-async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, stop_at: float,
+async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window,
                 http: httpx.AsyncClient, think: float) -> None:
+    """One table: a match at a time, every seat a WebSocket client; a new match when one ends."""
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
-    while time.time() < stop_at:
+    while time.perf_counter() < win.stop:
         data = await post(http, "/api/matches", {"game": game, "config": config, "seed": rng.randrange(2**40), "join_seat": 0})
         mid, n = data["match"]["id"], len(data["match"]["seats"])
         tokens = [data["token"]]
@@ -132,7 +168,7 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
             tokens.append((await post(http, f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
         done = asyncio.Event()
         tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
-                                                 random.Random(rng.random()), stop_at, done, think)) for s in range(n)]
+                                                 random.Random(rng.random()), win, done, think)) for s in range(n)]
         finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         done.set()  # the match is over, or time is up: the other seats stop listening
         for task in waiting:
@@ -143,15 +179,41 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
         stats.matches_done += 1
 
 
-async def run_load(base: str, game: str, config: dict[str, Any], matches: int, seconds: float, think: float = 0.0) -> Stats:
+async def run_tables(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+                     think: float) -> Stats:
     stats = Stats()
-    limits = httpx.Limits(max_connections=64)
+    limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        stop_at = time.time() + seconds
-        t0 = time.perf_counter()
-        await asyncio.gather(*(table(base, game, config, stats, i, stop_at, http, think) for i in range(matches)))
-        stats.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+        now = time.perf_counter()
+        win = Window(now + ramp, now + ramp + seconds)
+        await asyncio.gather(*(table(base, game, config, stats, s, win, http, think) for s in seeds))
     return stats
+
+
+def client_process(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+                   think: float) -> Stats:
+    """Entry point of a client process: its share of the tables, on uvloop when installed."""
+    cpu0 = time.process_time()
+    try:
+        import uvloop
+
+        stats = uvloop.run(run_tables(base, game, config, seeds, ramp, seconds, think))
+    except ImportError:
+        stats = asyncio.run(run_tables(base, game, config, seeds, ramp, seconds, think))
+    stats.client_cpu = time.process_time() - cpu0
+    return stats
+
+
+def run_phase(base: str, args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
+    procs = max(1, args.client_procs)
+    shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
+    jobs = [(base, args.game, json.loads(args.config), share, ramp, seconds, think) for share in shares if share]
+    with mp.get_context("spawn").Pool(len(jobs)) as pool:
+        results = pool.starmap(client_process, jobs)
+    total = Stats()
+    for r in results:
+        total.merge(r)
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
@@ -163,53 +225,79 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def report(label: str, stats: Stats, seconds: float, server_cpu: float, client_cpu: float) -> None:
+def pct(sorted_values: list[float], q: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))] * 1000
+
+
+def row(db: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats, server_cpu: float) -> dict[str, str]:
     lat = sorted(stats.latencies)
-    if not lat:
-        print(f"{label}: no action completed")
+    n = max(1, stats.actions)
+    return {
+        "database": db, "phase": phase, "matches": str(matches), "think ms": f"{think_ms:g}",
+        "actions/s": f"{stats.actions / seconds:,.0f}",
+        "p50 ms": f"{pct(lat, 0.5):.1f}" if lat else "-", "p90 ms": f"{pct(lat, 0.9):.1f}" if lat else "-",
+        "p99 ms": f"{pct(lat, 0.99):.1f}" if lat else "-", "max ms": f"{lat[-1] * 1000:.0f}" if lat else "-",
+        "server CPU ms/action": f"{server_cpu / n * 1000:.2f}", "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
+        "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
+    }
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    if not rows:
         return
-    p50 = lat[len(lat) // 2] * 1000
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"{label}: {stats.actions} actions in {seconds:.1f} s = {stats.actions / seconds:,.0f} actions/s; "
-          f"latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, mean {statistics.fmean(lat) * 1000:.1f} ms; "
-          f"matches finished {stats.matches_done}; stale/errors {stats.errors}")
-    per = server_cpu / stats.actions * 1000
-    print(f"  server CPU {server_cpu:.1f} s ({per:.2f} ms per action, so about {1000 / per:,.0f} actions/s per fully used core); "
-          f"client CPU {client_cpu:.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    cols = list(rows[0])
+    width = {c: max(len(c), *(len(r[c]) for r in rows)) for c in cols}
+    print("| " + " | ".join(c.ljust(width[c]) for c in cols) + " |")
+    print("|" + "|".join("-" * (width[c] + 2) for c in cols) + "|")
+    for r in rows:
+        print("| " + " | ".join(r[c].rjust(width[c]) for c in cols) + " |")
 
 
-def bench(database_url: str, label: str, args: argparse.Namespace) -> None:
+def bench(database_url: str, label: str, args: argparse.Namespace) -> list[dict[str, str]]:
     port = free_port()
     proc = start_server(database_url, port, args.log_level, args.db_writer)
+    rows = []
     try:
         base = f"http://127.0.0.1:{port}"
-        asyncio.run(run_load(base, args.game, json.loads(args.config), 4, 1.5))  # warm-up (imports, caches): not counted
-        cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
-        stats = asyncio.run(run_load(base, args.game, json.loads(args.config), args.matches, args.seconds, args.think_ms / 1000))
-        cpu1, own1 = cpu_seconds(proc.pid), time.process_time()
-        pace = f", think {args.think_ms:g} ms" if args.think_ms else ", no think time"
-        title = f"{label} ({args.game}, {args.matches} concurrent matches{pace}, db writer {args.db_writer})"
-        report(title, stats, args.seconds, cpu1 - cpu0, own1 - own0)
+        run_phase(base, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
+        phases = [("paced", args.think_ms, args.seconds)]
+        if args.max_seconds > 0:
+            phases.append(("max", 0.0, args.max_seconds))
+        for phase, think_ms, seconds in phases:
+            if seconds <= 0:
+                continue
+            cpu0 = cpu_seconds(proc.pid)
+            stats = run_phase(base, args, args.matches, seconds, think_ms / 1000, args.ramp)
+            server_cpu = cpu_seconds(proc.pid) - cpu0
+            rows.append(row(label, phase, args.matches, think_ms, seconds, stats, server_cpu))
+            r = rows[-1]
+            print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
+                  f"(server CPU {r['server CPU ms/action']} ms/action; load average {os.getloadavg()[0]:.1f})", flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--matches", type=int, default=200, help="concurrent matches (one WebSocket client per seat)")
-    p.add_argument("--seconds", type=float, default=15.0, help="measurement time")
+    p.add_argument("--seconds", type=float, default=15.0, help="measurement time of the paced phase")
+    p.add_argument("--think-ms", type=float, default=150.0, help="mean think time of the paced phase (0: no pause)")
+    p.add_argument("--max-seconds", type=float, default=10.0, help="measurement time of the max-throughput phase (0: skip)")
+    p.add_argument("--ramp", type=float, default=2.0, help="seconds at the start of each phase not measured (connections)")
+    p.add_argument("--client-procs", type=int, default=1, help="processes running the clients")
     p.add_argument("--game", default="arena")
     p.add_argument("--config", default="{}", help="match config as JSON")
     p.add_argument("--pg-url", default=None, help="also run against this PostgreSQL URL if reachable")
-    p.add_argument("--think-ms", type=float, default=0.0,
-                   help="mean pause before each action (0: send at once; a closed loop then measures queueing, not service)")
     p.add_argument("--log-level", default="warning")
     p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"], help="server's --db-writer")
     args = p.parse_args(argv)
-    print(f"machine: {os.cpu_count()} CPU cores; python {sys.version.split()[0]}")
+    print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
+          f"game {args.game}, {args.matches} concurrent matches, {args.client_procs} client process(es)", flush=True)
+    rows: list[dict[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        bench(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}", "SQLite (WAL)", args)
+        rows += bench(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}", "SQLite (WAL)", args)
     if args.pg_url:
         try:
             from sqlalchemy import create_engine, text
@@ -219,9 +307,11 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # unreachable server or missing driver: report, do not fail
             print(f"PostgreSQL: not reachable ({type(exc).__name__}: {exc}); skipped")
         else:
-            bench(args.pg_url, "PostgreSQL", args)
+            rows += bench(args.pg_url, "PostgreSQL", args)
     else:
         print("PostgreSQL: no --pg-url given; skipped")
+    print()
+    print_table(rows)
     return 0
 
 

@@ -2,9 +2,19 @@
 
 Prints games per CPU second of the process (the one-core figure, robust on a shared machine)
 and per wall second, for 2 and 5 players (and 4, the target case) with random and heuristic
-captains, in two modes: ``pure`` (the protocol's ``apply``, one fast clone per action)
-and ``in-place`` (``apply_in_place``, what simulations owning their state may use).
-Run: ``.venv/bin/python bench/tremble_games.py [--seconds S]``. Figures only, never asserted.
+captains, in three modes:
+
+* ``pure`` — the protocol's ``apply`` (turn check, full validation, one fast clone per action);
+* ``in-place`` — ``apply_in_place`` (no clone; every action still validated by the engine);
+* ``checked`` — ``apply_in_place(..., checked=True)``: the captains' actions come from the engine's
+  own ``legal_actions`` / ``sample_action``, so the sealed buy and plan commits are not validated a
+  second time (every other action is still checked while it is applied).
+
+Every game is a complete 10-turn game from ``initial_state`` to ``over``. The ``random`` captain
+(:class:`~spacetable.games.tremble.ai.RandomCaptain`) picks a uniformly random member of
+``legal_actions`` at every decision except the sealed buy and plan commits, which it draws directly
+with a documented sampler (legal by construction, not uniform over the thousands of legal commits).
+Run: ``.venv/bin/python bench/tremble_games.py [--seconds S] [--players 2,4,5]``. Figures only, never asserted.
 """
 
 from __future__ import annotations
@@ -16,7 +26,7 @@ from spacetable.games.tremble import GAME
 from spacetable.games.tremble.ai import HeuristicAgent, RandomCaptain
 
 
-def games_per_second(players: int, captain: str, seconds: float, in_place: bool) -> tuple[float, float, int]:
+def games_per_second(players: int, captain: str, seconds: float, mode: str) -> tuple[float, float, int]:
     """(games per CPU second of this process, games per wall second, games)."""
     done = 0
     t0 = time.perf_counter()
@@ -31,8 +41,8 @@ def games_per_second(players: int, captain: str, seconds: float, in_place: bool)
                 break
             seat = seats[0]
             action = agents[seat].choose(GAME, s, seat)
-            if in_place:
-                GAME.apply_in_place(s, seat, action)
+            if mode != "pure":
+                GAME.apply_in_place(s, seat, action, checked=mode == "checked")
             else:
                 s = GAME.apply(s, seat, action)
         done += 1
@@ -43,13 +53,15 @@ def games_per_second(players: int, captain: str, seconds: float, in_place: bool)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--players", default="2,4,5", help="comma-separated player counts")
+    ap.add_argument("--captains", default="random,heuristic")
+    ap.add_argument("--modes", default="pure,in-place,checked")
     args = ap.parse_args()
     print(f"{'players':>7} {'captain':>10} {'mode':>9} {'games/cpu-s':>12} {'games/wall-s':>13} {'games':>6}")
-    for players in (2, 4, 5):
-        for captain in ("random", "heuristic"):
-            for in_place in (False, True):
-                cpu, wall, n = games_per_second(players, captain, args.seconds, in_place)
-                mode = "in-place" if in_place else "pure"
+    for players in (int(x) for x in args.players.split(",")):
+        for captain in args.captains.split(","):
+            for mode in args.modes.split(","):
+                cpu, wall, n = games_per_second(players, captain, args.seconds, mode)
                 print(f"{players:>7} {captain:>10} {mode:>9} {cpu:>12.1f} {wall:>13.1f} {n:>6}", flush=True)
 
 

@@ -53,6 +53,11 @@ def register_game(game: Game[Any]) -> None:
     _cache[game.id] = game
 
 
+def unregister_game(game_id: str) -> None:
+    """Forget a game registered with :func:`register_game`."""
+    _cache.pop(game_id, None)
+
+
 def available() -> list[str]:
     """Ids of the games this installation can play."""
     out = []

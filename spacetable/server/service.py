@@ -145,6 +145,37 @@ class LiveMatch:
     subscribers: list[Subscriber] = field(default_factory=list)
     ai_task: asyncio.Task[None] | None = None
     clock_handle: asyncio.TimerHandle | None = None
+    #: per-state caches (SRV-V2): views, legal actions and ``to_act`` of ``state`` are computed at most
+    #: once per state, whoever asks (event, snapshot, REST); they are dropped as soon as ``state`` changes.
+    _cached_for: Any = field(default=None, repr=False)
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
+    _to_act: tuple[int, ...] | None = field(default=None, repr=False)
+    _legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def _fresh(self) -> None:
+        if self._cached_for is not self.state:
+            self._cached_for = self.state
+            self._views = {}
+            self._legal = {}
+            self._to_act = None
+            self._legal_sent = {}
+
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """``game.view(state, viewer)``, computed once per state (SRV-V1)."""
+        self._fresh()
+        v = self._views.get(viewer)
+        if v is None:
+            v = self._views[viewer] = self.game.view(self.state, viewer)
+        return v
+
+    def legal(self, seat: int) -> list[Action]:
+        """``game.legal_actions(state, seat)``, computed once per state."""
+        self._fresh()
+        out = self._legal.get(seat)
+        if out is None:
+            out = self._legal[seat] = self.game.legal_actions(self.state, seat)
+        return out
 
     @property
     def version(self) -> int:
@@ -153,7 +184,10 @@ class LiveMatch:
     def to_act(self) -> tuple[int, ...]:
         if self.status != "running":
             return ()
-        return tuple(self.game.to_act(self.state))
+        self._fresh()
+        if self._to_act is None:
+            self._to_act = tuple(self.game.to_act(self.state))
+        return self._to_act
 
     def deadline(self) -> float | None:
         if self.turn_seconds and self.turn_started_at is not None and self.status == "running":
@@ -277,9 +311,22 @@ class MatchService:
         conn: Connection, match_id: str, idx: int, seat: int, action: str, source: str, fields: dict[str, Any]
     ) -> None:
         t = time.time()
-        conn.execute(_INSERT_ACTION, {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t})
-        res = conn.execute(_BUMP_VERSION, {"m": match_id, "i": idx, "v": idx + 1, **fields})
-        if res.rowcount != 1:
+        insert_params = {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t}
+        bump_params = {"m": match_id, "i": idx, "v": idx + 1, **fields}
+        if conn.dialect.name == "sqlite":
+            # hot path (SRV-B1): the two prepared statements straight on the driver's cursor, inside the
+            # transaction SQLAlchemy opened (pysqlite begins it before the INSERT; ``conn.begin()`` commits)
+            cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cur.execute(_INSERT_ACTION.text, insert_params)
+                cur.execute(_BUMP_VERSION.text, bump_params)
+                rowcount = cur.rowcount
+            finally:
+                cur.close()
+        else:
+            conn.execute(_INSERT_ACTION, insert_params)
+            rowcount = conn.execute(_BUMP_VERSION, bump_params).rowcount
+        if rowcount != 1:
             raise RuntimeError(f"match {match_id}: stored version is not {idx}")
 
     @staticmethod
@@ -503,7 +550,7 @@ class MatchService:
                 raise ServiceError(409, "stale_version", f"stale state: action computed against version {version}, "
                                    f"the match is at version {m.version}; reload and retry (SRV-A1)")
             game = m.game
-            old_to_act = game.to_act(m.state)
+            old_to_act = m.to_act()
             try:
                 game.check_turn(m.state, seat)
                 after = game.apply(m.state, seat, action)
@@ -544,18 +591,38 @@ class MatchService:
 
     # ------------------------------------------------------------------- messages
     def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
-        """Everything a client shows, filtered for ``viewer`` (SRV-V1)."""
+        """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1)."""
         to_act = m.to_act()
         return {
             "type": kind,
             "match": m.summary(),
             "seat": viewer,
             "version": m.version,
-            "view": m.game.view(m.state, viewer),
+            "view": m.view(viewer),
             "to_act": list(to_act),
-            "legal": m.game.legal_actions(m.state, viewer) if viewer is not None and viewer in to_act else [],
+            **self.legal_fields(m, viewer, to_act),
             "log": [self._entry_json(m, i, e, viewer) for i, e in enumerate(m.log)],
         }
+
+    def legal_fields(self, m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
+        """SRV-L1: the ``legal``, ``legal_count`` and ``legal_complete`` fields of a message.
+
+        Only a seat that must act gets legal actions (others: ``[]``). Up to ``LEGAL_LIMIT`` actions are
+        sent in full; above it ``legal`` holds a selection of ``LEGAL_LIMIT`` of them (the simplest ones:
+        fewest list/dict entries, e.g. tremble plans with one group; canonical order kept),
+        ``legal_complete`` is false and ``legal_count`` gives the total. The rest is fetched page by page
+        from ``GET /api/matches/{id}/legal`` and any composed action can be checked with
+        ``POST /api/matches/{id}/legal/check``; the server validates every action anyway (SRV-A2)."""
+        if viewer is None or viewer not in to_act:
+            return {"legal": [], "legal_count": 0, "legal_complete": True}
+        m._fresh()
+        cached = m._legal_sent.get(viewer)
+        if cached is None:
+            legal = m.legal(viewer)
+            cached = m._legal_sent[viewer] = {
+                "legal": select_legal(legal, LEGAL_LIMIT), "legal_count": len(legal), "legal_complete": len(legal) <= LEGAL_LIMIT,
+            }
+        return cached
 
     def _entry_json(self, m: LiveMatch, index: int, e: Entry, viewer: int | None) -> dict[str, Any]:
         shown = e.views.get(viewer)
@@ -565,7 +632,7 @@ class MatchService:
     def subscribe(self, m: LiveMatch, viewer: int | None) -> Subscriber:
         sub = Subscriber(viewer, asyncio.Queue())
         m.subscribers.append(sub)
-        sub.queue.put_nowait(json.dumps(self.snapshot(m, viewer)))
+        sub.queue.put_nowait(_dumps(self.snapshot(m, viewer)))
         return sub
 
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
@@ -578,30 +645,27 @@ class MatchService:
             if sub.seat not in cache:
                 snap = self.snapshot(m, sub.seat)
                 snap["reason"] = reason
-                cache[sub.seat] = json.dumps(snap)
+                cache[sub.seat] = _dumps(snap)
             sub.push(cache[sub.seat])
 
     def _broadcast_event(self, m: LiveMatch) -> None:
+        """Send every connected client the event of the last action (SRV-V1). Views and legal actions are
+        computed only for the seats that have a client, once per seat (SRV-V2), and the parts every client
+        shares (match summary, ``to_act``) are encoded once and spliced into each client's message."""
         if not m.subscribers:
             return
         to_act = m.to_act()
-        summary = m.summary()
         entry = m.log[-1]
+        index = m.version - 1
+        head = f'{{"type":"event","match":{_dumps(m.summary())},"version":{m.version},"to_act":{_dumps(list(to_act))},"seat":'
         cache: dict[int | None, str] = {}
         for sub in m.subscribers:
             v = sub.seat
-            if v not in cache:
-                cache[v] = json.dumps({
-                    "type": "event",
-                    "match": summary,
-                    "seat": v,
-                    "version": m.version,
-                    "last": self._entry_json(m, m.version - 1, entry, v),
-                    "view": m.game.view(m.state, v),
-                    "to_act": list(to_act),
-                    "legal": m.game.legal_actions(m.state, v) if v is not None and v in to_act else [],
-                })
-            sub.push(cache[v])
+            text = cache.get(v, "")
+            if not text:
+                body = {"last": self._entry_json(m, index, entry, v), "view": m.view(v), **self.legal_fields(m, v, to_act)}
+                text = cache[v] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
+            sub.push(text)
 
     # ------------------------------------------------------------ AI and clocks
     def _after_change(self, m: LiveMatch) -> None:
@@ -783,6 +847,28 @@ class MatchService:
         if not 0 <= step <= m.version:
             raise ServiceError(404, "no_such_step", f"steps are 0..{m.version}")
         return replay_log(m.game, m, step)
+
+
+#: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``legal_fields``).
+LEGAL_LIMIT = 400
+
+_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_dumps = _encoder.encode
+
+
+def _weight(action: Action) -> int:
+    """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
+    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
+
+
+def select_legal(legal: list[Action], limit: int) -> list[Action]:
+    """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
+    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
+    if len(legal) <= limit:
+        return legal
+    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
+    keep.sort()
+    return [legal[i] for i in keep]
 
 
 def replay_log(game: Game[Any], m: LiveMatch, upto: int) -> Any:

@@ -2,19 +2,28 @@
 exercised on two small test games (tests/core/toygames.py)."""
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from spacetable.ai import MCTSAgent, RandomAgent, play_game
 from spacetable.core import ConfigError, Match, NotYourTurn, RuleError, SealedCommits, state_fingerprint
 from spacetable.core.match import LogEntry
-from spacetable.games import available, register_game
+from spacetable.games import available, register_game, unregister_game
 
 from .toygames import Nim, SealedDuel
 
 NIM, DUEL = Nim(), SealedDuel()
-register_game(NIM)
-register_game(DUEL)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _toy_games_registered() -> Iterator[None]:
+    """The toy games are in the registry only while this module runs."""
+    register_game(NIM)
+    register_game(DUEL)
+    yield
+    unregister_game(NIM.id)
+    unregister_game(DUEL.id)
 
 
 def test_config_defaults_and_errors() -> None:

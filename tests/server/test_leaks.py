@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from spacetable.core.game import Game
 from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
+from spacetable.server.service import LEGAL_LIMIT, select_legal
 
 from .conftest import create, join
 
@@ -111,7 +112,10 @@ def audit_match(client: TestClient, game_id: str, config: dict[str, Any], seed: 
                 assert msg["view"] == norm(game.view(local, v)), f"{game_id}: view sent to {v} differs from game.view"
                 assert msg["to_act"] == list(to_act)
                 expected_legal = norm(game.legal_actions(local, v)) if v is not None and v in to_act else []
-                assert msg["legal"] == expected_legal
+                # SRV-L1: the full list up to LEGAL_LIMIT, above it a selection of legal actions plus the count
+                assert msg["legal_count"] == len(expected_legal)
+                assert msg["legal_complete"] == (len(expected_legal) <= LEGAL_LIMIT)
+                assert msg["legal"] == (expected_legal if msg["legal_complete"] else select_legal(expected_legal, LEGAL_LIMIT))
                 if v is not None and steps % 4 == 0:
                     check_hidden(game, local, v, steps)
             if not to_act or steps >= MAX_ACTIONS:

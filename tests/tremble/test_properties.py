@@ -253,3 +253,58 @@ def test_IM6_view_does_not_depend_on_hidden_information() -> None:
             seat = to_act[pick.randbelow(len(to_act))]
             s = GAME.apply(s, seat, GAME.sample_action(s, seat, pick))
             k += 1
+
+
+def _canon_buy(a: dict) -> tuple:
+    return (a["credits"], tuple(sorted(a["buy"])), tuple(sorted(a["discard"])), a["repay"], tuple(sorted(a["comp"])))
+
+
+def _canon_plan(a: dict) -> str:
+    return json.dumps(
+        {"g": a["groups"], "f": sorted(a["fuel_cards"]), "s": sorted(a["stations"], key=lambda x: json.dumps(x, sort_keys=True))},
+        sort_keys=True,
+    )
+
+
+def test_TH_5_sampled_buys_and_plans_are_members_of_the_enumerators() -> None:
+    """§5: the fast sampler behind the random captain only draws legal commits: every sampled buy
+    (TH-4.4–4.6, TH-13) and plan (TH-6) is one of the enumerated legal actions."""
+    from spacetable.games.tremble.ai import RandomCaptain
+
+    checked = 0
+    for seed in range(6):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, seed)
+        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            a = captains[seat].choose(GAME, s, seat)
+            if s.phase == "buy" and seed % 2 == 0:
+                assert _canon_buy(a) in {_canon_buy(x) for x in GAME.legal_actions(s, seat)}
+                checked += 1
+            elif s.phase == "plan" and len(s.players[seat].hand) <= 4:
+                assert _canon_plan(a) in {_canon_plan(x) for x in GAME.legal_actions(s, seat)}
+                checked += 1
+            GAME.apply_in_place(s, seat, a)
+    assert checked > 100
+
+
+def test_TH_5_checked_in_place_play_equals_validated_play() -> None:
+    """The simulation fast path (``apply_in_place(..., checked=True)``, no second validation of the
+    engine's own buy/plan commits, TH-4.4/TH-6) reaches exactly the states of the protocol ``apply``."""
+    from spacetable.games.tremble.ai import RandomCaptain
+
+    for seed in range(8):
+        players = 2 + seed % 4
+        cfg = {"players": players, "log_events": False}  # the readable log is trimmed differently by clones
+        ref = GAME.initial_state(cfg, seed)
+        fast = GAME.initial_state(cfg, seed)
+        a_ref = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        a_fast = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(ref):
+            seat = GAME.to_act(ref)[0]
+            assert GAME.to_act(fast) == GAME.to_act(ref)
+            ref = GAME.apply(ref, seat, a_ref[seat].choose(GAME, ref, seat))
+            GAME.apply_in_place(fast, seat, a_fast[seat].choose(GAME, fast, seat), checked=True)
+        assert not GAME.to_act(fast)
+        assert state_fingerprint(GAME, fast) == state_fingerprint(GAME, ref)

@@ -190,11 +190,9 @@ class CommanderAgent:
 
     name = "commander"
 
-    def __init__(self, seed: int = 0, seconds: float = 1.0, noise: float = 0.05, fire_threshold: float = 3.5) -> None:
+    def __init__(self, seed: int = 0, seconds: float = 1.0) -> None:
         self.rng = Rng.from_seed(seed)
         self.seconds = seconds
-        self.noise = noise  # random tie-break added to move values
-        self.fire_threshold = fire_threshold  # least material a shot pair must destroy
 
     # ---------------------------------------------------------------- choose
     def choose(self, game: Game[Any], state: FMState, player: int) -> Action:
@@ -229,7 +227,7 @@ class CommanderAgent:
             if enters:
                 return max(enters, key=lambda a: len(state.all_cargo(units[a["unit"]])))
         best_fire = None
-        best_fire_v = self.fire_threshold
+        best_fire_v = 3.5
         for a in by_type.get("fire", []):
             v = target_value(state, player, board.index(*a["target"]))
             if v > best_fire_v:
@@ -348,7 +346,7 @@ class CommanderAgent:
                 d_home = min(f[c] for c in cells)
                 if d_home > 8:
                     v -= 0.5 * (d_home - 8)
-            v += self.rng.random() * self.noise
+            v += self.rng.random() * 0.05
             if v > best_v:
                 best, best_v = a, v
         return best
@@ -366,86 +364,6 @@ class CommanderAgent:
             v = ore_near * 2 + min(sea, 12) * 0.5 + len(disc) * 0.1 + self.rng.random()
             if v > best_v:
                 best, best_v = a, v
-        return best
-
-
-def evaluate(state: FMState, player: int) -> float:
-    """Static evaluation for ``player`` of an end-of-turn position (the look-ahead's leaf score): ore banked in
-    own ships and carried by own carriers, the material balance, and the convoys' distance to their goal."""
-    units = state.units
-    board = state.board
-    homes = [p for s in state.ships_of(player) for p in s.cells[1:]]
-    ores = [u.cells[0] for u in units.values() if u.kind == ORE and u.cells and u.carrier < 0]
-    v = 0.0
-    for u in units.values():
-        if u.kind == ORE:
-            if u.carrier >= 0:
-                top = u
-                while top.carrier >= 0:
-                    top = units[top.carrier]
-                if top.kind == SHIP and state.ctl(top) == player:
-                    v += 2.0
-                elif state.ctl(units[u.carrier]) == player:
-                    v += 1.2
-            continue
-        if u.kind in (SHIP, PONTOON) or u.colour < 0 or state.ctl(u) < 0:
-            continue
-        val = VALUE.get(u.kind, 1)
-        if state.ctl(u) != player:
-            v -= 0.5 * val
-            continue
-        v += 0.5 * val - (0.3 * val if u.neut else 0.0)
-        if u.kind in (CRAB, BARGE, WL) and state.on_board(u):
-            loaded = any(c.kind == ORE for c in state.all_cargo(u))
-            goals = homes if loaded else ores
-            if goals:
-                v -= 0.08 * min(board.dist(u.cells[0], g) for g in goals)
-    return v
-
-
-class LookaheadCommander(CommanderAgent):
-    """The commander with a short search over action sequences: at the start of each mid-game turn it plays
-    the rest of the turn out on copies (the plain commander and a few variants: other firing thresholds,
-    more move noise), scores each end position with :func:`evaluate`, and follows a variant's sequence
-    only when it beats the plain commander's by ``margin`` (noisy estimates otherwise pick flukes). Nothing
-    in a player turn is random, so the chosen sequence replays exactly; any surprise triggers a replan."""
-
-    name = "lookahead"
-    VARIANTS = ((0.05, 3.5), (0.05, 2.0), (0.05, 6.0), (0.3, 3.5))
-    margin = 1.0
-
-    def __init__(self, seed: int = 0, seconds: float = 1.0) -> None:
-        super().__init__(seed, seconds)
-        self.plan: list[tuple[FMState, Action]] = []
-
-    def choose(self, game: Game[Any], state: FMState, player: int) -> Action:
-        last = 26 if state.config["endgame"] == "fmg" else 25
-        if state.phase != "play" or state.turn <= 3 or state.turn >= last - 4:
-            self.plan = []
-            return super().choose(game, state, player)
-        if self.plan and self.plan[0][0] == state:
-            return self.plan.pop(0)[1]
-        self.plan = self.search(game, state, player)
-        return self.plan.pop(0)[1]
-
-    def search(self, game: Game[Any], state: FMState, player: int) -> list[tuple[FMState, Action]]:
-        best: list[tuple[FMState, Action]] = []
-        best_v = -1e18
-        for k, (noise, threshold) in enumerate(self.VARIANTS):
-            agent = CommanderAgent(self.rng.randbelow(1 << 30), self.seconds, noise, threshold)
-            s = state
-            plan: list[tuple[FMState, Action]] = []
-            for _ in range(150):
-                a = agent.choose(game, s, player)
-                plan.append((s, a))
-                if a["type"] in ("end_turn", "resign"):
-                    break
-                s = game.apply(s, player, a)
-                if game.to_act(s) != (player,) or s.turn != state.turn:
-                    break
-            v = evaluate(s, player) - (0.0 if k == 0 else self.margin)
-            if v > best_v:
-                best, best_v = plan, v
         return best
 
 
@@ -468,7 +386,6 @@ class RandomFMAgent:
 AGENTS: dict[str, Callable[[int, float], Any]] = {
     "commander": lambda seed, seconds: CommanderAgent(seed, seconds),
     "greedy": lambda seed, seconds: GreedyAgent(seed, seconds),
-    "lookahead": lambda seed, seconds: LookaheadCommander(seed, seconds),
     "random": lambda seed, seconds: RandomFMAgent(seed, seconds),
 }
 DEFAULT_AGENT = "commander"

@@ -77,58 +77,76 @@ def simulate_buy(
         raise RuleError("CORE-ACTION", "buy needs credits:int, buy:[card], discard:[card], repay:int, comp:[card]")
     if credits and repay:
         raise RuleError("TH-4.4", "taking and repaying credit in one commit is illegal")
-    # (1) gain_humans compensation cards
-    usable = p.usable_comps(s.turn)
-    if len(set(comp)) != len(comp):
-        raise RuleError("TH-4.4", "a compensation card is listed twice")
     humans = p.humans
-    for c in comp:
-        if c not in usable:
-            raise RuleError("TH-12.2", f"{c} is not a usable compensation card of yours (received before this turn)")
-        eff = cards.comps[c].effect
-        if eff["op"] != "gain_humans":
-            raise RuleError("TH-4.4", f"{c} cannot be played while buying")
-        humans += eff["amount"]
+    # (1) gain_humans compensation cards
+    if comp:
+        usable = p.usable_comps(s.turn)
+        if len(set(comp)) != len(comp):
+            raise RuleError("TH-4.4", "a compensation card is listed twice")
+        for c in comp:
+            if c not in usable:
+                raise RuleError("TH-12.2", f"{c} is not a usable compensation card of yours (received before this turn)")
+            eff = cards.comps[c].effect
+            if eff["op"] != "gain_humans":
+                raise RuleError("TH-4.4", f"{c} cannot be played while buying")
+            humans += eff["amount"]
     # (2) credits, one at a time
-    humans = take_credits(p, humans, credits, rules)
+    if credits:
+        humans = take_credits(p, humans, credits, rules)
     # (3) purchases
-    if len(set(buy)) != len(buy) or any(c not in p.drawn for c in buy):
-        raise RuleError("TH-4.3", "you may buy only cards you drew this turn, each once")
-    if len(buy) > rules["buy_max"]:
-        raise RuleError("TH-4.3", f"at most {rules['buy_max']} cards may be bought")
-    prices = sorted((cards.price(c) for c in buy), reverse=True)
-    disc_station = next((st for st in p.stations if st not in p.tapped and cards.stations[st].op == "price_discount"), None)
-    if disc_station is not None and prices:
-        prices[0] = max(0, prices[0] - cards.stations[disc_station].effect["amount"])
-    total = sum(prices)
-    if total > humans:
-        raise RuleError("TH-4.4", f"the purchase costs {total:,} but you have {humans:,} humans")
-    humans -= total
+    ships = cards.ships
+    disc_station = None
+    if buy:
+        drawn = p.drawn
+        if len(set(buy)) != len(buy) or any(c not in drawn for c in buy):
+            raise RuleError("TH-4.3", "you may buy only cards you drew this turn, each once")
+        if len(buy) > rules["buy_max"]:
+            raise RuleError("TH-4.3", f"at most {rules['buy_max']} cards may be bought")
+        prices = sorted((cards.price(c) for c in buy), reverse=True)
+        for st in p.stations:
+            if st not in p.tapped and cards.stations[st].op == "price_discount":
+                disc_station = st
+                break
+        if disc_station is not None:
+            prices[0] = max(0, prices[0] - cards.stations[disc_station].effect["amount"])
+        total = sum(prices)
+        if total > humans:
+            raise RuleError("TH-4.4", f"the purchase costs {total:,} but you have {humans:,} humans")
+        humans -= total
+        bought_ships = [c for c in buy if c in ships]
+        bought_st = [c for c in buy if c not in ships]
+    else:
+        bought_ships = bought_st = []
     # (4) discards: exactly as many owned cards as the limits require (TH-4.6, TH-D29)
-    bought_ships = [c for c in buy if c in cards.ships]
-    bought_st = [c for c in buy if c in cards.stations]
-    if len(set(discard)) != len(discard) or any(c not in p.hand and c not in p.stations for c in discard):
+    if discard and (len(set(discard)) != len(discard) or any(c not in p.hand and c not in p.stations for c in discard)):
         raise RuleError("TH-4.6", "you may discard only ships or stations you owned before this commit")
-    if len({cards.base_id(c) for c in bought_st}) != len(bought_st):
+    bought_bases = {c.split("#", 1)[0] for c in bought_st}
+    if len(bought_bases) != len(bought_st):
         raise RuleError("TH-4.6", "two stations with the same card id cannot be owned")
-    ship_disc = [c for c in discard if c in p.hand]
-    st_disc = [c for c in discard if c in p.stations]
-    need_ships = max(0, len(p.hand) + len(bought_ships) - rules["max_ships"])
+    ship_disc = [c for c in discard if c in p.hand] if discard else []
+    st_disc = [c for c in discard if c in p.stations] if discard else []
+    need_ships = len(p.hand) + len(bought_ships) - rules["max_ships"]
+    if need_ships < 0:
+        need_ships = 0
     if len(ship_disc) != need_ships:
         raise RuleError("TH-4.6", f"this purchase needs exactly {need_ships} ship discard(s), not {len(ship_disc)}")
-    bought_bases = {cards.base_id(c) for c in bought_st}
-    dup = [c for c in p.stations if cards.base_id(c) in bought_bases]
-    need_st = len(dup) + max(0, len(p.stations) - len(dup) + len(bought_st) - rules["max_stations"])
-    kept = [c for c in p.stations if c not in st_disc]
-    if len(st_disc) != need_st or any(cards.base_id(c) in bought_bases for c in kept):
+    if bought_st or st_disc:
+        dup = [c for c in p.stations if c.split("#", 1)[0] in bought_bases]
+        need_st = len(dup) + max(0, len(p.stations) - len(dup) + len(bought_st) - rules["max_stations"])
+        kept = [c for c in p.stations if c not in st_disc]
+        if len(st_disc) != need_st or any(c.split("#", 1)[0] in bought_bases for c in kept):
+            raise RuleError("TH-4.6", f"this purchase needs exactly {need_st} station discard(s) of the right cards")
+    elif len(p.stations) > rules["max_stations"]:
+        need_st = len(p.stations) - rules["max_stations"]
         raise RuleError("TH-4.6", f"this purchase needs exactly {need_st} station discard(s) of the right cards")
     # (5) repayments
-    if repay > p.credits:
-        raise RuleError("TH-13.4", f"you have only {p.credits} open credit(s)")
-    cost = repay * rules["credit"]["repay"]
-    if cost > humans:
-        raise RuleError("TH-D8", f"repaying {repay} credit(s) costs {cost:,}; you would have {humans:,}")
-    humans -= cost
+    if repay:
+        if repay > p.credits:
+            raise RuleError("TH-13.4", f"you have only {p.credits} open credit(s)")
+        cost = repay * rules["credit"]["repay"]
+        if cost > humans:
+            raise RuleError("TH-D8", f"repaying {repay} credit(s) costs {cost:,}; you would have {humans:,}")
+        humans -= cost
     if not mutate:
         return []
     p.credits += credits - repay
@@ -207,12 +225,14 @@ def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng:
         ships = [c for c in buy if c in cards.ships]
         need = max(0, len(p.hand) + len(ships) - rules["max_ships"])
         hand = p.hand[:]
-        rng.shuffle(hand)
+        if need:
+            rng.shuffle(hand)
         bases = {cards.base_id(c) for c in buy if c in cards.stations}
         dup = [c for c in p.stations if cards.base_id(c) in bases]
         rest = [c for c in p.stations if c not in dup]
-        rng.shuffle(rest)
         extra = max(0, len(rest) + len(bases) - rules["max_stations"])
+        if extra:
+            rng.shuffle(rest)
         a = {
             "type": "buy",
             "credits": credits,

@@ -10,6 +10,7 @@ from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.rng import Rng
 
 from . import battle, buying, planning, reward, stations, turns
+from .cards import _CACHE as _SETS
 from .cards import FUEL_PRESETS, CardSet, get_set
 from .state import TState
 
@@ -44,7 +45,8 @@ class TrembleGame(Game[TState]):
         return out
 
     def cards(self, s: TState) -> CardSet:
-        return get_set(s.card_set)
+        cards = _SETS.get(s.card_set)
+        return cards if cards is not None else get_set(s.card_set)
 
     # ----------------------------------------------------------------- protocol
     def initial_state(self, config: dict[str, Any], seed: int) -> TState:
@@ -122,11 +124,15 @@ class TrembleGame(Game[TState]):
         self._apply(s, player, action)
         return s
 
-    def apply_in_place(self, s: TState, player: int, action: Action) -> None:
-        """Mutating apply for simulations that own their state (no clone)."""
-        self._apply(s, player, action)
+    def apply_in_place(self, s: TState, player: int, action: Action, checked: bool = False) -> None:
+        """Mutating apply for simulations that own their state (no clone, no turn check).
 
-    def _apply(self, s: TState, player: int, action: Action) -> None:
+        ``checked=True`` is for actions this engine produced itself (``legal_actions`` or
+        ``sample_action``, both legal by construction): the sealed buy and plan commits are then not
+        validated a second time (TH-4.4, TH-6). Never pass it for actions from outside."""
+        self._apply(s, player, action, checked)
+
+    def _apply(self, s: TState, player: int, action: Action, checked: bool = False) -> None:
         cards = self.cards(s)
         ph = s.phase
         t = action["type"]
@@ -135,7 +141,7 @@ class TrembleGame(Game[TState]):
                 raise RuleError("TH-4.2", "redraw_stations or keep")
             turns.redraw(s, cards, player, t == "redraw_stations")
         elif ph in SEALED_PHASES:
-            self._seal(s, cards, player, action)
+            self._seal(s, cards, player, action, checked)
         elif ph == "declare":
             battle.declare(s, cards, player, action)
         elif ph == "respond":
@@ -149,13 +155,14 @@ class TrembleGame(Game[TState]):
         else:
             raise RuleError("CORE-TURN", "the game is over")
 
-    def _seal(self, s: TState, cards: CardSet, player: int, action: Action) -> None:
+    def _seal(self, s: TState, cards: CardSet, player: int, action: Action, checked: bool = False) -> None:
         ph = s.phase
         t = action["type"]
         if ph == "buy":
             if t != "buy":
                 raise RuleError("TH-4.3", "the buy commit is {type: buy, ...}")
-            buying.check_buy(s, cards, cards.rules, player, action)
+            if not checked:
+                buying.check_buy(s, cards, cards.rules, player, action)
             full = {
                 "type": "buy",
                 "credits": action.get("credits", 0),
@@ -170,7 +177,8 @@ class TrembleGame(Game[TState]):
         elif ph == "plan":
             if t != "plan":
                 raise RuleError("TH-6.1", "the plan commit is {type: plan, groups, fuel_cards, stations}")
-            planning.check_plan(s, cards, player, action)
+            if not checked:
+                planning.check_plan(s, cards, player, action)
             s.sealed.submit(
                 player,
                 {

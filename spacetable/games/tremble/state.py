@@ -38,6 +38,8 @@ class PlayerState:
 
     def usable_comps(self, turn: int) -> list[str]:
         """Compensation cards received before this turn (TH-12.2)."""
+        if not self.comps:
+            return []
         return [c for c, t in zip(self.comps, self.comp_turns, strict=True) if t < turn]
 
 

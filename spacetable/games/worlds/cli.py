@@ -401,6 +401,11 @@ def situation_from_scenario(raw: dict[str, Any], side: str | None, objective: st
             alloc_list.append((np_, len(ids) - np_))
     if mode == "auto":
         mode = "ours" if s_alloc else ("given" if alloc_list else "opponent_worst")
+    if mode == "ours" and not s_alloc:
+        raise ConfigError(f"[WS-4.2] {state.sides[s]} is not the allocator of this combat: use --allocation "
+                          "opponent_worst or given")
+    if mode == "opponent_worst" and s_alloc:
+        raise ConfigError(f"[WS-4.2] {state.sides[s]} is the allocator of this combat: use --allocation ours or given")
     if mode == "given" and alloc_list is None:
         raise ConfigError("allocation 'given' needs an 'allocation' in the scenario's combat block")
     response = None
