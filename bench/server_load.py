@@ -141,31 +141,61 @@ async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, 
                 return
 
 
-async def post(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST with a retry when a kept-alive connection was closed by the server meanwhile."""
-    for attempt in range(3):
-        try:
-            r = await http.post(url, json=body)
-            r.raise_for_status()
-            data: dict[str, Any] = r.json()
-            return data
-        except (httpx.ReadError, httpx.RemoteProtocolError):
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+class Http:
+    """A minimal keep-alive HTTP/1.1 JSON client, one connection per table: the lobby calls of the
+    benchmark cost the client almost nothing (a shared connection pool with hundreds of waiting
+    requests costs more CPU than the server's answers)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        for attempt in range(2):
+            try:
+                return await self._post(path, body)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                await self.close()
+                if attempt == 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = json.dumps(body).encode()
+        self.writer.write(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
+        head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(head[0].split()[1])
+        headers = dict(line.split(":", 1) for line in head[1:] if ":" in line)
+        length = int(next(v for k, v in headers.items() if k.lower() == "content-length"))
+        payload = await self.reader.readexactly(length)
+        if status >= 400:
+            raise RuntimeError(f"POST {path}: HTTP {status}: {payload[:200]!r}")
+        out: dict[str, Any] = json.loads(payload)
+        return out
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.reader = self.writer = None
 
 
-async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window,
-                http: httpx.AsyncClient, think: float) -> None:
+async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends."""
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
+    host, port = base.removeprefix("http://").split(":")
+    http = Http(host, int(port))
     while time.perf_counter() < win.stop:
-        data = await post(http, "/api/matches", {"game": game, "config": config, "seed": rng.randrange(2**40), "join_seat": 0})
+        data = await http.post("/api/matches", {"game": game, "config": config, "seed": rng.randrange(2**40), "join_seat": 0})
         mid, n = data["match"]["id"], len(data["match"]["seats"])
         tokens = [data["token"]]
         for s in range(1, n):
-            tokens.append((await post(http, f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
+            tokens.append((await http.post(f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
         done = asyncio.Event()
         tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
                                                  random.Random(rng.random()), win, done, think)) for s in range(n)]
@@ -177,16 +207,15 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
         for task in finished:
             task.result()  # re-raise a client's error
         stats.matches_done += 1
+    await http.close()
 
 
 async def run_tables(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
                      think: float) -> Stats:
     stats = Stats()
-    limits = httpx.Limits(max_connections=32)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        now = time.perf_counter()
-        win = Window(now + ramp, now + ramp + seconds)
-        await asyncio.gather(*(table(base, game, config, stats, s, win, http, think) for s in seeds))
+    now = time.perf_counter()
+    win = Window(now + ramp, now + ramp + seconds)
+    await asyncio.gather(*(table(base, game, config, stats, s, win, think) for s in seeds))
     return stats
 
 

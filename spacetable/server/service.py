@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.engine import Connection, Engine
 
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
@@ -48,11 +49,47 @@ MATCHES = MatchRow.__table__
 SEATS = SeatRow.__table__
 ACTIONS = ActionRow.__table__
 
-_INSERT_ACTION = text("INSERT INTO actions (match_id, idx, seat, action, source, created_at) VALUES (:m, :i, :s, :a, :src, :t)")
-_BUMP_VERSION = text(
+_INSERT_ACTION = "INSERT INTO actions (match_id, idx, seat, action, source, created_at) VALUES (:m, :i, :s, :a, :src, :t)"
+_BUMP_VERSION = (
     "UPDATE matches SET version = :v, status = :status, turn_started_at = :turn_started_at, updated_at = :updated_at, "
     "outcome = :outcome, undo_request = :undo_request WHERE id = :m AND version = :i"
 )
+_MATCH_COLUMNS = tuple(c.name for c in MATCHES.columns)
+_SEAT_COLUMNS = tuple(c.name for c in SEATS.columns)
+
+
+@functools.cache
+def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})"
+
+
+@functools.cache
+def _update_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
+    """An UPDATE of fixed ``columns`` (names from this module, never from a client) by key columns."""
+    sets = ", ".join(f"{c} = :{c}" for c in columns)
+    return f"UPDATE {table} SET {sets} WHERE {' AND '.join(f'{k} = :{k}' for k in keys)}"
+
+
+@functools.cache
+def _text_clause(sql: str) -> Any:
+    return text(sql)
+
+
+def _exec(conn: Connection, sql: str, params: dict[str, Any]) -> int:
+    """Run one statement with named ``:param`` binds in the connection's open transaction; returns the row count.
+
+    SRV-B1: with SQLite the statement goes straight to the driver's cursor (sqlite3 takes ``:name`` binds
+    and opens the transaction before the first write; ``conn.begin()`` around the job commits it), which
+    skips SQLAlchemy's per-statement compilation and result machinery. Other databases go through
+    SQLAlchemy ``text()`` (cached)."""
+    if conn.dialect.name == "sqlite":
+        cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cur.execute(sql, params)
+            return int(cur.rowcount)
+        finally:
+            cur.close()
+    return int(conn.execute(_text_clause(sql), params).rowcount)
 
 #: Engine exceptions on malformed input that are reported as CORE-ACTION, not as a server error.
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
@@ -296,36 +333,23 @@ class MatchService:
     # --------------------------------------------------------------- persistence
     @staticmethod
     def _db_insert_match(conn: Connection, m: LiveMatch) -> None:
-        conn.execute(insert(MATCHES).values(
-            id=m.id, game=m.game.id, name=m.name, config=dumps(m.config), seed=m.seed, status=m.status, version=0,
-            ai_seconds=m.ai_seconds, turn_seconds=m.turn_seconds, turn_started_at=m.turn_started_at,
-            outcome=None, undo_request=None, created_at=m.created_at, updated_at=m.updated_at,
-        ))
-        conn.execute(insert(SEATS), [
-            {"match_id": m.id, "seat": i, "kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent}
-            for i, s in enumerate(m.seats)
-        ])
+        _exec(conn, _insert_sql("matches", _MATCH_COLUMNS), {
+            "id": m.id, "game": m.game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "status": m.status,
+            "version": 0, "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "turn_started_at": m.turn_started_at,
+            "outcome": None, "undo_request": None, "created_at": m.created_at, "updated_at": m.updated_at,
+        })
+        for i, s in enumerate(m.seats):
+            _exec(conn, _insert_sql("seats", _SEAT_COLUMNS), {
+                "match_id": m.id, "seat": i, "kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent,
+            })
 
     @staticmethod
     def _db_append(
         conn: Connection, match_id: str, idx: int, seat: int, action: str, source: str, fields: dict[str, Any]
     ) -> None:
         t = time.time()
-        insert_params = {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t}
-        bump_params = {"m": match_id, "i": idx, "v": idx + 1, **fields}
-        if conn.dialect.name == "sqlite":
-            # hot path (SRV-B1): the two prepared statements straight on the driver's cursor, inside the
-            # transaction SQLAlchemy opened (pysqlite begins it before the INSERT; ``conn.begin()`` commits)
-            cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            try:
-                cur.execute(_INSERT_ACTION.text, insert_params)
-                cur.execute(_BUMP_VERSION.text, bump_params)
-                rowcount = cur.rowcount
-            finally:
-                cur.close()
-        else:
-            conn.execute(_INSERT_ACTION, insert_params)
-            rowcount = conn.execute(_BUMP_VERSION, bump_params).rowcount
+        _exec(conn, _INSERT_ACTION, {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t})
+        rowcount = _exec(conn, _BUMP_VERSION, {"m": match_id, "i": idx, "v": idx + 1, **fields})
         if rowcount != 1:
             raise RuntimeError(f"match {match_id}: stored version is not {idx}")
 
@@ -334,9 +358,10 @@ class MatchService:
         conn: Connection, match_id: str, fields: dict[str, Any], seat: tuple[int, dict[str, Any]] | None = None
     ) -> None:
         if fields:
-            conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(**fields))
+            _exec(conn, _update_sql("matches", tuple(fields), ("id",)), {**fields, "id": match_id})
         if seat is not None:
-            conn.execute(update(SEATS).where(SEATS.c.match_id == match_id, SEATS.c.seat == seat[0]).values(**seat[1]))
+            params = {**seat[1], "match_id": match_id, "seat": seat[0]}
+            _exec(conn, _update_sql("seats", tuple(seat[1]), ("match_id", "seat")), params)
 
     @staticmethod
     def _db_truncate(conn: Connection, match_id: str, upto: int, fields: dict[str, Any]) -> None:

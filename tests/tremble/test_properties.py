@@ -145,11 +145,18 @@ def test_IM_views_never_leak_private_cards() -> None:
 
 
 def test_IM6_determinize_keeps_the_view_and_resamples() -> None:
-    s = GAME.initial_state({"players": 4}, 21)
-    rng = Rng.from_seed(2)
-    while s.turn < 4 or s.phase != "plan":
-        seat = GAME.to_act(s)[0]
-        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+    def hidden_elsewhere(s: TState) -> bool:
+        last = GAME.to_act(s)[-1]
+        return any(x not in p.known and H.ships[x].deck != "training" for i, p in enumerate(s.players) if i != last for x in p.hand)
+
+    for start in range(21, 40):  # a position where another seat holds unrevealed bought ships
+        s = GAME.initial_state({"players": 4}, start)
+        rng = Rng.from_seed(2)
+        while s.turn < 4 or s.phase != "plan":
+            seat = GAME.to_act(s)[0]
+            s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+        if hidden_elsewhere(s):
+            break
     seat = GAME.to_act(s)[-1]
     base_view = GAME.view(s, seat)
     changed = False

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.match import Match
+from spacetable.core.steps import run_steps
 
 from . import fast
 from .board import BLUE, CODES, RED
@@ -324,26 +325,14 @@ def check_file(name: str, data: dict[str, Any]) -> int:
     if data.get("position"):
         cfg["position"] = data["position"]
     state: ArenaState = GAME.initial_state(GAME.normalize_config(cfg), int(data.get("seed", 0)))
-    failed = 0
-    for n, step in enumerate(data.get("steps", []), 1):
-        problems: list[str] = []
-        if "action" in step:
-            seat = int(step["seat"]) if "seat" in step else state.seat_of(state.to_move)
-            try:
-                act = step["action"]
-                action = GAME.parse_action(state, seat, act) if isinstance(act, str) else act
-                new = GAME.apply(state, seat, action)
-                if step.get("expect_error"):
-                    problems.append(f"expected rejection {step['expect_error']}, but the action was accepted")
-                else:
-                    state = new
-            except RuleError as exc:
-                if step.get("expect_error") != exc.rule:
-                    problems.append(f"rejected: [{exc.rule}] {exc.message}")
-        problems += _expectations(state, step.get("expect") or {})
-        print(f"{name} step {n}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}")
-        failed += bool(problems)
-    return 1 if failed else 0
+    return run_steps(
+        GAME,
+        state,
+        data.get("steps", []),
+        name,
+        _expectations,
+        seat_of=lambda st, step: int(step["seat"]) if "seat" in step else st.seat_of(st.to_move),
+    )
 
 
 def _expectations(state: ArenaState, exp: dict[str, Any]) -> list[str]:

@@ -15,7 +15,7 @@ from spacetable.core.errors import RuleError
 from spacetable.core.rng import Rng
 
 from .cards import CardSet
-from .credits import max_credits, take_credits
+from .credits import credit_allowed, max_credits, take_credits
 from .state import PlayerState, TState
 
 
@@ -209,41 +209,62 @@ def enumerate_buys(s: TState, cards: CardSet, rules: dict[str, Any], seat: int) 
 
 
 def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng: Rng) -> dict[str, Any]:
-    """A random legal buy commit drawn without enumerating (fast random captains): a random subset of
-    the drawn cards, sometimes credits or a repayment, random required discards; the empty commit
-    when a draw is illegal."""
+    """A random legal buy commit drawn without enumerating (fast random captains), legal by
+    construction (TH-4.4 order): one time in four up to 0–2 credits while TH-13.1 allows them; each
+    drawn card with probability 1/2 while at most ``buy_max`` are bought, no station id repeats and the
+    total (after the automatic ``price_discount``) fits the humans; exactly the discards TH-4.6
+    requires (random ships, every owned copy of a bought station id, random other stations); one
+    time in three a single repayment (TH-13.4) when there are open credits and it fits. No
+    compensation cards are played. Not uniform over the legal commits."""
     p = s.players[seat]
-    for _ in range(4):
-        credits = rng.randbelow(3) if rng.randbelow(4) == 0 else 0
-        budget = p.humans + credits * rules["credit"]["amount"]
-        buy = []
-        for c in p.drawn:
-            if rng.randbelow(2) and len(buy) < rules["buy_max"] and cards.price(c) <= budget:
+    credit = rules["credit"]
+    humans = p.humans
+    credits = 0
+    if rng.randbelow(4) == 0:
+        want = rng.randbelow(3)
+        while credits < want and credit_allowed(p, humans, rules):
+            credits += 1
+            humans += credit["amount"]
+    disc = 0
+    for st in p.stations:
+        if st not in p.tapped and cards.stations[st].op == "price_discount":
+            disc = cards.stations[st].effect["amount"]
+            break
+    buy: list[str] = []
+    prices: list[int] = []
+    bases: set[str] = set()
+    cost = 0
+    for c in p.drawn:
+        if rng.randbelow(2) and len(buy) < rules["buy_max"]:
+            base = c.split("#", 1)[0]
+            if c in cards.stations and base in bases:
+                continue
+            trial = [*prices, cards.price(c)]
+            trial_cost = sum(trial) - min(disc, max(trial))
+            if trial_cost <= humans:
                 buy.append(c)
-                budget -= cards.price(c)
-        repay = 1 if not credits and p.credits and rng.randbelow(3) == 0 else 0
-        ships = [c for c in buy if c in cards.ships]
-        need = max(0, len(p.hand) + len(ships) - rules["max_ships"])
-        hand = p.hand[:]
-        if need:
-            rng.shuffle(hand)
-        bases = {cards.base_id(c) for c in buy if c in cards.stations}
-        dup = [c for c in p.stations if cards.base_id(c) in bases]
-        rest = [c for c in p.stations if c not in dup]
-        extra = max(0, len(rest) + len(bases) - rules["max_stations"])
-        if extra:
-            rng.shuffle(rest)
-        a = {
-            "type": "buy",
-            "credits": credits,
-            "buy": buy,
-            "discard": hand[:need] + dup + rest[:extra],
-            "repay": repay,
-            "comp": [],
-        }
-        try:
-            simulate_buy(p, s, cards, rules, a, mutate=False)
-        except RuleError:
-            continue
-        return a
-    return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}
+                prices = trial
+                cost = trial_cost
+                if c in cards.stations:
+                    bases.add(base)
+    humans -= cost
+    repay = 0
+    if not credits and p.credits and rng.randbelow(3) == 0 and credit["repay"] <= humans:
+        repay = 1
+    need = max(0, len(p.hand) + sum(1 for c in buy if c in cards.ships) - rules["max_ships"])
+    hand = p.hand[:]
+    if need:
+        rng.shuffle(hand)
+    dup = [c for c in p.stations if c.split("#", 1)[0] in bases]
+    rest = [c for c in p.stations if c not in dup]
+    extra = max(0, len(rest) + len(bases) - rules["max_stations"])
+    if extra:
+        rng.shuffle(rest)
+    return {
+        "type": "buy",
+        "credits": credits,
+        "buy": buy,
+        "discard": hand[:need] + dup + rest[:extra],
+        "repay": repay,
+        "comp": [],
+    }

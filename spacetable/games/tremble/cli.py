@@ -66,7 +66,7 @@ def _play(argv: list[str]) -> int:
             continue
         if hotseat and last_person != seat:
             if sys.stdout.isatty():
-                print("\033[2J\033[H", end="")  # clear the previous person's private panel
+                print("\033[2J\033[3J\033[H", end="")  # clear the previous person's private panel (and the scrollback)
             print("\n" * 3 + f"==== seat {seat}: your turn (others look away) ====")
             if sys.stdin.isatty():
                 input("press Enter when only this seat is looking... ")

@@ -132,7 +132,9 @@ def group_strength(
         if cancelled and sid in cancelled:
             total += card.strength
             continue
-        total += card.strength + passive_bonus(card.abilities, kinds, i, city, vs_army)
+        total += card.strength
+        if card.abilities:
+            total += passive_bonus(card.abilities, kinds, i, city, vs_army)
         if ship_mods:
             total += ship_mods.get(sid, 0)
     return total

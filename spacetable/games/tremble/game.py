@@ -108,11 +108,15 @@ class TrembleGame(Game[TState]):
     def sample_action(self, state: TState, player: int, rng: Rng) -> Action:
         """A random legal action: uniform over ``legal_actions`` except buys and plans, which are drawn
         by :func:`buying.random_buy` / :func:`planning.random_plan` without enumerating (fast random captains)."""
-        if state.phase == "plan":
+        ph = state.phase
+        if ph == "plan":
             return planning.random_plan(state, self.cards(state), player, rng)
-        if state.phase == "buy":
+        if ph == "buy":
             cards = self.cards(state)
             return buying.random_buy(state, cards, cards.rules, player, rng)
+        if (ph == "declare" or ph == "army") and player in self.to_act(state):
+            # the same draw as indexing legal_actions' [fight, flee] (TH-9.3, TH-10.3), without building it
+            return {"type": ph, "choice": ("fight", "flee")[rng.randbelow(2)]}
         actions = self.legal_actions(state, player)
         return actions[rng.randbelow(len(actions))]
 

@@ -47,7 +47,7 @@ def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
             bought[seat].extend(x.split("#")[0] for x in action["buy"])
         if action.get("type") == "reward":
             contests += 1
-        s = GAME.apply(s, seat, action)
+        GAME.apply_in_place(s, seat, action)  # the simulation owns its state; every action is still validated
     out = GAME.outcome(s)
     assert out is not None
     return {

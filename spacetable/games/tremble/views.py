@@ -226,7 +226,7 @@ def render_text(game: TrembleGame, s: TState, viewer: int | None) -> str:
     v = build_view(game, s, viewer)
     lines = [
         f"== Tremble, Humans! — {v['card_set']} ==",
-        f"turn {v['turn']}/{v['turns']}  phase {v['phase']}  fuel limit {v['fuel_limit']}  lead seat {v['lead']}",
+        f"turn {v['turn']}/{v['turns']}  phase {v['phase']}  fuel limit {v['fuel_limit'] if v['fuel_limit'] is not None else '-'}  lead seat {v['lead']}",
     ]
     lines.append("missions: " + "; ".join(f"{m['name']} / {m['name_ru']} ({m['target']})" for m in v["missions"]))
     for p in v["players"]:

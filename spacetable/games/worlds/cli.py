@@ -18,6 +18,7 @@ from typing import Any
 
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.match import Match
+from spacetable.core.steps import run_steps
 
 from . import GAME
 from . import scenario as scen
@@ -492,26 +493,12 @@ def check_file(name: str, data: dict[str, Any]) -> int:
     scenario = scen.load(raw) if isinstance(raw, str) else raw
     scen.validate(scenario)
     state = GAME.from_scenario(scenario, data.get("seed"))
-    failed = 0
-    for n, step in enumerate(data.get("steps", []), 1):
+
+    def seat_of(st: WorldsState, step: dict[str, Any]) -> int:
         seat_raw = step.get("seat", 0)
-        seat = state.sides.index(seat_raw) if isinstance(seat_raw, str) else int(seat_raw)
-        act = step["action"]
-        problems: list[str] = []
-        try:
-            action = GAME.parse_action(state, seat, act) if isinstance(act, str) else act
-            new = GAME.apply(state, seat, action)
-            if step.get("expect_error"):
-                problems.append(f"expected rejection {step['expect_error']}, but the action was accepted")
-            else:
-                state = new
-        except RuleError as exc:
-            if step.get("expect_error") != exc.rule:
-                problems.append(f"rejected: [{exc.rule}] {exc.message}")
-        problems += _expectations(state, step.get("expect") or {})
-        print(f"{name} step {n}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}")
-        failed += bool(problems)
-    return 1 if failed else 0
+        return st.sides.index(seat_raw) if isinstance(seat_raw, str) else int(seat_raw)
+
+    return run_steps(GAME, state, data.get("steps", []), name, _expectations, seat_of=seat_of)
 
 
 def _expectations(state: WorldsState, exp: dict[str, Any]) -> list[str]:
