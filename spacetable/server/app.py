@@ -173,6 +173,17 @@ def create_app(database_url: str, ai_workers: int = 1, db_writer: str = "auto") 
         version = await service.act(match_id, body.seat, body.token, body.version, body.action)
         return {"version": version, "match": service.get(match_id).summary()}
 
+    @app.get("/api/matches/{match_id}/legal")
+    async def legal(match_id: str, seat: int, offset: int = 0, limit: int = 1000,
+                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+        """SRV-L2: a page of the seat's legal actions (header ``X-Seat-Token``)."""
+        return service.legal_page(match_id, seat, x_seat_token, offset, limit)
+
+    @app.post("/api/matches/{match_id}/legal/check")
+    async def check_legal(match_id: str, body: PlayAction) -> dict[str, Any]:
+        """SRV-L3: would this action be accepted now? Nothing is stored or changed."""
+        return service.check_action(match_id, body.seat, body.token, body.version, body.action)
+
     @app.post("/api/matches/{match_id}/undo")
     async def undo(match_id: str, body: UndoBody) -> dict[str, Any]:
         return await service.request_undo(match_id, body.seat, body.token)

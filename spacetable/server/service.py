@@ -614,6 +614,40 @@ class MatchService:
             self._after_change(m)
             return m.version
 
+    # ------------------------------------------------------------- legal actions
+    def legal_page(self, match_id: str, seat: int, token: str | None, offset: int = 0, limit: int = 1000) -> dict[str, Any]:
+        """SRV-L2: a page of a seat's legal actions (all of them, in canonical order), for seats whose
+        list was too long to send whole (``legal_complete`` false). Token-checked (SRV-A3)."""
+        m = self.get(match_id)
+        self.check_token(m, seat, token)
+        if offset < 0 or not 1 <= limit <= LEGAL_PAGE_MAX:
+            raise ServiceError(422, "bad_request", f"offset must be >= 0 and limit in 1..{LEGAL_PAGE_MAX}")
+        legal = m.legal(seat) if seat in m.to_act() else []
+        page = legal[offset:offset + limit]
+        return {"version": m.version, "seat": seat, "count": len(legal), "offset": offset, "actions": page}
+
+    def check_action(self, match_id: str, seat: int, token: str | None, version: Any, action: Any) -> dict[str, Any]:
+        """SRV-L3: would ``action`` be accepted now? The same checks as ``act`` (SRV-A1..A3), nothing stored
+        or changed: ``{"legal": true}`` or ``{"legal": false, "rule": ..., "message": ...}``."""
+        m = self.get(match_id)
+        self.check_token(m, seat, token)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ServiceError(400, "bad_request", "'version' (an integer) is required")
+        if m.status != "running":
+            raise ServiceError(409, m.status if m.status == "finished" else "not_started", f"the match is {m.status}")
+        if version != m.version:
+            raise ServiceError(409, "stale_version", f"stale state: the match is at version {m.version} (SRV-A1)")
+        if not isinstance(action, dict):
+            return {"legal": False, "rule": "CORE-ACTION", "message": "an action is a JSON object"}
+        try:
+            m.game.check_turn(m.state, seat)
+            m.game.apply(m.state, seat, action)
+        except RuleError as exc:
+            return {"legal": False, "rule": exc.rule, "message": exc.message}
+        except MALFORMED as exc:
+            return {"legal": False, "rule": "CORE-ACTION", "message": f"malformed action: {exc!r}"}
+        return {"legal": True}
+
     # ------------------------------------------------------------------- messages
     def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
         """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1)."""
@@ -876,6 +910,8 @@ class MatchService:
 
 #: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``legal_fields``).
 LEGAL_LIMIT = 400
+#: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
+LEGAL_PAGE_MAX = 5000
 
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _dumps = _encoder.encode

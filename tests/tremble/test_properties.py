@@ -147,7 +147,8 @@ def test_IM_views_never_leak_private_cards() -> None:
 def test_IM6_determinize_keeps_the_view_and_resamples() -> None:
     def hidden_elsewhere(s: TState) -> bool:
         last = GAME.to_act(s)[-1]
-        return any(x not in p.known and H.ships[x].deck != "training" for i, p in enumerate(s.players) if i != last for x in p.hand)
+        others = [p for i, p in enumerate(s.players) if i != last]
+        return any(x not in p.known and H.ships[x].deck != "training" for p in others for x in p.hand)
 
     for start in range(21, 40):  # a position where another seat holds unrevealed bought ships
         s = GAME.initial_state({"players": 4}, start)

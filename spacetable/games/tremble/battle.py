@@ -73,15 +73,12 @@ def declare(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> Non
         del s.groups[s.slot][seat]  # TH-9.3: ships back to hand, no loss, no compensation
     if c.order:
         return
-    from .reward import start_reward
-    from .turns import end_slot
-
     if not c.fight:  # TH-D3
         s.log_events and s.note("everybody fled; the city is discarded")
         s.city_discard.append(s.slots[s.slot])
-        end_slot(s, cards)
+        _turns.end_slot(s, cards)
     elif len(c.fight) == 1:  # TH-9.4
-        start_reward(s, cards, c.fight[0])
+        _reward.start_reward(s, cards, c.fight[0])
     else:
         c.seats = sorted(c.fight)
         roll(s, c.seats)
@@ -230,9 +227,7 @@ def close_window(s: TState, cards: CardSet) -> None:
     c = s.contest
     assert c is not None
     if c.kind == "army":
-        from .reward import close_army_window
-
-        close_army_window(s, cards)
+        _reward.close_army_window(s, cards)
         return
     totals = {x: total(s, cards, x) for x in c.seats}
     top = max(totals.values())
@@ -344,9 +339,7 @@ def after_losses(s: TState, cards: CardSet) -> None:
     c = s.contest
     assert c is not None
     if c.kind == "army":
-        from .reward import army_failed
-
-        army_failed(s, cards)
+        _reward.army_failed(s, cards)
         return
     for x in c.losers:
         draw_comp(s, x)
@@ -356,9 +349,7 @@ def after_losses(s: TState, cards: CardSet) -> None:
         s.sealed.commits = {}
         s.phase = "claim"
         return
-    from .reward import start_reward
-
-    start_reward(s, cards, c.winner)
+    _reward.start_reward(s, cards, c.winner)
 
 
 def claim_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
@@ -404,6 +395,10 @@ def resolve_claims(s: TState, cards: CardSet) -> None:
         p.trophies.append(s.slots[s.slot])
         c.claim = x
         s.log_events and s.note(f"seat {x} takes {cards.card_name(s.slots[s.slot])} as a trophy after losing")
-    from .reward import start_reward
+    _reward.start_reward(s, cards, c.winner)
 
-    start_reward(s, cards, c.winner)
+
+# Late imports: ``reward`` and ``turns`` import this module (an import cycle), so they are bound once
+# every function above exists; the package always loads this module first (via ``game``).
+from . import reward as _reward  # noqa: E402
+from . import turns as _turns  # noqa: E402

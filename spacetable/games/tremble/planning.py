@@ -190,26 +190,32 @@ def random_plan(s: TState, cards: CardSet, seat: int, rng: Rng) -> dict[str, Any
     hand = sorted(p.hand)
     nslots = len(s.slots)
     limit = fuel_limit(s)
-    res = _resources(s, cards, seat)
+    res = _resources(s, cards, seat) if p.stations or p.comps else []
     max_fuel = limit + sum(r[2] for r in res)
+    ships = cards.ships
+    fuels = [ships[h].fuel for h in hand]
     assign = [rng.randbelow(nslots + 1) for _ in hand]
-    while True:
-        total = sum(cards.ships[h].fuel for a, h in zip(assign, hand, strict=True) if a)
-        if total <= max_fuel:
-            break
+    total = sum(f for a, f in zip(assign, fuels, strict=True) if a)
+    while total > max_fuel:
         active = [i for i, a in enumerate(assign) if a]
-        assign[active[rng.randbelow(len(active))]] = 0
+        i = active[rng.randbelow(len(active))]
+        assign[i] = 0
+        total -= fuels[i]
     groups: dict[int, list[str]] = {}
     for a, h in zip(assign, hand, strict=True):
         if a:
-            groups.setdefault(a, []).append(h)
+            if a in groups:
+                groups[a].append(h)
+            else:
+                groups[a] = [h]
     choice = _fuel_choice(res, total - limit)
     assert choice is not None
     stations = list(choice[1])
-    for sup in sorted(st for st in p.stations if st not in p.tapped and cards.stations[st].op == "city_support"):
-        if groups and rng.randbelow(2):
-            keys = sorted(groups)
-            stations.append({"station": sup, "slot": keys[rng.randbelow(len(keys))]})
+    if p.stations:
+        for sup in sorted(st for st in p.stations if st not in p.tapped and cards.stations[st].op == "city_support"):
+            if groups and rng.randbelow(2):
+                keys = sorted(groups)
+                stations.append({"station": sup, "slot": keys[rng.randbelow(len(keys))]})
     return {
         "type": "plan",
         "groups": [{"slot": k, "ships": groups[k]} for k in sorted(groups)],

@@ -77,9 +77,7 @@ def reward_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         p.humans += city.raid + bonus
         s.log_events and s.note(f"seat {seat} raids {city.name}: +{city.raid + bonus:,}")
         take_trophy(s, cards, seat)
-        from .turns import end_slot
-
-        end_slot(s, cards)
+        _turns.end_slot(s, cards)
         return
     revealed = draw_armies(s, city.catch_draw, [])
     c.revealed = revealed
@@ -209,6 +207,8 @@ def finish_catch(s: TState, cards: CardSet) -> None:
     c = s.contest
     assert c is not None
     s.army_discard.extend(c.revealed)
-    from .turns import end_slot
+    _turns.end_slot(s, cards)
 
-    end_slot(s, cards)
+
+# Late import: ``turns`` imports this module (an import cycle); bound once every function above exists.
+from . import turns as _turns  # noqa: E402

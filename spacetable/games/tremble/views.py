@@ -224,9 +224,10 @@ def _ship_line(sh: dict[str, Any]) -> str:
 
 def render_text(game: TrembleGame, s: TState, viewer: int | None) -> str:
     v = build_view(game, s, viewer)
+    fuel = v["fuel_limit"] if v["fuel_limit"] is not None else "-"  # none after the last turn
     lines = [
         f"== Tremble, Humans! — {v['card_set']} ==",
-        f"turn {v['turn']}/{v['turns']}  phase {v['phase']}  fuel limit {v['fuel_limit'] if v['fuel_limit'] is not None else '-'}  lead seat {v['lead']}",
+        f"turn {v['turn']}/{v['turns']}  phase {v['phase']}  fuel limit {fuel}  lead seat {v['lead']}",
     ]
     lines.append("missions: " + "; ".join(f"{m['name']} / {m['name_ru']} ({m['target']})" for m in v["missions"]))
     for p in v["players"]:

@@ -220,7 +220,20 @@
       sending = true;
       ws.send(JSON.stringify({ type: "action", version: snap.version, action }));
     }
-    const ctx = () => ({ seat, legal: snap.legal || [], send, t, lang: S.lang, version: snap.version, match: snap.match });
+    // SRV-L1..L3: above the server's limit `legal` is a selection (legalComplete false, legalCount the total);
+    // fetchLegal pages through all of them, check asks whether a composed action would be accepted now.
+    async function fetchLegal(offset = 0, limit = 1000) {
+      const q = `seat=${seat}&offset=${offset}&limit=${limit}`;
+      return api(`/api/matches/${matchId}/legal?${q}`, { headers: { "X-Seat-Token": token || "" } });
+    }
+    async function check(action) {
+      return api(`/api/matches/${matchId}/legal/check`, { method: "POST", body: { seat, token, version: snap.version, action } });
+    }
+    const ctx = () => ({
+      seat, legal: snap.legal || [], legalCount: snap.legal_count ?? (snap.legal || []).length,
+      legalComplete: snap.legal_complete !== false, fetchLegal, check,
+      send, t, lang: S.lang, version: snap.version, match: snap.match,
+    });
 
     function drawHead() {
       const m = snap.match;
@@ -302,8 +315,14 @@
       const items = legal.map((a, i) => h("button.action", {
         "data-testid": `action-${i}`, "data-action": JSON.stringify(a), onclick: () => send(a),
       }, actionLabel(snap.match.game, a)));
-      legalEl.replaceChildren(h("h3", {}, t("match.your_actions", "Your actions")),
-        legal.length ? h("div.action-list", {}, items) : h("p.muted", {}, t("match.no_actions", "Nothing to do right now")));
+      const more = snap.legal_complete === false
+        ? h("p.muted", { "data-testid": "legal-partial", "data-count": String(snap.legal_count) },
+          t("match.legal_partial", "{shown} of {count} possible actions shown; the board composes the others",
+            { shown: legal.length, count: snap.legal_count }))
+        : null;
+      legalEl.replaceChildren(...[h("h3", {}, t("match.your_actions", "Your actions")), more,
+        legal.length ? h("div.action-list", {}, items) : h("p.muted", {}, t("match.no_actions", "Nothing to do right now"))]
+        .filter(Boolean));
     }
     function logItem(e) {
       const who = seatName(snap.match, e.seat);

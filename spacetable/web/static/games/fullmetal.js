@@ -53,6 +53,7 @@
       case "move": return "move " + a.unit + at;
       case "fire": return "fire " + a.a + "+" + a.b + at;
       case "end_turn": return "end turn";
+      case "land": return "land" + at + (a.orientation ? " " + a.orientation : "");
       case "deploy": return a.units ? "deploy " + a.units.length + " units" : "deploy (sealed)";
       case "decide_departure": return a.choices ? "departure " + JSON.stringify(a.choices) : "departure (sealed)";
       default: return a.type + (actionUnit(a) !== null ? " " + actionUnit(a) : "") + at;
