@@ -43,6 +43,10 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = ("resign", "accept_end")
@@ -110,19 +114,27 @@ async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, 
     loads, dumps, clock = json.loads, json.dumps, time.perf_counter
     async with connect(ws_url, max_size=None, compression=None) as ws:
         pending: tuple[int, float] | None = None
+        msg: dict[str, Any] = {}
         async for raw in ws:
-            msg = loads(raw)
-            kind = msg["type"]
+            got = loads(raw)
+            kind = got["type"]
             if kind == "error":
+                # stale: in a simultaneous phase another seat's action got in first (SRV-A1); the event
+                # of that action has come or comes next, and this seat acts again on the newest state
                 stats.errors += 1
+                if got["error"].get("code") != "stale_version":
+                    raise RuntimeError(got["error"])
+                newer = pending is None or msg.get("version", -1) >= pending[0]
                 pending = None
-                if msg["error"].get("code") != "stale_version":
-                    raise RuntimeError(msg["error"])
-            elif kind == "event" and pending is not None and msg["version"] >= pending[0] and msg["last"]["seat"] == seat:
-                if pending[1] >= win.start:
-                    stats.latencies.append(clock() - pending[1])
-                    stats.actions += 1
-                pending = None
+                if not newer:
+                    continue  # the event that made it stale is still on its way
+            else:
+                msg = got
+                if kind == "event" and pending is not None and msg["version"] >= pending[0] and msg["last"]["seat"] == seat:
+                    if pending[1] >= win.start:
+                        stats.latencies.append(clock() - pending[1])
+                        stats.actions += 1
+                    pending = None
             to_act = msg.get("to_act")
             if not to_act or done.is_set():
                 done.set()
@@ -139,6 +151,115 @@ async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, 
             elif pending is None and clock() >= win.stop:
                 done.set()
                 return
+
+
+class SeatConnection(asyncio.Protocol):
+    """The same player as ``seat_client`` on websockets' sans-I/O protocol driven straight by an asyncio
+    transport (``--client sansio``, the default): no reader task, no stream buffers, one callback per
+    packet, so that the load generator spends as little of the shared CPU as possible."""
+
+    def __init__(self, ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Future[None],
+                 think: float) -> None:
+        self.ws = ClientProtocol(parse_uri(ws_url), max_size=None)
+        self.seat, self.stats, self.rng, self.win, self.done, self.think = seat, stats, rng, win, done, think
+        self.transport: asyncio.Transport | None = None
+        self.pending: tuple[int, float] | None = None
+        self.msg: dict[str, Any] = {}
+        self.parts: list[bytes] = []
+        self.loop = asyncio.get_running_loop()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Frame):
+                if event.opcode in (Opcode.TEXT, Opcode.CONT):
+                    self.parts.append(bytes(event.data))
+                    if event.fin:
+                        raw, self.parts = b"".join(self.parts), []
+                        self.on_message(raw)
+            elif isinstance(event, Response) and event.status_code != 101:
+                self._finish(RuntimeError(f"WebSocket refused: {event.status_code}"))
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._finish(None)
+
+    def _finish(self, exc: BaseException | None) -> None:
+        if not self.done.done():
+            if exc is None:
+                self.done.set_result(None)
+            else:
+                self.done.set_exception(exc)
+
+    def on_message(self, raw: bytes) -> None:
+        if self.done.done():
+            return
+        got = json.loads(raw)
+        kind = got["type"]
+        if kind == "error":
+            self.stats.errors += 1
+            if got["error"].get("code") != "stale_version":
+                self._finish(RuntimeError(got["error"]))
+                return
+            newer = self.pending is None or self.msg.get("version", -1) >= self.pending[0]
+            self.pending = None
+            if not newer:
+                return
+        else:
+            self.msg = got
+            pending = self.pending
+            if kind == "event" and pending is not None and got["version"] >= pending[0] and got["last"]["seat"] == self.seat:
+                if pending[1] >= self.win.start:
+                    self.stats.latencies.append(time.perf_counter() - pending[1])
+                    self.stats.actions += 1
+                self.pending = None
+        msg = self.msg
+        to_act = msg.get("to_act")
+        if not to_act:
+            self._finish(None)
+            return
+        if self.pending is None:
+            if self.seat in to_act and msg.get("legal"):
+                self.pending = (msg["version"] + 1, 0.0)  # reserved: acts once, after the think time
+                delay = self.rng.uniform(0.5, 1.5) * self.think if self.think else 0.0
+                if delay:
+                    self.loop.call_later(delay, self.act, msg)
+                else:
+                    self.act(msg)
+            elif time.perf_counter() >= self.win.stop:
+                self._finish(None)
+
+    def act(self, msg: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if self.done.done() or self.transport is None or self.transport.is_closing():
+            return
+        if now >= self.win.stop:
+            self._finish(None)
+            return
+        if msg is not self.msg:  # something newer came in while thinking: think about that instead
+            self.pending = None
+            self.on_message(json.dumps(self.msg).encode())
+            return
+        action = self.rng.choice(calm_actions(msg["view"], msg["legal"]))
+        self.pending = (msg["version"] + 1, now)
+        self.ws.send_text(json.dumps({"type": "action", "version": msg["version"], "action": action}).encode())
+        self._flush()
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
 
 
 class Http:
@@ -184,7 +305,8 @@ class Http:
             self.reader = self.writer = None
 
 
-async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float) -> None:
+async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
+                client: str = "sansio") -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends."""
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
@@ -196,6 +318,11 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
         tokens = [data["token"]]
         for s in range(1, n):
             tokens.append((await http.post(f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
+        if client == "sansio":
+            await sansio_match(host, int(port), [f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}" for s in range(n)],
+                               stats, rng, win, think)
+            stats.matches_done += 1
+            continue
         done = asyncio.Event()
         tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
                                                  random.Random(rng.random()), win, done, think)) for s in range(n)]
@@ -210,25 +337,42 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
     await http.close()
 
 
+async def sansio_match(host: str, port: int, urls: list[str], stats: Stats, rng: random.Random, win: Window,
+                       think: float) -> None:
+    """Play one match with a ``SeatConnection`` per seat; returns when it is over or time is up."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    conns: list[SeatConnection] = []
+    try:
+        for seat, url in enumerate(urls):
+            conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think)
+            await loop.create_connection(lambda conn=conn: conn, host, port)  # type: ignore[misc]
+            conns.append(conn)
+        await done
+    finally:
+        for conn in conns:
+            conn.close()
+
+
 async def run_tables(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                     think: float) -> Stats:
+                     think: float, client: str = "sansio") -> Stats:
     stats = Stats()
     now = time.perf_counter()
     win = Window(now + ramp, now + ramp + seconds)
-    await asyncio.gather(*(table(base, game, config, stats, s, win, think) for s in seeds))
+    await asyncio.gather(*(table(base, game, config, stats, s, win, think, client) for s in seeds))
     return stats
 
 
 def client_process(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                   think: float) -> Stats:
+                   think: float, client: str = "sansio") -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(base, game, config, seeds, ramp, seconds, think))
+        stats = uvloop.run(run_tables(base, game, config, seeds, ramp, seconds, think, client))
     except ImportError:
-        stats = asyncio.run(run_tables(base, game, config, seeds, ramp, seconds, think))
+        stats = asyncio.run(run_tables(base, game, config, seeds, ramp, seconds, think, client))
     stats.client_cpu = time.process_time() - cpu0
     return stats
 
@@ -236,7 +380,7 @@ def client_process(base: str, game: str, config: dict[str, Any], seeds: list[int
 def run_phase(base: str, args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
-    jobs = [(base, args.game, json.loads(args.config), share, ramp, seconds, think) for share in shares if share]
+    jobs = [(base, args.game, json.loads(args.config), share, ramp, seconds, think, args.client) for share in shares if share]
     with mp.get_context("spawn").Pool(len(jobs)) as pool:
         results = pool.starmap(client_process, jobs)
     total = Stats()
@@ -316,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-seconds", type=float, default=10.0, help="measurement time of the max-throughput phase (0: skip)")
     p.add_argument("--ramp", type=float, default=2.0, help="seconds at the start of each phase not measured (connections)")
     p.add_argument("--client-procs", type=int, default=1, help="processes running the clients")
+    p.add_argument("--client", default="sansio", choices=["sansio", "websockets"],
+                   help="client implementation: websockets' sans-I/O protocol on raw asyncio transports (cheapest), "
+                        "or the websockets asyncio client")
     p.add_argument("--game", default="arena")
     p.add_argument("--config", default="{}", help="match config as JSON")
     p.add_argument("--pg-url", default=None, help="also run against this PostgreSQL URL if reachable")

@@ -16,6 +16,10 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
+_GAMMA = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
 
 
 def mix_seed(*parts: int | str) -> int:
@@ -31,10 +35,10 @@ def mix_seed(*parts: int | str) -> int:
 
 
 def _splitmix(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    state = (state + _GAMMA) & _MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _M1) & _MASK
+    z = ((z ^ (z >> 27)) * _M2) & _MASK
     return state, z ^ (z >> 31)
 
 
@@ -57,13 +61,21 @@ class Rng:
         return out
 
     def randbelow(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` without modulo bias."""
+        """Uniform integer in ``[0, n)`` without modulo bias: SplitMix64 outputs
+        at or above the largest multiple of ``n`` are rejected. The SplitMix64
+        step is written out here (hot path of every shuffle and die roll); it is
+        the same step as :meth:`next_u64`."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - (_TWO64 % n)
+        state = self.state
         while True:
-            x = self.next_u64()
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = state
                 return x % n
 
     def randint(self, lo: int, hi: int) -> int:
@@ -90,10 +102,22 @@ class Rng:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: for i from the end, swap with
+        ``randbelow(i + 1)`` (inlined, as in :meth:`randbelow`)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _TWO64 - (_TWO64 % n)
+            while True:
+                state = (state + _GAMMA) & _MASK
+                z = ((state ^ (state >> 30)) * _M1) & _MASK
+                z = ((z ^ (z >> 27)) * _M2) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)

@@ -13,6 +13,11 @@ Rule ids used in errors and docs (see ``docs/server.md``):
   same transaction as the version bump.
 * SRV-C1 optional per-turn clock; SRV-C2 timeout action.
 * SRV-U1..U4 undo policy.
+* SRV-V2 views, legal actions and ``to_act`` are computed once per state and only for connected clients.
+* SRV-L1 legal actions go only to a seat that must act; above ``LEGAL_LIMIT`` a selection plus the count;
+  SRV-L2 ``legal_page`` pages through all of them; SRV-L3 ``check_action`` tests one without playing it.
+* SRV-B1 action-path costs (see ``docs/server.md``, Performance): prepared statements on the driver's
+  cursor for SQLite, shared JSON encoded once per event, no replays.
 """
 
 from __future__ import annotations
@@ -207,11 +212,18 @@ class LiveMatch:
         return v
 
     def legal(self, seat: int) -> list[Action]:
-        """``game.legal_actions(state, seat)``, computed once per state."""
+        """``game.legal_actions(state, seat)``, computed once per state. A game whose enumeration once took
+        longer than ``SLOW_LEGAL`` seconds is marked slow (SRV-L4)."""
         self._fresh()
         out = self._legal.get(seat)
         if out is None:
-            out = self._legal[seat] = self.game.legal_actions(self.state, seat)
+            state = self.state
+            t0 = time.perf_counter()
+            out = self.game.legal_actions(state, seat)
+            if time.perf_counter() - t0 > SLOW_LEGAL:
+                SLOW_LEGAL_GAMES.add(self.game.id)
+            if self.state is state:  # still the same state (a thread may have computed it meanwhile)
+                self._legal[seat] = out
         return out
 
     @property
@@ -610,6 +622,7 @@ class MatchService:
             m.updated_at = fields["updated_at"]
             m.outcome = out.to_json() if out is not None else None
             m.undo_request = None
+            await self._prepare_legal(m)
             self._broadcast_event(m)
             self._after_change(m)
             return m.version
@@ -706,6 +719,19 @@ class MatchService:
                 snap["reason"] = reason
                 cache[sub.seat] = _dumps(snap)
             sub.push(cache[sub.seat])
+
+    async def _prepare_legal(self, m: LiveMatch) -> None:
+        """SRV-L4: for a game whose legal actions are slow to enumerate (tremble's plan decision: thousands
+        of plans, a third of a second), the lists the coming event needs are computed in a worker thread,
+        so the event loop keeps serving the other matches meanwhile instead of stopping; this match waits
+        (its lock is held, so its events stay in order)."""
+        if m.game.id not in SLOW_LEGAL_GAMES or not m.subscribers:
+            return
+        m._fresh()
+        seats = {sub.seat for sub in m.subscribers}
+        for seat in m.to_act():
+            if seat in seats and seat not in m._legal:
+                await asyncio.to_thread(m.legal, seat)
 
     def _broadcast_event(self, m: LiveMatch) -> None:
         """Send every connected client the event of the last action (SRV-V1). Views and legal actions are
@@ -910,6 +936,9 @@ class MatchService:
 
 #: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``legal_fields``).
 LEGAL_LIMIT = 400
+#: SRV-L4: a game whose ``legal_actions`` once took longer than this (seconds) has them computed off the event loop.
+SLOW_LEGAL = 0.02
+SLOW_LEGAL_GAMES: set[str] = set()
 #: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
 LEGAL_PAGE_MAX = 5000
 

@@ -50,3 +50,28 @@ def test_mix_seed_stable() -> None:
     assert mix_seed(1, "deck") == mix_seed(1, "deck")
     assert mix_seed(1, "deck") != mix_seed(1, "dice")
     assert 0 <= mix_seed("x") < 2**64
+
+
+def _reference_randbelow(r: Rng, n: int) -> int:
+    limit = 2**64 - (2**64 % n)
+    while True:
+        x = r.next_u64()
+        if x < limit:
+            return x % n
+
+
+def test_inlined_draws_equal_the_plain_splitmix_definition() -> None:
+    """randbelow/shuffle/die write the SplitMix64 step out for speed; they must
+    give exactly what the textbook definition over next_u64 gives."""
+    for seed in range(200):
+        a, b = Rng.from_seed(seed), Rng.from_seed(seed)
+        items_a, items_b = list(range(seed % 40)), list(range(seed % 40))
+        a.shuffle(items_a)
+        for i in range(len(items_b) - 1, 0, -1):
+            j = _reference_randbelow(b, i + 1)
+            items_b[i], items_b[j] = items_b[j], items_b[i]
+        assert items_a == items_b and a.state == b.state
+        n = 1 + seed * 7919 % 1000
+        assert [a.randbelow(n) for _ in range(5)] == [_reference_randbelow(b, n) for _ in range(5)]
+        assert [a.die() for _ in range(5)] == [1 + _reference_randbelow(b, 6) for _ in range(5)]
+        assert a.state == b.state

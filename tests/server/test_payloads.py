@@ -6,11 +6,14 @@
 * SRV-L2: ``GET /api/matches/{id}/legal`` pages through all of them (token-checked).
 * SRV-L3: ``POST /api/matches/{id}/legal/check`` says whether an action would be accepted, changing nothing;
   an action outside the selection is still accepted when played (the server validates every action).
+* SRV-L4: slow enumerations (tremble's plans) run off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
@@ -30,6 +33,14 @@ STEPS = 60
 
 def norm(data: Any) -> Any:
     return json.loads(json.dumps(data))
+
+
+def loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def seat_state(client: TestClient, mid: str, seat: int, token: str) -> dict[str, Any]:
@@ -183,3 +194,37 @@ def test_tremble_plan_decision_is_not_sent_whole(client: TestClient) -> None:
     assert all(a in full for a in snap["legal"])
     one_group = [a for a in full if a.get("type") == "plan" and len(a.get("groups", [])) <= 1]
     assert all(a in snap["legal"] for a in one_group[:LEGAL_LIMIT])
+
+
+@pytest.mark.usefixtures("nim")
+def test_slow_legal_lists_are_computed_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SRV-L4: once a game's legal actions took longer than SLOW_LEGAL to enumerate, the lists an event needs
+    are computed in a worker thread (no event loop running there), and the events stay exact and in order."""
+    game = get_game("nim")
+    honest = type(game).legal_actions
+    off_loop: list[bool] = []
+
+    def slow(self: Any, state: Any, player: int) -> list[dict[str, Any]]:
+        time.sleep(service_module.SLOW_LEGAL * 1.5)
+        off_loop.append(not loop_running())
+        return honest(self, state, player)
+
+    monkeypatch.setattr(type(game), "legal_actions", slow)
+    monkeypatch.setattr(service_module, "SLOW_LEGAL_GAMES", set())
+    mid, tokens = start(client, "nim", {}, 5)
+    with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={tokens[0]}") as w0, \
+            client.websocket_connect(f"/ws/matches/{mid}?seat=1&token={tokens[1]}") as w1:
+        msgs = [w0.receive_json(), w1.receive_json()]
+        assert "nim" in service_module.SLOW_LEGAL_GAMES  # the first snapshot's enumeration was slow
+        local = game.initial_state(game.normalize_config({}), 5)
+        for step in range(4):
+            seat = game.to_act(local)[0]
+            action = msgs[seat]["legal"][0]
+            (w0, w1)[seat].send_json({"type": "action", "version": step, "action": action})
+            local = game.apply(local, seat, action)
+            msgs = [w0.receive_json(), w1.receive_json()]
+            for v, msg in enumerate(msgs):
+                assert msg["type"] == "event" and msg["version"] == step + 1
+                expected = norm(honest(game, local, v)) if v in game.to_act(local) else []
+                assert msg["legal"] == expected
+    assert any(off_loop), "no legal-action list was computed in a worker thread"

@@ -98,3 +98,16 @@ def test_plan_notation_parses_to_the_spec_action() -> None:
         "stations": [{"station": "beacon#1", "slot": 2}],
     }
     assert GAME.parse_action(s, 0, "1") == GAME.legal_actions(s, 0)[0]
+
+
+def test_simulate_rotation_gives_every_seat_every_captain_equally() -> None:
+    """Balance report (issue 4): with 2 captains at 3 seats, each seat has each captain in half the games."""
+    from collections import Counter
+
+    from spacetable.games.tremble.simulate import seat_assignment
+
+    for players, ais in ((3, ["random", "heuristic"]), (4, ["a", "b", "c"]), (5, ["mcts", "heuristic"]), (2, ["x"])):
+        games = len(ais) * 4
+        for seat in range(players):
+            seen = Counter(seat_assignment(players, ais, k)[seat] for k in range(games))
+            assert all(seen[a] == games // len(ais) for a in ais), (players, ais, seat, seen)

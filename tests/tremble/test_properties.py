@@ -302,7 +302,7 @@ def test_TH_5_checked_in_place_play_equals_validated_play() -> None:
     engine's own buy/plan commits, TH-4.4/TH-6) reaches exactly the states of the protocol ``apply``."""
     from spacetable.games.tremble.ai import RandomCaptain
 
-    for seed in range(8):
+    for seed in range(20):
         players = 2 + seed % 4
         cfg = {"players": players, "log_events": False}  # the readable log is trimmed differently by clones
         ref = GAME.initial_state(cfg, seed)
@@ -316,3 +316,24 @@ def test_TH_5_checked_in_place_play_equals_validated_play() -> None:
             GAME.apply_in_place(fast, seat, a_fast[seat].choose(GAME, fast, seat), checked=True)
         assert not GAME.to_act(fast)
         assert state_fingerprint(GAME, fast) == state_fingerprint(GAME, ref)
+
+
+def test_TH_4_4_apply_buy_equals_the_validating_simulation() -> None:
+    """TH-4.3/4.4: resolving a sealed buy without re-checking it (``apply_buy``) changes the player and
+    returns the discards exactly as the validating ``simulate_buy`` does, for every enumerated legal commit."""
+    from spacetable.games.tremble import buying
+
+    compared = 0
+    for seed in range(4):
+        _, log = play_random(2 + seed, 500 + seed, check_every=False, smart=0.5)
+        replay = GAME.initial_state({"players": 2 + seed}, 500 + seed)
+        for seat, a in log:
+            if replay.phase == "buy" and replay.turn % 3 == seed % 3:
+                for legal in buying.enumerate_buys(replay, H, H.rules, seat)[:60]:
+                    p1, p2 = replay.players[seat].clone(), replay.players[seat].clone()
+                    out1 = buying.simulate_buy(p1, replay, H, H.rules, legal)
+                    out2 = buying.apply_buy(p2, replay, H, H.rules, legal)
+                    assert out1 == out2 and p1 == p2
+                    compared += 1
+            replay = GAME.apply(replay, seat, a)
+    assert compared > 200

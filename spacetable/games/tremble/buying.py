@@ -149,10 +149,58 @@ def simulate_buy(
         humans -= cost
     if not mutate:
         return []
+    return _commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
+
+
+def apply_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any]) -> list[str]:
+    """Apply a buy commit that :func:`check_buy` accepted when it was sealed (TH-4.3: the commits are
+    applied together later), in the TH-4.4 order but without checking it again; returns what
+    :func:`simulate_buy` returns (a test keeps the two equal)."""
+    credits = action.get("credits", 0)
+    buy = action.get("buy", [])
+    discard = action.get("discard", [])
+    humans = p.humans + credits * rules["credit"]["amount"]
+    for c in action.get("comp", []):
+        humans += cards.comps[c].effect["amount"]
+    disc_station = None
+    bought_ships: list[str] = []
+    bought_st: list[str] = []
+    if buy:
+        prices = [cards.price(c) for c in buy]
+        for st in p.stations:
+            if st not in p.tapped and cards.stations[st].op == "price_discount":
+                disc_station = st
+                break
+        humans -= sum(prices)
+        if disc_station is not None:
+            humans += min(cards.stations[disc_station].effect["amount"], max(prices))
+        for c in buy:
+            (bought_ships if c in cards.ships else bought_st).append(c)
+    humans -= action.get("repay", 0) * rules["credit"]["repay"]
+    ship_disc = [c for c in discard if c in p.hand]
+    st_disc = [c for c in discard if c in p.stations]
+    return _commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
+
+
+def _commit_buy(
+    p: PlayerState,
+    action: dict[str, Any],
+    humans: int,
+    disc_station: str | None,
+    ship_disc: list[str],
+    st_disc: list[str],
+    bought_ships: list[str],
+    bought_st: list[str],
+) -> list[str]:
+    """The state changes of a buy commit (TH-4.4–4.6, TH-13): balance, credits, spent compensation
+    cards, a used discount station, discards, new cards; returns the cards for the ship discard."""
+    credits = action.get("credits", 0)
+    repay = action.get("repay", 0)
+    buy = action.get("buy", [])
     p.credits += credits - repay
     p.credits_taken += credits
     p.humans = humans
-    for c in comp:
+    for c in action.get("comp", []):
         i = p.comps.index(c)
         del p.comps[i]
         del p.comp_turns[i]
@@ -167,7 +215,7 @@ def simulate_buy(
         p.stations.remove(c)
         if c in p.tapped:
             p.tapped.remove(c)
-    to_discard += discard
+    to_discard += action.get("discard", [])
     p.hand.extend(bought_ships)
     p.stations.extend(bought_st)
     p.drawn = []

@@ -517,9 +517,10 @@ _CACHE: dict[str, CardSet] = {}
 
 def get_set(key: str = "house") -> CardSet:
     """The card set for a config key: ``house`` or a folder path of an owner set (cached)."""
-    if key not in _CACHE:
-        _CACHE[key] = load_set(HOUSE_DIR if key == "house" else Path(key))
-    return _CACHE[key]
+    cards = _CACHE.get(key)
+    if cards is None:
+        cards = _CACHE[key] = load_set(HOUSE_DIR if key == "house" else Path(key))
+    return cards
 
 
 def register_set(key: str, cards: CardSet) -> None:

@@ -10,7 +10,6 @@ from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.rng import Rng
 
 from . import battle, buying, planning, reward, stations, turns
-from .cards import _CACHE as _SETS
 from .cards import FUEL_PRESETS, CardSet, get_set
 from .state import TState
 
@@ -45,8 +44,7 @@ class TrembleGame(Game[TState]):
         return out
 
     def cards(self, s: TState) -> CardSet:
-        cards = _SETS.get(s.card_set)
-        return cards if cards is not None else get_set(s.card_set)
+        return get_set(s.card_set)
 
     # ----------------------------------------------------------------- protocol
     def initial_state(self, config: dict[str, Any], seed: int) -> TState:

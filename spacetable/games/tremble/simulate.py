@@ -22,12 +22,18 @@ from .ai import make_agent
 from .cards import get_set
 
 
+def seat_assignment(players: int, ais: list[str], index: int) -> list[str]:
+    """The captain of every seat in game ``index`` (rotated, see :func:`play_one`)."""
+    return [ais[(i - index) % len(ais)] for i in range(players)]
+
+
 def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
-    """One game; returns its record (winners, scores, purchases, battles). The AI list is rotated by
-    the game index, so over P consecutive games every captain sits in every seat."""
+    """One game; returns its record (winners, scores, purchases, battles). Seat i of game k gets
+    ``ais[(i - k) % len(ais)]``: over ``len(ais)`` consecutive games every seat has every captain once,
+    so seat win rates are not biased by who sat there, even when P is not a multiple of len(ais)
+    (where len(ais) divides P this is the earlier rotation, so documented runs reproduce)."""
     players, seed, ais, card_set, iterations, index = args
-    rot = index % players
-    seat_ai = [ais[(i - rot) % len(ais)] for i in range(players)]
+    seat_ai = seat_assignment(players, ais, index)
     agents = [make_agent(seat_ai[i], mix_seed(seed, i), iterations=iterations or None) for i in range(players)]
     s = GAME.initial_state({"players": players, "card_set": card_set, "log_events": False}, seed)
     bought: list[list[str]] = [[] for _ in range(players)]

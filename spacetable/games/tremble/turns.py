@@ -8,7 +8,7 @@ from typing import Any
 from spacetable.core.rng import Rng
 
 from .battle import start_battle
-from .buying import all_stations, draw_ships, simulate_buy
+from .buying import all_stations, apply_buy, draw_ships
 from .cards import CardSet
 from .credits import settle
 from .missions import mission_count, split_prizes
@@ -103,7 +103,7 @@ def resolve_buys(s: TState, cards: CardSet) -> None:
     for seat in s.seat_order():
         p = s.players[seat]
         before = p.humans
-        gone = simulate_buy(p, s, cards, cards.rules, commits[seat])
+        gone = apply_buy(p, s, cards, cards.rules, commits[seat])
         for c in gone:
             if cards.deck_of[c] == "training":
                 s.out.append(c)
