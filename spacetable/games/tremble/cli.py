@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from spacetable.core.errors import RuleError
+from spacetable.core.steps import run_steps
 
 from . import GAME
 from .ai import AGENTS, DEFAULT_AGENT, make_agent
@@ -171,47 +172,25 @@ def check_file(name: str, data: dict[str, Any]) -> int:
                                "comp_count": {seat: n}, "to_act": [seats], "winners": [seats]} (optional)}]}
 
     Prints pass/fail per step; returns 1 if any step failed, else 0."""
-    state = _position(data)
-    failed = 0
-    for n, step in enumerate(data.get("steps", []), 1):
-        problems: list[str] = []
-        if "dice" in step:
-            state.rng.forced.extend(int(x) for x in step["dice"])
-        if "action" in step:
-            seats = GAME.to_act(state)
-            seat = int(step["seat"]) if "seat" in step else (seats[0] if seats else 0)
-            try:
-                new = GAME.apply(state, seat, step["action"])
-                if step.get("expect_error"):
-                    problems.append(f"expected rejection {step['expect_error']}, but the action was accepted")
-                else:
-                    state = new
-            except RuleError as exc:
-                if step.get("expect_error") != exc.rule:
-                    problems.append(f"rejected: [{exc.rule}] {exc.message}")
-        exp = step.get("expect") or {}
-        if "phase" in exp and state.phase != exp["phase"]:
-            problems.append(f"phase {state.phase} != {exp['phase']}")
-        if "to_act" in exp and list(GAME.to_act(state)) != exp["to_act"]:
-            problems.append(f"to_act {list(GAME.to_act(state))} != {exp['to_act']}")
-        for field, get in (
-            ("humans", lambda p: p.humans),
-            ("trophies", lambda p: p.trophies),
-            ("hand_count", lambda p: len(p.hand)),
-            ("comp_count", lambda p: len(p.comps)),
-        ):
-            for seat, want in (exp.get(field) or {}).items():
-                got = get(state.players[int(seat)])
-                if got != want:
-                    problems.append(f"seat {seat} {field} {got} != {want}")
-        if "winners" in exp:
-            out = GAME.outcome(state)
-            got_w = list(out.winners) if out else None
-            if got_w != exp["winners"]:
-                problems.append(f"winners {got_w} != {exp['winners']}")
-        print(f"{name} step {n}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}")
-        failed += bool(problems)
-    return 1 if failed else 0
+    return run_steps(GAME, _position(data), data.get("steps", []), name, _expectations, common=True)
+
+
+def _expectations(state: Any, exp: dict[str, Any]) -> list[str]:
+    """Tremble's own ``expect`` keys (``to_act`` and ``winners`` are checked by the core runner)."""
+    problems: list[str] = []
+    if "phase" in exp and state.phase != exp["phase"]:
+        problems.append(f"phase {state.phase} != {exp['phase']}")
+    for field, get in (
+        ("humans", lambda p: p.humans),
+        ("trophies", lambda p: p.trophies),
+        ("hand_count", lambda p: len(p.hand)),
+        ("comp_count", lambda p: len(p.comps)),
+    ):
+        for seat, want in (exp.get(field) or {}).items():
+            got = get(state.players[int(seat)])
+            if got != want:
+                problems.append(f"seat {seat} {field} {got} != {want}")
+    return problems
 
 
 def run(command: str, argv: list[str]) -> int:
