@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from spacetable.core.errors import ConfigError, RuleError
@@ -14,6 +15,14 @@ from .cards import FUEL_PRESETS, CardSet, get_set
 from .state import TState
 
 SEALED_PHASES = ("buy", "plan", "station_move", "self_move", "loss", "claim")
+
+#: Sealed phases whose commit is stored as sent: phase -> (validator, rule id, resolution once all are in).
+_SIMPLE_SEALS: dict[str, tuple[Callable[[TState, CardSet, int, Action], None], str, Callable[[TState, CardSet], None]]] = {
+    "station_move": (stations.check_station_move, "TH-7.2", turns.after_station_moves),
+    "self_move": (stations.check_self_move, "TH-7.2", turns.after_self_moves),
+    "loss": (battle.check_loss, "TH-9.7", battle.resolve_losses),
+    "claim": (battle.check_claim, "TH-9.9", battle.resolve_claims),
+}
 
 
 class TrembleGame(Game[TState]):
@@ -193,26 +202,12 @@ class TrembleGame(Game[TState]):
             )
             if s.sealed.complete():
                 turns.after_plans(s, cards, s.sealed.revealed())
-        elif ph == "station_move":
-            stations.check_station_move(s, cards, player, action)
-            s.sealed.submit(player, action, "TH-7.2")
+        else:
+            check, rule, resolve = _SIMPLE_SEALS[ph]
+            check(s, cards, player, action)
+            s.sealed.submit(player, action, rule)
             if s.sealed.complete():
-                turns.after_station_moves(s, cards)
-        elif ph == "self_move":
-            stations.check_self_move(s, cards, player, action)
-            s.sealed.submit(player, action, "TH-7.2")
-            if s.sealed.complete():
-                turns.after_self_moves(s, cards)
-        elif ph == "loss":
-            battle.check_loss(s, cards, player, action)
-            s.sealed.submit(player, action, "TH-9.7")
-            if s.sealed.complete():
-                battle.resolve_losses(s, cards)
-        elif ph == "claim":
-            battle.check_claim(s, cards, player, action)
-            s.sealed.submit(player, action, "TH-9.9")
-            if s.sealed.complete():
-                battle.resolve_claims(s, cards)
+                resolve(s, cards)
 
     def timeout_action(self, state: TState, player: int) -> Action:
         """The §5 default for a seat that lets its clock run out: buy nothing, empty plan, pass/stay,
