@@ -12,8 +12,10 @@ Two load phases per database:
   maximum throughput. Its latencies are mostly queueing (a closed loop that floods the server).
 
 The server runs in its own process (``spacetable serve``) and the clients in one more process (``--client-procs``),
-so client and server share the machine's cores but not an interpreter. Clients do the minimum per message
-(one ``json.loads``; a choice only when it is their turn) and use uvloop when it is installed.
+so client and server share the machine's cores but not an interpreter. Clients do the minimum per message:
+websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the library's asyncio
+client), one ``json.loads``, a choice only when it is their turn, uvloop when installed, and lobby calls on
+one kept-alive HTTP/1.1 connection per table.
 
     .venv/bin/python bench/server_load.py                                  # SQLite (temporary file, WAL)
     .venv/bin/python bench/server_load.py --matches 50 --seconds 10 --game tremble
@@ -169,8 +171,7 @@ class SeatConnection(asyncio.Protocol):
         self.loop = asyncio.get_running_loop()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio.Transport subclasses
         self.ws.send_request(self.ws.connect())
         self._flush()
 

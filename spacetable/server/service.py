@@ -4,6 +4,9 @@ Rule ids used in errors and docs (see ``docs/server.md``):
 
 * SRV-A1 every action carries the state version it was computed against; a stale
   version is refused (409) and nothing changes.
+* SRV-A1b exception: in a sealed simultaneous decision, a seat whose decision was pending
+  the whole time while only other seats acted may still send its choice against the older
+  version (the others' sealed commits did not change its decision point).
 * SRV-A2 an action is applied only through ``game.apply``; a rejected action names
   the game's rule (``AR-4.3``, ``CORE-TURN`` ...) and changes nothing.
 * SRV-A3 nobody acts for a seat without its secret token.
@@ -141,6 +144,8 @@ class Entry:
     source: str
     views: dict[int | None, Action | None]
     text: str
+    #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
+    waiting: tuple[int, ...] = ()
 
 
 @dataclass
@@ -563,9 +568,19 @@ class MatchService:
         views: dict[int | None, Action | None] = {}
         for viewer in [None, *range(len(m.seats))]:
             views[viewer] = game.action_view(before, seat, action, viewer)
-        m.log.append(Entry(seat, action, source, views, _text(game, before, seat, action)))
+        m.log.append(Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before))))
         m.state = after
         return before
+
+    @staticmethod
+    def _concurrent_ok(m: LiveMatch, seat: int, version: int) -> bool:
+        """SRV-A1b: an older version is still good for a seat whose decision has been pending
+        the whole time while only *other* seats acted (sealed simultaneous decisions: buying,
+        planning, bids). The seat's choice is about the same decision point, so it is not
+        stale; the game still validates it against the current state."""
+        if not 0 <= version < m.version or seat not in m.to_act():
+            return False
+        return all(e.seat != seat and seat in e.waiting for e in m.log[version:])
 
     async def act(self, match_id: str, seat: int, token: str | None, version: Any, action: Any, source: str = "player") -> int:
         """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version."""
@@ -583,7 +598,7 @@ class MatchService:
                 raise ServiceError(409, "not_started", "the match waits for players to take every seat")
             if m.status == "finished":
                 raise ServiceError(409, "finished", "the match is over")
-            if version != m.version:
+            if version != m.version and not self._concurrent_ok(m, seat, version):
                 raise ServiceError(409, "stale_version", f"stale state: action computed against version {version}, "
                                    f"the match is at version {m.version}; reload and retry (SRV-A1)")
             game = m.game
@@ -615,7 +630,7 @@ class MatchService:
                 raise ServiceError(503, "storage_error", "the action could not be stored; nothing changed, try again") from exc
             # committed: now mutate memory (nothing above changed the live match)
             views = {viewer: game.action_view(m.state, seat, action, viewer) for viewer in [None, *range(len(m.seats))]}
-            m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action)))
+            m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action), tuple(old_to_act)))
             m.state = after
             m.status = fields["status"]
             m.turn_started_at = started_at
@@ -648,7 +663,7 @@ class MatchService:
             raise ServiceError(400, "bad_request", "'version' (an integer) is required")
         if m.status != "running":
             raise ServiceError(409, m.status if m.status == "finished" else "not_started", f"the match is {m.status}")
-        if version != m.version:
+        if version != m.version and not self._concurrent_ok(m, seat, version):
             raise ServiceError(409, "stale_version", f"stale state: the match is at version {m.version} (SRV-A1)")
         if not isinstance(action, dict):
             return {"legal": False, "rule": "CORE-ACTION", "message": "an action is a JSON object"}

@@ -278,3 +278,40 @@ def test_language_switching(server: str, browser: Browser, lang: str, new_match:
     assert re.search(r"\d", page.inner_text("[data-testid=version]"))
     assert mid
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------ long legal lists
+def test_long_legal_list_is_shown_as_a_selection(server: str, browser: Browser) -> None:
+    """SRV-L1 in the page: a tremble plan decision with thousands of legal plans reaches the seat as a bounded
+    selection; the page says how many exist, renders, and a selected action can be played."""
+    r = httpx.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "join_seat": 0})
+    assert r.status_code == 201, r.text
+    mid, n = r.json()["match"]["id"], len(r.json()["match"]["seats"])
+    tokens = [r.json()["token"]] + [
+        httpx.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={}).json()["token"] for s in range(1, n)]
+    pick = Rng.from_seed(3)
+    big: tuple[int, dict[str, Any]] | None = None
+    for _ in range(300):
+        snaps = [seat_state(server, mid, s, tokens[s]) for s in range(n)]
+        to_act = snaps[0]["to_act"]
+        assert to_act, "the match ended before a long legal list"
+        big = next(((s, snaps[s]) for s in to_act if not snaps[s]["legal_complete"]), None)
+        if big:
+            break
+        seat = to_act[0]
+        legal = snaps[seat]["legal"]
+        action = legal[pick.randbelow(len(legal))]
+        body = {"seat": seat, "token": tokens[seat], "version": snaps[seat]["version"], "action": action}
+        assert httpx.post(f"{server}/api/matches/{mid}/actions", json=body).status_code == 200
+    assert big is not None, "no decision with a partial legal list in 300 steps"
+    seat, snap = big
+    page = open_page(browser)
+    goto(page, f"{server}/match/{mid}?seat={seat}&token={tokens[seat]}")
+    note = page.wait_for_selector("[data-testid=legal-partial]")
+    assert note is not None and note.get_attribute("data-count") == str(snap["legal_count"])
+    assert str(snap["legal_count"]) in note.inner_text()
+    assert page.locator("[data-testid=legal-actions] [data-action]").count() == len(snap["legal"])
+    before = version(page)
+    page.locator("[data-testid=legal-actions] [data-action]").first.click()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version !== '{before}'")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]

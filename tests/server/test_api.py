@@ -240,9 +240,10 @@ def test_websocket_protocol_and_bad_messages(client: TestClient) -> None:
         assert e1["last"]["action"] == {"type": "bid", "amount": None} == es["last"]["action"]  # sealed
         assert e1["view"]["sealed"] == {"committed": {"0": True, "1": False}, "own": None}
         assert e0["view"]["sealed"]["own"] == 3
+        w0.send_json({"type": "action", "version": 0, "action": {"type": "bid", "amount": 2}})
+        assert w0.receive_json()["error"]["code"] == "stale_version"  # seat 0 acted since version 0
+        # SRV-A1b: seat 1's sealed decision was pending all along, so version 0 is still good for it
         w1.send_json({"type": "action", "version": 0, "action": {"type": "bid", "amount": 1}})
-        assert w1.receive_json()["error"]["code"] == "stale_version"
-        w1.send_json({"type": "action", "version": 1, "action": {"type": "bid", "amount": 1}})
         assert w1.receive_json()["version"] == 2 and w0.receive_json()["view"]["heaps"][0] == 0
 
 
