@@ -43,12 +43,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
+
+from spacetable.server.cli import wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = ("resign", "accept_end")
@@ -76,14 +77,8 @@ def start_server(database_url: str, port: int, log_level: str, db_writer: str = 
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writer", db_writer]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
-    end = time.time() + 30
-    while time.time() < end:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
+    if wait_until_healthy(port, proc):
+        return proc
     raise SystemExit("server did not start")
 
 

@@ -12,10 +12,28 @@ import gc
 import logging
 import logging.config
 import os
+import subprocess
 import sys
+import time
 
 from .db import default_database_url
 from .jsonlog import log_config
+
+
+def wait_until_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> bool:
+    """Poll ``/health`` of a server started as ``proc`` on loopback ``port``; kill it and
+    return False if it does not answer within ``seconds`` (tests and benchmarks use this)."""
+    import httpx
+
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    return False
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -22,6 +22,7 @@ import pytest
 
 from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
+from spacetable.server.cli import wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,14 +40,8 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
     assert proc.stdout.readline().decode().startswith(f"spacetable server: http://localhost:{port}/")
-    end = time.time() + 30
-    while time.time() < end:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
+    if wait_until_healthy(port, proc):
+        return proc
     raise AssertionError("server did not start")
 
 
