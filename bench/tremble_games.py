@@ -8,7 +8,8 @@ captains, in three modes:
 * ``in-place`` — ``apply_in_place`` (no clone; every action still validated by the engine);
 * ``checked`` — ``apply_in_place(..., checked=True)``, random captains only: their actions come from
   the engine's own ``legal_actions`` / ``sample_action``, so the sealed buy and plan commits are not
-  validated a second time (every other action is still checked while it is applied).
+  validated a second time and are stored without a copy (every other action is still checked while it
+  is applied).
 
 Every game is a complete 10-turn game from ``initial_state`` to ``over``. The ``random`` captain
 (:class:`~spacetable.games.tremble.ai.RandomCaptain`) picks a uniformly random member of
@@ -32,19 +33,22 @@ def games_per_second(players: int, captain: str, seconds: float, mode: str) -> t
     t0 = time.perf_counter()
     c0 = time.process_time()
     seed = 0
+    to_act, apply, apply_in_place = GAME.to_act, GAME.apply, GAME.apply_in_place
+    checked = mode == "checked"
+    in_place = mode != "pure"
     while time.process_time() - c0 < seconds:
         agents = [RandomCaptain(seed * 10 + i) if captain == "random" else HeuristicAgent(seed * 10 + i) for i in range(players)]
         s = GAME.initial_state({"players": players, "log_events": False}, seed)
         while True:
-            seats = GAME.to_act(s)
+            seats = to_act(s)
             if not seats:
                 break
             seat = seats[0]
             action = agents[seat].choose(GAME, s, seat)
-            if mode != "pure":
-                GAME.apply_in_place(s, seat, action, checked=mode == "checked")
+            if in_place:
+                apply_in_place(s, seat, action, checked)
             else:
-                s = GAME.apply(s, seat, action)
+                s = apply(s, seat, action)
         done += 1
         seed += 1
     return done / (time.process_time() - c0), done / (time.perf_counter() - t0), done

@@ -337,3 +337,72 @@ def test_TH_4_4_apply_buy_equals_the_validating_simulation() -> None:
                     compared += 1
             replay = GAME.apply(replay, seat, a)
     assert compared > 200
+
+
+def test_TH_7_2_direct_move_samplers_match_indexing_the_legal_lists() -> None:
+    """TH-7.2: the random captain's station-move and self-move draws decode one ``randbelow`` into exactly
+    ``legal_actions(...)[randbelow(len(...))]`` (the same action, the same generator state after)."""
+    from spacetable.games.tremble import stations
+    from spacetable.games.tremble.ai import RandomCaptain
+
+    seen = {"station_move": 0, "self_move": 0}
+    for seed in range(40):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, 900 + seed)
+        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            if s.phase in seen:
+                sample = stations.sample_station_move if s.phase == "station_move" else stations.sample_self_move
+                legal = GAME.legal_actions(s, seat)
+                for k in range(3):
+                    r1, r2 = Rng(seed * 100 + k), Rng(seed * 100 + k)
+                    assert sample(s, H, seat, r1) == legal[r2.randbelow(len(legal))]
+                    assert r1.state == r2.state
+                seen[s.phase] += 1
+            GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
+    assert seen["station_move"] > 3 and seen["self_move"] > 3
+
+
+def test_TH_9_1_compiled_group_strength_equals_the_passive_rules() -> None:
+    """TH-9.1 / TH §6.3: the compiled passives of ``group_strength`` give exactly the sum of base strength
+    and ``passive_bonus`` per ship (with modifiers and cancelled bonuses, TH-D14) on random groups."""
+    from spacetable.games.tremble.effects import group_strength, passive_bonus
+
+    rng = Rng(77)
+    ships = sorted(H.ships)
+    cities = sorted(H.cities)
+    for _ in range(3000):
+        group = rng.sample(ships, 1 + rng.randbelow(5))
+        city = H.cities[cities[rng.randbelow(len(cities))]]
+        vs_army = rng.randbelow(2) == 1
+        mods = {group[0]: 2} if rng.randbelow(3) == 0 else None
+        cancelled = [group[-1]] if rng.randbelow(3) == 0 else None
+        kinds = [H.ships[x].kind for x in group]
+        want = 5
+        for i, sid in enumerate(group):
+            card = H.ships[sid]
+            want += card.strength
+            if cancelled and sid in cancelled:
+                continue
+            want += passive_bonus(card.abilities, kinds, i, city, vs_army) + (mods or {}).get(sid, 0)
+        assert group_strength(H, group, city, vs_army, mods, cancelled, 5) == want
+
+
+def test_TH_5_captain_rng_draws_equal_pythons_random() -> None:
+    """TH §5 random captain: the written-out draws of :class:`CaptainRng` (``randbelow``, ``randbelow_many``,
+    ``shuffle``) give exactly the values of Python's ``random.Random`` with the same seed."""
+    import random
+
+    from spacetable.games.tremble.ai import CaptainRng
+
+    for seed in range(60):
+        mine, ref = CaptainRng(seed), random.Random(seed)
+        for n in range(1, 12):
+            assert mine.randbelow(n) == ref.randrange(n)
+            assert mine.randbelow_many(n, 4) == [ref.randrange(n) for _ in range(4)]
+            a, b = list(range(n)), list(range(n))
+            mine.shuffle(a)
+            ref.shuffle(b)
+            assert a == b
+        assert mine.random() == ref.random()

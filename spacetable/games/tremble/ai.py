@@ -273,18 +273,48 @@ class CaptainRng(Rng):
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self._mt = random.Random(seed)
-        self._below = self._mt._randbelow  # type: ignore[attr-defined]
+        self._bits = self._mt.getrandbits
 
     def randbelow(self, n: int) -> int:
+        """``random.Random._randbelow`` written out (the same draws: ``getrandbits(n.bit_length())``
+        until below ``n``), one Python call fewer on the captain's hottest path."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        return self._below(n)
+        bits = self._bits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
+    def randbelow_many(self, n: int, count: int) -> list[int]:
+        """``[self.randbelow(n) for _ in range(count)]`` in one call (the same draws in the same order)."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        bits = self._bits
+        k = n.bit_length()
+        out = []
+        for _ in range(count):
+            r = bits(k)
+            while r >= n:
+                r = bits(k)
+            out.append(r)
+        return out
 
     def random(self) -> float:
         return self._mt.random()
 
     def shuffle(self, items: Any) -> None:
-        self._mt.shuffle(items)
+        """``random.Random.shuffle`` written out over the same draws (Fisher-Yates from the end, each
+        index by :meth:`randbelow`), without its per-element Python calls."""
+        bits = self._bits
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            items[i], items[j] = items[j], items[i]
 
 
 class RandomCaptain:

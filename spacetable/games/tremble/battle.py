@@ -14,7 +14,7 @@ from spacetable.core.errors import RuleError
 
 from .cards import CardSet
 from .effects import group_strength
-from .state import Contest, TState
+from .state import Contest, TState, new_contest
 
 BATTLE_OPS = frozenset({"boost_own_ship", "cancel_enemy_bonuses", "reroll_own", "boost_group"})
 ARMY_OPS = frozenset({"boost_own_ship", "reroll_own", "boost_group"})
@@ -27,17 +27,42 @@ def city_of(s: TState, cards: CardSet) -> Any:
 def strength(s: TState, cards: CardSet, seat: int, vs_army: bool, with_mods: bool = True) -> int:
     """TH-9.1 strength of ``seat``'s group at the current slot (with contest modifiers unless asked not to)."""
     c = s.contest
-    ships = s.groups[s.slot].get(seat, [])
-    group_mod = s.support[s.slot].get(seat, 0) if s.support else 0
+    slot = s.slot
+    ships = s.groups[slot].get(seat) or []
+    support = s.support[slot] if s.support else None
+    group_mod = support.get(seat, 0) if support else 0
+    city_id = s.slots[slot]
     if with_mods and c is not None:
-        return group_strength(
-            cards, ships, city_of(s, cards), vs_army, c.ship_mods, c.cancelled, group_mod + c.group_mods.get(seat, 0)
-        )
-    return group_strength(cards, ships, city_of(s, cards), vs_army, None, None, group_mod)
+        if c.group_mods:
+            group_mod += c.group_mods.get(seat, 0)
+        if c.cancelled:  # a cancelled ship counts its base only, without its modifiers (TH-D14)
+            return group_strength(cards, ships, cards.cities[city_id], vs_army, c.ship_mods, c.cancelled, group_mod)
+        mods = c.ship_mods
+        if mods:  # modifiers placed on ships add to the passives, which they never change
+            for x in ships:
+                if x in mods:
+                    group_mod += mods[x]
+    return base_strength(cards, city_id, vs_army, ships) + group_mod
+
+
+def base_strength(cards: CardSet, city_id: str, vs_army: bool, ships: list[str]) -> int:
+    """Strength of a group from its cards alone (base + passives, TH-9.1), memoised per card set."""
+    memo = cards.strength_memo
+    key = (city_id, vs_army, *ships)
+    base = memo.get(key)
+    if base is None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        base = memo[key] = group_strength(cards, ships, cards.cities[city_id], vs_army)
+    return base
+
+
+_MEMO_LIMIT = 50_000
 
 
 def order_key(s: TState, seat: int, value: int) -> tuple[int, int, int]:
-    """TH-D4: ascending value, then fewer humans, then seat order from the lead seat."""
+    """TH-D4: ascending value, then fewer humans, then seat order from the lead seat (the reference
+    ordering; ``start_battle`` and ``_lowest`` write it out)."""
     return (value, s.players[seat].humans, (seat - s.lead) % s.num_players)
 
 
@@ -49,9 +74,18 @@ def total(s: TState, cards: CardSet, seat: int) -> int:
 
 def start_battle(s: TState, cards: CardSet, seats: list[int]) -> None:
     """TH-9.2: declaration order by start strength (passives and city_support only)."""
-    start = {x: strength(s, cards, x, False, with_mods=False) for x in seats}
-    order = sorted(seats, key=lambda x: order_key(s, x, start[x]))
-    s.contest = Contest(kind="battle", order=order)
+    slot = s.slot
+    city_id = s.slots[slot]
+    group = s.groups[slot]
+    support = s.support[slot] if s.support else None
+    start = {}  # strength(..., with_mods=False) per seat, written out
+    for x in seats:
+        start[x] = base_strength(cards, city_id, False, group.get(x) or []) + (support.get(x, 0) if support else 0)
+    players = s.players
+    n = s.num_players
+    lead = (s.turn - 1) % n
+    order = sorted(seats, key=lambda x: (start[x], players[x].humans, (x - lead) % n))  # order_key, written out
+    s.contest = new_contest("battle", order, [])
     s.phase = "declare"
     s.log_events and s.note(
         f"battle at slot {s.slot + 1} ({cards.card_name(s.slots[s.slot])}): "
@@ -88,8 +122,13 @@ def declare(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> Non
 def roll(s: TState, seats: list[int]) -> None:
     c = s.contest
     assert c is not None
-    for x in sorted(seats):
-        a, b = s.rng.die(), s.rng.die()
+    rng = s.rng
+    for x in sorted(seats) if len(seats) > 1 else seats:
+        if rng.forced:
+            a, b = rng.die(), rng.die()
+        else:  # Rng.die() without its two wrapper calls: the same draws
+            a = 1 + rng.randbelow(6)
+            b = 1 + rng.randbelow(6)
         c.dice[x] = a + b
         s.log_events and s.note(f"seat {x} rolls {a}+{b}")
 
@@ -103,10 +142,14 @@ def has_option(s: TState, cards: CardSet, seat: int) -> bool:
     c = s.contest
     assert c is not None
     p = s.players[seat]
-    if p.usable_comps(s.turn):
+    if p.comps and min(p.comp_turns) < s.turn:  # a usable compensation card (TH-12.2), without listing them
         return True
-    ops = _valid_ops(c)
-    return any(st not in p.tapped and cards.stations[st].op in ops for st in p.stations)
+    if not p.stations:
+        return False
+    ops = BATTLE_OPS if c.kind == "battle" else ARMY_OPS
+    tapped = p.tapped
+    stations = cards.stations
+    return any(st not in tapped and stations[st].op in ops for st in p.stations)
 
 
 def open_window(s: TState, cards: CardSet) -> None:
@@ -120,13 +163,16 @@ def next_offer(s: TState, cards: CardSet) -> None:
     """TH-11.3: offer the lowest current total first; seats with no possible effect pass silently."""
     c = s.contest
     assert c is not None
+    known: dict[int, int] = {}  # totals met in this call: nothing changes them until it returns
     while True:
-        waiting = [x for x in c.seats if x not in c.passed]
+        passed = c.passed
+        waiting = [x for x in c.seats if x not in passed]
         if not waiting:
             c.offer = -1
-            close_window(s, cards)
+            close_window(s, cards, known)
             return
-        seat = min(waiting, key=lambda x: order_key(s, x, total(s, cards, x)))
+        # the lowest of one seat needs no totals (army fights, the common case)
+        seat = waiting[0] if len(waiting) == 1 else _lowest(s, cards, c, waiting, known)
         if has_option(s, cards, seat):
             c.offer = seat
             s.phase = "respond"
@@ -134,34 +180,59 @@ def next_offer(s: TState, cards: CardSet) -> None:
         c.passed.append(seat)
 
 
+def _lowest(s: TState, cards: CardSet, c: Contest, waiting: list[int], known: dict[int, int]) -> int:
+    """``min(waiting, key=order_key over total)`` written out (the first minimum), noting each total in ``known``."""
+    vs_army = c.kind == "army"
+    dice = c.dice
+    players = s.players
+    n = s.num_players
+    lead = (s.turn - 1) % n
+    best = -1
+    best_key = (0, 0, 0)
+    for x in waiting:
+        value = known[x] = strength(s, cards, x, vs_army) + dice.get(x, 0)
+        k = (value, players[x].humans, (x - lead) % n)
+        if best < 0 or k < best_key:
+            best, best_key = x, k
+    return best
+
+
 def window_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
     c = s.contest
     assert c is not None
     p = s.players[seat]
-    ops = _valid_ops(c)
-    own = s.groups[s.slot].get(seat, [])
-    enemies = [x for e in c.seats if e != seat for x in s.groups[s.slot].get(e, [])]
+    ops = BATTLE_OPS if c.kind == "battle" else ARMY_OPS
     out: list[dict[str, Any]] = [{"type": "pass"}]
-
-    def uses(kind: str, cid: str, op: str) -> None:
-        key = "station" if kind == "use_station" else "card"
-        if op == "boost_own_ship":
-            out.extend({"type": kind, key: cid, "target": t} for t in own)
-        elif op == "cancel_enemy_bonuses":
-            out.extend({"type": kind, key: cid, "target": t} for t in enemies if t not in c.cancelled)
-        else:
-            out.append({"type": kind, key: cid})
-
-    for st in sorted(p.stations):
-        if st not in p.tapped and cards.stations[st].op in ops:
-            uses("use_station", st, cards.stations[st].op)
-    done: set[str] = set()
-    for cp in sorted(p.usable_comps(s.turn)):
-        base = cards.base_id(cp)
-        if cards.comps[cp].op in ops and base not in done:
-            done.add(base)
-            uses("use_compensation", cp, cards.comps[cp].op)
+    if p.stations:
+        stations = cards.stations
+        for st in sorted(p.stations):
+            if st not in p.tapped:
+                op = stations[st].op
+                if op in ops:
+                    _add_uses(out, s, c, seat, "use_station", "station", st, op)
+    if p.comps:
+        comps = cards.comps
+        done: set[str] = set()
+        for cp in sorted(p.usable_comps(s.turn)):
+            op = comps[cp].op
+            base = cp.split("#", 1)[0]  # CardSet.base_id
+            if op in ops and base not in done:
+                done.add(base)
+                _add_uses(out, s, c, seat, "use_compensation", "card", cp, op)
     return out
+
+
+def _add_uses(out: list[dict[str, Any]], s: TState, c: Contest, seat: int, kind: str, key: str, cid: str, op: str) -> None:
+    """The window uses of one station or compensation card (TH-11.3): per own fighting ship, per enemy
+    fighting ship not yet cancelled, or a single use."""
+    if op == "boost_own_ship":
+        out.extend({"type": kind, key: cid, "target": t} for t in s.groups[s.slot].get(seat, []))
+    elif op == "cancel_enemy_bonuses":
+        group = s.groups[s.slot]
+        enemies = [x for e in c.seats if e != seat for x in group.get(e, [])]
+        out.extend({"type": kind, key: cid, "target": t} for t in enemies if t not in c.cancelled)
+    else:
+        out.append({"type": kind, key: cid})
 
 
 def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
@@ -190,9 +261,8 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     if op not in ops:
         raise RuleError("TH-11.3", f"{op} cannot be used in this {c.kind} contest")
     target = action.get("target")
-    own = s.groups[s.slot].get(seat, [])
     if op == "boost_own_ship":
-        if target not in own:
+        if target not in s.groups[s.slot].get(seat, []):
             raise RuleError("TH-11.3", "boost_own_ship needs one of your fighting ships as target")
         c.ship_mods[target] = c.ship_mods.get(target, 0) + eff["n"]
     elif op == "cancel_enemy_bonuses":
@@ -223,13 +293,16 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     next_offer(s, cards)
 
 
-def close_window(s: TState, cards: CardSet) -> None:
+def close_window(s: TState, cards: CardSet, known: dict[int, int] | None = None) -> None:
+    """TH-9.5/9.6: everybody passed; ``known`` holds totals the caller already computed (unchanged since)."""
     c = s.contest
     assert c is not None
     if c.kind == "army":
         _reward.close_army_window(s, cards)
         return
-    totals = {x: total(s, cards, x) for x in c.seats}
+    dice = c.dice
+    known = known or {}
+    totals = {x: known[x] if x in known else strength(s, cards, x, False) + dice.get(x, 0) for x in c.seats}
     top = max(totals.values())
     best = [x for x in c.seats if totals[x] == top]
     s.log_events and s.note("battle totals: " + ", ".join(f"seat {x} {v}" for x, v in totals.items()))
@@ -246,9 +319,10 @@ def close_window(s: TState, cards: CardSet) -> None:
 
 # ------------------------------------------------------------------ losses (TH-9.7, TH-10.6)
 def loss_options(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
-    ships = [x for x in s.groups[s.slot].get(seat, []) if not cards.ships[x].immortal]
+    table = cards.ships
+    ships = [x for x in s.groups[s.slot].get(seat, []) if not table[x].immortal]
     out: list[dict[str, Any]] = [{"type": "choose_loss", "ship": x} for x in sorted(ships)]
-    if ships:
+    if ships and s.players[seat].comps:
         done: set[str] = set()
         for cp in sorted(s.players[seat].usable_comps(s.turn)):
             if cards.comps[cp].op == "salvage" and cards.base_id(cp) not in done:
@@ -265,7 +339,7 @@ def start_losses(s: TState, cards: CardSet, losers: list[int]) -> None:
         opts = loss_options(s, cards, x)
         if not opts:
             continue
-        if len(opts) == 1 and not s.players[x].usable_comps(s.turn):
+        if len(opts) == 1 and not (s.players[x].comps and s.players[x].usable_comps(s.turn)):
             auto[x] = opts[0]
         else:
             deciders.append(x)
@@ -343,7 +417,7 @@ def after_losses(s: TState, cards: CardSet) -> None:
         return
     for x in c.losers:
         draw_comp(s, x)
-    claimers = [x for x in c.losers if s.players[x].usable_comps(s.turn)]
+    claimers = [x for x in c.losers if s.players[x].comps and s.players[x].usable_comps(s.turn)]
     if claimers:
         s.sealed.required = sorted(claimers)
         s.sealed.commits = {}

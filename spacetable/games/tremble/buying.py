@@ -156,29 +156,41 @@ def apply_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], 
     """Apply a buy commit that :func:`check_buy` accepted when it was sealed (TH-4.3: the commits are
     applied together later), in the TH-4.4 order but without checking it again; returns what
     :func:`simulate_buy` returns (a test keeps the two equal)."""
-    credits = action.get("credits", 0)
-    buy = action.get("buy", [])
-    discard = action.get("discard", [])
-    humans = p.humans + credits * rules["credit"]["amount"]
-    for c in action.get("comp", []):
+    get = action.get
+    credit = rules["credit"]
+    buy = get("buy", [])
+    discard = get("discard", [])
+    humans = p.humans + get("credits", 0) * credit["amount"]
+    for c in get("comp", ()):
         humans += cards.comps[c].effect["amount"]
     disc_station = None
     bought_ships: list[str] = []
     bought_st: list[str] = []
     if buy:
-        prices = [cards.price(c) for c in buy]
+        ships = cards.ships
+        stations = cards.stations
+        prices = []
+        for c in buy:
+            ship = ships.get(c)
+            if ship is not None:
+                prices.append(ship.price)
+                bought_ships.append(c)
+            else:
+                prices.append(stations[c].price)
+                bought_st.append(c)
         for st in p.stations:
-            if st not in p.tapped and cards.stations[st].op == "price_discount":
+            if st not in p.tapped and stations[st].op == "price_discount":
                 disc_station = st
                 break
         humans -= sum(prices)
         if disc_station is not None:
-            humans += min(cards.stations[disc_station].effect["amount"], max(prices))
-        for c in buy:
-            (bought_ships if c in cards.ships else bought_st).append(c)
-    humans -= action.get("repay", 0) * rules["credit"]["repay"]
-    ship_disc = [c for c in discard if c in p.hand]
-    st_disc = [c for c in discard if c in p.stations]
+            humans += min(stations[disc_station].effect["amount"], max(prices))
+    humans -= get("repay", 0) * credit["repay"]
+    if discard:
+        ship_disc = [c for c in discard if c in p.hand]
+        st_disc = [c for c in discard if c in p.stations]
+    else:
+        ship_disc, st_disc = [], []
     return _commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
 
 
@@ -265,46 +277,67 @@ def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng:
     time in three a single repayment (TH-13.4) when there are open credits and it fits. No
     compensation cards are played. Not uniform over the legal commits."""
     p = s.players[seat]
+    below = rng.randbelow
     credit = rules["credit"]
     humans = p.humans
     credits = 0
-    if rng.randbelow(4) == 0:
-        want = rng.randbelow(3)
+    if below(4) == 0:
+        want = below(3)
         while credits < want and credit_allowed(p, humans, rules):
             credits += 1
             humans += credit["amount"]
+    stations = cards.stations
     disc = 0
     for st in p.stations:
-        if st not in p.tapped and cards.stations[st].op == "price_discount":
-            disc = cards.stations[st].effect["amount"]
+        if st not in p.tapped and stations[st].op == "price_discount":
+            disc = stations[st].effect["amount"]
             break
+    ships = cards.ships
+    buy_max = rules["buy_max"]
     buy: list[str] = []
-    prices: list[int] = []
+    total = top = 0  # sum and maximum of the bought prices
     bases: set[str] = set()
     cost = 0
-    for c in p.drawn:
-        if rng.randbelow(2) and len(buy) < rules["buy_max"]:
-            base = c.split("#", 1)[0]
-            if c in cards.stations and base in bases:
-                continue
-            trial = [*prices, cards.price(c)]
-            trial_cost = sum(trial) - min(disc, max(trial))
+    bought_ships = 0
+    drawn = p.drawn
+    many = getattr(rng, "randbelow_many", None)  # the random captain's batched draw (same values, same order)
+    coins = many(2, len(drawn)) if many is not None else [below(2) for _ in drawn]
+    for c, coin in zip(drawn, coins, strict=True):
+        if coin and len(buy) < buy_max:
+            station = stations.get(c)
+            if station is not None:
+                base = c.split("#", 1)[0]
+                if base in bases:
+                    continue
+                price = station.price
+            else:
+                price = ships[c].price
+            trial_total = total + price
+            trial_top = price if price > top else top
+            trial_cost = trial_total - (disc if disc < trial_top else trial_top)  # the discount, at most the dearest card
             if trial_cost <= humans:
                 buy.append(c)
-                prices = trial
+                total, top = trial_total, trial_top
                 cost = trial_cost
-                if c in cards.stations:
+                if station is not None:
                     bases.add(base)
+                else:
+                    bought_ships += 1
     humans -= cost
     repay = 0
-    if not credits and p.credits and rng.randbelow(3) == 0 and credit["repay"] <= humans:
+    if not credits and p.credits and below(3) == 0 and credit["repay"] <= humans:
         repay = 1
-    need = max(0, len(p.hand) + sum(1 for c in buy if c in cards.ships) - rules["max_ships"])
-    hand = p.hand[:]
+    need = max(0, len(p.hand) + bought_ships - rules["max_ships"])
     if need:
+        hand = p.hand[:]
         rng.shuffle(hand)
-    dup = [c for c in p.stations if c.split("#", 1)[0] in bases]
-    rest = [c for c in p.stations if c not in dup]
+    else:
+        hand = []  # hand[:0] is all that is used
+    if bases:
+        dup = [c for c in p.stations if c.split("#", 1)[0] in bases]
+        rest = [c for c in p.stations if c not in dup]
+    else:
+        dup, rest = [], p.stations[:]
     extra = max(0, len(rest) + len(bases) - rules["max_stations"])
     if extra:
         rng.shuffle(rest)

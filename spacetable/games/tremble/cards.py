@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,14 @@ class Ship:
     relocate_self: bool = False
     raid_bonus: int = 0
 
+    @cached_property
+    def passives(self) -> tuple[tuple[int, Any, int], ...]:
+        """The passive abilities as ``(code, argument, n)`` (see :data:`effects.PASSIVE_CODES`), compiled
+        once for :func:`effects.group_strength` (TH-9.1); other abilities are left out."""
+        from .effects import compile_passives
+
+        return compile_passives(self.abilities)
+
 
 @dataclass(frozen=True)
 class Station:
@@ -93,8 +102,9 @@ class Station:
     token: bool
     source: str
 
-    @property
+    @cached_property
     def op(self) -> str:
+        """The effect's op, read once (a hot lookup in simulations; the effect is never mutated)."""
         return str(self.effect["op"])
 
 
@@ -115,8 +125,9 @@ class Compensation:
     name_ru: str
     effect: dict[str, Any]
 
-    @property
+    @cached_property
     def op(self) -> str:
+        """The effect's op, read once (a hot lookup in simulations; the effect is never mutated)."""
         return str(self.effect["op"])
 
 
@@ -145,6 +156,36 @@ class CardSet:
     rules: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     deck_of: dict[str, str] = field(default_factory=dict)
+    #: memo of group strengths without contest modifiers, (city, vs_army, *ships) -> strength (TH-9.1);
+    #: filled by :func:`battle.strength`, bounded there, never part of the set's identity
+    strength_memo: dict[tuple[Any, ...], int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: memo of the sorted card lists a setup for a player count starts from (TH-2), filled by ``turns.setup``
+    setup_memo: dict[int, tuple[list[str], ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @cached_property
+    def self_movers(self) -> frozenset[str]:
+        """Ship ids carrying ``relocate_self`` (TH-7.2), derived once from the (never mutated) ship table."""
+        return frozenset(cid for cid, ship in self.ships.items() if ship.relocate_self)
+
+    @cached_property
+    def ship_fuel(self) -> dict[str, int]:
+        """Ship id -> fuel cost (TH-6.3), derived once."""
+        return {cid: ship.fuel for cid, ship in self.ships.items()}
+
+    @cached_property
+    def station_fuel(self) -> dict[str, int]:
+        """Station id -> ``n`` of its ``extra_fuel`` effect (TH-6.3), derived once."""
+        return {cid: int(st.effect["n"]) for cid, st in self.stations.items() if st.op == "extra_fuel"}
+
+    @cached_property
+    def comp_fuel(self) -> dict[str, int]:
+        """Compensation id -> ``n`` of its ``extra_fuel`` effect (TH-6.3), derived once."""
+        return {cid: int(cp.effect["n"]) for cid, cp in self.comps.items() if cp.op == "extra_fuel"}
+
+    @cached_property
+    def support_stations(self) -> frozenset[str]:
+        """Station ids whose effect is ``city_support`` (TH-6.4), derived once."""
+        return frozenset(cid for cid, st in self.stations.items() if st.op == "city_support")
 
     def card_name(self, cid: str, lang: str = "en") -> str:
         for table in (self.ships, self.stations, self.cities, self.comps, self.armies, self.missions):
@@ -160,8 +201,9 @@ class CardSet:
         return cid in self.stations
 
     def price(self, cid: str) -> int:
-        if cid in self.ships:
-            return self.ships[cid].price
+        ship = self.ships.get(cid)
+        if ship is not None:
+            return ship.price
         return self.stations[cid].price
 
     def base_id(self, cid: str) -> str:

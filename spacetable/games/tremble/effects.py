@@ -114,6 +114,29 @@ def passive_bonus(
     return total
 
 
+#: passive op -> compact code used by :func:`group_strength` (the conditions of :func:`passive_bonus`)
+PASSIVE_CODES: dict[str, int] = {
+    "str_with_kind": 0,
+    "str_vs_city_type": 1,
+    "str_vs_region": 2,
+    "str_vs_army": 3,
+    "str_vs_captains": 4,
+    "str_alone": 5,
+}
+_PASSIVE_ARG = {"str_with_kind": "kind", "str_vs_city_type": "city_type", "str_vs_region": "region"}
+
+
+def compile_passives(abilities: tuple[dict[str, Any], ...]) -> tuple[tuple[int, Any, int], ...]:
+    """``(code, argument, n)`` for each passive ability, in order (TH §6.3)."""
+    out = []
+    for ab in abilities:
+        op = ab["op"]
+        if op in PASSIVE_CODES:
+            key = _PASSIVE_ARG.get(op)
+            out.append((PASSIVE_CODES[op], ab[key] if key else None, ab["n"]))
+    return tuple(out)
+
+
 def group_strength(
     cards: Any,
     ships: list[str],
@@ -125,16 +148,38 @@ def group_strength(
 ) -> int:
     """Strength of a group (TH-9.1): per ship base + passives + modifiers placed on it, a ship with
     cancelled bonuses counting base only (TH-D14), plus group modifiers."""
-    kinds = [cards.ships[s].kind for s in ships]
+    table = cards.ships
+    recs = [table[sid] for sid in ships]
+    counts: dict[str, int] | None = None  # kinds in the group, built only for str_with_kind
     total = group_mod
-    for i, sid in enumerate(ships):
-        card = cards.ships[sid]
-        if cancelled and sid in cancelled:
-            total += card.strength
-            continue
+    for i, card in enumerate(recs):
         total += card.strength
+        if cancelled and ships[i] in cancelled:
+            continue
         if card.abilities:
-            total += passive_bonus(card.abilities, kinds, i, city, vs_army)
+            # passive_bonus over the compiled abilities (the same conditions, TH §6.3)
+            for code, arg, n in card.passives:
+                if code == 0:
+                    if counts is None:
+                        counts = {}
+                        for r in recs:
+                            counts[r.kind] = counts.get(r.kind, 0) + 1
+                    if counts.get(arg, 0) - (card.kind == arg) > 0:  # another ship of that kind
+                        total += n
+                elif code == 1:
+                    if city.city_type == arg:
+                        total += n
+                elif code == 2:
+                    if city.region == arg:
+                        total += n
+                elif code == 3:
+                    if vs_army:
+                        total += n
+                elif code == 4:
+                    if not vs_army:
+                        total += n
+                elif len(recs) == 1:  # code 5, str_alone
+                    total += n
         if ship_mods:
-            total += ship_mods.get(sid, 0)
+            total += ship_mods.get(ships[i], 0)
     return total

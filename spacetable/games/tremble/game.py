@@ -11,10 +11,12 @@ from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.rng import Rng
 
 from . import battle, buying, planning, reward, stations, turns
+from .cards import _CACHE as _SETS
 from .cards import FUEL_PRESETS, CardSet, get_set
 from .state import TState
 
 SEALED_PHASES = ("buy", "plan", "station_move", "self_move", "loss", "claim")
+_SEALED = frozenset(SEALED_PHASES)
 
 #: Sealed phases whose commit is stored as sent: phase -> (validator, rule id, resolution once all are in).
 _SIMPLE_SEALS: dict[str, tuple[Callable[[TState, CardSet, int, Action], None], str, Callable[[TState, CardSet], None]]] = {
@@ -23,6 +25,63 @@ _SIMPLE_SEALS: dict[str, tuple[Callable[[TState, CardSet, int, Action], None], s
     "loss": (battle.check_loss, "TH-9.7", battle.resolve_losses),
     "claim": (battle.check_claim, "TH-9.9", battle.resolve_claims),
 }
+
+
+def _submit(s: TState, player: int, value: Action, rule: str) -> bool:
+    """``SealedCommits.submit`` then ``complete()``, written out for speed (same checks, same errors)."""
+    sealed = s.sealed
+    commits = sealed.commits
+    if player in commits or player not in sealed.required:
+        sealed.submit(player, value, rule)  # raises the protocol's error
+    commits[player] = value
+    return len(commits) == len(sealed.required)
+
+
+def _seal_buy(s: TState, cards: CardSet, player: int, action: Action, checked: bool) -> None:
+    """TH-4.3: seal a buy commit (validated unless the engine produced it), resolve once all are in."""
+    if action["type"] != "buy":
+        raise RuleError("TH-4.3", "the buy commit is {type: buy, ...}")
+    if not checked:
+        buying.check_buy(s, cards, cards.rules, player, action)
+    if checked:  # the engine's own commits are full and fresh: stored as given (nothing mutates them)
+        full = action
+    else:
+        get = action.get
+        full = {
+            "type": "buy",
+            "credits": get("credits", 0),
+            "buy": list(get("buy", ())),
+            "discard": list(get("discard", ())),
+            "repay": get("repay", 0),
+            "comp": list(get("comp", ())),
+        }
+    sealed = s.sealed  # _submit, written out (the same checks)
+    commits = sealed.commits
+    if player in commits or player not in sealed.required:
+        sealed.submit(player, full, "TH-4.3")  # raises the protocol's error
+    commits[player] = full
+    if len(commits) == len(sealed.required):
+        turns.resolve_buys(s, cards)
+
+
+def _seal_plan(s: TState, cards: CardSet, player: int, action: Action, checked: bool) -> None:
+    """TH-6.1: seal a plan (validated unless the engine produced it), reveal once all are in (TH-7.1)."""
+    if action["type"] != "plan":
+        raise RuleError("TH-6.1", "the plan commit is {type: plan, groups, fuel_cards, stations}")
+    if not checked:
+        planning.check_plan(s, cards, player, action)
+    if checked:  # the engine's own plans are full and fresh: stored as given (nothing mutates them)
+        plan = action
+    else:
+        get = action.get
+        plan = {"type": "plan", "groups": get("groups", []), "fuel_cards": get("fuel_cards", []), "stations": get("stations", [])}
+    sealed = s.sealed  # _submit, written out (the same checks)
+    commits = sealed.commits
+    if player in commits or player not in sealed.required:
+        sealed.submit(player, plan, "TH-6.1")  # raises the protocol's error
+    commits[player] = plan
+    if len(commits) == len(sealed.required):
+        turns.after_plans(s, cards, dict(commits))
 
 
 class TrembleGame(Game[TState]):
@@ -53,7 +112,8 @@ class TrembleGame(Game[TState]):
         return out
 
     def cards(self, s: TState) -> CardSet:
-        return get_set(s.card_set)
+        cards = _SETS.get(s.card_set)  # the loaded-set cache read directly (a hot lookup)
+        return cards if cards is not None else get_set(s.card_set)
 
     # ----------------------------------------------------------------- protocol
     def initial_state(self, config: dict[str, Any], seed: int) -> TState:
@@ -67,10 +127,18 @@ class TrembleGame(Game[TState]):
 
     def to_act(self, state: TState) -> tuple[int, ...]:
         ph = state.phase
+        if ph in _SEALED:
+            sealed = state.sealed  # SealedCommits.waiting() written out (hot in simulations)
+            commits = sealed.commits
+            if not commits:
+                return tuple(sealed.required)
+            return tuple([p for p in sealed.required if p not in commits])
+        if ph == "declare":
+            c = state.contest
+            assert c is not None
+            return (c.order[0],)
         if ph == "over":
             return ()
-        if ph in SEALED_PHASES:
-            return state.sealed.waiting()
         if ph == "redraw":
             return (state.queue[0],)
         c = state.contest
@@ -84,47 +152,70 @@ class TrembleGame(Game[TState]):
     def legal_actions(self, state: TState, player: int) -> list[Action]:
         if player not in self.to_act(state):
             return []
-        cards = self.cards(state)
+        return self._legal(state, self.cards(state), player)
+
+    def _legal(self, state: TState, cards: CardSet, player: int) -> list[Action]:
+        """``legal_actions`` for a seat already known to be acting (phases in order of frequency)."""
         ph = state.phase
+        if ph == "respond":
+            return battle.window_actions(state, cards, player)
+        if ph == "reward":
+            return reward.reward_actions(state, cards, player)
+        if ph == "declare":
+            return [{"type": "declare", "choice": "fight"}, {"type": "declare", "choice": "flee"}]
+        if ph == "army":
+            return [{"type": "army", "choice": "fight"}, {"type": "army", "choice": "flee"}]
+        if ph == "loss":
+            return battle.loss_options(state, cards, player)
+        if ph == "claim":
+            return battle.claim_actions(state, cards, player)
+        if ph == "self_move":
+            return stations.self_move_actions(state, cards, player)
+        if ph == "station_move":
+            return stations.station_move_actions(state, cards, player)
+        if ph == "ignore_army":
+            return reward.ignore_actions(state, cards, player)
         if ph == "redraw":
             return [{"type": "redraw_stations"}, {"type": "keep"}]
         if ph == "buy":
             return buying.enumerate_buys(state, cards, cards.rules, player)
         if ph == "plan":
             return planning.enumerate_plans(state, cards, player)
-        if ph == "station_move":
-            return stations.station_move_actions(state, cards, player)
-        if ph == "self_move":
-            return stations.self_move_actions(state, cards, player)
-        if ph == "declare":
-            return [{"type": "declare", "choice": "fight"}, {"type": "declare", "choice": "flee"}]
-        if ph == "respond":
-            return battle.window_actions(state, cards, player)
-        if ph == "loss":
-            return battle.loss_options(state, cards, player)
-        if ph == "claim":
-            return battle.claim_actions(state, cards, player)
-        if ph == "reward":
-            return reward.reward_actions(state, cards, player)
-        if ph == "ignore_army":
-            return reward.ignore_actions(state, cards, player)
-        if ph == "army":
-            return [{"type": "army", "choice": "fight"}, {"type": "army", "choice": "flee"}]
         return []
 
     def sample_action(self, state: TState, player: int, rng: Rng) -> Action:
         """A random legal action: uniform over ``legal_actions`` except buys and plans, which are drawn
         by :func:`buying.random_buy` / :func:`planning.random_plan` without enumerating (fast random captains)."""
         ph = state.phase
+        if ph == "declare" or ph == "army":
+            c = state.contest
+            if c is not None and player == (c.order[0] if ph == "declare" else c.winner):  # to_act, written out
+                # the same draw as indexing legal_actions' [fight, flee] (TH-9.3, TH-10.3), without building it
+                return {"type": ph, "choice": ("fight", "flee")[rng.randbelow(2)]}
+        cards = _SETS.get(state.card_set) or get_set(state.card_set)
         if ph == "plan":
-            return planning.random_plan(state, self.cards(state), player, rng)
+            return planning.random_plan(state, cards, player, rng)
         if ph == "buy":
-            cards = self.cards(state)
             return buying.random_buy(state, cards, cards.rules, player, rng)
-        if (ph == "declare" or ph == "army") and player in self.to_act(state):
-            # the same draw as indexing legal_actions' [fight, flee] (TH-9.3, TH-10.3), without building it
-            return {"type": ph, "choice": ("fight", "flee")[rng.randbelow(2)]}
-        actions = self.legal_actions(state, player)
+        if type(self) is TrembleGame and (ph == "reward" or ph == "respond"):
+            c = state.contest
+            if c is not None and player == (c.winner if ph == "reward" else c.offer):  # to_act, written out
+                if ph == "reward":
+                    if not state.players[player].stations:  # [raid, catch] only: index it without building it
+                        return {"type": "reward", "choice": ("raid", "catch")[rng.randbelow(2)]}
+                    actions = reward.reward_actions(state, cards, player)
+                else:
+                    actions = battle.window_actions(state, cards, player)
+                return actions[rng.randbelow(len(actions))]
+        acting = player in self.to_act(state)
+        if acting and type(self) is TrembleGame and (ph == "station_move" or ph == "self_move"):
+            if ph == "station_move":
+                return stations.sample_station_move(state, cards, player, rng)
+            return stations.sample_self_move(state, cards, player, rng)
+        if type(self) is TrembleGame:
+            actions = self._legal(state, cards, player) if acting else []
+        else:  # a subclass may narrow legal_actions (the MCTS captain's pruned game)
+            actions = self.legal_actions(state, player)
         return actions[rng.randbelow(len(actions))]
 
     def apply(self, state: TState, player: int, action: Action) -> TState:
@@ -139,75 +230,40 @@ class TrembleGame(Game[TState]):
         """Mutating apply for simulations that own their state (no clone, no turn check).
 
         ``checked=True`` is for actions this engine produced itself (``legal_actions`` or
-        ``sample_action``, both legal by construction): the sealed buy and plan commits are then not
-        validated a second time (TH-4.4, TH-6). Never pass it for actions from outside."""
-        self._apply(s, player, action, checked)
-
-    def _apply(self, s: TState, player: int, action: Action, checked: bool = False) -> None:
-        cards = self.cards(s)
+        ``sample_action``, both legal by construction, every field present): the sealed buy and plan
+        commits are then not validated a second time (TH-4.4, TH-6) and are stored as given, not
+        copied, so the caller must not change them afterwards. Never pass it for actions from outside.
+        Phases are tested in the order of their frequency in a game (a hot dispatch)."""
+        cards = _SETS.get(s.card_set) or get_set(s.card_set)
         ph = s.phase
-        t = action["type"]
-        if ph == "redraw":
+        if ph == "declare":
+            battle.declare(s, cards, player, action)
+        elif ph == "buy":
+            _seal_buy(s, cards, player, action, checked)
+        elif ph == "plan":
+            _seal_plan(s, cards, player, action, checked)
+        elif ph == "reward":
+            reward.reward_act(s, cards, player, action)
+        elif ph == "respond":
+            battle.window_act(s, cards, player, action)
+        elif ph == "army":
+            reward.army_act(s, cards, player, action)
+        elif ph in _SIMPLE_SEALS:
+            check, rule, resolve = _SIMPLE_SEALS[ph]
+            check(s, cards, player, action)
+            if _submit(s, player, action, rule):
+                resolve(s, cards)
+        elif ph == "ignore_army":
+            reward.ignore_act(s, cards, player, action)
+        elif ph == "redraw":
+            t = action["type"]
             if t not in ("redraw_stations", "keep"):
                 raise RuleError("TH-4.2", "redraw_stations or keep")
             turns.redraw(s, cards, player, t == "redraw_stations")
-        elif ph in SEALED_PHASES:
-            self._seal(s, cards, player, action, checked)
-        elif ph == "declare":
-            battle.declare(s, cards, player, action)
-        elif ph == "respond":
-            battle.window_act(s, cards, player, action)
-        elif ph == "reward":
-            reward.reward_act(s, cards, player, action)
-        elif ph == "ignore_army":
-            reward.ignore_act(s, cards, player, action)
-        elif ph == "army":
-            reward.army_act(s, cards, player, action)
         else:
             raise RuleError("CORE-TURN", "the game is over")
 
-    def _seal(self, s: TState, cards: CardSet, player: int, action: Action, checked: bool = False) -> None:
-        ph = s.phase
-        t = action["type"]
-        if ph == "buy":
-            if t != "buy":
-                raise RuleError("TH-4.3", "the buy commit is {type: buy, ...}")
-            if not checked:
-                buying.check_buy(s, cards, cards.rules, player, action)
-            full = {
-                "type": "buy",
-                "credits": action.get("credits", 0),
-                "buy": list(action.get("buy", [])),
-                "discard": list(action.get("discard", [])),
-                "repay": action.get("repay", 0),
-                "comp": list(action.get("comp", [])),
-            }
-            s.sealed.submit(player, full, "TH-4.3")
-            if s.sealed.complete():
-                turns.resolve_buys(s, cards)
-        elif ph == "plan":
-            if t != "plan":
-                raise RuleError("TH-6.1", "the plan commit is {type: plan, groups, fuel_cards, stations}")
-            if not checked:
-                planning.check_plan(s, cards, player, action)
-            s.sealed.submit(
-                player,
-                {
-                    "type": "plan",
-                    "groups": action.get("groups", []),
-                    "fuel_cards": action.get("fuel_cards", []),
-                    "stations": action.get("stations", []),
-                },
-                "TH-6.1",
-            )
-            if s.sealed.complete():
-                turns.after_plans(s, cards, s.sealed.revealed())
-        else:
-            check, rule, resolve = _SIMPLE_SEALS[ph]
-            check(s, cards, player, action)
-            s.sealed.submit(player, action, rule)
-            if s.sealed.complete():
-                resolve(s, cards)
+    _apply = apply_in_place
 
     def timeout_action(self, state: TState, player: int) -> Action:
         """The §5 default for a seat that lets its clock run out: buy nothing, empty plan, pass/stay,

@@ -120,12 +120,18 @@ def reveal_plans(s: TState, cards: CardSet, plans: dict[int, dict[str, Any]]) ->
 
 def _resources(s: TState, cards: CardSet, seat: int) -> list[tuple[str, str, int]]:
     p = s.players[seat]
-    res = [
-        ("station", st, cards.stations[st].effect["n"])
-        for st in p.stations
-        if st not in p.tapped and cards.stations[st].op == "extra_fuel"
-    ]
-    res += [("comp", c, cards.comps[c].effect["n"]) for c in sorted(p.usable_comps(s.turn)) if cards.comps[c].op == "extra_fuel"]
+    res: list[tuple[str, str, int]] = []
+    if p.stations:
+        fuel = cards.station_fuel
+        for st in p.stations:
+            if st in fuel and st not in p.tapped:
+                res.append(("station", st, fuel[st]))
+    if p.comps:
+        fuel = cards.comp_fuel
+        if any(c in fuel for c in p.comps):  # most hands hold no extra_fuel card at all
+            for c in sorted(p.usable_comps(s.turn)):
+                if c in fuel:
+                    res.append(("comp", c, fuel[c]))
     return res
 
 
@@ -188,37 +194,51 @@ def random_plan(s: TState, cards: CardSet, seat: int, rng: Rng) -> dict[str, Any
     goes home or to a uniform slot, then random ships go home until the fuel fits."""
     p = s.players[seat]
     hand = sorted(p.hand)
-    nslots = len(s.slots)
-    limit = fuel_limit(s)
+    below = rng.randbelow
+    k = len(s.slots) + 1
+    limit = s.fuel[s.turn - 1]
     res = _resources(s, cards, seat) if p.stations or p.comps else []
-    max_fuel = limit + sum(r[2] for r in res)
-    ships = cards.ships
-    fuels = [ships[h].fuel for h in hand]
-    assign = [rng.randbelow(nslots + 1) for _ in hand]
-    total = sum(f for a, f in zip(assign, fuels, strict=True) if a)
-    while total > max_fuel:
-        active = [i for i, a in enumerate(assign) if a]
-        i = active[rng.randbelow(len(active))]
-        assign[i] = 0
-        total -= fuels[i]
+    max_fuel = limit + sum(r[2] for r in res) if res else limit
+    fuel_of = cards.ship_fuel
+    many = getattr(rng, "randbelow_many", None)  # the random captain's batched draw (same values)
+    assign = many(k, len(hand)) if many is not None else [below(k) for _ in hand]
+    total = 0
     groups: dict[int, list[str]] = {}
-    for a, h in zip(assign, hand, strict=True):
+    for a, h in zip(assign, hand, strict=False):
         if a:
+            total += fuel_of[h]
             if a in groups:
                 groups[a].append(h)
             else:
                 groups[a] = [h]
-    choice = _fuel_choice(res, total - limit)
-    assert choice is not None
-    stations = list(choice[1])
+    if total > max_fuel:
+        active = [i for i, a in enumerate(assign) if a]
+        while total > max_fuel:  # the ships still out, kept in seat order as they go home
+            i = active.pop(below(len(active)))
+            assign[i] = 0
+            total -= fuel_of[hand[i]]
+        groups = {}  # regrouped after the trim (the same order as without one)
+        for a, h in zip(assign, hand, strict=False):
+            if a:
+                if a in groups:
+                    groups[a].append(h)
+                else:
+                    groups[a] = [h]
+    if res:
+        choice = _fuel_choice(res, total - limit)
+        assert choice is not None
+        fuel_cards, stations = choice[0], list(choice[1])
+    else:  # _fuel_choice with no resources: the plan fits the limit (the loop above made sure)
+        fuel_cards, stations = [], []
+    keys = sorted(groups)
     if p.stations:
-        for sup in sorted(st for st in p.stations if st not in p.tapped and cards.stations[st].op == "city_support"):
-            if groups and rng.randbelow(2):
-                keys = sorted(groups)
-                stations.append({"station": sup, "slot": keys[rng.randbelow(len(keys))]})
+        support = cards.support_stations
+        for sup in sorted(st for st in p.stations if st in support and st not in p.tapped):
+            if groups and below(2):
+                stations.append({"station": sup, "slot": keys[below(len(keys))]})
     return {
         "type": "plan",
-        "groups": [{"slot": k, "ships": groups[k]} for k in sorted(groups)],
-        "fuel_cards": choice[0],
+        "groups": [{"slot": g, "ships": groups[g]} for g in keys],
+        "fuel_cards": fuel_cards,
         "stations": stations,
     }

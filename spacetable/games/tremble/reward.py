@@ -12,24 +12,25 @@ from typing import Any
 
 from spacetable.core.errors import RuleError
 
-from .battle import city_of, open_window, roll, start_losses, strength
+from .battle import city_of, next_offer, roll, start_losses, strength
 from .cards import CardSet
-from .state import Contest, TState
+from .state import TState, new_contest
 
 
 def start_reward(s: TState, cards: CardSet, winner: int) -> None:
     c = s.contest
     claim = c.claim if c is not None else -1
-    s.contest = Contest(kind="army", seats=[winner], winner=winner, claim=claim)
+    s.contest = new_contest("army", [], [winner], winner, claim)
     s.phase = "reward"
 
 
 def reward_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "reward", "choice": "raid"}, {"type": "reward", "choice": "catch"}]
     p = s.players[seat]
-    for st in sorted(p.stations):
-        if st not in p.tapped and cards.stations[st].op == "army_peek":
-            out.append({"type": "use_station", "station": st})
+    if p.stations:
+        for st in sorted(p.stations):
+            if st not in p.tapped and cards.stations[st].op == "army_peek":
+                out.append({"type": "use_station", "station": st})
     return out
 
 
@@ -70,13 +71,18 @@ def reward_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     choice = action.get("choice")
     if action.get("type") != "reward" or choice not in ("raid", "catch"):
         raise RuleError("TH-10.1", "reward: raid or catch")
-    city = city_of(s, cards)
+    slot = s.slot
+    city = cards.cities[s.slots[slot]]  # city_of
     p.peek = []
     if choice == "raid":  # TH-10.2
-        bonus = sum(cards.ships[x].raid_bonus for x in s.groups[s.slot].get(seat, []))
+        ships = cards.ships
+        bonus = 0
+        for x in s.groups[slot].get(seat, ()):
+            bonus += ships[x].raid_bonus
         p.humans += city.raid + bonus
         s.log_events and s.note(f"seat {seat} raids {city.name}: +{city.raid + bonus:,}")
-        take_trophy(s, cards, seat)
+        if c.claim < 0:  # take_trophy: the card goes to the winner unless a loser claimed it (TH-D27)
+            p.trophies.append(s.slots[slot])
         _turns.end_slot(s, cards)
         return
     revealed = draw_armies(s, city.catch_draw, [])
@@ -110,6 +116,7 @@ def next_army(s: TState, cards: CardSet) -> None:
     if (
         c.army_pos == 0
         and c.beaten == 0
+        and s.players[seat].comps
         and any(cards.comps[x].op == "ignore_army" for x in s.players[seat].usable_comps(s.turn))
         and s.phase != "ignore_army"
     ):
@@ -170,7 +177,8 @@ def army_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> No
         return
     c.ship_mods, c.cancelled, c.group_mods, c.dice = {}, [], {}, {}  # TH-D15: one army fight is one contest
     roll(s, [seat])
-    open_window(s, cards)
+    c.passed = []  # open_window, written out
+    next_offer(s, cards)
 
 
 def close_army_window(s: TState, cards: CardSet) -> None:

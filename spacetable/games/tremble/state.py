@@ -38,9 +38,12 @@ class PlayerState:
 
     def usable_comps(self, turn: int) -> list[str]:
         """Compensation cards received before this turn (TH-12.2)."""
-        if not self.comps:
+        comps = self.comps
+        if not comps:
             return []
-        return [c for c, t in zip(self.comps, self.comp_turns, strict=True) if t < turn]
+        if max(self.comp_turns) < turn:  # all received before this turn (the common case)
+            return comps[:]
+        return [c for c, t in zip(comps, self.comp_turns, strict=False) if t < turn]  # kept the same length
 
 
 _PLAYER_LISTS = ("hand", "stations", "tapped", "comps", "comp_turns", "trophies", "drawn", "known", "peek")
@@ -88,6 +91,32 @@ class Contest:
             self.army_pos,
             self.beaten,
         )
+
+
+def new_contest(kind: str, order: list[int], seats: list[int], winner: int = -1, claim: int = -1) -> Contest:
+    """``Contest(kind=..., order=..., seats=..., winner=..., claim=...)`` without the dataclass
+    constructor's default factories (built once per battle and per reward: a hot path)."""
+    c = object.__new__(Contest)
+    c.__dict__ = {
+        "kind": kind,
+        "order": order,
+        "fight": [],
+        "seats": seats,
+        "dice": {},
+        "ship_mods": {},
+        "cancelled": [],
+        "group_mods": {},
+        "passed": [],
+        "offer": -1,
+        "losers": [],
+        "winner": winner,
+        "claim": claim,
+        "armies": [],
+        "revealed": [],
+        "army_pos": 0,
+        "beaten": 0,
+    }
+    return c
 
 
 _STATE_LISTS = (

@@ -40,6 +40,8 @@ def move_ship(s: TState, ship: str, to_slot: int) -> None:
 def station_movers(s: TState, cards: CardSet) -> list[int]:
     out = []
     for seat, p in enumerate(s.players):
+        if not p.stations:
+            continue
         has = any(st not in p.tapped and cards.stations[st].op == "relocate_enemy_ship" for st in p.stations)
         if has and any(other != seat for g in s.groups for other in g):
             out.append(seat)
@@ -47,7 +49,8 @@ def station_movers(s: TState, cards: CardSet) -> list[int]:
 
 
 def self_movers(s: TState, cards: CardSet) -> list[int]:
-    seats = {seat for g in s.groups for seat, ships in g.items() if any(cards.ships[x].relocate_self for x in ships)}
+    movers = cards.self_movers  # ids of the ships with relocate_self, read once per set
+    seats = {seat for g in s.groups for seat, ships in g.items() if not movers.isdisjoint(ships)}
     return sorted(seats)
 
 
@@ -64,6 +67,31 @@ def station_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str,
                         if to != slot:
                             out.append({"type": "relocate_enemy", "station": st, "ship": ship, "to_slot": to + 1})
     return out
+
+
+def sample_station_move(s: TState, cards: CardSet, seat: int, rng: Any) -> dict[str, Any]:
+    """``station_move_actions(...)[rng.randbelow(len(...))]`` without building the list: the same single
+    draw decoded into the same action (random captains; TH-7.2)."""
+    p = s.players[seat]
+    sts = sorted(x for x in p.stations if x not in p.tapped and cards.stations[x].op == "relocate_enemy_ship")
+    dests = len(s.slots) - 1
+    targets = [
+        (slot, ship)
+        for slot, groups in enumerate(s.groups)
+        for other in sorted(groups)
+        if other != seat
+        for ship in groups[other]
+    ]
+    per = len(targets) * dests
+    i = rng.randbelow(1 + len(sts) * per)
+    if i == 0:
+        return {"type": "pass"}
+    st, r = divmod(i - 1, per)
+    slot, ship = targets[r // dests]
+    to = r % dests
+    if to >= slot:
+        to += 1  # destinations skip the ship's own slot
+    return {"type": "relocate_enemy", "station": sts[st], "ship": ship, "to_slot": to + 1}
 
 
 def check_station_move(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
@@ -114,6 +142,27 @@ def self_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, An
         choices: list[Any] = ["stay", *[k + 1 for k in range(len(s.slots)) if k != loc[0]]]
         options = [[*o, {"ship": ship, "to_slot": c}] for o in options for c in choices]
     return [{"type": "relocate_self", "moves": o} for o in options]
+
+
+def sample_self_move(s: TState, cards: CardSet, seat: int, rng: Any) -> dict[str, Any]:
+    """``self_move_actions(...)[rng.randbelow(len(...))]`` without building the product: the same single
+    draw decoded in mixed radix, the first ship the most significant digit (random captains; TH-7.2)."""
+    mine = sorted(x for g in s.groups for x in g.get(seat, []) if cards.ships[x].relocate_self)
+    per_ship: list[list[Any]] = []
+    count = 1
+    for ship in mine:
+        loc = ship_location(s, ship)
+        assert loc is not None
+        choices: list[Any] = ["stay", *[k + 1 for k in range(len(s.slots)) if k != loc[0]]]
+        per_ship.append(choices)
+        count *= len(choices)
+    i = rng.randbelow(count)
+    moves: list[dict[str, Any]] = []
+    for ship, choices in zip(reversed(mine), reversed(per_ship), strict=True):
+        i, d = divmod(i, len(choices))
+        moves.append({"ship": ship, "to_slot": choices[d]})
+    moves.reverse()
+    return {"type": "relocate_self", "moves": moves}
 
 
 def check_self_move(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:

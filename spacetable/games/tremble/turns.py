@@ -23,32 +23,44 @@ def setup(cards: CardSet, players: int, seed: int, fuel: list[int], split_unit: 
     rules = cards.rules
     rng = Rng.from_seed(seed)
     s = TState(num_players=players, card_set="", fuel=list(fuel), split_unit=split_unit, rng=rng, log_events=log_events)
-    cities = [c for c in sorted(cards.cities) if cards.cities[c].min_players <= players]
-    blue = [c for c in cities if cards.cities[c].deck == "blue"]
-    red = [c for c in cities if cards.cities[c].deck == "red"]
+    lists = cards.setup_memo.get(players)
+    if lists is None:
+        lists = cards.setup_memo[players] = _setup_lists(cards, players)
+    blue, red, training, blue_deck, red_deck, missions, armies, comps = (x[:] for x in lists)
     rng.shuffle(blue)
     rng.shuffle(red)
     per_turn = int(rules["cities_per_turn"][str(players)])
     if len(blue) != 5 * per_turn or len(red) != 5 * per_turn:
         raise ValueError(f"TH-2.2: {len(blue)} blue / {len(red)} red cities for {players} players, expected {5 * per_turn} each")
     s.city_deck = red + blue  # pop() takes from the end: blue is on top
-    training = sorted(c for c, sh in cards.ships.items() if sh.deck == "training")
-    deck = sorted(c for c in list(cards.ships) + list(cards.stations) if cards.deck_of[c] != "training")
-    s.blue_deck = [c for c in deck if cards.deck_of[c] == "blue"]
-    s.red_deck = [c for c in deck if cards.deck_of[c] == "red"]
+    s.blue_deck = blue_deck
+    s.red_deck = red_deck
     rng.shuffle(s.blue_deck)
     rng.shuffle(s.red_deck)
     s.out = training[players:]
     s.players = [PlayerState(humans=int(rules["start_humans"]), hand=[training[i]]) for i in range(players)]
-    missions = sorted(m for m, rec in cards.missions.items() if rec.min_players <= players)
     rng.shuffle(missions)
     shown = int(rules["missions_shown"][str(players)])
     s.missions, s.hidden_missions = sorted(missions[:shown]), missions[shown:]
-    s.army_deck = sorted(cards.armies)
+    s.army_deck = armies
     rng.shuffle(s.army_deck)
-    s.comp_deck = sorted(cards.comps)
+    s.comp_deck = comps
     rng.shuffle(s.comp_deck)
     return s
+
+
+def _setup_lists(cards: CardSet, players: int) -> tuple[list[str], ...]:
+    """The sorted card lists of a setup for ``players`` before any shuffle (TH-2.2–2.7): blue cities,
+    red cities, training saucers, blue and red ship decks, eligible missions, armies, compensations."""
+    cities = [c for c in sorted(cards.cities) if cards.cities[c].min_players <= players]
+    blue = [c for c in cities if cards.cities[c].deck == "blue"]
+    red = [c for c in cities if cards.cities[c].deck == "red"]
+    training = sorted(c for c, sh in cards.ships.items() if sh.deck == "training")
+    deck = sorted(c for c in list(cards.ships) + list(cards.stations) if cards.deck_of[c] != "training")
+    blue_deck = [c for c in deck if cards.deck_of[c] == "blue"]
+    red_deck = [c for c in deck if cards.deck_of[c] == "red"]
+    missions = sorted(m for m, rec in cards.missions.items() if rec.min_players <= players)
+    return blue, red, training, blue_deck, red_deck, missions, sorted(cards.armies), sorted(cards.comps)
 
 
 def start_turn(s: TState, cards: CardSet) -> None:
@@ -61,15 +73,22 @@ def start_turn(s: TState, cards: CardSet) -> None:
         s.blue_deck = []
     s.log_events and s.note(f"turn {s.turn} begins; fuel limit {s.fuel[s.turn - 1]}")
     s.queue = []
+    draw = int(rules["draw_per_turn"])
+    stations = cards.stations
     for seat in s.seat_order():
         p = s.players[seat]
-        n = int(rules["draw_per_turn"])
+        n = draw
         for st in p.stations:
-            if cards.stations[st].op == "extra_draw" and st not in p.tapped:
+            if stations[st].op == "extra_draw" and st not in p.tapped:
                 p.tapped.append(st)  # house decision: used automatically when drawing
-                n += cards.stations[st].effect["n"]
-        p.drawn = draw_ships(s, cards, rules, n)
-        if all_stations(cards, p.drawn):
+                n += stations[st].effect["n"]
+        deck = s.red_deck if s.turn >= rules["red_from_turn"] else s.blue_deck  # active_deck
+        if len(deck) >= n:  # draw_ships without a reshuffle: the same cards off the top
+            drawn = [deck.pop() for _ in range(n)]
+        else:
+            drawn = draw_ships(s, cards, rules, n)
+        p.drawn = drawn
+        if len(drawn) >= 2 and all(c in stations for c in drawn):  # all_stations
             s.queue.append(seat)
     if s.queue:
         s.phase = "redraw"
@@ -98,8 +117,9 @@ def begin_buy(s: TState) -> None:
 
 
 def resolve_buys(s: TState, cards: CardSet) -> None:
-    """TH-4.3: all buy commits applied together (each was validated on submission)."""
-    commits = s.sealed.revealed()
+    """TH-4.3: all buy commits applied together (each was validated on submission; called once all
+    are in, so the sealed box is read directly)."""
+    commits = s.sealed.commits
     for seat in s.seat_order():
         p = s.players[seat]
         before = p.humans
@@ -172,22 +192,27 @@ def after_self_moves(s: TState, cards: CardSet) -> None:
 
 def end_slot(s: TState, cards: CardSet, first: bool = False) -> None:
     """Finish the current slot (ships back to hand) and resolve the next ones 1 → C(P) (TH-8)."""
-    if not first and 0 <= s.slot < len(s.groups):
-        s.groups[s.slot] = {}
+    slot = s.slot
+    groups = s.groups
+    if not first and 0 <= slot < len(groups):
+        groups[slot] = {}
     s.contest = None
+    slots = s.slots
+    n = len(slots)
     while True:
-        s.slot += 1
-        if s.slot >= len(s.slots):
+        slot += 1
+        s.slot = slot
+        if slot >= n:
             end_turn(s, cards)
             return
-        seats = sorted(s.groups[s.slot])
-        if not seats:  # TH-8.2: no attacker
-            s.city_discard.append(s.slots[s.slot])
+        attackers = groups[slot]
+        if not attackers:  # TH-8.2: no attacker
+            s.city_discard.append(slots[slot])
             continue
-        if len(seats) == 1:
-            start_reward(s, cards, seats[0])
+        if len(attackers) == 1:
+            start_reward(s, cards, next(iter(attackers)))
         else:
-            start_battle(s, cards, seats)
+            start_battle(s, cards, sorted(attackers))
         return
 
 
