@@ -215,13 +215,7 @@ class Game(ABC, Generic[S]):
 
     def parse_action(self, state: S, player: int, text: str) -> Action:
         """Parse a typed action (the game's notation, or JSON)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RuleError("CORE-ACTION", f"cannot read action {text!r}") from exc
-        if not isinstance(data, dict):
-            raise RuleError("CORE-ACTION", "an action is a JSON object")
-        return data
+        return parse_json_action(text)
 
     def render_text(self, state: S, player: int | None) -> str:
         """A plain-text picture of what ``player`` sees (terminal, replays)."""
@@ -250,6 +244,17 @@ class Game(ABC, Generic[S]):
     def seed_for(self, seed: int, label: str) -> int:
         """Derive a sub-seed (e.g. the colour draw, the deck shuffle)."""
         return mix_seed(seed, self.id, label)
+
+
+def parse_json_action(text: str) -> Action:
+    """Read an action typed as JSON; malformed text or a non-object is a ``CORE-ACTION`` error."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RuleError("CORE-ACTION", f"cannot read action {text!r}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise RuleError("CORE-ACTION", "an action is a JSON object")
+    return data
 
 
 def play_actions(game: Game[S], state: S, moves: Iterable[tuple[int, Action]]) -> S:

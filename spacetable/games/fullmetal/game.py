@@ -117,14 +117,7 @@ class FullMetalGame(Game[FMState]):
             rng=Rng.from_seed(mix_seed(seed, "fullmetal")), map_name=map_name,
             zones="".join(fmap.zones) if fmap.zones else "",
         )
-        state.controller = list(range(n))
-        state.pool = [0] * n
-        state.saved = [0] * n
-        state.eliminated = [-1] * n
-        state.resigned = [False] * n
-        state.penalty = [0] * n
-        state.forecasts = [{} for _ in range(n)]
-        state.cov = [[0] * (fmap.width * fmap.height) for _ in range(n)]
+        state.init_seats()
         if config["reserve"] == "per_player":
             state.reserve = {TANK: 4 * n, CRAB: n, PONTOON: n}
         elif n == 3:

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from spacetable.core.errors import RuleError
+from spacetable.core.game import parse_json_action
 
 from .units import FMState
 
@@ -85,13 +86,7 @@ def format_action(a: dict[str, Any]) -> str:
 def parse_action(state: FMState, player: int, text: str) -> dict[str, Any]:
     text = text.strip()
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RuleError("CORE-ACTION", f"bad JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise RuleError("CORE-ACTION", "an action is a JSON object")
-        return data
+        return parse_json_action(text)
     parts = text.split()
     if not parts:
         raise RuleError("CORE-ACTION", "empty action")

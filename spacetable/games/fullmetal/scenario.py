@@ -65,14 +65,7 @@ class Scenario:
         get_board(width, height, terrain)
         s = FMState(num_players=n, config=config, width=width, height=height, terrain=terrain,
                     rng=Rng.from_seed(spec.get("seed", 1)))
-        s.controller = list(range(n))
-        s.pool = [0] * n
-        s.saved = [0] * n
-        s.eliminated = [-1] * n
-        s.resigned = [False] * n
-        s.penalty = [0] * n
-        s.forecasts = [{} for _ in range(n)]
-        s.cov = [[0] * (width * height) for _ in range(n)]
+        s.init_seats()
         s.reserve = dict(spec.get("reserve", {TANK: 16, CRAB: 4, PONTOON: 4}))
         setup_deck(s)
         if "pile" in spec:

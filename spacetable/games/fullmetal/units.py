@@ -103,6 +103,19 @@ class FMState:
     retreat_only: list[int] = field(default_factory=list)
 
     # ------------------------------------------------------------------ basics
+    def init_seats(self) -> None:
+        """Fresh per-seat bookkeeping for ``num_players`` seats: each controls its own colour,
+        no AP, nobody eliminated or resigned, no forecasts, no fire cover yet."""
+        n = self.num_players
+        self.controller = list(range(n))
+        self.pool = [0] * n
+        self.saved = [0] * n
+        self.eliminated = [-1] * n
+        self.resigned = [False] * n
+        self.penalty = [0] * n
+        self.forecasts = [{} for _ in range(n)]
+        self.cov = [[0] * (self.width * self.height) for _ in range(n)]
+
     @cached_property
     def board(self) -> Board:
         """The static geometry of this state's map (cached per state object, not serialised)."""

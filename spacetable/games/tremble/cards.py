@@ -49,6 +49,17 @@ class CardSetError(ValueError):
     """A card set fails a hard check (TH §6.5); the message lists every problem."""
 
 
+class _HasEffect:
+    """Cards whose ``effect`` is an op of the effect vocabulary."""
+
+    effect: dict[str, Any]
+
+    @cached_property
+    def op(self) -> str:
+        """The effect's op, read once (a hot lookup in simulations; the effect is never mutated)."""
+        return str(self.effect["op"])
+
+
 @dataclass(frozen=True)
 class City:
     id: str
@@ -91,7 +102,7 @@ class Ship:
 
 
 @dataclass(frozen=True)
-class Station:
+class Station(_HasEffect):
     id: str
     base_id: str
     name: str
@@ -101,11 +112,6 @@ class Station:
     effect: dict[str, Any]
     token: bool
     source: str
-
-    @cached_property
-    def op(self) -> str:
-        """The effect's op, read once (a hot lookup in simulations; the effect is never mutated)."""
-        return str(self.effect["op"])
 
 
 @dataclass(frozen=True)
@@ -118,17 +124,12 @@ class Army:
 
 
 @dataclass(frozen=True)
-class Compensation:
+class Compensation(_HasEffect):
     id: str
     base_id: str
     name: str
     name_ru: str
     effect: dict[str, Any]
-
-    @cached_property
-    def op(self) -> str:
-        """The effect's op, read once (a hot lookup in simulations; the effect is never mutated)."""
-        return str(self.effect["op"])
 
 
 @dataclass(frozen=True)
