@@ -21,7 +21,7 @@ from .fire import shooter_problem, target_problem
 from .movement import dest_check, step_check
 from .spaceship import ORIENTATIONS, landing_problem, validate_deploy
 from .terrain import MOUNTAIN
-from .transport import enter_check, load_check, pods, room_for, unload_to_cells
+from .transport import enter_check, gt_onto_mountain, load_check, pods, room_for, unload_to_cells
 from .units import (
     BARGE,
     CARRIES,
@@ -175,6 +175,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                         if other is c or other.kind not in (BARGE, CRAB, WL) or not state.on_board(other):
                             continue
                         if any(n in around for n in other.cells) and room_for(state, other, item) and \
+                                not gt_onto_mountain(state, other, item) and \
                                 state.operational(other, player) and not state.unit_under_fire(other, player):
                             out.append({"type": "unload", "carrier": c.id, "item": item.id, "to": other.id})
         # builds (FM-13)

@@ -26,6 +26,11 @@ def touches_pod(state: FMState, ship: Unit, cells: list[int], intact_only: bool)
     return any(p in state.board.neigh[c] for c in cells for p in ps)
 
 
+def gt_onto_mountain(state: FMState, carrier: Unit, item: Unit) -> bool:
+    """FM-2.2: a crab standing on a mountain may not take a GT (nor anything carrying one)."""
+    return carrier.kind == CRAB and state.gt_inside(item) and any(state.board.terrain[c] == MOUNTAIN for c in carrier.cells)
+
+
 def room_for(state: FMState, carrier: Unit, item: Unit) -> bool:
     """FM-4 / FM-11.3 capacity (nested slots for a barge)."""
     if item.kind not in CARRIES.get(carrier.kind, frozenset()):
@@ -126,7 +131,7 @@ def load_check(state: FMState, player: int, carrier: Unit, item: Unit) -> None:
             raise RuleError("FM-15.5", "a locked unit cannot be loaded")
     if not room_for(state, carrier, item):
         raise RuleError("FM-11.3", f"the {carrier.kind} cannot take this {item.kind}")
-    if carrier.kind == CRAB and item.kind == GT and any(state.board.terrain[c] == MOUNTAIN for c in carrier.cells):
+    if gt_onto_mountain(state, carrier, item):
         raise RuleError("FM-2.2", "a crab carrying a GT cannot stand on a mountain")
     if state.pool[player] < 1:
         raise RuleError("FM-9.2", "no action point left")
@@ -229,7 +234,7 @@ def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Un
         raise RuleError("FM-11.2", "the carriers must be adjacent")
     if not room_for(state, target, item):
         raise RuleError("FM-11.3", "no room in the receiving carrier")
-    if target.kind == CRAB and state.gt_inside(item) and any(state.board.terrain[c] == MOUNTAIN for c in target.cells):
+    if gt_onto_mountain(state, target, item):
         raise RuleError("FM-2.2", "a crab carrying a GT cannot stand on a mountain")
     state.spend(player, 1)
     put_in(state, target, item)
