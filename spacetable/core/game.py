@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
+from .hooks import AgentSpec, Command
+from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
 from .serial import action_key, from_jsonable, to_jsonable
 
@@ -93,6 +95,8 @@ class Game(ABC, Generic[S]):
     hidden_information: ClassVar[bool] = False
     #: True when dice/decks are used after setup.
     stochastic: ClassVar[bool] = False
+    #: The declared moves (see :mod:`spacetable.core.moves`); ``None`` only for games not yet converted.
+    moves: ClassVar[MoveTable[Any] | None] = None
 
     # ----------------------------------------------------------- configuration
     def options(self) -> list[Option]:
@@ -148,11 +152,37 @@ class Game(ABC, Generic[S]):
     def legal_actions(self, state: S, player: int) -> list[Action]:
         """Every legal action of ``player`` now, in a canonical order; ``[]`` if none."""
 
-    @abstractmethod
     def apply(self, state: S, player: int, action: Action) -> S:
         """Return the state after ``player`` plays ``action``. Pure: raises
         :class:`RuleError` (naming the rule) and leaves ``state`` untouched on an
-        illegal or malformed action."""
+        illegal or malformed action. The default plays the move table."""
+        if self.moves is None:
+            raise NotImplementedError(f"{self.id} declares no move table and does not override apply")
+        new, _ = self.moves.play(state, player, action, to_act=self.to_act(state), copy=self.clone)
+        return new
+
+    def normalize_action(self, action: object) -> Action:
+        """The action checked against the game's declared schema and put in normal form
+        (what servers store and broadcast). Unknown fields, wrong types, non-finite
+        numbers, over-long or over-deep values raise ``CORE-ACTION``."""
+        if self.moves is not None:
+            return self.moves.normalize(action)
+        return check_json_action(action)
+
+    def action_schema(self) -> dict[str, Any]:
+        """JSON Schema of the game's actions (published by the API)."""
+        if self.moves is not None:
+            return self.moves.json_schema()
+        return {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]}
+
+    def agents(self) -> list[AgentSpec]:
+        """The game's own AI players (levels, names, factories); the generic ones in
+        :mod:`spacetable.ai` are added by whoever lists them."""
+        return []
+
+    def commands(self) -> list[Command]:
+        """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""
+        return []
 
     @abstractmethod
     def view(self, state: S, player: int | None) -> dict[str, Any]:
@@ -210,8 +240,20 @@ class Game(ABC, Generic[S]):
         return action
 
     def action_text(self, state: S, player: int, action: Action) -> str:
-        """A short human-readable form of an action (logs, CLI)."""
+        """A short human-readable form of an action in the game's notation (logs, CLI)."""
+        if self.moves is not None:
+            return self.moves.notation(state, player, action)
         return action_key(action)
+
+    def describe_action(self, state: S, player: int, action: Action, lang: str = "en") -> str:
+        """The action as a sentence in ``lang`` (``en``, ``fr``, ``nl``, ``ru``), from the move's
+        translation key and arguments; the notation when the game declares no phrase."""
+        if self.moves is None or not isinstance(action, dict):
+            return self.action_text(state, player, action)
+        from .i18n import render
+
+        key, args = self.moves.phrase(state, player, action)
+        return render((type(self).__module__.rsplit(".", 1)[0], "spacetable.core"), key, args, lang)
 
     def parse_action(self, state: S, player: int, text: str) -> Action:
         """Parse a typed action (the game's notation, or JSON)."""
@@ -244,6 +286,10 @@ class Game(ABC, Generic[S]):
     def seed_for(self, seed: int, label: str) -> int:
         """Derive a sub-seed (e.g. the colour draw, the deck shuffle)."""
         return mix_seed(seed, self.id, label)
+
+    def rng_for(self, seed: int, label: str) -> Rng:
+        """The one way to derive a generator from a match seed: ``Rng(seed_for(seed, label))``."""
+        return Rng(self.seed_for(seed, label))
 
 
 def parse_json_action(text: str) -> Action:

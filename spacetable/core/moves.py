@@ -1,0 +1,312 @@
+"""Declared moves: every action type of a game is declared once, in a :class:`MoveTable`.
+
+A :class:`Move` names the action ``type``, the rule it implements, the phases (windows)
+where it may be played, a strict parameter schema, the function that performs it on a
+copy of the state, and how it is written (notation) and translated (key and arguments).
+From that one declaration the core derives:
+
+* **validation** – :meth:`MoveTable.normalize` checks an incoming action against its
+  schema: unknown fields, wrong JSON types, non-finite numbers, over-long strings or
+  lists and nesting are a ``CORE-ACTION`` :class:`RuleError`; the returned action is the
+  normalised one that servers store and broadcast;
+* **dispatch** – :meth:`MoveTable.play` checks the turn and the phase and calls the
+  move's ``exec`` on a copy, then the table's ``after`` hook (the game's flow);
+* **documentation** – :meth:`MoveTable.json_schema` is the JSON Schema the API publishes,
+  :meth:`MoveTable.rules` the rule id of each action type;
+* **text** – :meth:`MoveTable.notation` and :meth:`MoveTable.phrase` (translation key and
+  arguments, rendered by the i18n catalogues).
+
+Parameter schemas are pydantic models deriving from :class:`Params` (strict JSON types,
+``extra="forbid"``, no NaN or infinity). Use the bounded field types below (:data:`Name`,
+:data:`Count`, :func:`bounded_list`) so that no field is unbounded.
+
+Resignation is a core move: a game passes ``resign=`` (the function that records a seat's
+resignation on a copy) and ``may_resign=`` and the table declares ``{"type": "resign"}``
+playable out of turn, under the rule ``CORE-RESIGN``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from .errors import NotYourTurn, RuleError
+
+S = TypeVar("S")
+Action = dict[str, Any]
+
+#: Largest nesting depth of an action (objects and lists).
+MAX_DEPTH = 8
+#: Largest number of scalar values (strings, numbers, booleans, nulls) in one action.
+MAX_VALUES = 4096
+#: Longest string anywhere in an action.
+MAX_STRING = 256
+
+CORE_ACTION = "CORE-ACTION"
+CORE_RESIGN = "CORE-RESIGN"
+CORE_PHASE = "CORE-PHASE"
+
+
+class Params(BaseModel):
+    """Base class of a move's parameter schema (every field of the action but ``type``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+
+
+class NoParams(Params):
+    """A move without parameters (``{"type": "end_turn"}``)."""
+
+
+#: A short identifier or cell name.
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+#: A small non-negative integer (ids, counts, indices).
+Count = Annotated[int, Field(ge=0, le=1_000_000)]
+#: A small signed integer (coordinates, offsets).
+Coord = Annotated[int, Field(ge=-100_000, le=100_000)]
+
+
+def bounded_list(item: Any, max_length: int = 64, min_length: int = 0) -> Any:
+    """``list[item]`` with a length bound, for schemas (``path: bounded_list(Cell, 32)``)."""
+    return Annotated[list[item], Field(min_length=min_length, max_length=max_length)]
+
+
+Exec = Callable[[Any, int, Action], None]
+Text = Callable[[Any, int, Action], str]
+Args = Callable[[Any, int, Action], Mapping[str, Any]]
+Legal = Callable[[Any, int], Iterable[Action]]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action type of a game.
+
+    ``exec(state, seat, action)`` performs the (already schema-checked) action on a state the
+    table has copied, raising :class:`RuleError` when a rule forbids it; it lives in the
+    rule-area module of the rulebook (``fire.py``, ``transport.py``). ``phases`` lists the
+    windows (values of the table's ``phase_of``) where the move may be played; empty means
+    any phase but the finished one. ``out_of_turn`` moves (resign, some responses) do not
+    require the seat to be in ``to_act``. ``legal`` optionally enumerates the move's legal
+    instances; ``notation`` writes one in the game's notation; ``args`` gives the named
+    values of its translated sentence (key ``<game>.move.<type>`` unless ``key`` is set).
+    """
+
+    type: str
+    rule: str
+    exec: Exec
+    schema: type[Params] = NoParams
+    phases: tuple[str, ...] = ()
+    out_of_turn: bool = False
+    legal: Legal | None = None
+    notation: Text | None = None
+    args: Args | None = None
+    key: str = ""
+    doc: str = ""
+
+
+def _scan(value: Any, depth: int, budget: list[int]) -> None:
+    """Reject what no JSON action may hold, before the schema is consulted."""
+    if depth > MAX_DEPTH:
+        raise RuleError(CORE_ACTION, f"an action nests at most {MAX_DEPTH} levels deep")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise RuleError(CORE_ACTION, "object keys are strings")
+            _scan(k, depth + 1, budget)
+            _scan(v, depth + 1, budget)
+        return
+    if isinstance(value, list):
+        for v in value:
+            _scan(v, depth + 1, budget)
+        return
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise RuleError(CORE_ACTION, f"an action holds at most {MAX_VALUES} values")
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            raise RuleError(CORE_ACTION, f"strings in an action are at most {MAX_STRING} characters")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RuleError(CORE_ACTION, "strings must be valid Unicode text") from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise RuleError(CORE_ACTION, "numbers must be finite")
+    elif value is not None and not isinstance(value, (bool, int)):
+        raise RuleError(CORE_ACTION, f"an action holds JSON values only, not {type(value).__name__}")
+
+
+def check_json_action(action: Any) -> Action:
+    """The checks every action passes, declared table or not: a JSON object with a string
+    ``type``, finite numbers, valid text, bounded depth and size. Returns the action."""
+    if not isinstance(action, dict):
+        raise RuleError(CORE_ACTION, "an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise RuleError(CORE_ACTION, "an action is a JSON object with a string 'type'")
+    _scan(action, 0, [MAX_VALUES])
+    return action
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "action"
+        if err.get("type") == "extra_forbidden":
+            parts.append(f"unknown field {where!r}")
+        else:
+            parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+@dataclass
+class MoveTable(Generic[S]):
+    """The declared moves of one game, with its phase function and flow hook.
+
+    ``phase_of(state)`` names the current window (``"play"``, ``"deploy"``, ...);
+    ``over`` is the phase name of a finished game. ``after(state, seat, move, action)``
+    runs after every successful ``exec`` (turn bookkeeping, phase changes: the game's
+    ``flow.py``). ``phase_rule`` maps a phase to the rule cited when a move is played
+    outside its windows (default ``CORE-PHASE``).
+    """
+
+    game_id: str
+    moves: list[Move]
+    phase_of: Callable[[Any], str]
+    after: Callable[[Any, int, Move, Action], None] | None = None
+    phase_rule: Mapping[str, str] = field(default_factory=dict)
+    over: str = "over"
+    resign: Exec | None = None
+    may_resign: Callable[[Any, int], bool] | None = None
+
+    RESIGN: ClassVar[str] = "resign"
+
+    def __post_init__(self) -> None:
+        moves = list(self.moves)
+        if self.resign is not None:
+            moves.append(Move(self.RESIGN, CORE_RESIGN, self.resign, out_of_turn=True,
+                              key="core.move.resign", doc="Give up the game (a core move of every game)."))
+        self._by_type: dict[str, Move] = {}
+        for m in moves:
+            if m.type in self._by_type:
+                raise ValueError(f"{self.game_id}: action type {m.type!r} declared twice")
+            self._by_type[m.type] = m
+        self.moves = moves
+
+    # ------------------------------------------------------------------ lookup
+    def __contains__(self, kind: str) -> bool:
+        return kind in self._by_type
+
+    def __getitem__(self, kind: str) -> Move:
+        return self._by_type[kind]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    def types(self) -> list[str]:
+        return [m.type for m in self.moves]
+
+    def rules(self) -> dict[str, str]:
+        """Action type -> the rule id it implements."""
+        return {m.type: m.rule for m in self.moves}
+
+    # -------------------------------------------------------------- validation
+    def normalize(self, action: Any) -> Action:
+        """The action checked against its declared schema, in normal form (``type`` first,
+        then the schema's fields in declaration order). Raises ``CORE-ACTION``."""
+        check_json_action(action)
+        move = self._by_type.get(action["type"])
+        if move is None:
+            raise RuleError(CORE_ACTION, f"unknown action type {action['type']!r}; known: {', '.join(self.types())}")
+        params = {k: v for k, v in action.items() if k != "type"}
+        try:
+            move.schema.model_validate(params)
+        except ValidationError as exc:
+            raise RuleError(CORE_ACTION, f"{move.type}: {_explain(exc)}") from None
+        out: Action = {"type": move.type}
+        for name in move.schema.model_fields:
+            if name in params:
+                out[name] = params[name]
+        return out
+
+    # ---------------------------------------------------------------- dispatch
+    def check_window(self, state: Any, seat: int, move: Move, to_act: tuple[int, ...]) -> None:
+        """Raise unless ``seat`` may play ``move`` now (turn and phase)."""
+        phase = self.phase_of(state)
+        if phase == self.over:
+            raise RuleError("CORE-TURN", "the game is over")
+        if move.type == self.RESIGN:
+            if self.may_resign is not None and not self.may_resign(state, seat):
+                raise RuleError(CORE_RESIGN, "this seat cannot resign now")
+            return
+        if not move.out_of_turn and seat not in to_act:
+            raise NotYourTurn(seat, to_act)
+        if move.phases and phase not in move.phases:
+            rule = self.phase_rule.get(phase, CORE_PHASE)
+            raise RuleError(rule, f"{move.type} cannot be played now ({phase})")
+
+    def play(self, state: S, seat: int, action: Any, *, to_act: tuple[int, ...], copy: Callable[[S], S]) -> tuple[S, Action]:
+        """Validate, check the window, and perform ``action`` on a copy of ``state``.
+        Returns the new state and the normalised action; ``state`` is never changed."""
+        act = self.normalize(action)
+        move = self._by_type[act["type"]]
+        self.check_window(state, seat, move, to_act)
+        new = copy(state)
+        move.exec(new, seat, act)
+        if self.after is not None and move.type != self.RESIGN:
+            self.after(new, seat, move, act)
+        return new, act
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """Concatenate the ``legal`` enumerations of the moves open in the current phase
+        (in declaration order). Games with one integrated generator may ignore this."""
+        phase = self.phase_of(state)
+        out: list[Action] = []
+        for m in self.moves:
+            if m.legal is not None and (not m.phases or phase in m.phases):
+                out.extend(m.legal(state, seat))
+        return out
+
+    # -------------------------------------------------------------------- text
+    def notation(self, state: Any, seat: int, action: Action) -> str:
+        move = self._by_type.get(action.get("type", "")) if isinstance(action, dict) else None
+        if move is not None and move.notation is not None:
+            return move.notation(state, seat, action)
+        from .serial import action_key
+
+        return action_key(action)
+
+    def phrase(self, state: Any, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
+        """The translation key and named arguments of an action's sentence."""
+        kind = action.get("type", "")
+        move = self._by_type.get(kind)
+        key = move.key if move and move.key else f"{self.game_id}.move.{kind}"
+        if move is not None and move.args is not None:
+            return key, dict(move.args(state, seat, action))
+        return key, {k: v for k, v in action.items() if k != "type"}
+
+    # ------------------------------------------------------------------ schema
+    def json_schema(self) -> dict[str, Any]:
+        """JSON Schema of every action of the game (``oneOf`` keyed by ``type``)."""
+        defs: dict[str, Any] = {}
+        variants = []
+        for m in self.moves:
+            sch = m.schema.model_json_schema(ref_template="#/$defs/{model}")
+            defs.update(sch.pop("$defs", {}))
+            props = {"type": {"const": m.type}, **sch.get("properties", {})}
+            variants.append({
+                "title": m.type,
+                "description": (m.doc or m.schema.__doc__ or "").strip() + f" ({m.rule})",
+                "type": "object",
+                "properties": props,
+                "required": ["type", *sch.get("required", [])],
+                "additionalProperties": False,
+            })
+        out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                               "title": f"{self.game_id} action", "oneOf": variants}
+        if defs:
+            out["$defs"] = defs
+        return out
