@@ -1,131 +1,266 @@
-"""The ``spacetable`` command.
+"""The ``spacetable`` command: one argument parser for every command and game.
 
-``spacetable <command> ...``. Generic commands live here (``games``, ``replay``,
-``serve``); game commands (``play``, ``perft``, ``odds``, ``advise``,
-``simulate``) take the game id next and are handed to that game's
-``spacetable/games/<id>/cli.py`` as ``run(command, argv) -> int``. ``check``
-reads scenario files, each naming its game, and hands them to that game.
+Generic commands: ``games``, ``play GAME`` (the shared terminal loop, :mod:`spacetable.terminal`),
+``replay FILE``, ``check`` (scenario step files), ``serve`` (the play server). Games contribute
+further commands through :meth:`Game.commands` (``perft``, ``odds``, ``advise``, ``simulate``,
+...): ``spacetable COMMAND GAME [options]``, and ``spacetable COMMAND --help`` lists the games
+that have it. Errors in what the user typed end with a message and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from spacetable.core.errors import SpacetableError
+from spacetable import __version__
+from spacetable.ai.agents import agent_specs
+from spacetable.core.errors import ConfigError, RuleError, SpacetableError
+from spacetable.core.game import Game
+from spacetable.core.hooks import Command
+from spacetable.core.match import Match
+from spacetable.example_matches import example_path
+from spacetable.games import REGISTRY, available, get_game
+from spacetable.terminal import add_play_arguments, run_play
 
-GAME_COMMANDS = ("play", "perft", "odds", "advise", "simulate")
-USAGE = """usage: spacetable <command> [args]
-
-commands:
-  serve [--host H] [--port P] [--database-url URL]   start the web play server
-  games                                              list the games
-  play GAME [options]                                play in the terminal
-  perft GAME [options]                               count move-tree leaves
-  odds GAME [options]                                exact odds
-  advise GAME [options]                              best choice with its value
-  simulate GAME [options]                            many AI games, with a report
-  check FILE...                                      run scenario files, pass/fail per step
-  replay FILE                                        replay a saved match
-
-'spacetable <command> GAME --help' shows a game command's options.
-"""
-
-
-def _game_cli(game_id: str):  # type: ignore[no-untyped-def]
-    from spacetable.games import REGISTRY, get_game
-
-    get_game(game_id)  # raises a clear error for unknown ids
-    return importlib.import_module(REGISTRY[game_id] + ".cli")
+#: Short descriptions of commands several games may contribute (else the first game's own help).
+SHARED_HELP = {
+    "perft": "count the leaves of a game's move tree",
+    "odds": "exact odds of a combat",
+    "advise": "the best choice in a situation, with its value",
+    "simulate": "many AI-against-AI games with a report",
+}
+GENERIC = ("games", "play", "replay", "check", "serve")
+FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
-def cmd_games() -> int:
-    from spacetable.games import available, get_game
+def load_games() -> dict[str, Game[Any]]:
+    """Every game this installation can play, by id (the lobby's order)."""
+    return {gid: get_game(gid) for gid in available()}
 
-    for gid in available():
-        g = get_game(gid)
+
+def game_commands(games: dict[str, Game[Any]]) -> dict[str, dict[str, Command]]:
+    """command name -> game id -> the game's command (``check`` is driven by the generic command)."""
+    out: dict[str, dict[str, Command]] = {}
+    for gid, game in games.items():
+        for cmd in game.commands():
+            out.setdefault(cmd.name, {})[gid] = cmd
+    return out
+
+
+def _fail(message: str) -> int:
+    print(f"spacetable: error: {message}", file=sys.stderr)
+    return 2
+
+
+# ------------------------------------------------------------------------------------------- commands
+def cmd_games(games: dict[str, Game[Any]], ns: argparse.Namespace) -> int:
+    for gid, g in games.items():
         players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        print(f"{gid:10} {g.name}  ({players} players)")
+        print(f"{gid:10} {g.name} ({players} players)")
+        if ns.verbose:
+            ais = ", ".join(f"{s.name} ({s.level})" if s.level else s.name for s in agent_specs(g))
+            cmds = ", ".join(["play", *(c.name for c in g.commands())])
+            print(f"{'':10} AI players: {ais}\n{'':10} commands: {cmds}")
+    missing = [gid for gid in REGISTRY if gid not in games]
+    if missing and ns.verbose:
+        print(f"not in this build: {', '.join(missing)}")
     return 0
 
 
-def cmd_replay(argv: list[str]) -> int:
-    from spacetable.core.match import Match
-
-    parser = argparse.ArgumentParser(prog="spacetable replay", description="Replay a saved match, position by position.")
-    parser.add_argument("file")
-    parser.add_argument("--player", type=int, default=None, help="show this seat's view (default: spectator)")
-    parser.add_argument("--final", action="store_true", help="print only the final position")
-    args = parser.parse_args(argv)
-    match = Match.load(args.file)
-    game = match.game_obj()
+def cmd_replay(ns: argparse.Namespace) -> int:
+    if ns.example:
+        if ns.file:
+            raise ConfigError("give a FILE or --example GAME, not both")
+        path = example_path(ns.example)
+    elif ns.file:
+        path = Path(ns.file)
+    else:
+        raise ConfigError("give the FILE of a saved match (`save FILE` at the play prompt, or --save) or --example GAME")
     try:
-        mod = _game_cli(match.game)
-        if hasattr(mod, "replay"):
-            return int(mod.replay(match, args))
-    except ModuleNotFoundError:
-        pass
-    prev = None
-    for i, state in enumerate(match.states()):
-        if i > 0 and not args.final:
-            entry = match.log[i - 1]
-            print(f"--- {i}. seat {entry.player}: {game.action_text(prev, entry.player, entry.action)}")
-        if not args.final or i == len(match.log):
-            print(game.render_text(state, args.player))
-        prev = state
-    out = game.outcome(prev)
+        match = Match.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    game = get_game(match.game)
+    if ns.player is not None and not 0 <= ns.player < game.num_players(match.config):
+        raise ConfigError(f"--player must be a seat of this match, 0..{game.num_players(match.config) - 1}")
+    state = game.initial_state(match.config, match.seed)
+    if not ns.final:
+        print(game.render_text(state, ns.player))
+    for i, entry in enumerate(match.log, 1):
+        try:
+            after = game.apply(state, entry.player, entry.action)
+        except RuleError as exc:
+            raise ConfigError(f"action {i} of {path} does not replay: {exc}") from exc
+        if not ns.final:
+            shown = game.action_view(state, entry.player, entry.action, ns.player)
+            if shown is None:
+                text = "(hidden)"
+            elif shown != entry.action:
+                text = f"{shown.get('type', 'action')} (sealed)"
+            else:
+                text = game.action_text(state, entry.player, entry.action)
+            print(f"--- {i}. seat {entry.player}: {text}")
+            print(game.render_text(after, ns.player))
+        state = after
+    if ns.final:
+        print(game.render_text(state, ns.player))
+    out = game.outcome(state)
     print("result:", json.dumps(out.to_json()) if out else "game in progress")
     return 0
 
 
-def cmd_check(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="spacetable check", description="Run scenario files; print pass/fail per step.")
-    parser.add_argument("files", nargs="+")
-    args = parser.parse_args(argv)
-    failed = 0
-    for name in args.files:
-        data = json.loads(Path(name).read_text(encoding="utf-8"))
-        game_id = data.get("game")
-        if not game_id:
-            print(f"{name}: no 'game' field", file=sys.stderr)
-            failed += 1
-            continue
-        failed += int(_game_cli(game_id).check_file(name, data))
+def cmd_check(games: dict[str, Game[Any]], checks: dict[str, Command], ns: argparse.Namespace) -> int:
+    targets = list(ns.targets)
+    if ns.all:
+        targets += [gid for gid in games if gid in checks]
+    if not targets:
+        raise ConfigError("name scenario files, games (their bundled scenarios, e.g. `check fullmetal`) or --all")
+    calls: list[tuple[str, list[str]]] = []
+    for target in targets:
+        path = Path(target)
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ConfigError(f"cannot read {target}: {exc}") from exc
+            gid = data.get("game") if isinstance(data, dict) else None
+            if not isinstance(gid, str):
+                raise ConfigError(f"{target}: a scenario file names its game in a 'game' field")
+            files = [target]
+        else:
+            gid, _, name = target.partition("/")
+            if gid not in games:
+                raise ConfigError(f"{target!r} is neither a file nor a game ({', '.join(games)}) "
+                                  "nor GAME/NAME of a bundled scenario")
+            files = [name] if name else []
+        if gid not in games:
+            raise ConfigError(f"{target}: unknown game {gid!r}")
+        if gid not in checks:
+            raise ConfigError(_unsupported(gid, "check", checks))
+        if calls and calls[-1][0] == gid and files and calls[-1][1]:
+            calls[-1][1].extend(files)
+        else:
+            calls.append((gid, files))
+    failed = sum(int(checks[gid].run(argparse.Namespace(files=files))) for gid, files in calls)
     print("all scenarios passed" if not failed else f"{failed} scenario file(s) failed")
     return 1 if failed else 0
 
 
+def cmd_serve(ns: argparse.Namespace) -> int:
+    # imported here: the server pulls in FastAPI, SQLAlchemy and uvicorn, which no other command needs
+    from spacetable.server.cli import main as serve_main
+
+    return int(serve_main(list(ns.args)))
+
+
+def _unsupported(gid: str, command: str, by_game: dict[str, Any]) -> str:
+    return f"{gid} does not support {command}; {command} is available for: {', '.join(by_game) or 'no game'}"
+
+
+# --------------------------------------------------------------------------------------------- parser
+def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
+    commands = game_commands(games)
+    checks = commands.pop("check", {})
+    parser = argparse.ArgumentParser(
+        prog="spacetable", formatter_class=FORMATTER,
+        description="Engine, AI and play server for space board games.",
+        epilog="`spacetable COMMAND --help` explains a command; `spacetable COMMAND GAME --help` its options "
+               "for that game.\nGames: " + ", ".join(games))
+    parser.add_argument("--version", action="version", version=f"spacetable {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    p = sub.add_parser("games", help="list the games", description="List the games of this installation.")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list each game's AI players and commands")
+    p.set_defaults(run=lambda ns: cmd_games(games, ns))
+
+    p = sub.add_parser("play", help=f"play in the terminal ({', '.join(games)})", formatter_class=FORMATTER,
+                       description="Play a game in the terminal against AI players or people at one keyboard.\n"
+                                   "At the prompt type 'help' for the commands (undo, save FILE, legal, quit...).")
+    per_game = p.add_subparsers(dest="game", metavar="GAME", title="games", required=True)
+    for gid, game in games.items():
+        gp = per_game.add_parser(gid, help=game.name, description=f"Play {game.name} in the terminal.")
+        add_play_arguments(gp, game)
+        gp.set_defaults(run=_bind(run_play, game))
+
+    p = sub.add_parser("replay", help="show a saved match position by position",
+                       description="Replay a saved match (spacetable-match/1), position by position.")
+    p.add_argument("file", nargs="?", help="the saved match: `save FILE` at the play prompt, or `play ... --save FILE`")
+    p.add_argument("--example", metavar="GAME", choices=list(games), help="replay the example match shipped for GAME")
+    p.add_argument("--player", type=int, default=None, help="show this seat's view (default: a spectator's)")
+    p.add_argument("--final", action="store_true", help="print only the final position")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("check", help=f"run scenario step files ({', '.join(checks)})",
+                       description="Run scenario step files and print pass/fail per step. A TARGET is a file, a "
+                                   "game (all its bundled scenarios) or GAME/NAME (one bundled scenario).")
+    p.add_argument("targets", nargs="*", metavar="TARGET")
+    p.add_argument("--all", action="store_true", help="every bundled scenario of every game")
+    p.set_defaults(run=lambda ns: cmd_check(games, checks, ns))
+
+    p = sub.add_parser("serve", help="start the web play server (`spacetable serve --help` lists its options)",
+                       add_help=False, prefix_chars="\0")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    p.set_defaults(run=cmd_serve)
+
+    for name, by_game in commands.items():
+        first = next(iter(by_game.values()))
+        p = sub.add_parser(name, help=f"{SHARED_HELP.get(name, first.help)} ({', '.join(by_game)})",
+                           description=f"{SHARED_HELP.get(name, first.help)}. Games that support it: "
+                                       f"{', '.join(by_game)}.")
+        per = p.add_subparsers(dest="game", metavar="GAME", title="games", required=True)
+        for gid, cmd in by_game.items():
+            gp = per.add_parser(gid, help=cmd.help, description=f"{games[gid].name}: {cmd.help}.")
+            cmd.add_arguments(gp)
+            gp.set_defaults(run=cmd.run)
+    return parser
+
+
+def _bind(run: Callable[[Game[Any], argparse.Namespace], int], game: Game[Any]) -> Callable[[argparse.Namespace], int]:
+    return lambda ns: run(game, ns)
+
+
+def _precheck(argv: list[str], games: dict[str, Game[Any]], parser: argparse.ArgumentParser) -> str | None:
+    """One wording for a game that is unknown or lacks the command (argparse would say 'invalid choice')."""
+    if len(argv) < 2 or argv[1].startswith("-"):
+        return None
+    command, gid = argv[0], argv[1]
+    commands = game_commands(games)
+    if command not in commands and command != "play":
+        return None
+    if gid not in games:
+        if gid in REGISTRY:
+            return f"game {gid!r} is not available in this build; games: {', '.join(games)}"
+        return f"unknown game {gid!r}; games: {', '.join(games)}"
+    if command != "play" and gid not in commands[command]:
+        return _unsupported(gid, command, commands[command])
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        print(USAGE)
-        return 0
-    command, rest = argv[0], argv[1:]
     try:
-        if command == "games":
-            return cmd_games()
-        if command == "replay":
-            return cmd_replay(rest)
-        if command == "check":
-            return cmd_check(rest)
-        if command == "serve":
-            from spacetable.server.cli import main as serve_main
-
-            return int(serve_main(rest))
-        if command in GAME_COMMANDS:
-            if not rest or rest[0].startswith("-"):
-                print(f"usage: spacetable {command} GAME [options]", file=sys.stderr)
-                return 2
-            mod = _game_cli(rest[0])
-            return int(mod.run(command, rest[1:]))
+        games = load_games()
+        parser = build_parser(games)
+        if not argv:
+            parser.print_help()
+            return 0
+        problem = _precheck(argv, games, parser)
+        if problem:
+            return _fail(problem)
+        ns = parser.parse_args(argv)
+        if getattr(ns, "run", None) is None:
+            parser.print_help()
+            return 2
+        return int(ns.run(ns))
     except SpacetableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
-    return 2
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

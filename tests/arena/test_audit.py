@@ -166,9 +166,9 @@ def _play(monkeypatch, capsys, argv: list[str], stdin: str) -> str:
 
 def test_play_shows_the_result_once_and_whether_you_won(monkeypatch, capsys) -> None:
     """AR-10.5 in the terminal: the result line appears once, followed by "You win."/"You lose."."""
-    out = _play(monkeypatch, capsys, ["--vs", "random", "--colour", "red", "--position", POS_CORVETTE_CAPTURE], "c5xc6\n")
+    out = _play(monkeypatch, capsys, ["--vs", "random", "--red-seat", "0", "--position", POS_CORVETTE_CAPTURE], "c5xc6\n")
     assert out.count("Result: Red wins 1–0 (corvette) after 1 ply") == 1 and "You win." in out
-    out = _play(monkeypatch, capsys, ["--vs", "random", "--colour", "blue", "--seed", "3"], "resign\n")
+    out = _play(monkeypatch, capsys, ["--vs", "random", "--red-seat", "1", "--seed", "3"], "resign\n")
     assert out.count("Result: Red wins 1–0 (resignation)") == 1 and "You lose." in out
 
 
@@ -176,7 +176,7 @@ def test_play_free_placement_marks_the_home_areas(monkeypatch, capsys, tmp_path)
     """AR-2.4 / AR-2.7 in the terminal: empty home cells are drawn as ':' while placing; quitting early
     says how to resume a saved match."""
     save = tmp_path / "p.json"
-    out = _play(monkeypatch, capsys, ["--board", "5x5", "--setup", "free", "--vs", "random", "--colour", "red",
+    out = _play(monkeypatch, capsys, ["--board", "5x5", "--setup", "free", "--vs", "random", "--red-seat", "0",
                                       "--seed", "2", "--save", str(save)], "111@a5\n111@c1\nquit\n")
     first = out.split("your action>")[0]
     assert "1 |  :    :    :    :    :   |" in first and "2 |  .    :    :    :    .   |" in first
@@ -239,9 +239,9 @@ def format_position_of(state) -> str:
 def test_play_simultaneous_placement_in_the_terminal(monkeypatch, capsys) -> None:
     """AR-2.7 simultaneous mode in the terminal: both sides place at once, the human types a full layout
     (any order of ships), the AI's layout is announced sealed, then play starts with Red (AR-2.2)."""
-    out = _play(monkeypatch, capsys, ["--setup", "free", "--placement", "simultaneous", "--vs", "random", "--colour",
-                                      "red", "--seed", "4"],
-                "layout 222a1,111b1,112c1,121d1,122a2,211b2,212c2,221d2\nposition\nquit\n")
+    out = _play(monkeypatch, capsys, ["--setup", "free", "--placement", "simultaneous", "--vs", "random", "--red-seat",
+                                      "0", "--seed", "4"],
+                "layout 222a1,111b1,112c1,121d1,122a2,211b2,212c2,221d2\nview\nquit\n")
     flat = " ".join(out.split())
     assert "Both sides to place" in flat and "AI (random) plays: layout (sealed)" in flat
     assert "6x4 111b1,112c1,121d1,122a2,211b2,212c2,221d2,222a1 " in out and "Red to move ply 0" in flat
@@ -250,8 +250,8 @@ def test_play_simultaneous_placement_in_the_terminal(monkeypatch, capsys) -> Non
 def test_play_undo_after_the_game_ended(monkeypatch, capsys) -> None:
     """Issue (terminal play): undo of one's own move against the AI also works once the game is over
     (AR-A16: the corvette capture is taken back and play goes on); other actions are refused then."""
-    out = _play(monkeypatch, capsys, ["--vs", "random", "--colour", "red", "--position", POS_CORVETTE_CAPTURE],
-                "c5xc6\nc5-c4\nundo\nposition\nquit\n")
+    out = _play(monkeypatch, capsys, ["--vs", "random", "--red-seat", "0", "--position", POS_CORVETTE_CAPTURE],
+                "c5xc6\nc5-c4\nundo\nview\nquit\n")
     flat = " ".join(out.split())
     assert "You win." in flat and "the game is over; try undo" in flat and "taken back" in flat
     assert "6x4 111a1,222c5 111c6,112a6 r 0 - -" in out and flat.endswith("Game not finished.")
@@ -288,10 +288,10 @@ def test_AR_0_3_house_layout_is_labelled_in_play_saves_and_replays(monkeypatch, 
     from spacetable.cli import main
 
     save = tmp_path / "h.json"
-    out = _play(monkeypatch, capsys, ["--vs", "random", "--colour", "red", "--seed", "1", "--save", str(save)], "quit\n")
+    out = _play(monkeypatch, capsys, ["--vs", "random", "--red-seat", "0", "--seed", "1", "--save", str(save)], "quit\n")
     label = "house default layout (the original setup is unknown)"
     assert label in " ".join(out.split())
-    assert json.loads(save.read_text())["meta"]["layout"] == label
+    assert json.loads(save.read_text())["config"]["setup"] == "default"
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["replay", str(save)]) == 0
     assert label in " ".join(capsys.readouterr().out.split())

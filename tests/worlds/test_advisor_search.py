@@ -158,9 +158,9 @@ def test_ws_10_3_advise_best_response_on_shipped_scenarios(scenario: str, capsys
     the JSON value is guaranteed: the reply shown gives exactly that objective."""
     import json
 
-    from spacetable.games.worlds.cli import run
+    from spacetable.cli import main
 
-    assert run("advise", ["--scenario", scenario, "--opponent", "best-response", "--json"]) == 0
+    assert main(["advise", "worlds", "--scenario", scenario, "--opponent", "best-response", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["opponent_response"] is not None and out["co_optimal"] >= 1
     assert Fraction(out["value"]["objective"]) == Fraction(out["odds"]["p_s_wins"]["fraction"])

@@ -75,9 +75,9 @@ def test_im_2_determinize_never_returns_the_real_hidden_hand() -> None:
 def test_ws_4_2_advise_cli_rejects_an_allocation_mode_for_the_wrong_side(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-4.2 / WS-10.2: in the seed's example white allocates; asking grey's advice with mode `ours`, or white's
     with `opponent_worst`, is rejected with a reason instead of optimising over the other side's split."""
-    from spacetable.games.worlds.cli import run
+    from spacetable.cli import main
 
-    assert run("advise", ["--scenario", "s1-example", "--side", "grey", "--allocation", "ours"]) == 2
-    assert run("advise", ["--scenario", "s1-example", "--side", "white", "--allocation", "opponent_worst"]) == 2
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "grey", "--allocation", "ours"]) == 2
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "white", "--allocation", "opponent_worst"]) == 2
     assert "WS-4.2" in capsys.readouterr().err
-    assert run("advise", ["--scenario", "s1-example", "--side", "grey", "--allocation", "opponent_worst"]) == 0
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "grey", "--allocation", "opponent_worst"]) == 0

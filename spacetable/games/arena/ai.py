@@ -21,6 +21,7 @@ from numba import njit
 from spacetable.ai.base import Agent, RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
+from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
 from . import fast
@@ -396,3 +397,10 @@ AGENTS: dict[str, Callable[[int, float], Agent]] = {
     "alphabeta": lambda seed, seconds: AlphaBetaAgent(seed, seconds),
 }
 DEFAULT_AGENT = "alphabeta"
+
+#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
+AGENT_SPECS = (
+    AgentSpec("alphabeta", AGENTS["alphabeta"], level="hard", description="alpha-beta search on the compiled rules"),
+    AgentSpec("mcts", AGENTS["mcts"], level="medium", description="Monte Carlo tree search with compiled playouts"),
+    AgentSpec("random", AGENTS["random"], level="easy", description="a uniformly random legal action"),
+)

@@ -443,7 +443,7 @@ class ArenaGame(Game[ArenaState]):
     def render_text(self, state: ArenaState, player: int | None) -> str:
         from .notation import render_board
 
-        return render_board(state)
+        return render_board(state, viewer=player)
 
 
 GAME = ArenaGame()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from spacetable.core.errors import MalformedAction, RuleError
 
 from .board import BLUE, CODES, CORVETTE, RED, Face, get_face, ship_index
+from .setup import layout_label
 
 if TYPE_CHECKING:
     from .game import ArenaState
@@ -183,20 +184,26 @@ def parse_action_text(state: ArenaState, player: int, text: str) -> dict[str, An
     return action
 
 
-def render_board(state: ArenaState, marks: set[int] | None = None) -> str:
-    """Plain-text board: ranks top-down, ``R112``/``B112`` ships, ``.`` empty cells."""
+def render_board(state: ArenaState, marks: set[int] | None = None, viewer: int | None = None) -> str:
+    """Plain-text board: ranks top-down, ``R112``/``B112`` ships, ``.`` empty cells, ``:`` empty home
+    cells while placing (AR-2.4); the house layout's label (AR-0.3), the viewer's colour and the
+    result (AR-10.5)."""
     face = state.face
     cells: dict[int, str] = {}
     for colour, letter in ((RED, "R"), (BLUE, "B")):
         for ship, cell in enumerate(state.loc[colour]):
             if 0 <= cell < face.size:
                 cells[cell] = letter + CODES[ship]
+    homes = {c for col in (RED, BLUE) for c in face.home(col, state.home == "wide")} if state.phase == "place" else set()
     lines = []
+    if state.setup == "default":
+        lines.append(f"Layout: {layout_label(state.board)}")
     for rank in range(face.height - 1, -1, -1):
         row = []
         for f in range(face.width):
             c = rank * face.width + f
-            row.append(cells.get(c, " .  " if not marks or c not in marks else " *  "))
+            empty = " *  " if marks and c in marks else (" :  " if c in homes else " .  ")
+            row.append(cells.get(c, empty))
         lines.append(f"{rank + 1} | {' '.join(row)} |")
     lines.append("    " + " ".join(f" {chr(ord('a') + f)}  " for f in range(face.width)))
     n = face.banished
@@ -205,14 +212,25 @@ def render_board(state: ArenaState, marks: set[int] | None = None) -> str:
         unplaced = [CODES[s] for s in range(8) if state.loc[colour][s] == -1]
         extra = f"  unplaced: {' '.join(unplaced)}" if unplaced else ""
         lines.append(f"{name} reserve: {' '.join(reserve) or '-'}{extra}")
+    if homes:
+        how = ("seal all 8 ships at once: layout CODEcell,CODEcell,... (AR-2.7)" if state.sealed is not None
+               else "place with CODE@CELL, e.g. 212@d2")
+        lines.append(f"':' = empty home cell (AR-2.4); {how}")
     if state.phase == "over":
         pts = "1–0" if state.points == 1.0 else "½–0"
         who = "Red" if state.winner == RED else "Blue"
-        lines.append(f"Game over: {who} wins {pts} ({state.kind}) after {state.plies} plies")
+        plies = "1 ply" if state.plies == 1 else f"{state.plies} plies"
+        lines.append(f"Result: {who} wins {pts} ({state.kind}) after {plies}")
     else:
         side = "Red" if state.to_move == RED else "Blue"
+        if state.sealed is not None:
+            side = "Both sides"  # AR-2.7 simultaneous placement: each seals its own layout
         last = {RED: "Red", BLUE: "Blue", -1: "none"}[state.last_capturer]
         what = "to place" if state.phase == "place" else "to move"
         offer = f"  offer pending from {'Red' if state.offer == RED else 'Blue'}" if state.offer >= 0 else ""
         lines.append(f"{side} {what}  ply {state.plies}  quiet {state.quiet}/40  last capturer: {last}{offer}")
+    if state.phase != "place":
+        lines.append(f"Position: {format_position(state)}")
+    if viewer in (0, 1):
+        lines.append(f"You play {'Red' if state.colour_of(viewer) == RED else 'Blue'}.")
     return "\n".join(lines)

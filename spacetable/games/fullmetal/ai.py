@@ -21,6 +21,7 @@ from typing import Any
 
 from spacetable.core.errors import RuleError
 from spacetable.core.game import Action, Game
+from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
 from .endgame import ship_score, takeoff_cost
@@ -390,4 +391,11 @@ AGENTS: dict[str, Callable[[int, float], Any]] = {
 }
 DEFAULT_AGENT = "commander"
 
-__all__ = ["AGENTS", "DEFAULT_AGENT", "CommanderAgent", "GreedyAgent", "RandomFMAgent", "deployment_options"]
+#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
+AGENT_SPECS = (
+    AgentSpec("commander", AGENTS["commander"], level="hard", description="heuristic planner: ore, threats, take-off"),
+    AgentSpec("greedy", AGENTS["greedy"], level="medium", description="takes the best-looking action of each moment"),
+    AgentSpec("random", AGENTS["random"], level="easy", description="a random legal action, ending turns now and then"),
+)
+
+__all__ = ["AGENTS", "AGENT_SPECS", "DEFAULT_AGENT", "CommanderAgent", "GreedyAgent", "RandomFMAgent", "deployment_options"]

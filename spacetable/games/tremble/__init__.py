@@ -1,11 +1,16 @@
-"""Tremble, Humans! («Трепещите, человеки!»), 2–5 alien captains raiding Earth (spec TH-*).
+"""Tremble, Humans! («Трепещите, человеки!»), 2–5 alien captains raiding Earth (rules TH-*).
 
 The game ships the *house card set* (original content, not the published cards)
 and loads owner-entered sets from folders (see :mod:`.cards`).
+
+Importing the package declares the game's AI players and commands on the game
+(:meth:`~spacetable.core.game.Game.provide`); the ``ai`` and ``cli`` modules import the facade
+themselves, which is why the facade cannot declare them.
 """
 
-from .game import TrembleGame
+from . import ai, cli
+from .game import GAME, TrembleGame
 
-GAME = TrembleGame()
+TrembleGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION)
 
 __all__ = ["GAME", "TrembleGame"]

@@ -21,6 +21,7 @@ from typing import Any
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.errors import RuleError
 from spacetable.core.game import Action, Game
+from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng, mix_seed
 
 from .battle import strength as group_str
@@ -419,6 +420,13 @@ AGENTS: dict[str, Callable[[int, float], Any]] = {
     "mcts": _mcts_factory,
 }
 DEFAULT_AGENT = "mcts"
+
+#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
+AGENT_SPECS = (
+    AgentSpec("mcts", AGENTS["mcts"], level="hard", description="information-set MCTS captain"),
+    AgentSpec("heuristic", AGENTS["heuristic"], level="medium", description="rule-of-thumb captain"),
+    AgentSpec("random", AGENTS["random"], level="easy", description="a random legal choice at every decision"),
+)
 
 
 def make_agent(name: str, seed: int, seconds: float = 0.0, iterations: int | None = None) -> Any:

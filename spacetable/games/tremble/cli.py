@@ -1,139 +1,51 @@
-"""Terminal commands for Tremble, Humans!: ``play`` (hotseat + AI) and ``simulate``.
+"""Tremble, Humans!'s commands for ``spacetable``: ``simulate`` (AI captains with a balance report) and
+``check`` (scenario step files), and the notation help of the terminal prompt.
 
-``spacetable play tremble --players 4 --vs ai`` seats one person at seat 0 and AI captains
-elsewhere; ``--humans 0,2`` seats people at several seats (hotseat: the screen is cleared and
-each person's private view is shown only on their own turn). Works with piped stdin.
+Play is the shared terminal loop: ``spacetable play tremble --players 4 --vs ai`` (one person
+against AI captains) or ``--vs human`` (hot seat: the screen is cleared between people, whose
+hands and sealed choices are private).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+from importlib import resources
 from typing import Any
 
-from spacetable.core.errors import RuleError
+from spacetable.commands import agent_names, check_command
+from spacetable.core.errors import ConfigError
+from spacetable.core.hooks import Command
 from spacetable.core.steps import run_steps
 
-from . import GAME
-from .ai import AGENTS, DEFAULT_AGENT, make_agent
-from .views import action_text
+from .game import GAME
+from .simulate import run_cli
+
+NOTATION = """Tremble, Humans! notation:
+  plan 2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2
+      the planning phase (TH-6): slot=ships (ships by card id, or by their 1-based position in your
+      sorted hand), fuel=card for extra fuel, station=id@slot to build a station
+Every other decision (buying, battles, rewards) is easiest by its number in the list; any action
+can also be typed as a JSON object."""
 
 
-def _play(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="spacetable play tremble", description="Play Tremble, Humans! in the terminal.")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--vs", default="ai", choices=["ai", "human", "humans"], help="ai: one person vs AI; humans: all people")
-    ap.add_argument("--humans", default=None, help="comma list of seats played by people (default 0, or all with --vs humans)")
-    ap.add_argument(
-        "--ai", default="heuristic", choices=sorted(AGENTS), help=f"AI captain (default heuristic; strongest: {DEFAULT_AGENT})"
-    )
-    ap.add_argument("--seconds", type=float, default=1.0, help="thinking time for mcts")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--fuel", default="default")
-    args = ap.parse_args(argv)
-    if args.humans is not None:
-        people = {int(x) for x in args.humans.split(",") if x.strip()}
-    elif args.vs in ("human", "humans"):
-        people = set(range(args.players))
-    else:
-        people = {0}
-    cfg = GAME.normalize_config({"players": args.players, "fuel": args.fuel})
-    state = GAME.initial_state(cfg, args.seed)
-    cards = GAME.cards(state)
-    agents: dict[int, Any] = {
-        i: make_agent(args.ai, args.seed * 100 + i, args.seconds) for i in range(args.players) if i not in people
-    }
-    print(f"Tremble, Humans! — {cards.label}. People at seats {sorted(people)}; AI ({args.ai}) elsewhere.")
-    hotseat = len(people) > 1
-    last_person = None
-    seen_events = 0
-    while True:
-        seats = GAME.to_act(state)
-        if not seats:
-            break
-        seat = seats[0]
-        new = state.events[seen_events:] if seen_events <= len(state.events) else state.events
-        for e in new:
-            print("  · " + e)
-        seen_events = len(state.events)
-        if seat in agents:
-            action = agents[seat].choose(GAME, state, seat)
-            shown = GAME.action_view(state, seat, action, None)
-            if shown and shown.get("type") != "committed":
-                print(f"seat {seat} (AI): {action_text(cards, action)}")
-            state = GAME.apply(state, seat, action)
-            seen_events = min(seen_events, len(state.events))
-            seen_events = _print_new(state, seen_events)
-            continue
-        if hotseat and last_person != seat:
-            if sys.stdout.isatty():
-                print("\033[2J\033[3J\033[H", end="")  # clear the previous person's private panel (and the scrollback)
-            print("\n" * 3 + f"==== seat {seat}: your turn (others look away) ====")
-            if sys.stdin.isatty():
-                input("press Enter when only this seat is looking... ")
-        last_person = seat
-        print(GAME.render_text(state, seat))
-        legal = GAME.legal_actions(state, seat)
-        for i, a in enumerate(legal[:60], 1):
-            print(f"  {i:3}. {action_text(cards, a)}")
-        if len(legal) > 60:
-            print(f"  ... {len(legal) - 60} more (type a number up to {len(legal)} or JSON)")
-        if state.phase == "plan":
-            print("  plan notation: plan 2=1,3 4=2  (slot=hand positions or card ids; fuel=card; station=id@slot)")
-        while True:
-            print(f"seat {seat} choose> ", end="", flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                print("\ninput ended; stopping.")
-                return 1
-            line = line.strip()
-            if line in ("q", "quit"):
-                return 0
-            if not line:
-                continue
-            try:
-                action = GAME.parse_action(state, seat, line)
-                state = GAME.apply(state, seat, action)
-                seen_events = _print_new(state, min(seen_events, len(state.events)))
-                break
-            except RuleError as exc:
-                print(f"  refused: {exc}")
-    out = GAME.outcome(state)
-    assert out is not None
-    print(GAME.render_text(state, None))
-    print(
-        "final scores: " + ", ".join(f"seat {i} {int(x):,}" for i, x in enumerate(out.scores)) + f"; winners {list(out.winners)}"
-    )
-    return 0
-
-
-def _print_new(state: Any, seen: int) -> int:
-    for e in state.events[seen:]:
-        print("  · " + e)
-    return len(state.events)
-
-
-def _simulate(argv: list[str]) -> int:
-    from .simulate import run_cli
-
-    ap = argparse.ArgumentParser(prog="spacetable simulate tremble", description="AI-vs-AI games with a balance report.")
-    ap.add_argument("--players", type=int, default=4)
+def _add_simulate_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--ai", default="heuristic", help=f"comma list of captains, rotated over seats ({', '.join(AGENTS)})")
+    ap.add_argument("--ai", default="heuristic", help="comma list of captains, rotated over the seats "
+                                                     "(mcts, heuristic, random)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=None, help="folder for JSON/CSV results, plots and report.md")
     ap.add_argument("--iterations", type=int, default=0, help="MCTS iterations per decision (default: 60)")
-    args = ap.parse_args(argv)
+
+
+def _simulate(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 5:
-        print("players must be 2..5", file=sys.stderr)
-        return 2
-    ais = [a.strip() for a in args.ai.split(",") if a.strip()]
-    for a in ais:
-        if a not in AGENTS:
-            print(f"unknown captain {a!r}; known: {', '.join(AGENTS)}", file=sys.stderr)
-            return 2
-    return run_cli(args.players, args.games, args.seed, ais, args.jobs, args.out, args.iterations)
+        raise ConfigError("--players must be 2..5")
+    if args.games < 1 or args.jobs < 1 or args.iterations < 0:
+        raise ConfigError("--games and --jobs must be 1 or more, --iterations 0 or more")
+    ais = agent_names(GAME, args.ai)
+    return int(run_cli(args.players, args.games, args.seed, ais, args.jobs, args.out, args.iterations))
 
 
 def _position(data: dict[str, Any]) -> Any:
@@ -193,10 +105,8 @@ def _expectations(state: Any, exp: dict[str, Any]) -> list[str]:
     return problems
 
 
-def run(command: str, argv: list[str]) -> int:
-    if command == "play":
-        return _play(argv)
-    if command == "simulate":
-        return _simulate(argv)
-    print(f"tremble supports: play, simulate (not {command})", file=sys.stderr)
-    return 2
+COMMANDS = (
+    Command("simulate", "AI-against-AI games with a balance report (JSON, CSV, plots)", _add_simulate_arguments,
+            _simulate),
+    check_command("tremble", check_file, resources.files(__package__).joinpath("checks")),
+)

@@ -398,3 +398,6 @@ class TrembleGame(Game[TState]):
     def state_to_json(self, state: TState) -> dict[str, Any]:
         data = super().state_to_json(state)
         return json.loads(json.dumps(data))
+
+
+GAME = TrembleGame()

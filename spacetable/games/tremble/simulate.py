@@ -17,9 +17,9 @@ from typing import Any
 
 from spacetable.core.rng import mix_seed
 
-from . import GAME
 from .ai import make_agent
 from .cards import get_set
+from .game import GAME
 
 
 def seat_assignment(players: int, ais: list[str], index: int) -> list[str]:

@@ -1,12 +1,17 @@
 """Worlds & Suns — combat skirmish (game id ``worlds``).
 
 Only the combat chapter of an unidentified space 4X is known; this package
-implements that chapter (WS-1..WS-7), a house skirmish wrapper (WS-8), exact
+implements that chapter (WS-1 to WS-7), a house skirmish wrapper (WS-8), exact
 odds (WS-9) and an allocation advisor (WS-10).
+
+Importing the package declares the game's AI players and commands on the game
+(:meth:`~spacetable.core.game.Game.provide`); the ``ai`` and ``cli`` modules import the facade
+themselves, which is why the facade cannot declare them.
 """
 
-from .game import WorldsGame
+from . import ai, cli
+from .game import GAME, WorldsGame
 
-GAME = WorldsGame()
+WorldsGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION)
 
 __all__ = ["GAME", "WorldsGame"]

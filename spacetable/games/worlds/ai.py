@@ -17,6 +17,7 @@ from typing import Any
 from spacetable.ai.base import Agent, RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
+from spacetable.core.hooks import AgentSpec
 
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .declare import card_by_id, pieces_on
@@ -173,3 +174,10 @@ AGENTS: dict[str, Callable[[int, float], Agent]] = {
     "random": lambda seed, seconds: RandomAgent(seed),
 }
 DEFAULT_AGENT = "advisor"
+
+#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
+AGENT_SPECS = (
+    AgentSpec("advisor", AGENTS["advisor"], level="hard", description="re-plans every combat with the WS-10 advisor"),
+    AgentSpec("mcts", AGENTS["mcts"], level="medium", description="generic information-set Monte Carlo tree search"),
+    AgentSpec("random", AGENTS["random"], level="easy", description="a uniformly random legal action"),
+)

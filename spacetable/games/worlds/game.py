@@ -776,6 +776,12 @@ class WorldsGame(Game[WorldsState]):
                 sealed = ", ".join(f"{s.sides[p]} {'committed' if done else 'waiting'}" for p, done in c.sealed.public().items())
                 lines.append(f"  sealed {c.step} choices: {sealed}")
         lines.append(f"material {s.sides[0]} {v['material'][0]}, {s.sides[1]} {v['material'][1]} (house score)")
+        starts = [i for i, line in enumerate(v["log"]) if line.startswith("round ")]
+        recent = v["log"][starts[-2] if len(starts) > 1 else 0:][-20:]  # this turn and the one before
+        lines.extend(["recent:"] + [f"  {line}" for line in recent])
         if s.over:
             lines.append(f"GAME OVER: {s.end_reason}")
         return "\n".join(lines)
+
+
+GAME = WorldsGame()
