@@ -229,6 +229,7 @@ def _precheck(argv: list[str], games: dict[str, Game[Any]], parser: argparse.Arg
         return None
     command, gid = argv[0], argv[1]
     commands = game_commands(games)
+    commands.pop("check", None)  # its targets are files as well as games: cmd_check words it
     if command not in commands and command != "play":
         return None
     if gid not in games:

@@ -157,9 +157,9 @@ class Terminal:
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
         game = self.game
-        people = ", ".join(str(s) for s in self.humans) or "none"
-        self.say(f"{game.name} (seed {self.match.seed}) — people at seats {people}; "
-                 + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.seats) if n != HUMAN)
+        people = f"people at seats {', '.join(str(s) for s in self.humans)}" if self.humans else "no people"
+        ais = ", ".join(f"seat {s} {n}" for s, n in enumerate(self.seats) if n != HUMAN)
+        self.say(f"{game.name} (seed {self.match.seed}) — {people}" + (f"; AI: {ais}" if ais else "")
                  + ". Type 'help' for commands.")
         state = self.replay()
         focus = self.humans[0] if self.humans else None

@@ -8,29 +8,39 @@ from pathlib import Path
 
 import pytest
 
+import spacetable.games.tremble as tremble_pkg
 from spacetable.cli import main
 
+CHECKS = Path(tremble_pkg.__file__).parent / "checks"
 
-def test_play_vs_ai_with_piped_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 2000))
-    assert main(["play", "tremble", "--players", "2", "--vs", "ai", "--seed", "3"]) == 0
+
+def test_play_vs_ai_with_piped_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    """A whole game against an AI captain by numbers from the list; saved and replayable (spacetable-match/1)."""
+    save = tmp_path / "t.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n" + "1\n" * 2000))
+    assert main(["play", "tremble", "--players", "2", "--vs", "heuristic", "--seed", "3", "--save", str(save)]) == 0
     out = capsys.readouterr().out
-    assert "House card set — not the published cards" in out and "final scores:" in out
+    assert "House card set — not the published cards" in out and "Game over (score)" in out
+    assert "plan 2=1,3" in out  # help shows the plan notation
+    assert main(["replay", str(save), "--final"]) == 0
+    assert '"kind": "score"' in capsys.readouterr().out
 
 
 def test_hotseat_shows_each_private_view_only_to_its_seat(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Hot seat (IM-4, IM-5): every private view comes after a hand-over line naming its seat, and shows
+    that seat's hand only."""
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 40))
-    main(["play", "tremble", "--players", "2", "--vs", "humans", "--seed", "5"])
+    main(["play", "tremble", "--players", "2", "--vs", "human", "--seed", "5"])
     out = capsys.readouterr().out
-    blocks = out.split("phase over")[0].split("==== seat ")[1:]
-    assert blocks
+    blocks = out.split("phase over")[0].split("==== seat ")[1:]  # hands are shown to all at the end
+    assert len(blocks) > 4 and "a sealed decision, made in secret" in blocks[0]
     for block in blocks:
-        seat = int(block.split(":", 1)[0])
-        lines = block.splitlines()
+        seat = int(block.split(" ", 1)[0])
         owner = None
-        for line in lines:
+        for line in block.splitlines():
             if line.startswith("seat ") and "humans" in line:
                 owner = int(line.split(":")[0].split()[1])
             if line.startswith("    hand:") or line.startswith("    drawn:"):
@@ -67,20 +77,24 @@ def test_simulate_writes_results_and_report(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_check_scenario_file_TH_A10(capsys: pytest.CaptureFixture[str]) -> None:
-    """`spacetable check` runs Tremble scenario files step by step (TH-A10 Seoul)."""
-    path = Path(__file__).parent / "scenarios" / "seoul_TH-A10.json"
-    assert main(["check", str(path)]) == 0
+    """`spacetable check` runs Tremble scenario files step by step (TH-A10 Seoul), bundled ones by name."""
+    assert main(["check", "tremble/seoul_TH-A10"]) == 0
     out = capsys.readouterr().out
     assert out.count(": ok") == 7 and "all scenarios passed" in out
 
 
 def test_check_scenario_reports_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = json.loads((Path(__file__).parent / "scenarios" / "seoul_TH-A10.json").read_text())
+    data = json.loads((CHECKS / "seoul_TH-A10.json").read_text())
     data["steps"][-1]["expect"]["humans"]["0"] = 160000
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     assert main(["check", str(bad)]) == 1
     assert "FAIL: seat 0 humans 150000 != 160000" in capsys.readouterr().out
+
+
+def test_simulate_rejects_unknown_captains(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "tremble", "--ai", "heuristic,nobody", "--games", "1"]) == 2
+    assert "unknown AI 'nobody'" in capsys.readouterr().err
 
 
 def test_plan_notation_parses_to_the_spec_action() -> None:

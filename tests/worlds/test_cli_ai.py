@@ -10,18 +10,20 @@ from pathlib import Path
 import pytest
 
 from spacetable.ai.base import RandomAgent, play_game
+from spacetable.cli import main
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.ai import AGENTS, DEFAULT_AGENT, AdvisorAgent
-from spacetable.games.worlds.cli import run
+from spacetable.games.worlds.cli import check_file
 from spacetable.games.worlds.scenario import load
 
 SCEN = Path(__file__).resolve().parents[2] / "spacetable/games/worlds/scenarios/s1-example.json"
+CHECKS = Path(__file__).resolve().parents[2] / "spacetable/games/worlds/checks"
 
 
 def test_ws_9_odds_cli_prints_the_seed_example(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """WS-9.4 / WS-A2 through the CLI: fractions, percentages and a plot."""
     png = tmp_path / "odds.png"
-    assert run("odds", ["--scenario", str(SCEN), "--side", "grey", "--plot", str(png)]) == 0
+    assert main(["odds", "worlds", "--scenario", str(SCEN), "--side", "grey", "--plot", str(png)]) == 0
     out = capsys.readouterr().out
     assert "47/72" in out and "5/324" in out and "215/648" in out and "65.28%" in out
     assert "combat chapter" in out
@@ -32,28 +34,29 @@ def test_ws_9_odds_cli_json_file(capsys: pytest.CaptureFixture[str], tmp_path: P
     """WS-9.1: a worlds-odds/1 file with explicit battles (WS-A11 numbers)."""
     f = tmp_path / "sun.json"
     f.write_text(json.dumps({"format": "worlds-odds/1", "sides": ["A", "D"], "battles": [{"s": {"P": 2}, "o": {"P": 1}}]}))
-    assert run("odds", ["--scenario", str(f), "--json"]) == 0
+    assert main(["odds", "worlds", "--scenario", str(f), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["p_s_wins"]["fraction"] == "13/18" and data["p_no_winner"]["fraction"] == "1/9"
 
 
 def test_ws_10_advise_cli(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-10.8 through the CLI: WS-A4 (grey, given allocation) and WS-A6 (white, best-response)."""
-    assert run("advise", ["--scenario", "s1-example", "--side", "grey", "--json"]) == 0
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "grey", "--json"]) == 0
     a4 = json.loads(capsys.readouterr().out)
     assert a4["value"]["objective"] == "47/72"
     assert [b["event"] for b in a4["battles"]] == ["MG", None] and [b["energy"] for b in a4["battles"]] == [3, 0]
-    assert run("advise", ["--scenario", "s1-example", "--opponent", "best-response", "--json"]) == 0
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--opponent", "best-response", "--json"]) == 0
     a6 = json.loads(capsys.readouterr().out)
     assert a6["value"]["objective"] == "215/648" and a6["opponent_response"][0]["event"] == "MG"
-    assert run("advise", ["--scenario", "s1-example", "--objective", "losses"]) == 0
+    assert main(["advise", "worlds", "--scenario", "s1-example", "--objective", "losses"]) == 0
     assert "co-optimal" in capsys.readouterr().out
 
 
 def test_ws_8_play_cli_with_piped_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """WS-8 / WS-A1: the seed's example played through the terminal with piped input, then saved and replayable."""
+    """WS-8 / WS-A1: the seed's example played hot seat through the terminal with piped input, then saved
+    and replayable; a scenario file is given with --scenario-json."""
     scen = load("s1-example")
     scen["dice_script"] = [[2, 3], [2, 6]]
     f = tmp_path / "s1.json"
@@ -73,26 +76,27 @@ def test_ws_8_play_cli_with_piped_stdin(
     ]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     save = tmp_path / "match.json"
-    assert run("play", ["--scenario", str(f), "--plain", "--save", str(save)]) == 0
+    assert main(["play", "worlds", "--scenario-json", str(f), "--vs", "human", "--save", str(save)]) == 0
     out = capsys.readouterr().out
-    assert "[WS-5.3]" in out  # energy 9 was rejected, then 3 accepted
+    assert "illegal: [WS-5.3]" in out  # energy 9 was rejected, then 3 accepted
     assert "grey wins" in out and "converts Factory white.X.w1.F1" in out
-    assert "combat chapter" in out
+    assert "combat chapter" in out and "==== seat 1 (human)" in out
     from spacetable.core.match import Match
 
     saved = Match.load(save)
-    assert "combat chapter" in saved.meta["notice"].lower() or "combat chapter" in saved.meta["title"]
-    final = saved.replay()
+    assert saved.config["scenario_json"]["dice_script"] == [[2, 3], [2, 6]]
+    final = GAME.initial_state(saved.config, saved.seed)
+    for e in saved.log:
+        final = GAME.apply(final, e.player, e.action)
     assert sorted(p.id for p in final.pieces if p.owner == 1) == ["grey.X.w1.F1", "white.X.w1.F1"]
 
 
 def test_ws_8_play_cli_vs_ai_stops_at_end_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """WS-8: --vs ai; end of piped input stops cleanly."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
-    assert run("play", ["--scenario", "sun-orbit", "--vs", "ai", "--plain"]) == 0
+    assert main(["play", "worlds", "--scenario", "sun-orbit", "--vs", "ai", "--seat", "1", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "amber: end turn" not in out or "AI teal:" in out
-    assert "AI teal:" in out and "input ended" in out
+    assert "AI (advisor) plays: amber:" in out and "input ended" in out
 
 
 def test_ws_10_9_ai_registry_and_default() -> None:
@@ -143,9 +147,9 @@ def test_ws_10_9_ai_beats_random_on_average() -> None:
 
 def test_ws_a1_check_file(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-A1 as a `spacetable check` step file: every step passes, and a wrong expectation fails."""
-    from spacetable.games.worlds.cli import check_file
-
-    path = Path(__file__).parent / "checks" / "ws_a1.json"
+    assert main(["check", "worlds"]) == 0
+    assert "FAIL" not in capsys.readouterr().out
+    path = CHECKS / "ws_a1.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     assert check_file(str(path), data) == 0
     assert "FAIL" not in capsys.readouterr().out
