@@ -4,19 +4,18 @@ clicks (AR-2.7) and the result (AR-10.5), without page errors."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from spacetable.games.arena import GAME
 
+from ..chromium import require_chromium
 from .arena_helpers import make
 
-CHROMIUM = "/usr/bin/chromium"
 JS = Path(__file__).resolve().parents[2] / "spacetable" / "web" / "static" / "games" / "arena.js"
 
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian chromium")]
+pytestmark = [pytest.mark.browser]
 
 RENDER = """([view, legal]) => { window.ctx = {seat: 0, legal, send: (a) => window.sent.push(a), t: (k, f) => f, lang: 'en'};
   window.R.render(document.getElementById('root'), view, window.ctx); }"""
@@ -26,7 +25,7 @@ def test_renderer_clicks_send_legal_actions() -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -68,7 +67,7 @@ def test_renderer_composes_any_sealed_layout() -> None:
 
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "placement": "simultaneous", "red_seat": 0}), 1)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -131,7 +130,7 @@ def test_renderer_inside_the_real_server_page(tmp_path) -> None:
         created = json.loads(urllib.request.urlopen(req, timeout=10).read())
         match_id = created["match"]["id"]
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))

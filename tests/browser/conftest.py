@@ -13,10 +13,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from ..chromium import ARGS, require_chromium
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 
 
 def _free_port() -> int:
@@ -27,6 +26,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_chromium()  # no server for tests that cannot run
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
     port = _free_port()
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115
@@ -56,7 +56,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    executable = require_chromium()
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=executable, args=ARGS)
         yield b
         b.close()

@@ -1,0 +1,126 @@
+"""The setup scripts (issue 9, "a new user's first hour"): the two locks agree, `./scripts/serve` installs
+the runtime lock only, the apt helper waits for a held lock (bounded) instead of failing, `.ci/run` lists
+its system packages one per line, and the chromium rule of the browser tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests import chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pins(path: Path) -> dict[str, str]:
+    out = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            out[re.sub(r"[-_.]+", "-", name).lower()] = version
+    return out
+
+
+def test_runtime_lock_is_the_runtime_part_of_the_full_lock() -> None:
+    full, runtime = pins(ROOT / "requirements.lock"), pins(ROOT / "requirements-runtime.lock")
+    assert runtime and all(full.get(name) == version for name, version in runtime.items())
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    for dep in deps:
+        name = re.sub(r"[-_.]+", "-", re.split(r"[\[<>=~! ]", dep, maxsplit=1)[0]).lower()
+        assert name in runtime, f"{name} (pyproject dependency) missing from requirements-runtime.lock: run ./scripts/lock"
+    for tool in ("pytest", "playwright", "ruff", "hypothesis", "open-spiel", "scipy", "psycopg"):
+        assert tool not in runtime, tool
+    assert all(v for v in full.values()) and all(v for v in runtime.values())  # every line pinned
+
+
+def test_serve_installs_the_runtime_lock_and_setup_shows_progress() -> None:
+    serve = (ROOT / "scripts" / "serve").read_text()
+    setup = (ROOT / "scripts" / "setup").read_text()
+    assert "./scripts/setup runtime" in serve
+    assert "requirements-runtime.lock" in setup and "--progress-bar on" in setup and 'echo "setup: installing' in setup
+    assert " -q -r" not in setup  # the big install is not silent
+    for script in ("setup", "serve", "test", "lock", "lib/apt.sh"):
+        subprocess.run(["bash", "-n", str(ROOT / "scripts" / script)], check=True)
+    subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")], check=True)
+
+
+def test_ci_lists_its_apt_packages_one_per_line() -> None:
+    text = (ROOT / ".ci" / "run").read_text()
+    block = text.split("APT_PACKAGES=(", 1)[1].split(")", 1)[0]
+    packages = [line.split("#", 1)[0].strip() for line in block.splitlines() if line.split("#", 1)[0].strip()]
+    assert "chromium" in packages and "python3-venv" in packages and all(" " not in p for p in packages)
+    assert 'apt_install "${APT_PACKAGES[@]}"' in text and "./scripts/test" in text
+
+
+def _fake_apt(tmp_path: Path, busy: int) -> Path:
+    """An apt-get that reports a held lock ``busy`` times, then succeeds, logging each call."""
+    fake = tmp_path / "apt-get"
+    fake.write_text(f"""#!/usr/bin/env bash
+n=$(cat {tmp_path}/count 2>/dev/null || echo 0); echo $((n + 1)) > {tmp_path}/count
+echo "$*" >> {tmp_path}/calls
+if [ "$n" -lt {busy} ]; then
+  echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2; exit 100
+fi
+""")
+    fake.chmod(0o755)
+    return fake
+
+
+def _apt_run(tmp_path: Path, busy: int, wait: int) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "APT_GET": str(_fake_apt(tmp_path, busy)), "SPACETABLE_APT_WAIT": str(wait),
+           "SPACETABLE_APT_POLL": "0"}
+    script = f"""
+. {ROOT}/scripts/lib/apt.sh
+apt_as_root() {{ "$@"; }}   # the test runs unprivileged
+apt_run install -y chromium
+"""
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_apt_waits_for_a_held_lock_then_installs(tmp_path: Path) -> None:
+    run = _apt_run(tmp_path, busy=3, wait=60)
+    assert run.returncode == 0, run.stderr
+    assert "another apt/dpkg process holds the lock; waiting" in run.stderr
+    assert (tmp_path / "count").read_text().strip() == "4"
+
+
+def test_apt_gives_up_after_the_bounded_wait(tmp_path: Path) -> None:
+    run = _apt_run(tmp_path, busy=1000, wait=0)
+    assert run.returncode == 100 and "still holds the lock" in run.stderr
+
+
+def test_apt_errors_other_than_the_lock_are_not_retried(tmp_path: Path) -> None:
+    fake = tmp_path / "apt-get"
+    fake.write_text(f"#!/usr/bin/env bash\necho x >> {tmp_path}/calls\necho 'E: Unable to locate package nope' >&2\nexit 100\n")
+    fake.chmod(0o755)
+    env = {**os.environ, "APT_GET": str(fake), "SPACETABLE_APT_POLL": "0"}
+    script = f'. {ROOT}/scripts/lib/apt.sh\napt_as_root() {{ "$@"; }}\napt_run install nope'
+    run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode == 100 and "Unable to locate package" in run.stderr
+    assert (tmp_path / "calls").read_text().count("x") == 1
+
+
+def test_browser_tests_skip_outside_ci_and_fail_under_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(chromium, "CHROMIUM", str(tmp_path / "no-chromium"))
+    assert chromium.missing() is not None
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception, match="apt-get install chromium"):
+        chromium.require_chromium()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="under CI=true"):
+        chromium.require_chromium()
+
+
+def test_missing_chromium_is_one_line_in_a_real_run(tmp_path: Path) -> None:
+    env = {**os.environ, "SPACETABLE_CHROMIUM": str(tmp_path / "none"), "CI": ""}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/arena/test_renderer.py"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    lines = [line for line in run.stdout.splitlines() if "chromium" in line]
+    assert run.returncode in (0, 5) and len(lines) == 1 and "browser tests skipped" in lines[0], run.stdout
