@@ -59,6 +59,10 @@ class Terminal:
     save_path: str | None = None
     agents: dict[int, Any] = field(default_factory=dict)
     helper: Any = None
+    #: loop state: the (log length, seat) last shown, the log length whose result was shown, the listed actions
+    shown: tuple[int, int] | None = None
+    finished: int | None = None
+    legal: list[Action] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for seat, name in enumerate(self.seats):
@@ -156,96 +160,97 @@ class Terminal:
 
     # -------------------------------------------------------------------- loop
     def run(self) -> int:
-        game = self.game
+        """Play until the people quit or the input ends (with no people: until the game ends)."""
         people = f"people at seats {', '.join(str(s) for s in self.humans)}" if self.humans else "no people"
         ais = ", ".join(f"seat {s} {n}" for s, n in enumerate(self.seats) if n != HUMAN)
-        self.say(f"{game.name} (seed {self.match.seed}) — {people}" + (f"; AI: {ais}" if ais else "")
+        self.say(f"{self.game.name} (seed {self.match.seed}) — {people}" + (f"; AI: {ais}" if ais else "")
                  + ". Type 'help' for commands.")
         state = self.replay()
         focus = self.humans[0] if self.humans else None
         handed: int | None = None  # the seat the shared screen was last handed to (hot seat)
-        shown: tuple[int, int] | None = None
-        finished: int | None = None
-        legal: list[Action] = []
         while True:
-            over = game.outcome(state) is not None
+            over = self.game.outcome(state) is not None
             if over:
-                if finished != len(self.match.log):
+                if self.finished != len(self.match.log):
                     self.result(state)
-                    finished = len(self.match.log)
+                    self.finished = len(self.match.log)
                     self.autosave()
                 if focus is None:
                     return 0
             else:
-                seats = game.to_act(state)
+                seats = self.game.to_act(state)
                 ai = next((s for s in seats if s in self.agents), None)
                 if ai is not None:
                     state = self.ai_move(state, ai)
                     continue
-                seat = seats[0]
-                if seat != handed and self.private:
-                    self.hand_over(state, seat)
-                handed = seat
-                focus = seat
-                if shown != (len(self.match.log), seat):
-                    legal = self.show(state, seat)
-                    shown = (len(self.match.log), seat)
+                focus = seats[0]
+                if focus != handed and self.private:
+                    self.hand_over(state, focus)
+                handed = focus
+                if self.shown != (len(self.match.log), focus):
+                    self.legal = self.show(state, focus)
+                    self.shown = (len(self.match.log), focus)
             assert focus is not None
             line = self.read(f"{self.label(focus)}> " if len(self.humans) > 1 else "your action> ")
             if line is None:
                 self.say("" if over else "input ended")
                 break
-            if not line:
-                continue
-            word, _, rest = line.partition(" ")
-            word = word.lower()
-            if word in ("quit", "exit", "q"):
+            if line.lower() in ("quit", "exit", "q"):
                 break
-            if word in ("help", "h", "?"):
-                self.say(COMMANDS + "\n\n" + game.notation_help())
-            elif word in ("legal", "moves", "list"):
-                legal = [] if over else game.legal_actions(state, focus)
-                self.say(f"{len(legal)} legal actions:")
-                for i, action in enumerate(legal, 1):
-                    self.say(f"  {i:3}. {game.action_text(state, focus, action)}")
-            elif word in ("view", "board"):
-                shown = None
-                if over:
-                    self.say(game.render_text(state, self.viewer()))
-            elif word == "save":
-                target = rest.strip() or self.save_path
-                if not target:
-                    self.say("usage: save FILE")
-                else:
-                    self.match.save(target)
-                    self.say(f"saved to {target}")
-            elif word == "undo":
-                state = self.undo(state, focus)
-                shown = finished = None
-            elif over:
-                self.say("the game is over; try undo, save FILE or quit")
-            else:
-                try:
-                    if word == "auto":
-                        action = choose_for_seat(game, state, focus, self.auto_player(),
-                                                 mix_seed(self.match.seed, "auto", len(self.match.log)))
-                    elif line.isdigit():
-                        if not 1 <= int(line) <= len(legal):
-                            raise RuleError("CORE-ACTION", f"choose a number from 1 to {len(legal)}")
-                        action = legal[int(line) - 1]
-                    else:
-                        action = game.parse_action(state, focus, line)
-                    text = game.action_text(state, focus, action)
-                    state = self.play(state, focus, action)
-                    self.say(f"played: {text}")
-                except RuleError as exc:
-                    self.say(f"illegal: {exc}")
-        if game.outcome(state) is None:
+            if line:
+                state = self.command(state, focus, line, over)
+        if self.game.outcome(state) is None:
             resume = (f"; saved to {self.save_path}, continue with --load {self.save_path} "
-                      f"(spacetable play {game.id} --load {self.save_path})" if self.save_path else "")
+                      f"(spacetable play {self.game.id} --load {self.save_path})" if self.save_path else "")
             self.say(f"Game not finished{resume}.")
         self.autosave()
         return 0
+
+    def command(self, state: Any, seat: int, line: str, over: bool) -> Any:
+        """One line typed by ``seat``: a prompt command, or an action to play. Returns the new state."""
+        game = self.game
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        if word in ("help", "h", "?"):
+            self.say(COMMANDS + "\n\n" + game.notation_help())
+        elif word in ("legal", "moves", "list"):
+            self.legal = [] if over else game.legal_actions(state, seat)
+            self.say(f"{len(self.legal)} legal actions:")
+            for i, action in enumerate(self.legal, 1):
+                self.say(f"  {i:3}. {game.action_text(state, seat, action)}")
+        elif word in ("view", "board"):
+            self.shown = None
+            if over:
+                self.say(game.render_text(state, self.viewer()))
+        elif word == "save":
+            target = rest.strip() or self.save_path
+            if not target:
+                self.say("usage: save FILE")
+            else:
+                self.match.save(target)
+                self.say(f"saved to {target}")
+        elif word == "undo":
+            state = self.undo(state, seat)
+            self.shown = self.finished = None
+        elif over:
+            self.say("the game is over; try undo, save FILE or quit")
+        else:
+            try:
+                if word == "auto":
+                    action = choose_for_seat(game, state, seat, self.auto_player(),
+                                             mix_seed(self.match.seed, "auto", len(self.match.log)))
+                elif line.isdigit():
+                    if not 1 <= int(line) <= len(self.legal):
+                        raise RuleError("CORE-ACTION", f"choose a number from 1 to {len(self.legal)}")
+                    action = self.legal[int(line) - 1]
+                else:
+                    action = game.parse_action(state, seat, line)
+                text = game.action_text(state, seat, action)
+                state = self.play(state, seat, action)
+                self.say(f"played: {text}")
+            except RuleError as exc:
+                self.say(f"illegal: {exc}")
+        return state
 
     def auto_player(self) -> Any:
         if self.helper is None:
@@ -410,8 +415,9 @@ def run_play(game: Game[Any], ns: argparse.Namespace) -> int:
     return Terminal(game, match, seats, seconds=ns.seconds, save_path=ns.save or ns.load).run()
 
 
-__all__ = ["COMMANDS", "Terminal", "add_play_arguments", "config_from_args", "run_play", "seat_list"]
-
-
 def _number(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+__all__ = ["COMMANDS", "Terminal", "add_play_arguments", "config_from_args", "run_play", "seat_list"]
+
