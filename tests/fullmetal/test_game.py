@@ -199,14 +199,15 @@ def test_resign_during_landing_lets_the_others_play() -> None:
 
 
 def test_cli_ai_game_and_simulate(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """`spacetable play fullmetal` with AI seats plays a whole game; `simulate` reports wins; SVG/.fmp outputs."""
+    """`spacetable play fullmetal` with AI seats only plays a whole game; `simulate` reports wins; SVG/.fmp outputs."""
     from spacetable.cli import main
 
     svg = tmp_path / "b.svg"
-    assert main(["play", "fullmetal", "--seats", "greedy,commander", "--seed", "2", "--svg", str(svg)]) == 0
+    assert main(["play", "fullmetal", "--seats", "greedy,commander", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "result:" in out and svg.read_text().startswith("<svg")
+    assert "Game over" in out
     fmp = tmp_path / "m.fmp"
-    assert main(["simulate", "fullmetal", "--games", "1", "--players", "3", "--seats", "commander", "--save-map", str(fmp)]) == 0
+    assert main(["simulate", "fullmetal", "--games", "1", "--players", "3", "--seats", "commander", "--save-map", str(fmp),
+                 "--svg", str(svg)]) == 0
     assert "wins per seat" in capsys.readouterr().out
-    assert fmp.read_bytes().startswith(b"<FMP Format=4")
+    assert fmp.read_bytes().startswith(b"<FMP Format=4") and svg.read_text().startswith("<svg")
