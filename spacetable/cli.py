@@ -33,7 +33,6 @@ SHARED_HELP = {
     "advise": "the best choice in a situation, with its value",
     "simulate": "many AI-against-AI games with a report",
 }
-GENERIC = ("games", "play", "replay", "check", "serve")
 FORMATTER = argparse.RawDescriptionHelpFormatter
 
 
@@ -223,7 +222,7 @@ def _bind(run: Callable[[Game[Any], argparse.Namespace], int], game: Game[Any]) 
     return lambda ns: run(game, ns)
 
 
-def _precheck(argv: list[str], games: dict[str, Game[Any]], parser: argparse.ArgumentParser) -> str | None:
+def _precheck(argv: list[str], games: dict[str, Game[Any]]) -> str | None:
     """One wording for a game that is unknown or lacks the command (argparse would say 'invalid choice')."""
     if len(argv) < 2 or argv[1].startswith("-"):
         return None
@@ -249,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         if not argv:
             parser.print_help()
             return 0
-        problem = _precheck(argv, games, parser)
+        problem = _precheck(argv, games)
         if problem:
             return _fail(problem)
         ns = parser.parse_args(argv)
