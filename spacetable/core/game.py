@@ -26,7 +26,7 @@ import copy
 import dataclasses
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -175,38 +175,37 @@ class Game(ABC, Generic[S]):
             return self.moves.json_schema()
         return {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]}
 
-    _agent_specs: ClassVar[tuple[AgentSpec, ...]] = ()
-    _commands: ClassVar[tuple[Command, ...]] = ()
-    _notation_help: ClassVar[str] = ""
+    #: What the game's package declared with :meth:`provide` (kept on the class).
+    _provided: ClassVar[dict[str, Any]] = {}
 
     @classmethod
-    def provide(cls, *, agents: Iterable[AgentSpec] = (), commands: Iterable[Command] = (),
-                notation_help: str = "") -> None:
-        """Declare what the game offers the tools around it: its AI players, its extra
-        ``spacetable`` commands and the plain-text help of its typed notation.
+    def provide(cls, *, agents: Iterable[AgentSpec] | Callable[[], Iterable[AgentSpec]] = (),
+                commands: Iterable[Command] = (), notation_help: str = "") -> None:
+        """Declare what the game offers the tools around it: its AI players (or a function
+        returning them, for players whose module is slow to import), its extra ``spacetable``
+        commands and the plain-text help of its typed notation.
 
         A game package calls this in its ``__init__`` once the facade, ``ai`` and ``cli``
         modules are imported (those import the facade, so the facade cannot import them).
         The declarations are kept on the class, so copies of the game object unpickled in
         worker processes see them too."""
-        cls._agent_specs = tuple(agents)
-        cls._commands = tuple(commands)
-        cls._notation_help = notation_help
+        cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help}
 
     def agents(self) -> list[AgentSpec]:
         """The game's own AI players (levels, names, factories), the default one first; the
         generic ones in :mod:`spacetable.ai` are added by whoever lists them."""
-        return list(self._agent_specs)
+        source = self._provided.get("agents", ())
+        return list(source() if callable(source) else source)
 
     def commands(self) -> list[Command]:
         """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""
-        return list(self._commands)
+        return list(self._provided.get("commands", ()))
 
     def notation_help(self) -> str:
         """Plain text telling a player how to type this game's actions at a prompt (the
         terminal's ``help``). The default lists the declared moves."""
-        if self._notation_help:
-            return self._notation_help
+        if self._provided.get("notation_help"):
+            return str(self._provided["notation_help"])
         if self.moves is None:
             return "Type an action as a JSON object, e.g. {\"type\": \"end_turn\"}."
         lines = ["Actions (type one as a JSON object with these fields):"]

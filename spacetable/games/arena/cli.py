@@ -12,7 +12,6 @@ from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import Command
 from spacetable.core.steps import run_steps
 
-from . import fast
 from .board import RED
 from .game import GAME, ArenaState
 from .notation import action_to_text, format_position, parse_position
@@ -94,7 +93,9 @@ def _count(state: ArenaState, depth: int, reference: bool) -> int:
         return 0
     if reference:
         return reference_perft(state, depth)
-    return fast.run_perft(fast.to_array(state), state.board, depth)
+    from . import fast  # imported here: numba takes a moment to load, and only perft needs it
+
+    return int(fast.run_perft(fast.to_array(state), state.board, depth))
 
 
 def check_file(name: str, data: dict[str, Any]) -> int:
