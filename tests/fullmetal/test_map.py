@@ -129,13 +129,13 @@ def test_mapgen_deterministic_mix_and_playable() -> None:
 
 
 def test_fmp_export_and_play_from_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """FM-7.2 export of a game's map with its ore layer; `map=file` plays it; REPARTITION overrides FM-3.1."""
+    """FM-7.2 export of a game's map with its ore layer; `map=custom` plays its text; REPARTITION overrides FM-3.1."""
     from spacetable.games.fullmetal.cli import state_map
 
     s = GAME.initial_state(GAME.normalize_config({}), 4)
     path = tmp_path / "m.fmp"
     path.write_bytes(write_fmp(state_map(s)))
-    s2 = GAME.initial_state(GAME.normalize_config({"map": "file", "map_file": str(path)}), 99)
+    s2 = GAME.initial_state(GAME.normalize_config({"map": "custom", "map_content": path.read_bytes().decode("cp1252")}), 99)
     ore1 = sorted(u.cells[0] for u in s.units.values() if u.kind == "ore")
     ore2 = sorted(u.cells[0] for u in s2.units.values() if u.kind == "ore")
     assert ore1 == ore2 and s2.terrain == s.terrain

@@ -108,7 +108,7 @@ def test_landing_zones(tmp_path) -> None:  # type: ignore[no-untyped-def]
     ore = ["2" + "." * (w - 1)] + ["." * w for _ in range(h - 1)]
     path = tmp_path / "z.fmp"
     path.write_bytes(write_fmp(FmpMap(w, h, terrain, ore, zones)))
-    cfg = GAME.normalize_config({"map": "file", "map_file": str(path), "landing_rule": "zones"})
+    cfg = GAME.normalize_config({"map": "custom", "map_content": path.read_bytes().decode("cp1252"), "landing_rule": "zones"})
     s = GAME.initial_state(cfg, 1)
     first = GAME.to_act(s)[0]
     with pytest.raises(RuleError):

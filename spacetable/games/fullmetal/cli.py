@@ -48,7 +48,7 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
     if args.map in ("original", "generated"):
         cfg["map"] = args.map
     elif args.map:
-        cfg["map"], cfg["map_file"] = "file", args.map
+        cfg["map"], cfg["map_content"] = "custom", Path(args.map).read_bytes().decode("cp1252")  # the file's text, never its path
     return GAME.normalize_config(cfg)
 
 

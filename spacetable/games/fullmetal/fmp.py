@@ -13,7 +13,11 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spacetable.core import catalog
+
 TERRAIN_CHARS = ".*%$#?"
+#: The largest number of rows or columns of a map read from content (a bound for maps sent by players).
+MAX_SIDE = 128
 FRENCH_MONTHS = (
     "Janvier", "Février", "Mars", "Avril", "Mai", "Juin",
     "Juillet", "Août", "Septembre", "Octobre", "Novembre", "Décembre",
@@ -61,7 +65,10 @@ def parse_attrs(text: str) -> dict[str, str]:
 
 def parse_fmp(data: bytes | str) -> FmpMap:
     """Parse ``.fmp`` content (bytes are decoded as Windows-1252; CRLF or LF)."""
-    text = data.decode("cp1252") if isinstance(data, bytes) else data
+    try:
+        text = data.decode("cp1252") if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
+        raise FmpError("not Windows-1252 text") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header: dict[str, str] = {}
     blocks: dict[str, tuple[dict[str, str], list[str]]] = {}
@@ -103,6 +110,8 @@ def parse_fmp(data: bytes | str) -> FmpMap:
         height, width = int(attrs["Lignes"]), int(attrs["Colonnes"])
     except (KeyError, ValueError) as exc:
         raise FmpError("CARTE needs integer Lignes and Colonnes") from exc
+    if not (1 <= height <= MAX_SIDE and 1 <= width <= MAX_SIDE):
+        raise FmpError(f"CARTE: Lignes and Colonnes must be in 1..{MAX_SIDE}")
     terrain = _grid(carte, width, height, TERRAIN_CHARS, "CARTE", pad="?")
     ore = zones = None
     if "REPARTITION" in blocks:
@@ -157,8 +166,32 @@ def write_fmp(fmap: FmpMap, timestamp: tuple[int, int, int, int, int, int] = (20
 
 
 BUNDLED = Path(__file__).with_name("maps")
+#: The catalogue of maps (bundled ``maps/*.fmp`` plus the operator's ``DATA/fullmetal/maps/*.fmp``).
+MAPS = catalog.register(catalog.Kind("fullmetal", "maps", BUNDLED, ".fmp", max_bytes=128 * 1024, label="map"))
 
 
 def bundled_map(name: str = "original") -> FmpMap:
     """A map shipped with the package (``maps/<name>.fmp``)."""
     return read_fmp(BUNDLED / f"{name}.fmp")
+
+
+def catalog_map(name: str) -> FmpMap:
+    """A map of the catalogue by name (FM-7.1); an unreadable entry is a :class:`~spacetable.core.catalog.CatalogError`
+    that names the map only (never its path or content)."""
+    data = catalog.read_bytes(MAPS, name)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return parse_fmp(data)
+    except FmpError:
+        raise catalog.CatalogError(f"map {name!r} of the catalogue is not a valid .fmp map") from None
+
+
+def content_map(text: object) -> FmpMap:
+    """A player's own map sent as ``.fmp`` text (``map=custom``), size-capped and validated (FM-7.1)."""
+    if not isinstance(text, str) or not text:
+        raise catalog.CatalogError("map=custom needs map_content: the text of an .fmp map")
+    catalog.check_content(MAPS, text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return parse_fmp(text)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from pathlib import Path
 from typing import Any, ClassVar
 
+from spacetable.core import catalog
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.rng import Rng, mix_seed
@@ -14,7 +15,7 @@ from spacetable.core.simultaneous import SealedCommits
 from . import building, capture, endgame, fire, movement, spaceship, transport
 from .ap import income, saved_after
 from .firezones import settle, sync_cover
-from .fmp import FmpError, FmpMap, bundled_map, read_fmp
+from .fmp import MAPS, FmpError, FmpMap, catalog_map, content_map
 from .pontoons import sink
 from .terrain import MOUNTAIN, SEA
 from .tides import draw_tide, ensure_walk, forecast, setup_deck
@@ -29,19 +30,24 @@ def last_turn(state: FMState) -> int:
 
 
 def load_map(config: dict[str, Any], seed: int, players: int) -> tuple[FmpMap, str]:
+    """The map of a configuration: a catalogue entry by name, a seeded generated map, or the player's own
+    ``.fmp`` text (``map=custom``, ``map_content``). Never a path (FM-7.1)."""
     if config["map"] == "generated":
         from .mapgen import generate_map
 
         map_seed = config["map_seed"] or mix_seed(seed, "fullmetal", "map") % (1 << 31)
         return generate_map(map_seed, players, config["map_size"]), f"generated:{map_seed}"
-    if config["map"] == "file":
-        if not config["map_file"]:
-            raise ConfigError("map=file needs map_file")
+    if config["map"] == "custom":
         try:
-            return read_fmp(config["map_file"]), Path(config["map_file"]).stem
-        except (OSError, FmpError) as exc:
-            raise ConfigError(f"cannot read map {config['map_file']}: {exc}") from exc
-    return bundled_map("original"), "original"
+            return content_map(config.get("map_content")), "custom"
+        except FmpError as exc:
+            raise ConfigError(f"map_content: {exc}") from None
+    return catalog_map(config["map"]), config["map"]
+
+
+def map_choices() -> tuple[str, ...]:
+    """Values of the ``map`` option: ``original`` and the other catalogue maps, ``generated``, ``custom``."""
+    return ("original", *(n for n in catalog.names(MAPS) if n != "original"), "generated", "custom")
 
 
 def place_ore(state: FMState, fmap: FmpMap) -> None:
@@ -96,14 +102,19 @@ class FullMetalGame(Game[FMState]):
 
     # ------------------------------------------------------------- configuration
     def options(self) -> list[Option]:
-        return list(OPTIONS)
+        return [dataclasses.replace(o, choices=map_choices()) if o.name == "map" else o for o in OPTIONS]
 
     def normalize_config(self, config: dict[str, Any] | None) -> dict[str, Any]:
         cfg = dict(config or {})
         preset = cfg.get("preset", "original")
         if preset not in ("original", "pc", "fmg"):
             raise ConfigError(f"unknown preset {preset!r}")
-        return super().normalize_config(apply_preset(cfg))
+        out = super().normalize_config(apply_preset(cfg))
+        if out["map"] == "custom":
+            load_map(out, 0, self.num_players(out))  # validates the player's own map now (size, format)
+        elif out["map_content"]:
+            raise ConfigError("map_content is only read with map=custom")
+        return out
 
     # -------------------------------------------------------------------- set-up
     def initial_state(self, config: dict[str, Any], seed: int) -> FMState:
@@ -113,7 +124,9 @@ class FullMetalGame(Game[FMState]):
         if config["landing_rule"] == "zones" and fmap.zones is None:
             raise ConfigError("landing_rule=zones needs a map with a ZONES block")
         state = FMState(
-            num_players=n, config=dict(config), width=fmap.width, height=fmap.height, terrain="".join(fmap.terrain),
+            # the map's content is in the state (terrain, zones, ore); views do not repeat it
+            num_players=n, config={k: v for k, v in config.items() if k != "map_content"},
+            width=fmap.width, height=fmap.height, terrain="".join(fmap.terrain),
             rng=Rng.from_seed(mix_seed(seed, "fullmetal")), map_name=map_name,
             zones="".join(fmap.zones) if fmap.zones else "",
         )

@@ -8,9 +8,10 @@ from spacetable.core.game import Option
 
 OPTIONS: list[Option] = [
     Option("preset", "original", ("original", "pc", "fmg"), help="option preset; explicit options override it"),
-    Option("map", "original", ("original", "generated", "file"), help="bundled classic map, a seeded generated map, or map_file"),
-    Option("map_file", "", help="path of an .fmp map file (with map=file)"),
-    Option("map_seed", 0, kind="int", help="generator seed (0: derived from the game seed)", minimum=0),
+    Option("map", "original", ("original", "generated", "custom"),
+           help="a map of the catalogue (original: the classic map), a seeded generated map, or custom (map_content)"),
+    Option("map_content", "", help="the text of your own .fmp map (with map=custom; at most 128 KiB)"),
+    Option("map_seed", 0, kind="int", help="generator seed (0: derived from the game seed)", minimum=0, maximum=2**31 - 1),
     Option("map_size", "medium", ("small", "medium", "large"), help="generated map size"),
     Option("landing_rule", "distance", ("distance", "zones"), help="FM-7.2 / D-3"),
     Option("landing_min_distance", 10, kind="int", minimum=2, maximum=30),
