@@ -95,6 +95,9 @@ class Game(ABC, Generic[S]):
     hidden_information: ClassVar[bool] = False
     #: True when dice/decks are used after setup.
     stochastic: ClassVar[bool] = False
+    #: True when ``legal_actions`` may take long (tens of milliseconds or more: thousands of composite actions).
+    #: A server then lists them in a worker thread, off its event loop, before it publishes the new state.
+    slow_legal_actions: ClassVar[bool] = False
     #: The declared moves (see :mod:`spacetable.core.moves`); ``None`` only for games not yet converted.
     moves: ClassVar[MoveTable[Any] | None] = None
 

@@ -10,7 +10,7 @@ import pytest
 
 from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
-from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, get_set, load_set
+from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, get_set, load_set, set_document
 
 from .tremble_helpers import buy, buy_position
 
@@ -191,7 +191,7 @@ def test_TH_D1_fuel_presets_and_config_errors() -> None:
 
 
 def test_TH_0_3_owner_set_plays_a_whole_game(tmp_path: Path) -> None:
-    """An owner-entered set (source owner, different numbers) is loaded from its folder and played."""
+    """An owner-entered set (source owner, different numbers) is sent as content (read from its folder) and played."""
     from spacetable.core.rng import Rng
 
     dst = tmp_path / "owner"
@@ -204,7 +204,7 @@ def test_TH_0_3_owner_set_plays_a_whole_game(tmp_path: Path) -> None:
         if rec["deck"] != "training":
             rec["strength"] += 1
     (dst / "ships.json").write_text(json.dumps(ships))
-    s = GAME.initial_state({"players": 3, "card_set": str(dst)}, 4)
+    s = GAME.initial_state({"players": 3, "card_set": "custom", "card_set_content": set_document(dst)}, 4)
     assert GAME.view(s, 0)["card_set"] == "Our own cards" and GAME.cards(s).ships["reaper_tripod#1"].strength == 6
     rng = Rng.from_seed(4)
     while GAME.to_act(s):

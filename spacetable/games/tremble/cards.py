@@ -15,6 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from spacetable.core import catalog
+
 from .effects import CITY_TYPES, KINDS, REGIONS, EffectError, check_effect
 
 HOUSE_DIR = Path(__file__).parent / "data" / "house"
@@ -246,32 +248,87 @@ def _need(rec: dict[str, Any], keys: dict[str, Any], where: str, errors: list[st
     return ok
 
 
-def _read(path: Path, errors: list[str]) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        errors.append(f"{path}: file not found")
-    except json.JSONDecodeError as exc:
-        errors.append(f"{path}: invalid JSON ({exc})")
-    return None
+#: The parts of a card set: a folder holds ``set.json`` and one file per part; a document (a player's own set
+#: sent in a configuration as ``card_set_content``) holds the manifest under ``"set"`` and each part by name.
+PARTS = ("cities", "ships", "stations", "armies", "compensations", "missions", "rules")
 
 
-def load_set(folder: str | Path) -> CardSet:
-    """Load and validate a card set folder. Raises :class:`CardSetError` listing every hard-check
-    failure (TH §6.5); guideline issues go to ``CardSet.warnings`` (TH §6.6)."""
-    folder = Path(folder)
+class _Source:
+    """Where a card set's parts come from: a folder (bundled or the operator's catalogue) or a JSON document.
+    Problems are reported by part name, never by path (TH-0.3)."""
+
+    def __init__(self, where: str | Path | dict[str, Any]) -> None:
+        self.doc = where if isinstance(where, dict) else None
+        self.folder = None if isinstance(where, dict) else Path(where)
+        self.files: dict[str, Any] = {}
+
+    def manifest(self, errors: list[str]) -> Any:
+        if self.doc is not None:
+            return self.doc.get("set")
+        return self._file("set.json", errors)
+
+    def part(self, name: str, errors: list[str]) -> Any:
+        if self.doc is not None:
+            return self.doc.get(name)
+        fname = self.files.get(name, f"{name}.json")
+        if not isinstance(fname, str) or not fname or "/" in fname or "\\" in fname or fname.startswith("."):
+            errors.append(f"set.json: files.{name} must name a file of the set's folder")
+            return None
+        if name == "rules" and not (self.folder / fname).exists():  # type: ignore[operator]
+            return None
+        return self._file(fname, errors)
+
+    def _file(self, fname: str, errors: list[str]) -> Any:
+        assert self.folder is not None
+        try:
+            return json.loads((self.folder / fname).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            errors.append(f"{fname}: file not found")
+        except (OSError, UnicodeDecodeError):
+            errors.append(f"{fname}: cannot be read")
+        except json.JSONDecodeError as exc:
+            errors.append(f"{fname}: invalid JSON (line {exc.lineno}, column {exc.colno})")
+        return None
+
+
+def set_document(folder: str | Path) -> dict[str, Any]:
+    """The JSON document of a card set folder (what ``card_set_content`` carries): ``{"set": manifest, part: ...}``.
+    The command line reads a local folder with this; a server never reads a folder a client names."""
+    src = _Source(folder)
     errors: list[str] = []
-    manifest = _read(folder / "set.json", errors)
+    manifest = src.manifest(errors)
+    if isinstance(manifest, dict):
+        src.files = manifest.get("files", {}) if isinstance(manifest.get("files"), dict) else {}
+    doc: dict[str, Any] = {"set": manifest}
+    for name in PARTS:
+        data = src.part(name, errors)
+        if data is not None:
+            doc[name] = data
+    if errors:
+        raise CardSetError("the card set cannot be read:\n  - " + "\n  - ".join(errors))
+    return doc
+
+
+def load_set(folder: str | Path | dict[str, Any]) -> CardSet:
+    """Load and validate a card set: a folder, or its JSON document (:func:`set_document`). Raises
+    :class:`CardSetError` listing every hard-check failure (TH §6.5); guideline issues go to ``CardSet.warnings``
+    (TH §6.6)."""
+    src = _Source(folder)
+    errors: list[str] = []
+    manifest = src.manifest(errors)
     if not isinstance(manifest, dict):
-        raise CardSetError("; ".join(errors) or f"{folder}/set.json: the manifest must be an object")
+        raise CardSetError("; ".join(errors) or "set.json: the manifest must be an object")
     _need(manifest, {"set_id": str, "name": str, "source": SOURCES}, "set.json", errors)
     files = manifest.get("files", {})
+    src.files = files if isinstance(files, dict) else {}
     source = manifest.get("source", "owner")
     allow_mismatch = bool(manifest.get("allow_count_mismatch", False))
 
     def part(name: str) -> list[dict[str, Any]]:
-        data = _read(folder / files.get(name, f"{name}.json"), errors)
+        data = src.part(name, errors)
         if data is None:
+            if src.doc is not None:
+                errors.append(f"{name}: missing")
             return []
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             errors.append(f"{name}: must be a list of objects")
@@ -434,10 +491,11 @@ def load_set(folder: str | Path) -> CardSet:
             rec["id"], rec["name"], rec.get("name_ru", rec["name"]), rec["kind"], rec["target"], rec["min_players"]
         )
     rules = dict(DEFAULT_RULES)
-    rfile = folder / files.get("rules", "rules.json")
-    if rfile.exists():
-        rdata = _read(rfile, errors)
-        if isinstance(rdata, dict):
+    rdata = src.part("rules", errors)
+    if rdata is not None:
+        if not isinstance(rdata, dict):
+            errors.append("rules: must be an object")
+        else:
             for key in rdata:
                 if key not in DEFAULT_RULES:
                     errors.append(f"rules.json: unknown key {key!r}")
@@ -477,7 +535,7 @@ def load_set(folder: str | Path) -> CardSet:
         else:
             errors.extend(count_problems)
     if errors:
-        raise CardSetError(f"card set {folder} is invalid:\n  - " + "\n  - ".join(errors))
+        raise CardSetError(f"card set {manifest.get('set_id')!r} is invalid:\n  - " + "\n  - ".join(errors))
     warnings = [f"count {p}" for p in count_problems] + guideline_warnings(cities, ships, stations, armies, comps)
     label = HOUSE_LABEL if source == "house" else str(manifest.get("name"))
     return CardSet(
@@ -555,17 +613,45 @@ def guideline_warnings(
     return sorted(set(out))
 
 
+#: The catalogue of card sets: bundled ``data/<name>/`` (``house``) and the operator's ``DATA/tremble/card_sets/<name>/``.
+CARD_SETS = catalog.register(catalog.Kind("tremble", "card_sets", HOUSE_DIR.parent, "", max_bytes=512 * 1024,
+                                          label="card set"))
+#: Loaded sets by config key; bounded: at most ``MAX_CACHED`` sets besides the pinned ones (the oldest go first).
 _CACHE: dict[str, CardSet] = {}
+_PINNED: set[str] = {"house"}
+MAX_CACHED = 16
+
+
+def content_key(doc: Any) -> str:
+    """The config key of a player's own set sent as a JSON document: its canonical JSON text (so equal content
+    shares one cache entry, and a state's key alone is enough to rebuild the set after the cache dropped it)."""
+    catalog.check_content(CARD_SETS, doc)
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def get_set(key: str = "house") -> CardSet:
-    """The card set for a config key: ``house`` or a folder path of an owner set (cached)."""
+    """The card set for a config key: a catalogue name (``house``, an operator's set) or the canonical JSON
+    document of a player's own set (:func:`content_key`). Cached, bounded (TH-0.3)."""
     cards = _CACHE.get(key)
     if cards is None:
-        cards = _CACHE[key] = load_set(HOUSE_DIR if key == "house" else Path(key))
+        if key.startswith("{"):
+            try:
+                doc = json.loads(key)
+            except json.JSONDecodeError:
+                raise CardSetError("the card set document is not JSON") from None
+            if not isinstance(doc, dict):
+                raise CardSetError("a card set document is a JSON object")
+            cards = load_set(doc)
+        else:
+            cards = load_set(catalog.locate(CARD_SETS, key))
+        unpinned = [k for k in _CACHE if k not in _PINNED]
+        for old in unpinned[: max(0, len(unpinned) - MAX_CACHED + 1)]:
+            del _CACHE[old]
+        _CACHE[key] = cards
     return cards
 
 
 def register_set(key: str, cards: CardSet) -> None:
-    """Make an already-loaded set available under ``key`` (tests register fixture sets)."""
+    """Make an already-loaded set available under ``key`` (tests register fixture sets; never dropped)."""
+    _PINNED.add(key)
     _CACHE[key] = cards

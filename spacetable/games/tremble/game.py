@@ -6,13 +6,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from spacetable.core import catalog
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.rng import Rng
 
 from . import battle, buying, planning, reward, stations, turns
 from .cards import _CACHE as _SETS
-from .cards import FUEL_PRESETS, CardSet, get_set
+from .cards import CARD_SETS, FUEL_PRESETS, CardSet, content_key, get_set
 from .state import TState
 
 SEALED_PHASES = ("buy", "plan", "station_move", "self_move", "loss", "claim")
@@ -84,6 +85,17 @@ def _seal_plan(s: TState, cards: CardSet, player: int, action: Action, checked: 
         turns.after_plans(s, cards, dict(commits))
 
 
+def set_key(config: dict[str, Any]) -> str:
+    """The card-set key of a normalised config: the catalogue name, or for ``card_set=custom`` the canonical
+    JSON of ``card_set_content`` (TH-0.3; kept in the state so that the set can always be rebuilt)."""
+    if config["card_set"] != "custom":
+        return str(config["card_set"])
+    doc = config.get("card_set_content")
+    if not isinstance(doc, dict):
+        raise ConfigError("card_set=custom needs card_set_content: the card set as one JSON object")
+    return content_key(doc)
+
+
 class TrembleGame(Game[TState]):
     id = "tremble"
     name = "Tremble, Humans! (Трепещите, человеки!)"
@@ -91,11 +103,17 @@ class TrembleGame(Game[TState]):
     max_players = 5
     state_type = TState
     hidden_information = True
+    #: the plan decision has thousands of legal plans (up to a third of a second to list): servers list them off the loop
+    slow_legal_actions = True
     stochastic = True
 
     def options(self) -> list[Option]:
         return [
-            Option("card_set", "house", kind="str", help="'house' (house card set) or the folder of an owner-entered set"),
+            Option("card_set", "house", ("house", *(n for n in catalog.names(CARD_SETS) if n != "house"), "custom"),
+                   help="a card set of the catalogue ('house': the house set), or custom (card_set_content)"),
+            Option("card_set_content", None, kind="json",
+                   help="your own card set as one JSON document {set, cities, ships, ...} (with card_set=custom; "
+                        "at most 512 KiB)"),
             Option("fuel", "default", choices=tuple(FUEL_PRESETS), help="fuel table preset (TH-D1, unverified)"),
             Option("split_unit", 10000, choices=(10000, 1), kind="int", help="mission prize rounding unit (TH-D7)"),
             Option("log_events", True, kind="bool", help="keep a readable event log in the state"),
@@ -105,10 +123,12 @@ class TrembleGame(Game[TState]):
         cfg = dict(config or {})
         cfg.setdefault("players", 4)
         out = super().normalize_config(cfg)
+        if out["card_set"] != "custom" and out["card_set_content"] is not None:
+            raise ConfigError("card_set_content is only read with card_set=custom")
         try:
-            get_set(out["card_set"])
-        except (ValueError, OSError) as exc:
-            raise ConfigError(str(exc)) from exc
+            get_set(set_key(out))
+        except ValueError as exc:  # CardSetError and CatalogError: they name the set, never a path
+            raise ConfigError(str(exc)) from None
         return out
 
     def cards(self, s: TState) -> CardSet:
@@ -118,10 +138,10 @@ class TrembleGame(Game[TState]):
     # ----------------------------------------------------------------- protocol
     def initial_state(self, config: dict[str, Any], seed: int) -> TState:
         cfg = self.normalize_config(config)
-        cards = get_set(cfg["card_set"])
+        cards = get_set(set_key(cfg))
         fuel = FUEL_PRESETS[cfg["fuel"]] if cfg["fuel"] != "default" else list(cards.rules["fuel_by_turn"])
         s = turns.setup(cards, cfg["players"], seed, fuel, cfg["split_unit"], cfg["log_events"])
-        s.card_set = cfg["card_set"]
+        s.card_set = set_key(cfg)
         turns.start_turn(s, cards)
         return s
 

@@ -52,9 +52,17 @@ def load(name_or_file: str) -> dict[str, Any]:
     return data
 
 
-def _count(value: Any, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ConfigError(f"{where}: counts are non-negative integers, got {value!r}")
+#: Bounds of a scenario sent as content (``scenario_json``): pieces of one kind on one card, pieces in all,
+#: energy pools and incomes, rounds. The shipped scenarios stay far below them.
+MAX_PIECES_PER_CARD = 50
+MAX_PIECES = 400
+MAX_ENERGY = 1000
+MAX_ROUNDS = 100
+
+
+def _count(value: Any, where: str, maximum: int = MAX_PIECES_PER_CARD) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= maximum:
+        raise ConfigError(f"{where}: counts are integers in 0..{maximum}, got {value!r}")
     return value
 
 
@@ -121,6 +129,10 @@ def validate(data: dict[str, Any]) -> None:
                     raise ConfigError(f"{w['id']}: piece kinds are P and F")
                 _count(pcs.get("P", 0), w["id"])
                 _count(pcs.get("F", 0), w["id"])
+    total = sum(int(v) for sysd in systems for cd in [sysd["sun"], *sysd["worlds"]]
+                for pcs in (cd.get("pieces") or {}).values() for v in pcs.values())
+    if total > MAX_PIECES:
+        raise ConfigError(f"a scenario holds at most {MAX_PIECES} pieces in all, not {total}")
     deck = house_deck()
     for key in ("energy", "energy_income", "hands"):
         if not isinstance(data.get(key) or {}, dict):
@@ -129,12 +141,12 @@ def validate(data: dict[str, Any]) -> None:
         for side, v in (data.get(key) or {}).items():
             if side not in sides:
                 raise ConfigError(f"{key}: unknown side {side!r}")
-            _count(v, key)
+            _count(v, key, MAX_ENERGY)
     for side, hand in (data.get("hands") or {}).items():
         if side not in sides:
             raise ConfigError(f"hands: unknown side {side!r}")
         if isinstance(hand, dict):
-            n = _count(hand.get("random"), "hands.random")
+            n = _count(hand.get("random"), "hands.random", 10_000)
             if n > sum(c.copies for c in deck.values()):
                 raise ConfigError("hands.random asks for more cards than the house deck holds")
         elif isinstance(hand, list):
@@ -147,8 +159,8 @@ def validate(data: dict[str, Any]) -> None:
     if drawn > sum(c.copies for c in deck.values()):
         raise ConfigError(f"random hands draw {drawn} cards in all; the house deck holds {sum(c.copies for c in deck.values())}")
     mr = data.get("max_rounds", 10)
-    if not isinstance(mr, int) or isinstance(mr, bool) or mr < 1:
-        raise ConfigError("max_rounds must be a positive integer")
+    if not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= MAX_ROUNDS:
+        raise ConfigError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}")
     script = data.get("dice_script")
     pairs_ok = isinstance(script, list) and all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) and 1 <= x <= 6 for x in p) for p in script
