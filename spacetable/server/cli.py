@@ -2,12 +2,14 @@
 
 Defaults: host 127.0.0.1, port 8000, database ``./spacetable.sqlite3`` (SQLite,
 created and migrated on first start). ``--database-url`` takes any SQLAlchemy
-URL, e.g. ``postgresql+psycopg://user:pw@host/db``.
+URL, e.g. ``postgresql+psycopg://user:pw@host/db``. Every bound of the server
+(``limits.Limits``) has a flag; ``--data-dir`` names the operator's data catalogue.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import logging
 import logging.config
@@ -16,8 +18,12 @@ import subprocess
 import sys
 import time
 
+from spacetable.core import catalog
+
 from .db import default_database_url
+from .http import guarded_protocol
 from .jsonlog import log_config
+from .limits import Limits, check_rate
 
 
 def wait_until_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> bool:
@@ -36,7 +42,15 @@ def wait_until_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float 
     return False
 
 
+def _rate(text: str) -> str | None:
+    try:
+        return check_rate(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a rate limit: {text!r} (e.g. 20/minute;200/hour, or none)") from None
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    d = Limits()
     p = argparse.ArgumentParser(prog="spacetable serve", description="Start the spacetable play server (web lobby + API).")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
@@ -46,7 +60,53 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
     p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"],
                    help="write on the event loop (inline) or in a writer thread; auto: inline for SQLite")
+    p.add_argument("--data-dir", default=os.environ.get(catalog.ENV),
+                   help="the operator's data catalogue: DIR/fullmetal/maps/<name>.fmp, DIR/tremble/card_sets/<name>/ "
+                        f"(default ${catalog.ENV}, else bundled data only)")
+    g = p.add_argument_group("behind a reverse proxy")
+    g.add_argument("--forwarded-allow-ips", default=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+                   help="addresses of proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, '*' for "
+                        "any; default 127.0.0.1): rate limits then count per real client address")
+    g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
+    b = p.add_argument_group("limits (see docs/server.md, Security model)")
+    b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
+    b.add_argument("--max-config", type=int, default=d.max_config,
+                   help=f"largest match config in bytes, player content included (default {d.max_config})")
+    b.add_argument("--rate-create", type=_rate, default=d.rate_create,
+                   help=f"match creations per client address (default {d.rate_create}; 'none' disables)")
+    b.add_argument("--rate-join", type=_rate, default=d.rate_join,
+                   help=f"seat joins, leaves and AI seats per client address (default {d.rate_join})")
+    b.add_argument("--rate-act", type=_rate, default=d.rate_act,
+                   help=f"actions and undo requests per client address (default {d.rate_act})")
+    b.add_argument("--max-match-sockets", type=int, default=d.max_match_sockets,
+                   help=f"WebSockets on one match (default {d.max_match_sockets})")
+    b.add_argument("--max-sockets", type=int, default=d.max_sockets,
+                   help=f"WebSockets in all (default {d.max_sockets}: 2000 or the open-file limit less 64)")
+    b.add_argument("--max-message", type=int, default=d.max_message,
+                   help=f"largest WebSocket message from a client in bytes (default {d.max_message})")
+    b.add_argument("--ws-idle", type=float, default=d.ws_idle,
+                   help=f"close a WebSocket silent for this many seconds (default {d.ws_idle:g})")
+    b.add_argument("--ws-ping-interval", type=float, default=d.ws_ping_interval,
+                   help=f"seconds between protocol pings (default {d.ws_ping_interval:g})")
+    b.add_argument("--ws-ping-timeout", type=float, default=d.ws_ping_timeout,
+                   help=f"close a WebSocket whose pong is this late: half-open (default {d.ws_ping_timeout:g})")
+    b.add_argument("--header-timeout", type=float, default=d.header_timeout,
+                   help="close a connection that sends no complete request within this many seconds "
+                        f"(default {d.header_timeout:g})")
+    b.add_argument("--evict-finished", type=float, default=d.evict_finished,
+                   help=f"seconds before an idle finished match leaves memory (default {d.evict_finished:g})")
+    b.add_argument("--evict-idle", type=float, default=d.evict_idle,
+                   help=f"seconds before any idle match leaves memory (default {d.evict_idle:g})")
+    b.add_argument("--max-live-matches", type=int, default=d.max_live_matches,
+                   help=f"matches kept in memory at most (default {d.max_live_matches})")
+    b.add_argument("--lobby-page-max", type=int, default=d.lobby_page_max,
+                   help=f"largest lobby page (default {d.lobby_page_max})")
     return p.parse_args(argv)
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The :class:`Limits` named by the command line."""
+    return Limits(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Limits)})
 
 
 def tune_gc() -> None:
@@ -69,12 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     cfg = log_config(args.log_level)
     logging.config.dictConfig(cfg)
     url = args.database_url or default_database_url()
-    app = create_app(url, ai_workers=args.ai_workers, db_writer=args.db_writer)
+    limits = limits_from(args)
+    app = create_app(url, ai_workers=args.ai_workers, db_writer=args.db_writer, limits=limits, data_dir=args.data_dir)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]})", flush=True)
     tune_gc()
-    # uvicorn picks uvloop and httptools by itself when they are installed ("auto")
-    uvicorn.run(app, host=args.host, port=args.port, log_config=cfg, log_level=args.log_level, ws="websockets-sansio")
+    # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with a
+    # header timeout (silent connections are closed, SRV-B2)
+    uvicorn.run(app, host=args.host, port=args.port, log_config=cfg, log_level=args.log_level, ws="websockets-sansio",
+                http=guarded_protocol(limits.header_timeout), ws_max_size=4 * limits.max_message,
+                ws_ping_interval=limits.ws_ping_interval, ws_ping_timeout=limits.ws_ping_timeout,
+                proxy_headers=not args.no_proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips,
+                server_header=False)
     return 0
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text, create_engine, event, false
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -43,7 +42,13 @@ class MatchRow(Base):
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
     undo_request: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+    #: the seed was chosen by the creator and is shown to everybody (SRV-S1)
+    open_seed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: JSON list of the seats to act (the lobby reads it without loading the match)
+    to_act: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: why the match cannot be loaded (SRV-P4); ``None`` when it loads
+    broken: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class SeatRow(Base):
@@ -147,6 +152,3 @@ def run_migrations(engine: Engine) -> None:
 def dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
-
-def now() -> float:
-    return time.time()

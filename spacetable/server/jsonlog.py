@@ -1,13 +1,28 @@
-"""Structured logging: one JSON object per line on stderr (SRV-L1)."""
+"""Structured logging: one JSON object per line on stderr (SRV-L1), with seat tokens redacted (SRV-A5).
+
+Seat links keep their token in the URL fragment, which browsers never send, and pages hand it over on
+the WebSocket; a token that still arrives in a URL (an old link, a hand-written client) is replaced by
+``***`` in every log line, uvicorn's connection and access lines included.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from typing import Any
 
 _STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime", "taskName", "color_message"}
+
+
+#: ``token=...`` in a query string or fragment, and the ``X-Seat-Token`` header written out.
+_TOKEN = re.compile(r"(token=|x-seat-token[\"']?\s*[:=]\s*[\"']?)[^&\s\"'#;,)]+", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with every seat token replaced by ``***``."""
+    return _TOKEN.sub(r"\1***", text) if "oken" in text or "OKEN" in text else text
 
 
 class JsonFormatter(logging.Formatter):
@@ -16,13 +31,16 @@ class JsonFormatter(logging.Formatter):
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": redact(record.getMessage()),
         }
         for key, value in vars(record).items():
             if key not in _STANDARD and not key.startswith("_"):
-                out[key] = value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+                if isinstance(value, (int, float, bool, type(None))):
+                    out[key] = value
+                else:
+                    out[key] = redact(value if isinstance(value, str) else repr(value))
         if record.exc_info:
-            out["exc"] = self.formatException(record.exc_info)
+            out["exc"] = redact(self.formatException(record.exc_info))
         return json.dumps(out, ensure_ascii=False)
 
 

@@ -1,5 +1,9 @@
 """The authoritative match service: lobby, seats, actions, AI seats, clocks, undo.
 
+Larger than the ~500-line guide because it is the one place where a match changes (seats, actions,
+undo, clocks, AI moves) under its lock, each change stored before it is shown; storage lives in
+``store.py``, the in-memory match in ``live.py``, the bounds in ``limits.py``.
+
 Rule ids used in errors and docs (see ``docs/server.md``):
 
 * SRV-A1 every action carries the state version it was computed against; a stale
@@ -7,18 +11,29 @@ Rule ids used in errors and docs (see ``docs/server.md``):
 * SRV-A1b exception: in a sealed simultaneous decision, a seat whose decision was pending
   the whole time while only other seats acted may still send its choice against the older
   version (the others' sealed commits did not change its decision point).
-* SRV-A2 an action is applied only through ``game.apply``; a rejected action names
-  the game's rule (``AR-4.3``, ``CORE-TURN`` ...) and changes nothing.
+* SRV-A2 an action is normalised by ``game.normalize_action`` (the game's declared schema: unknown
+  fields, wrong types, non-finite numbers are ``CORE-ACTION``) and applied only through
+  ``game.apply``; a rejected action names the rule and changes nothing; only the normalised action is
+  stored and sent.
 * SRV-A3 nobody acts for a seat without its secret token.
+* SRV-A4 leaving a seat revokes its token: every socket bound to it is closed with a message.
 * SRV-V1 each client receives only ``game.view(state, its seat)`` and, per action,
   ``game.action_view(before, actor, action, its seat)``; spectators get seat ``None``.
+* SRV-V3 a client gets each action once: the event of an action is not sent to a client whose
+  first snapshot already contained it.
 * SRV-P1/P2 a match is config + seed + action log; each action is appended in the
-  same transaction as the version bump.
+  same transaction as the version bump. SRV-P4 a match that cannot be loaded is marked broken
+  (with the reason) and the rest of the server goes on.
+* SRV-S1 seeds come from ``secrets``; a chosen seed only in an "open seed" match, shown to everybody;
+  every seed is published once its match is over.
+* SRV-M1 finished and idle matches leave memory and are loaded again from the database on demand.
 * SRV-C1 optional per-turn clock; SRV-C2 timeout action.
 * SRV-U1..U4 undo policy.
 * SRV-V2 views, legal actions and ``to_act`` are computed once per state and only for connected clients.
 * SRV-L1 legal actions go only to a seat that must act; above ``LEGAL_LIMIT`` a selection plus the count;
-  SRV-L2 ``legal_page`` pages through all of them; SRV-L3 ``check_action`` tests one without playing it.
+  SRV-L2 ``legal_page`` pages through all of them; SRV-L3 ``check_action`` tests one without playing it;
+  SRV-L4 a game declaring ``slow_legal_actions`` has them listed in a worker thread before the new state
+  is published.
 * SRV-B1 action-path costs (see ``docs/server.md``, Performance): prepared statements on the driver's
   cursor for SQLite, shared JSON encoded once per event, no replays.
 """
@@ -27,19 +42,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hashlib
 import json
 import logging
-import queue
 import secrets
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import delete, update
 from sqlalchemy.engine import Connection, Engine
 
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
@@ -48,226 +58,35 @@ from spacetable.core.rng import Rng, mix_seed
 from spacetable.core.serial import action_key, to_jsonable
 from spacetable.games import UnknownGame, get_game
 
+from . import store
 from .ai import AIRunner, agent_registry
-from .db import ActionRow, Checkpointer, MatchRow, SeatRow, dumps
+from .db import Checkpointer, dumps
+from .errors import ServiceError
+from .limits import Limits
+from .live import (
+    LEGAL_LIMIT,
+    LEGAL_PAGE_MAX,
+    MAX_BACKLOG,
+    Entry,
+    LiveMatch,
+    Seat,
+    Subscriber,
+    dumps_compact,
+    hash_token,
+    public_config,
+    replay_log,
+    select_legal,
+)
+from .store import ACTIONS, MATCHES, DbWriter
 
 log = logging.getLogger("spacetable.server")
 
-MATCHES = MatchRow.__table__
-SEATS = SeatRow.__table__
-ACTIONS = ActionRow.__table__
-
-_INSERT_ACTION = "INSERT INTO actions (match_id, idx, seat, action, source, created_at) VALUES (:m, :i, :s, :a, :src, :t)"
-_BUMP_VERSION = (
-    "UPDATE matches SET version = :v, status = :status, turn_started_at = :turn_started_at, updated_at = :updated_at, "
-    "outcome = :outcome, undo_request = :undo_request WHERE id = :m AND version = :i"
-)
-_MATCH_COLUMNS = tuple(c.name for c in MATCHES.columns)
-_SEAT_COLUMNS = tuple(c.name for c in SEATS.columns)
-
-
-@functools.cache
-def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})"
-
-
-@functools.cache
-def _update_sql(table: str, columns: tuple[str, ...], keys: tuple[str, ...]) -> str:
-    """An UPDATE of fixed ``columns`` (names from this module, never from a client) by key columns."""
-    sets = ", ".join(f"{c} = :{c}" for c in columns)
-    return f"UPDATE {table} SET {sets} WHERE {' AND '.join(f'{k} = :{k}' for k in keys)}"
-
-
-@functools.cache
-def _text_clause(sql: str) -> Any:
-    return text(sql)
-
-
-def _exec(conn: Connection, sql: str, params: dict[str, Any]) -> int:
-    """Run one statement with named ``:param`` binds in the connection's open transaction; returns the row count.
-
-    SRV-B1: with SQLite the statement goes straight to the driver's cursor (sqlite3 takes ``:name`` binds
-    and opens the transaction before the first write; ``conn.begin()`` around the job commits it), which
-    skips SQLAlchemy's per-statement compilation and result machinery. Other databases go through
-    SQLAlchemy ``text()`` (cached)."""
-    if conn.dialect.name == "sqlite":
-        cur = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            cur.execute(sql, params)
-            return int(cur.rowcount)
-        finally:
-            cur.close()
-    return int(conn.execute(_text_clause(sql), params).rowcount)
-
 #: Engine exceptions on malformed input that are reported as CORE-ACTION, not as a server error.
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+#: Seconds between two passes of the eviction sweep (SRV-M1).
+SWEEP_INTERVAL = 15.0
 
-
-class ServiceError(Exception):
-    """An error for the client: HTTP-like ``status``, a ``code`` and, for rule breaks, the rule id."""
-
-    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.rule = rule
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "code": self.code, "message": self.message}
-        if self.rule:
-            out["rule"] = self.rule
-        return out
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class Seat:
-    kind: str = "open"  # open | human | ai
-    name: str = ""
-    token_hash: str | None = None
-    agent: str | None = None
-
-    def public(self, index: int) -> dict[str, Any]:
-        return {"seat": index, "kind": self.kind, "name": self.name, "agent": self.agent}
-
-
-@dataclass
-class Entry:
-    """One logged action with what each viewer learns of it (computed once)."""
-
-    seat: int
-    action: Action
-    source: str
-    views: dict[int | None, Action | None]
-    text: str
-    #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
-    waiting: tuple[int, ...] = ()
-
-
-@dataclass
-class Subscriber:
-    """One connected client. A client that stops reading is cut off (``overflow``) once
-    ``MAX_BACKLOG`` messages wait for it; it reconnects and gets a fresh snapshot."""
-
-    seat: int | None
-    queue: asyncio.Queue[str]
-    overflow: bool = False
-
-    def push(self, text: str) -> None:
-        if self.overflow:
-            return
-        if self.queue.qsize() >= MAX_BACKLOG:
-            self.overflow = True
-            self.queue.put_nowait("")  # wakes the sender, which closes the connection
-            return
-        self.queue.put_nowait(text)
-
-
-MAX_BACKLOG = 1000
-
-
-@dataclass
-class LiveMatch:
-    id: str
-    game: Game[Any]
-    name: str
-    config: dict[str, Any]
-    seed: int
-    status: str
-    ai_seconds: float
-    turn_seconds: float | None
-    turn_started_at: float | None
-    created_at: float
-    updated_at: float
-    seats: list[Seat]
-    state: Any
-    log: list[Entry] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
-    undo_request: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subscribers: list[Subscriber] = field(default_factory=list)
-    ai_task: asyncio.Task[None] | None = None
-    clock_handle: asyncio.TimerHandle | None = None
-    #: per-state caches (SRV-V2): views, legal actions and ``to_act`` of ``state`` are computed at most
-    #: once per state, whoever asks (event, snapshot, REST); they are dropped as soon as ``state`` changes.
-    _cached_for: Any = field(default=None, repr=False)
-    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
-    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
-    _to_act: tuple[int, ...] | None = field(default=None, repr=False)
-    _legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
-
-    def _fresh(self) -> None:
-        if self._cached_for is not self.state:
-            self._cached_for = self.state
-            self._views = {}
-            self._legal = {}
-            self._to_act = None
-            self._legal_sent = {}
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``game.view(state, viewer)``, computed once per state (SRV-V1)."""
-        self._fresh()
-        v = self._views.get(viewer)
-        if v is None:
-            v = self._views[viewer] = self.game.view(self.state, viewer)
-        return v
-
-    def legal(self, seat: int) -> list[Action]:
-        """``game.legal_actions(state, seat)``, computed once per state. A game whose enumeration once took
-        longer than ``SLOW_LEGAL`` seconds is marked slow (SRV-L4)."""
-        self._fresh()
-        out = self._legal.get(seat)
-        if out is None:
-            state = self.state
-            t0 = time.perf_counter()
-            out = self.game.legal_actions(state, seat)
-            if time.perf_counter() - t0 > SLOW_LEGAL:
-                SLOW_LEGAL_GAMES.add(self.game.id)
-            if self.state is state:  # still the same state (a thread may have computed it meanwhile)
-                self._legal[seat] = out
-        return out
-
-    @property
-    def version(self) -> int:
-        return len(self.log)
-
-    def to_act(self) -> tuple[int, ...]:
-        if self.status != "running":
-            return ()
-        self._fresh()
-        if self._to_act is None:
-            self._to_act = tuple(self.game.to_act(self.state))
-        return self._to_act
-
-    def deadline(self) -> float | None:
-        if self.turn_seconds and self.turn_started_at is not None and self.status == "running":
-            return self.turn_started_at + self.turn_seconds
-        return None
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game.id,
-            "game_name": self.game.name,
-            "name": self.name,
-            "config": self.config,
-            "status": self.status,
-            "version": self.version,
-            "players": len(self.seats),
-            "seats": [s.public(i) for i, s in enumerate(self.seats)],
-            "to_act": list(self.to_act()),
-            "outcome": self.outcome,
-            "ai_seconds": self.ai_seconds,
-            "turn_seconds": self.turn_seconds,
-            "deadline": self.deadline(),
-            "undo_request": self.undo_request,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-        }
+_dumps = dumps_compact
 
 
 def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
@@ -277,69 +96,64 @@ def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
         return action_key(action)
 
 
-class MatchService:
-    """Owns every live match; all mutation happens on the event loop under a per-match lock,
-    database writes in one writer thread (one transaction per action)."""
+def _reason(exc: BaseException) -> str:
+    """Why a stored match cannot be loaded, for the lobby: rule and config messages, else the error's kind."""
+    if isinstance(exc, RuleError):
+        return f"[{exc.rule}] {exc.message}"
+    if isinstance(exc, (ConfigError, ServiceError)):
+        return str(exc)
+    return f"{type(exc).__name__} while replaying"
 
-    def __init__(self, engine: Engine, ai_workers: int = 1) -> None:
+
+class MatchService:
+    """Owns the live matches; all mutation happens on the event loop under a per-match lock, each change
+    stored (one transaction) before it is shown."""
+
+    def __init__(self, engine: Engine, ai_workers: int = 1, limits: Limits | None = None) -> None:
         self.engine = engine
+        self.limits = limits or Limits()
         self.matches: dict[str, LiveMatch] = {}
+        #: matches that could not be loaded (SRV-P4): id -> reason
+        self.broken: dict[str, str] = {}
         self.ai = AIRunner(ai_workers)
         self._db = DbWriter(engine)
         self._checkpointer = Checkpointer(engine)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        #: evicted matches with a running clock: a timer loads them again when it runs out (SRV-M1, SRV-C1)
+        self._wakes: dict[str, asyncio.TimerHandle] = {}
+        self.sockets = 0
 
     # ------------------------------------------------------------------ life cycle
     def load(self) -> None:
-        """Rebuild every stored match by replaying its log (SRV-P1)."""
+        """Load the matches that need the server without anybody asking: running ones where an AI or a clock
+        may act (SRV-P1). The others are loaded when somebody asks for them (SRV-M1). A match that cannot be
+        loaded is marked broken with the reason; the others load regardless (SRV-P4)."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(MATCHES)).mappings().all()
-            seat_rows = conn.execute(select(SEATS).order_by(SEATS.c.match_id, SEATS.c.seat)).mappings().all()
-            action_rows = conn.execute(select(ACTIONS).order_by(ACTIONS.c.match_id, ACTIONS.c.idx)).mappings().all()
-        seats_by: dict[str, list[Any]] = {}
-        for r in seat_rows:
-            seats_by.setdefault(r["match_id"], []).append(r)
-        actions_by: dict[str, list[Any]] = {}
-        for r in action_rows:
-            actions_by.setdefault(r["match_id"], []).append(r)
+            rows = store.startup_rows(conn)
         for row in rows:
-            try:
-                game = get_game(row["game"])
-            except UnknownGame:
-                log.warning("match %s: game %s is not available; not loaded", row["id"], row["game"])
-                continue
-            config = json.loads(row["config"])
-            m = LiveMatch(
-                id=row["id"], game=game, name=row["name"], config=config, seed=int(row["seed"]), status=row["status"],
-                ai_seconds=float(row["ai_seconds"]), turn_seconds=row["turn_seconds"], turn_started_at=row["turn_started_at"],
-                created_at=row["created_at"], updated_at=row["updated_at"],
-                seats=[Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seats_by.get(row["id"], [])],
-                state=game.initial_state(config, int(row["seed"])),
-                undo_request=json.loads(row["undo_request"]) if row["undo_request"] else None,
-            )
-            try:
-                for a in actions_by.get(row["id"], []):
-                    self._advance(m, int(a["seat"]), json.loads(a["action"]), a["source"])
-            except (RuleError, *MALFORMED) as exc:
-                log.error("match %s: replay failed at action %d: %s", row["id"], m.version, exc)
-                continue
-            out = game.outcome(m.state)
-            m.outcome = out.to_json() if out else None
-            self.matches[m.id] = m
+            with contextlib.suppress(ServiceError):
+                self._load(row["id"])
         log.info("loaded %d matches", len(self.matches))
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._checkpointer.start()
-        for m in self.matches.values():
+        for m in list(self.matches.values()):
             self._after_change(m)
+        self._sweeper = self._loop.create_task(self._sweep_loop())
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for m in self.matches.values():
             if m.ai_task:
                 m.ai_task.cancel()
             if m.clock_handle:
                 m.clock_handle.cancel()
+        for h in self._wakes.values():
+            h.cancel()
+        self._wakes.clear()
         self.ai.shutdown()
         self._db.shutdown()
         self._checkpointer.stop()
@@ -347,16 +161,123 @@ class MatchService:
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._db.run(fn, *args)
 
+    # ------------------------------------------------------------------- loading
+    def _load(self, match_id: str) -> LiveMatch:
+        """Replay a stored match into memory; mark it broken (and raise 409) when that fails (SRV-P4)."""
+        with self.engine.connect() as conn:
+            found = store.load_rows(conn, match_id)
+        if found is None:
+            raise ServiceError(404, "not_found", "no such match")
+        row, seat_rows, action_rows = found
+        try:
+            m = self._replay(row, seat_rows, action_rows)
+        except Exception as exc:  # anything at all: one bad match must not stop the server
+            reason = _reason(exc)
+            log.error("match %s cannot be loaded: %s", match_id, reason, exc_info=not isinstance(exc, SpacetableError))
+            self.broken[match_id] = reason
+            if row["broken"] != reason:
+                with self.engine.begin() as conn:
+                    store.mark_broken(conn, match_id, reason)
+            raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}") from None
+        if row["broken"] is not None:
+            with self.engine.begin() as conn:
+                store.mark_broken(conn, match_id, None)
+        self.broken.pop(match_id, None)
+        wake = self._wakes.pop(match_id, None)
+        if wake is not None:
+            wake.cancel()
+        self.matches[match_id] = m
+        self._evict_over_cap()
+        if self._loop is not None:
+            self._after_change(m)
+        return m
+
+    def _replay(self, row: Any, seat_rows: list[Any], action_rows: list[Any]) -> LiveMatch:
+        try:
+            game = get_game(row["game"])
+        except UnknownGame:
+            raise ConfigError(f"the game {row['game']!r} is not installed on this server") from None
+        config = game.normalize_config(json.loads(row["config"]))
+        seed = int(row["seed"])
+        m = LiveMatch(
+            id=row["id"], game=game, name=row["name"], config=config, seed=seed, status=row["status"],
+            ai_seconds=float(row["ai_seconds"]), turn_seconds=row["turn_seconds"], turn_started_at=row["turn_started_at"],
+            created_at=row["created_at"], updated_at=row["updated_at"],
+            seats=[Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seat_rows],
+            state=game.initial_state(config, seed), open_seed=bool(row["open_seed"]),
+            undo_request=json.loads(row["undo_request"]) if row["undo_request"] else None,
+        )
+        for a in action_rows:
+            self._advance(m, int(a["seat"]), json.loads(a["action"]), a["source"])
+        out = game.outcome(m.state)
+        m.outcome = out.to_json() if out else None
+        return m
+
+    # ------------------------------------------------------------------ eviction
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(SWEEP_INTERVAL, self.limits.evict_finished / 2 or SWEEP_INTERVAL))
+            try:
+                self.sweep()
+            except Exception:  # the sweep must never stop
+                log.exception("eviction sweep failed")
+
+    @staticmethod
+    def _evictable(m: LiveMatch) -> bool:
+        return not m.subscribers and not m.lock.locked() and (m.ai_task is None or m.ai_task.done())
+
+    def sweep(self, now: float | None = None) -> int:
+        """SRV-M1: drop finished matches idle for ``evict_finished`` seconds and any match idle for ``evict_idle``
+        seconds (nobody connected, no AI thinking, no change in progress). Returns how many left memory."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        for m in list(self.matches.values()):
+            idle = now - m.last_used
+            limit = self.limits.evict_finished if m.status == "finished" else self.limits.evict_idle
+            if idle >= limit and self._evictable(m):
+                self._evict(m)
+                gone += 1
+        return gone
+
+    def _evict_over_cap(self) -> None:
+        over = len(self.matches) - self.limits.max_live_matches
+        if over <= 0:
+            return
+        for m in sorted(self.matches.values(), key=lambda x: x.last_used):
+            if over <= 0:
+                break
+            if self._evictable(m):
+                self._evict(m)
+                over -= 1
+
+    def _evict(self, m: LiveMatch) -> None:
+        m.evicted = True
+        self.matches.pop(m.id, None)
+        if m.clock_handle is not None:
+            m.clock_handle.cancel()
+            m.clock_handle = None
+        deadline = m.deadline()
+        if deadline is not None and self._loop is not None:
+            delay = max(0.0, deadline - time.time())
+            self._wakes[m.id] = self._loop.call_later(delay, self._wake, m.id)
+
+    def _wake(self, match_id: str) -> None:
+        """An evicted match's clock ran out: load it; loading schedules the timeout action (SRV-C1)."""
+        self._wakes.pop(match_id, None)
+        if match_id not in self.matches:
+            with contextlib.suppress(ServiceError):
+                self._load(match_id)
+
     # --------------------------------------------------------------- persistence
     @staticmethod
-    def _db_insert_match(conn: Connection, m: LiveMatch) -> None:
-        _exec(conn, _insert_sql("matches", _MATCH_COLUMNS), {
-            "id": m.id, "game": m.game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "status": m.status,
-            "version": 0, "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "turn_started_at": m.turn_started_at,
-            "outcome": None, "undo_request": None, "created_at": m.created_at, "updated_at": m.updated_at,
+    def _db_insert_match(conn: Connection, m: LiveMatch, fields: dict[str, Any]) -> None:
+        store.execute(conn, store.insert_sql("matches", store.MATCH_COLUMNS), {
+            "id": m.id, "game": m.game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed,
+            "version": 0, "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
+            "open_seed": m.open_seed, "broken": None, **fields,
         })
         for i, s in enumerate(m.seats):
-            _exec(conn, _insert_sql("seats", _SEAT_COLUMNS), {
+            store.execute(conn, store.insert_sql("seats", store.SEAT_COLUMNS), {
                 "match_id": m.id, "seat": i, "kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent,
             })
 
@@ -365,8 +286,8 @@ class MatchService:
         conn: Connection, match_id: str, idx: int, seat: int, action: str, source: str, fields: dict[str, Any]
     ) -> None:
         t = time.time()
-        _exec(conn, _INSERT_ACTION, {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t})
-        rowcount = _exec(conn, _BUMP_VERSION, {"m": match_id, "i": idx, "v": idx + 1, **fields})
+        store.execute(conn, store.INSERT_ACTION, {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t})
+        rowcount = store.execute(conn, store.BUMP_VERSION, {"m": match_id, "i": idx, "v": idx + 1, **fields})
         if rowcount != 1:
             raise RuntimeError(f"match {match_id}: stored version is not {idx}")
 
@@ -375,10 +296,10 @@ class MatchService:
         conn: Connection, match_id: str, fields: dict[str, Any], seat: tuple[int, dict[str, Any]] | None = None
     ) -> None:
         if fields:
-            _exec(conn, _update_sql("matches", tuple(fields), ("id",)), {**fields, "id": match_id})
+            store.execute(conn, store.update_sql("matches", tuple(fields), ("id",)), {**fields, "id": match_id})
         if seat is not None:
             params = {**seat[1], "match_id": match_id, "seat": seat[0]}
-            _exec(conn, _update_sql("seats", tuple(seat[1]), ("match_id", "seat")), params)
+            store.execute(conn, store.update_sql("seats", tuple(seat[1]), ("match_id", "seat")), params)
 
     @staticmethod
     def _db_truncate(conn: Connection, match_id: str, upto: int, fields: dict[str, Any]) -> None:
@@ -387,27 +308,88 @@ class MatchService:
 
     # ------------------------------------------------------------------- lookups
     def get(self, match_id: str) -> LiveMatch:
+        """The live match, loaded from the database if it is not in memory (SRV-M1)."""
         m = self.matches.get(match_id)
         if m is None:
-            raise ServiceError(404, "not_found", f"no match {match_id!r}")
+            if not isinstance(match_id, str) or not 1 <= len(match_id) <= 32 or not match_id.isalnum():
+                raise ServiceError(404, "not_found", "no such match")
+            reason = self.broken.get(match_id)
+            if reason is not None:
+                raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}")
+            m = self._load(match_id)
+        m.last_used = time.monotonic()
         return m
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        """A match's summary; a broken match's comes from its stored row, with the reason (SRV-P4)."""
+        try:
+            return self.get(match_id).summary()
+        except ServiceError as exc:
+            if exc.code != "broken":
+                raise
+        with self.engine.connect() as conn:
+            found = store.match_rows(conn, [match_id]).get(match_id)
+        if found is None:
+            raise ServiceError(404, "not_found", "no such match")
+        return self.row_summary(*found)
+
+    def row_summary(self, row: Any, seats: list[Any]) -> dict[str, Any]:
+        """A summary built from stored rows (lobby pages, broken matches), the same fields as ``LiveMatch.summary``."""
+        try:
+            game_name = get_game(row["game"]).name
+        except UnknownGame:
+            game_name = row["game"]
+        status = row["status"]
+        deadline = None
+        if status == "running" and row["turn_seconds"] and row["turn_started_at"] is not None:
+            deadline = row["turn_started_at"] + row["turn_seconds"]
+        return {
+            "id": row["id"], "game": row["game"], "game_name": game_name, "name": row["name"],
+            "config": public_config(json.loads(row["config"])), "status": status, "version": row["version"],
+            "players": len(seats), "seats": [Seat(s["kind"], s["name"], None, s["agent"]).public(s["seat"]) for s in seats],
+            "to_act": json.loads(row["to_act"]) if row["to_act"] and status == "running" else [],
+            "outcome": json.loads(row["outcome"]) if row["outcome"] else None,
+            "ai_seconds": row["ai_seconds"], "turn_seconds": row["turn_seconds"], "deadline": deadline,
+            "undo_request": json.loads(row["undo_request"]) if row["undo_request"] else None,
+            "created_at": row["created_at"], "updated_at": row["updated_at"], "open_seed": bool(row["open_seed"]),
+            "seed": row["seed"] if row["open_seed"] or status == "finished" else None,
+            "broken": self.broken.get(row["id"], row["broken"]),
+        }
+
+    def full_config(self, match_id: str) -> dict[str, Any]:
+        """The whole stored config (player content included) of a match, loaded or not."""
+        m = self.matches.get(match_id)
+        if m is not None:
+            return m.config
+        with self.engine.connect() as conn:
+            found = store.match_rows(conn, [match_id]).get(match_id)
+        if found is None:
+            raise ServiceError(404, "not_found", "no such match")
+        config: dict[str, Any] = json.loads(found[0]["config"])
+        return config
 
     def check_token(self, m: LiveMatch, seat: int, token: str | None) -> None:
         """SRV-A3: only the holder of a seat's token acts for it."""
         if not 0 <= seat < len(m.seats):
             raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
         s = m.seats[seat]
-        if s.kind != "human" or not token or s.token_hash is None or not secrets.compare_digest(s.token_hash, hash_token(token)):
+        if (s.kind != "human" or not isinstance(token, str) or not token or s.token_hash is None
+                or not secrets.compare_digest(s.token_hash, hash_token(token))):
             raise ServiceError(403, "bad_token", f"wrong or missing token for seat {seat} (SRV-A3)")
 
+    def lobby(self, status: str | None = None, game: str | None = None, offset: int = 0,
+              limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the lobby from the database (loaded or not), most recent first; and whether more follow."""
+        with self.engine.connect() as conn:
+            page, more = store.lobby_page(conn, status, game, offset, limit)
+        out = []
+        for row, seats in page:
+            m = self.matches.get(row["id"])
+            out.append(m.summary() if m is not None else self.row_summary(row, seats))
+        return out, more
+
     def list(self, status: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        out = [
-            m.summary()
-            for m in self.matches.values()
-            if (status is None or m.status == status) and (game is None or m.game.id == game)
-        ]
-        out.sort(key=lambda d: -d["updated_at"])
-        return out
+        return self.lobby(status, game, 0, self.limits.lobby_page_max)[0]
 
     # ------------------------------------------------------------------- creation
     async def create(
@@ -419,19 +401,30 @@ class MatchService:
         ai_seats: dict[int, str | None] | None = None,
         ai_seconds: float = 1.0,
         turn_seconds: float | None = None,
-    ) -> LiveMatch:
+        open_seed: bool = False,
+        join_seat: int | None = None,
+        player_name: str = "",
+    ) -> tuple[LiveMatch, str | None]:
+        """Create a match (and take ``join_seat`` at once): everything is checked first and the match, its seats
+        and the joined seat are stored in one transaction, so a refused request stores nothing."""
         try:
             game = get_game(game_id)
-        except UnknownGame as exc:
-            raise ServiceError(404, "unknown_game", str(exc)) from exc
+        except UnknownGame:
+            raise ServiceError(404, "unknown_game", f"unknown game {game_id!r}") from None
+        size = len(dumps(config or {}).encode("utf-8", "surrogatepass"))
+        if size > self.limits.max_config:
+            raise ServiceError(413, "too_large", f"the config is {size} bytes; at most {self.limits.max_config} are accepted")
         try:
             cfg = game.normalize_config(config)
         except ConfigError as exc:
-            raise ServiceError(422, "bad_config", str(exc)) from exc
+            raise ServiceError(422, "bad_config", str(exc)) from None
         if not 0.01 <= ai_seconds <= 120:
             raise ServiceError(422, "bad_config", "ai_seconds must be in 0.01..120")
         if turn_seconds is not None and not 1 <= turn_seconds <= 30 * 86400:
             raise ServiceError(422, "bad_config", "turn_seconds must be in 1..2592000 (30 days)")
+        if seed is not None and not open_seed:
+            raise ServiceError(422, "bad_config", "a chosen seed needs \"open_seed\": true: every seat then sees it "
+                               "before joining (SRV-S1)")
         if seed is None:
             seed = secrets.randbits(62)
         if not 0 <= seed < 2**63:
@@ -445,21 +438,35 @@ class MatchService:
             if agent is not None and agent not in agents:
                 raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
             seats[seat] = Seat(kind="ai", name=f"AI ({agent or default})", agent=agent or default)
+        token = None
+        if join_seat is not None:
+            if not 0 <= join_seat < n:
+                raise ServiceError(422, "bad_config", f"join_seat {join_seat} out of range 0..{n - 1}")
+            if seats[join_seat].kind != "open":
+                raise ServiceError(422, "bad_config", f"join_seat {join_seat} is an AI seat")
+            token = secrets.token_urlsafe(18)
+            seats[join_seat] = Seat("human", (player_name or f"Player {join_seat + 1}")[:100], hash_token(token), None)
         try:
             state = game.initial_state(cfg, seed)
         except ConfigError as exc:
-            raise ServiceError(422, "bad_config", str(exc)) from exc
+            raise ServiceError(422, "bad_config", str(exc)) from None
         t = time.time()
         m = LiveMatch(
             id=secrets.token_hex(8), game=game, name=name[:200], config=cfg, seed=seed, status="open", ai_seconds=ai_seconds,
             turn_seconds=turn_seconds, turn_started_at=None, created_at=t, updated_at=t, seats=seats, state=state,
+            open_seed=open_seed,
         )
         self._maybe_start(m)
-        await self._write(self._db_insert_match, m)
+        try:
+            await self._write(self._db_insert_match, m, self._match_fields(m))
+        except Exception as exc:
+            log.exception("storing a new match failed")
+            raise ServiceError(503, "storage_error", "the match could not be stored; nothing was created") from exc
         self.matches[m.id] = m
+        self._evict_over_cap()
         log.info("match created", extra={"match": m.id, "game": game.id})
         self._after_change(m)
-        return m
+        return m, token
 
     def _maybe_start(self, m: LiveMatch) -> bool:
         if m.status == "open" and all(s.kind != "open" for s in m.seats):
@@ -493,6 +500,8 @@ class MatchService:
             return token
 
     async def leave(self, match_id: str, seat: int, token: str | None) -> None:
+        """Free a seat (SRV-A4): its token stops working, and every socket bound to it is closed with a message,
+        so that whoever takes the seat next is not seen through an old connection."""
         m = self.get(match_id)
         async with m.lock:
             self.check_token(m, seat, token)
@@ -501,7 +510,20 @@ class MatchService:
             m.updated_at = time.time()
             seat_fields = (seat, self._seat_fields(m.seats[seat]))
             await self._store(m, restore, self._db_update, m.id, {"updated_at": m.updated_at}, seat_fields)
+            self._revoke(m, seat)
             self._broadcast_snapshots(m)
+
+    def _revoke(self, m: LiveMatch, seat: int) -> None:
+        """Close every socket of ``seat`` (its token no longer holds the seat)."""
+        for sub in list(m.subscribers):
+            if sub.seat == seat:
+                self._kick(m, sub)
+
+    def _kick(self, m: LiveMatch, sub: Subscriber) -> None:
+        sub.kick(_dumps({"type": "error", "error": {
+            "status": 403, "code": "seat_left",
+            "message": f"seat {sub.seat} was left: this connection's seat link no longer works (SRV-A4)"}}), 4403)
+        self.unsubscribe(m, sub)
 
     async def set_ai(self, match_id: str, seat: int, agent: str | None, by_seat: int | None, token: str | None) -> None:
         """Put an AI on an open seat. Once somebody sits in the match, only a seated player may do it."""
@@ -509,6 +531,8 @@ class MatchService:
         async with m.lock:
             if not 0 <= seat < len(m.seats):
                 raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
+            if m.status == "finished":
+                raise ServiceError(409, "finished", "the match is over")
             if m.seats[seat].kind != "open":
                 raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
             if any(s.kind == "human" for s in m.seats):
@@ -557,6 +581,7 @@ class MatchService:
             "status": m.status, "turn_started_at": m.turn_started_at, "updated_at": m.updated_at,
             "outcome": dumps(m.outcome) if m.outcome is not None else None,
             "undo_request": dumps(m.undo_request) if m.undo_request is not None else None,
+            "to_act": dumps(list(m.to_act())),
         }
 
     # -------------------------------------------------------------------- actions
@@ -582,18 +607,34 @@ class MatchService:
             return False
         return all(e.seat != seat and seat in e.waiting for e in m.log[version:])
 
+    @staticmethod
+    def _normalize(game: Game[Any], action: Any) -> Action:
+        """SRV-A2: the action in the game's normal form (its declared schema), or a CORE-ACTION refusal."""
+        try:
+            return game.normalize_action(action)
+        except RuleError as exc:
+            raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
+        except MALFORMED:
+            raise ServiceError(422, "illegal_action", "malformed action", rule="CORE-ACTION") from None
+
+    @staticmethod
+    def _check_version(version: Any) -> int:
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ServiceError(
+                400, "bad_request", "'version' (an integer: the state version the action was computed against) is required"
+            )
+        return version
+
     async def act(self, match_id: str, seat: int, token: str | None, version: Any, action: Any, source: str = "player") -> int:
         """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version."""
         m = self.get(match_id)
         if source == "player":
             self.check_token(m, seat, token)
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise ServiceError(
-                400, "bad_request", "'version' (an integer: the state version the action was computed against) is required"
-            )
-        if not isinstance(action, dict):
-            raise ServiceError(422, "illegal_action", "an action is a JSON object", rule="CORE-ACTION")
+        self._check_version(version)
+        action = self._normalize(m.game, action)
         async with m.lock:
+            if m.evicted:  # left memory while this request waited; act on the reloaded match
+                return await self.act(match_id, seat, token, version, action, source)
             if m.status == "open":
                 raise ServiceError(409, "not_started", "the match waits for players to take every seat")
             if m.status == "finished":
@@ -607,11 +648,13 @@ class MatchService:
                 game.check_turn(m.state, seat)
                 after = game.apply(m.state, seat, action)
             except RuleError as exc:
-                raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from exc
+                raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
             except MALFORMED as exc:
-                raise ServiceError(422, "illegal_action", f"malformed action: {exc!r}", rule="CORE-ACTION") from exc
-            new_to_act = game.to_act(after)
+                log.warning("match %s: the game could not read an action (%s)", m.id, type(exc).__name__)
+                raise ServiceError(422, "illegal_action", "malformed action: the game cannot read it",
+                                   rule="CORE-ACTION") from None
             out = game.outcome(after)
+            new_to_act = () if out is not None else tuple(game.to_act(after))
             started_at = m.turn_started_at
             if not set(new_to_act) <= set(old_to_act):
                 started_at = time.time()  # SRV-C1: a seat newly to act gets a fresh clock
@@ -621,6 +664,7 @@ class MatchService:
                 "updated_at": time.time(),
                 "outcome": dumps(out.to_json()) if out is not None else None,
                 "undo_request": None,
+                "to_act": dumps(list(new_to_act)),
             }
             idx = m.version
             try:
@@ -628,19 +672,33 @@ class MatchService:
             except Exception as exc:  # nothing was stored, so nothing changes
                 log.exception("storing an action of match %s failed", m.id)
                 raise ServiceError(503, "storage_error", "the action could not be stored; nothing changed, try again") from exc
-            # committed: now mutate memory (nothing above changed the live match)
+            # committed. SRV-L4: a slow game's legal actions for the new state are listed off the loop *before*
+            # the state is published, so that nobody sees the new state ahead of its event (SRV-V3)
+            legal = await self._prepare_legal(m, after, new_to_act)
             views = {viewer: game.action_view(m.state, seat, action, viewer) for viewer in [None, *range(len(m.seats))]}
             m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action), tuple(old_to_act)))
-            m.state = after
+            m.publish(after, legal)
             m.status = fields["status"]
             m.turn_started_at = started_at
             m.updated_at = fields["updated_at"]
             m.outcome = out.to_json() if out is not None else None
             m.undo_request = None
-            await self._prepare_legal(m)
             self._broadcast_event(m)
             self._after_change(m)
             return m.version
+
+    async def _prepare_legal(self, m: LiveMatch, state: Any, to_act: tuple[int, ...]) -> dict[int, list[Action]]:
+        """SRV-L4: for a game that declares ``slow_legal_actions`` (tremble's plan decision: thousands of plans,
+        up to a third of a second), the lists the coming event needs are computed in a worker thread, so the event
+        loop keeps serving the other matches meanwhile; this match waits (its lock is held)."""
+        if not getattr(m.game, "slow_legal_actions", False) or not m.subscribers:
+            return {}
+        seats = {sub.seat for sub in m.subscribers}
+        wanted = [s for s in to_act if s in seats]
+        if not wanted:
+            return {}
+        game = m.game
+        return await asyncio.to_thread(lambda: {s: game.legal_actions(state, s) for s in wanted})
 
     # ------------------------------------------------------------- legal actions
     def legal_page(self, match_id: str, seat: int, token: str | None, offset: int = 0, limit: int = 1000) -> dict[str, Any]:
@@ -659,21 +717,22 @@ class MatchService:
         or changed: ``{"legal": true}`` or ``{"legal": false, "rule": ..., "message": ...}``."""
         m = self.get(match_id)
         self.check_token(m, seat, token)
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise ServiceError(400, "bad_request", "'version' (an integer) is required")
+        self._check_version(version)
         if m.status != "running":
             raise ServiceError(409, m.status if m.status == "finished" else "not_started", f"the match is {m.status}")
         if version != m.version and not self._concurrent_ok(m, seat, version):
             raise ServiceError(409, "stale_version", f"stale state: the match is at version {m.version} (SRV-A1)")
-        if not isinstance(action, dict):
-            return {"legal": False, "rule": "CORE-ACTION", "message": "an action is a JSON object"}
+        try:
+            action = self._normalize(m.game, action)
+        except ServiceError as exc:
+            return {"legal": False, "rule": exc.rule, "message": exc.message}
         try:
             m.game.check_turn(m.state, seat)
             m.game.apply(m.state, seat, action)
         except RuleError as exc:
             return {"legal": False, "rule": exc.rule, "message": exc.message}
-        except MALFORMED as exc:
-            return {"legal": False, "rule": "CORE-ACTION", "message": f"malformed action: {exc!r}"}
+        except MALFORMED:
+            return {"legal": False, "rule": "CORE-ACTION", "message": "malformed action: the game cannot read it"}
         return {"legal": True}
 
     # ------------------------------------------------------------------- messages
@@ -716,8 +775,9 @@ class MatchService:
         full = viewer == e.seat or (not m.game.hidden_information and shown == e.action)
         return {"index": index, "seat": e.seat, "action": shown, "text": e.text if full else None, "source": e.source}
 
-    def subscribe(self, m: LiveMatch, viewer: int | None) -> Subscriber:
-        sub = Subscriber(viewer, asyncio.Queue())
+    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None) -> Subscriber:
+        """A new client of ``m`` (its token already checked for a seat); it gets its snapshot at once."""
+        sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=hash_token(token) if token else None)
         m.subscribers.append(sub)
         sub.queue.put_nowait(_dumps(self.snapshot(m, viewer)))
         return sub
@@ -725,33 +785,33 @@ class MatchService:
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
         with contextlib.suppress(ValueError):
             m.subscribers.remove(sub)
+        m.last_used = time.monotonic()
+
+    def _bound(self, m: LiveMatch, sub: Subscriber) -> bool:
+        """A seat's client still holds the seat's current token (SRV-A4); spectators always pass."""
+        if sub.seat is None:
+            return True
+        seat = m.seats[sub.seat]
+        return seat.kind == "human" and seat.token_hash is not None and sub.token_hash == seat.token_hash
 
     def _broadcast_snapshots(self, m: LiveMatch, reason: str = "update") -> None:
         cache: dict[int | None, str] = {}
-        for sub in m.subscribers:
+        for sub in list(m.subscribers):
+            if not self._bound(m, sub):
+                self._kick(m, sub)
+                continue
             if sub.seat not in cache:
                 snap = self.snapshot(m, sub.seat)
                 snap["reason"] = reason
                 cache[sub.seat] = _dumps(snap)
+            sub.since = m.version
             sub.push(cache[sub.seat])
 
-    async def _prepare_legal(self, m: LiveMatch) -> None:
-        """SRV-L4: for a game whose legal actions are slow to enumerate (tremble's plan decision: thousands
-        of plans, a third of a second), the lists the coming event needs are computed in a worker thread,
-        so the event loop keeps serving the other matches meanwhile instead of stopping; this match waits
-        (its lock is held, so its events stay in order)."""
-        if m.game.id not in SLOW_LEGAL_GAMES or not m.subscribers:
-            return
-        m._fresh()
-        seats = {sub.seat for sub in m.subscribers}
-        for seat in m.to_act():
-            if seat in seats and seat not in m._legal:
-                await asyncio.to_thread(m.legal, seat)
-
     def _broadcast_event(self, m: LiveMatch) -> None:
-        """Send every connected client the event of the last action (SRV-V1). Views and legal actions are
-        computed only for the seats that have a client, once per seat (SRV-V2), and the parts every client
-        shares (match summary, ``to_act``) are encoded once and spliced into each client's message."""
+        """Send every connected client the event of the last action (SRV-V1) unless its snapshot already held it
+        (SRV-V3). Views and legal actions are computed only for the seats that have a client, once per seat
+        (SRV-V2), and the parts every client shares (match summary, ``to_act``) are encoded once and spliced into
+        each client's message."""
         if not m.subscribers:
             return
         to_act = m.to_act()
@@ -759,12 +819,18 @@ class MatchService:
         index = m.version - 1
         head = f'{{"type":"event","match":{_dumps(m.summary())},"version":{m.version},"to_act":{_dumps(list(to_act))},"seat":'
         cache: dict[int | None, str] = {}
-        for sub in m.subscribers:
+        for sub in list(m.subscribers):
+            if sub.since >= m.version:
+                continue
+            if not self._bound(m, sub):
+                self._kick(m, sub)
+                continue
             v = sub.seat
             text = cache.get(v, "")
             if not text:
                 body = {"last": self._entry_json(m, index, entry, v), "view": m.view(v), **self.legal_fields(m, v, to_act)}
                 text = cache[v] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
+            sub.since = m.version
             sub.push(text)
 
     # ------------------------------------------------------------ AI and clocks
@@ -934,7 +1000,7 @@ class MatchService:
         restore = self._memo(m)
         m.undo_request = None
         m.updated_at = time.time()
-        fields = self._match_fields(m)
+        fields = {**self._match_fields(m), "to_act": dumps(list(m.game.to_act(state)))}
         await self._store(m, restore, self._db_truncate, m.id, point, fields)
         del m.log[point:]
         m.state = state
@@ -949,142 +1015,5 @@ class MatchService:
         return replay_log(m.game, m, step)
 
 
-#: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``legal_fields``).
-LEGAL_LIMIT = 400
-#: SRV-L4: a game whose ``legal_actions`` once took longer than this (seconds) has them computed off the event loop.
-SLOW_LEGAL = 0.02
-SLOW_LEGAL_GAMES: set[str] = set()
-#: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
-LEGAL_PAGE_MAX = 5000
-
-_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-_dumps = _encoder.encode
-
-
-def _weight(action: Action) -> int:
-    """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
-    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
-
-
-def select_legal(legal: list[Action], limit: int) -> list[Action]:
-    """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
-    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
-    if len(legal) <= limit:
-        return legal
-    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
-    keep.sort()
-    return [legal[i] for i in keep]
-
-
-def replay_log(game: Game[Any], m: LiveMatch, upto: int) -> Any:
-    """The state after the first ``upto`` logged actions of ``m`` (replayed from the seed)."""
-    state = game.initial_state(m.config, m.seed)
-    for e in m.log[:upto]:
-        state = game.apply(state, e.seat, e.action)
-    return state
-
-
-__all__ = ["LiveMatch", "MatchService", "ServiceError", "SpacetableError"]
-
-
-_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
-
-
-class DbWriter:
-    """Serialised writes on one connection (SRV-P2). Writes requested during one turn of the event
-    loop are taken together, but each runs in its own transaction and its caller resumes only after
-    that transaction committed, so every acknowledged action is durable on its own; the batching
-    only saves hand-offs.
-
-    SQLite (local file, WAL, commits without fsync) is written inline on the event loop: a commit
-    costs tens of microseconds, far less than handing work to a thread and back under the GIL.
-    Other databases (network round trips) are written by one writer thread."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.inline = engine.dialect.name == "sqlite"
-        self._queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._pending: list[_Job] = []
-        self._conn: Connection | None = None
-
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        if not self.inline and (self._thread is None or not self._thread.is_alive()):
-            self._loop = loop
-            self._thread = threading.Thread(target=self._work, name="spacetable-db", daemon=True)
-            self._thread.start()
-        fut: asyncio.Future[Any] = loop.create_future()
-        if not self._pending:
-            loop.call_soon(self._flush)  # everything queued in this loop iteration goes at once
-        self._pending.append((fn, args, fut))
-        return await fut
-
-    def _flush(self) -> None:
-        jobs, self._pending = self._pending, []
-        if not jobs:
-            return
-        if self.inline:
-            self._conn = self._execute(self._conn, jobs)
-        else:
-            self._queue.put(jobs)
-
-    def _execute(self, conn: Connection | None, batch: list[_Job]) -> Connection | None:
-        """Run each job in its own transaction; returns the (possibly renewed) connection."""
-        results: list[tuple[asyncio.Future[Any], Any, BaseException | None]] = []
-        for fn, args, fut in batch:
-            try:
-                if conn is None:
-                    conn = self.engine.connect()
-                with conn.begin():
-                    results.append((fut, fn(conn, *args), None))
-            except Exception as exc:  # reported to the awaiting caller
-                results.append((fut, None, exc))
-                if conn is not None and conn.invalidated:
-                    conn.close()
-                    conn = None
-        if self.inline:
-            _resolve(results)
-        else:
-            assert self._loop is not None
-            self._loop.call_soon_threadsafe(_resolve, results)
-        return conn
-
-    def _work(self) -> None:
-        conn: Connection | None = None
-        while True:
-            item = self._queue.get()
-            if item is None:
-                break
-            batch = list(item)
-            with contextlib.suppress(queue.Empty):
-                while len(batch) < 512:
-                    nxt = self._queue.get_nowait()
-                    if nxt is None:
-                        self._queue.put(None)
-                        break
-                    batch.extend(nxt)
-            conn = self._execute(conn, batch)
-        if conn is not None:
-            conn.close()
-
-    def shutdown(self) -> None:
-        self._flush()
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join(10)
-            self._thread = None
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
-
-def _resolve(results: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
-    for fut, value, exc in results:
-        if fut.done():
-            continue
-        if exc is not None:
-            fut.set_exception(exc)
-        else:
-            fut.set_result(value)
+__all__ = ["LEGAL_LIMIT", "LEGAL_PAGE_MAX", "MAX_BACKLOG", "LiveMatch", "MatchService", "ServiceError", "SpacetableError",
+           "Subscriber", "hash_token", "replay_log", "select_legal"]

@@ -1,0 +1,84 @@
+"""Strict JSON reading for request bodies and WebSocket messages (SRV-E2).
+
+The standard library accepts what no client should send and what breaks later code: ``NaN`` and
+``Infinity``, numbers that overflow to infinity (``1e999``), lone surrogates (``"\\ud800"``),
+and nesting deep enough to exhaust the interpreter's recursion. :func:`loads` refuses all of them
+with a :class:`BadJson` whose message says what is wrong without echoing the input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+#: The deepest nesting of objects and arrays accepted in a body or message.
+MAX_DEPTH = 32
+
+
+class BadJson(ValueError):
+    """The text is not acceptable JSON; the message is safe to show to the client."""
+
+
+def _no_constant(name: str) -> Any:
+    raise BadJson(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJson("numbers must be finite")
+    return value
+
+
+_decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def loads(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse ``data`` (UTF-8 bytes or text) strictly; raise :class:`BadJson` on anything unacceptable."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadJson("the body is not UTF-8 text") from None
+    else:
+        text = data
+    try:
+        value = _decoder.decode(text)
+    except BadJson:
+        raise
+    except RecursionError:
+        raise BadJson(f"JSON nested more than {max_depth} levels deep") from None
+    except json.JSONDecodeError as exc:
+        raise BadJson(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except ValueError:  # e.g. an integer longer than the interpreter converts
+        raise BadJson("a number is out of range") from None
+    check(value, max_depth)
+    return value
+
+
+def check(value: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Walk ``value`` without recursion: bounded depth, text that encodes as UTF-8 (no lone surrogates)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _text(item)
+        elif isinstance(item, dict):
+            if depth >= max_depth:
+                raise BadJson(f"JSON nested more than {max_depth} levels deep")
+            for k, v in item.items():
+                _text(k)
+                stack.append((v, depth + 1))
+        elif isinstance(item, list):
+            if depth >= max_depth:
+                raise BadJson(f"JSON nested more than {max_depth} levels deep")
+            stack.extend((v, depth + 1) for v in item)
+
+
+def _text(s: str) -> None:
+    if not s.isascii():
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadJson("text must be valid Unicode (no lone surrogates)") from None

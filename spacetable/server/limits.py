@@ -1,0 +1,95 @@
+"""Every bound of the play server in one place (SRV-B2): defaults, and the per-client rate limits.
+
+Each field of :class:`Limits` has a default, a ``spacetable serve`` flag (``server/cli.py``) and a
+line in ``docs/server.md`` ("Security model"). Rate limits use the ``limits`` library (moving windows
+kept in memory, per client address: the peer, or the real client named by a trusted proxy's
+forwarded headers, see ``--forwarded-allow-ips``).
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import time
+from dataclasses import dataclass, field
+
+from limits import RateLimitItem, parse_many, storage, strategies
+
+from .errors import ServiceError
+
+
+def default_max_sockets() -> int:
+    """2,000 WebSockets, or fewer when the open-file limit is lower (64 descriptors stay free for the
+    database, HTTP requests and ``/health``)."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):  # pragma: no cover - platform without rlimits
+        return 2000
+    if soft == resource.RLIM_INFINITY:
+        return 2000
+    return max(16, min(2000, soft - 64))
+
+
+@dataclass
+class Limits:
+    """The server's bounds. ``None`` for a rate disables that limit."""
+
+    #: largest request body (bytes); larger bodies get 413
+    max_body: int = 1024 * 1024
+    #: largest JSON text of a match configuration (bytes), player content (maps, card sets) included
+    max_config: int = 768 * 1024
+    #: per-client rate limits (``limits`` notation: ``"20/minute;200/hour"``)
+    rate_create: str | None = "20/minute;200/hour"
+    rate_join: str | None = "60/minute"
+    rate_act: str | None = "30/second;900/minute"
+    #: WebSockets on one match, and in all
+    max_match_sockets: int = 64
+    max_sockets: int = field(default_factory=default_max_sockets)
+    #: largest WebSocket message from a client (bytes); larger text gets an error message. Frames over four
+    #: times this are refused by the WebSocket layer itself (close code 1009).
+    max_message: int = 64 * 1024
+    #: a socket that sends nothing for this long is closed (seconds); the page reconnects when it is in use
+    ws_idle: float = 1800.0
+    #: protocol pings: a socket that does not answer within ``ws_ping_timeout`` (half-open) is closed
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    #: a seat socket opened without its token must send ``{"type": "auth"}`` within this (seconds)
+    ws_auth_timeout: float = 10.0
+    #: a connection must send its request headers within this (seconds): silent connections are closed
+    header_timeout: float = 10.0
+    #: finished matches leave memory after this idle time; others after ``evict_idle`` (seconds)
+    evict_finished: float = 120.0
+    evict_idle: float = 900.0
+    #: the most matches kept in memory; above it the least recently used idle ones leave first
+    max_live_matches: int = 2000
+    #: the largest lobby page
+    lobby_page_max: int = 200
+
+
+class RateLimiter:
+    """Per-client moving-window rate limits for ``create``, ``join`` and ``act`` (SRV-B2)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self._rules: dict[str, list[RateLimitItem]] = {
+            "create": parse_many(limits.rate_create) if limits.rate_create else [],
+            "join": parse_many(limits.rate_join) if limits.rate_join else [],
+            "act": parse_many(limits.rate_act) if limits.rate_act else [],
+        }
+
+    def hit(self, what: str, client: str | None) -> None:
+        """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit."""
+        for item in self._rules[what]:
+            if not self._limiter.hit(item, what, client or "-"):
+                reset = self._limiter.get_window_stats(item, what, client or "-").reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                raise ServiceError(429, "rate_limited", f"too many {what} requests from your address; "
+                                   f"try again in {wait} s", headers={"Retry-After": str(wait)})
+
+
+def check_rate(text: str | None) -> str | None:
+    """Validate a rate-limit flag (``none`` or ``off`` disable it); raise ``ValueError`` if malformed."""
+    if text is None or text.strip().lower() in ("", "none", "off", "0"):
+        return None
+    parse_many(text)
+    return text

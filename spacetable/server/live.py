@@ -1,0 +1,236 @@
+"""A match in memory and its connected clients (SRV-V1, SRV-V2, SRV-L1).
+
+:class:`LiveMatch` holds the replayed state of a match with per-state caches (views, legal actions,
+seats to act: computed at most once per state, whoever asks); :class:`Subscriber` is one connected
+WebSocket client with its bounded outgoing queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from spacetable.core.game import Action, Game
+
+#: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``select_legal``).
+LEGAL_LIMIT = 400
+#: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
+LEGAL_PAGE_MAX = 5000
+#: A client that stops reading is cut off once this many messages wait for it.
+MAX_BACKLOG = 1000
+#: Config values whose JSON text is longer than this are shown as a digest in summaries (player content:
+#: maps, card sets, scenarios); ``GET /api/matches/{id}/config`` gives them whole.
+CONTENT_INLINE = 512
+
+_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+dumps_compact = _encoder.encode
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The config as summaries show it: long values (a player's own map, card set or scenario) replaced by
+    ``{"content_bytes": n, "sha256": ...}`` so that lobby lists and every event stay small."""
+    out: dict[str, Any] = {}
+    for k, v in config.items():
+        if isinstance(v, (str, dict, list)):
+            text = v if isinstance(v, str) else dumps_compact(v)
+            if len(text) > CONTENT_INLINE:
+                raw = text.encode("utf-8", "surrogatepass")
+                out[k] = {"content_bytes": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}
+                continue
+        out[k] = v
+    return out
+
+
+@dataclass
+class Seat:
+    kind: str = "open"  # open | human | ai
+    name: str = ""
+    token_hash: str | None = None
+    agent: str | None = None
+
+    def public(self, index: int) -> dict[str, Any]:
+        return {"seat": index, "kind": self.kind, "name": self.name, "agent": self.agent}
+
+
+@dataclass
+class Entry:
+    """One logged action with what each viewer learns of it (computed once)."""
+
+    seat: int
+    action: Action
+    source: str
+    views: dict[int | None, Action | None]
+    text: str
+    #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
+    waiting: tuple[int, ...] = ()
+
+
+@dataclass
+class Subscriber:
+    """One connected client. A client that stops reading is cut off (close 1013) once ``MAX_BACKLOG``
+    messages wait for it; it reconnects and gets a fresh snapshot. ``since`` is the version of the
+    snapshot it got first: events up to it are not sent again (SRV-V3). A seat's client is bound to
+    the token it showed (``token_hash``) and is closed when the seat changes hands (SRV-A4)."""
+
+    seat: int | None
+    queue: asyncio.Queue[str]
+    since: int = 0
+    token_hash: str | None = None
+    overflow: bool = False
+    close_code: int | None = None
+
+    def push(self, text: str) -> None:
+        if self.overflow or self.close_code is not None:
+            return
+        if self.queue.qsize() >= MAX_BACKLOG:
+            self.overflow = True
+            self.close_code = 1013
+            self.queue.put_nowait("")  # wakes the sender, which closes the connection
+            return
+        self.queue.put_nowait(text)
+
+    def kick(self, text: str, code: int) -> None:
+        """Send ``text`` (an error message) as the last message, then close with ``code``."""
+        if self.close_code is not None:
+            return
+        self.queue.put_nowait(text)
+        self.close_code = code
+        self.queue.put_nowait("")
+
+
+@dataclass
+class LiveMatch:
+    id: str
+    game: Game[Any]
+    name: str
+    config: dict[str, Any]
+    seed: int
+    status: str
+    ai_seconds: float
+    turn_seconds: float | None
+    turn_started_at: float | None
+    created_at: float
+    updated_at: float
+    seats: list[Seat]
+    state: Any
+    open_seed: bool = False
+    log: list[Entry] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    undo_request: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: list[Subscriber] = field(default_factory=list)
+    ai_task: asyncio.Task[None] | None = None
+    clock_handle: asyncio.TimerHandle | None = None
+    #: monotonic time of the last use (eviction, SRV-M1); ``evicted`` once it left memory
+    last_used: float = field(default_factory=time.monotonic)
+    evicted: bool = False
+    #: per-state caches (SRV-V2): views, legal actions and ``to_act`` of ``state`` are computed at most
+    #: once per state, whoever asks (event, snapshot, REST); they are dropped as soon as ``state`` changes.
+    _cached_for: Any = field(default=None, repr=False)
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
+    _to_act: tuple[int, ...] | None = field(default=None, repr=False)
+    _legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def _fresh(self) -> None:
+        if self._cached_for is not self.state:
+            self._cached_for = self.state
+            self._views = {}
+            self._legal = {}
+            self._to_act = None
+            self._legal_sent = {}
+
+    def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
+        """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""
+        self.state = state
+        self._fresh()
+        self._legal.update(legal)
+
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """``game.view(state, viewer)``, computed once per state (SRV-V1)."""
+        self._fresh()
+        v = self._views.get(viewer)
+        if v is None:
+            v = self._views[viewer] = self.game.view(self.state, viewer)
+        return v
+
+    def legal(self, seat: int) -> list[Action]:
+        """``game.legal_actions(state, seat)``, computed once per state."""
+        self._fresh()
+        out = self._legal.get(seat)
+        if out is None:
+            out = self._legal[seat] = self.game.legal_actions(self.state, seat)
+        return out
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.status != "running":
+            return ()
+        self._fresh()
+        if self._to_act is None:
+            self._to_act = tuple(self.game.to_act(self.state))
+        return self._to_act
+
+    def deadline(self) -> float | None:
+        if self.turn_seconds and self.turn_started_at is not None and self.status == "running":
+            return self.turn_started_at + self.turn_seconds
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "game_name": self.game.name,
+            "name": self.name,
+            "config": public_config(self.config),
+            "status": self.status,
+            "version": self.version,
+            "players": len(self.seats),
+            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            "to_act": list(self.to_act()),
+            "outcome": self.outcome,
+            "ai_seconds": self.ai_seconds,
+            "turn_seconds": self.turn_seconds,
+            "deadline": self.deadline(),
+            "undo_request": self.undo_request,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "open_seed": self.open_seed,
+            # SRV-S1: the seed is public in an open-seed match, and in every match once it is over
+            "seed": self.seed if self.open_seed or self.status == "finished" else None,
+            "broken": None,
+        }
+
+
+def _weight(action: Action) -> int:
+    """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
+    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
+
+
+def select_legal(legal: list[Action], limit: int) -> list[Action]:
+    """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
+    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
+    if len(legal) <= limit:
+        return legal
+    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
+    keep.sort()
+    return [legal[i] for i in keep]
+
+
+def replay_log(game: Game[Any], m: LiveMatch, upto: int) -> Any:
+    """The state after the first ``upto`` logged actions of ``m`` (replayed from the seed)."""
+    state = game.initial_state(m.config, m.seed)
+    for e in m.log[:upto]:
+        state = game.apply(state, e.seat, e.action)
+    return state

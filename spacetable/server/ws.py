@@ -1,0 +1,216 @@
+"""The WebSocket of a match: ``/ws/matches/{id}`` (SRV-V1, SRV-A3, SRV-A4, SRV-B2, SRV-E2).
+
+A client connects as a spectator (no ``seat``), or for a seat: with ``?seat=n`` and then, as its first
+message, ``{"type": "auth", "token": T}`` within ``ws_auth_timeout`` seconds (the token stays out of
+URLs and so out of every access log); ``?seat=n&token=T`` is still accepted. ``{"type": "auth", "seat":
+n, "token": T}`` also turns a spectator's socket into a seat's. Every malformed message (binary frame,
+text over ``max_message`` bytes, invalid or non-object JSON, NaN, lone surrogates, deep nesting, an
+unknown type) gets an ``error`` message and the socket stays open; sockets are capped per match and in
+all, closed after ``ws_idle`` seconds of silence, and actions count against the client's rate limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from fastapi import WebSocket
+
+from .errors import ServiceError
+from .jsonio import BadJson, loads
+from .live import LiveMatch, Subscriber
+
+if TYPE_CHECKING:
+    from .limits import Limits, RateLimiter
+    from .service import MatchService
+
+log = logging.getLogger("spacetable.server")
+
+
+def _error(exc: ServiceError, ref: Any = None) -> str:
+    out: dict[str, Any] = {"type": "error", "error": exc.to_json()}
+    if ref is not None:
+        out["id"] = ref
+    return json.dumps(out)
+
+
+class _Closed(Exception):
+    """The client went away."""
+
+
+class Connection:
+    """One WebSocket client of one match."""
+
+    def __init__(self, websocket: WebSocket, service: MatchService, limits: Limits, limiter: RateLimiter) -> None:
+        self.ws = websocket
+        self.service = service
+        self.limits = limits
+        self.limiter = limiter
+        self.client = websocket.client.host if websocket.client else None
+        self.match: LiveMatch | None = None
+        self.sub: Subscriber | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self._sender: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ plumbing
+    async def _fail(self, exc: ServiceError, code: int | None = None) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(_error(exc))
+            await self.ws.close(code=code or 4000 + exc.status)
+
+    async def _receive(self, timeout: float) -> dict[str, Any] | str | None:
+        """The next message: a dict (JSON object), a ``str`` describing why it was refused, or ``None`` on
+        timeout. Raises :class:`_Closed` when the client went away."""
+        try:
+            message = await asyncio.wait_for(self.ws.receive(), timeout)
+        except TimeoutError:
+            return None
+        except RuntimeError as exc:  # closed by the sender (backlog, seat left)
+            raise _Closed from exc
+        if message["type"] == "websocket.disconnect":
+            raise _Closed
+        text = message.get("text")
+        if text is None:
+            return "binary frames are not accepted; send JSON text"
+        if len(text) > self.limits.max_message:
+            return f"messages are at most {self.limits.max_message} bytes"
+        try:
+            value = loads(text)
+        except BadJson as exc:
+            return str(exc)
+        if not isinstance(value, dict):
+            return "a message is a JSON object"
+        return value
+
+    def _push(self, text: str) -> None:
+        if self.sub is not None:
+            self.sub.push(text)
+
+    def _bind(self, m: LiveMatch, seat: int | None, token: str | None) -> None:
+        """Subscribe to ``m`` as ``seat`` (token already checked), replacing an earlier subscription."""
+        if self.sub is not None:
+            self.service.unsubscribe(m, self.sub)
+        if self._sender is not None:
+            self._sender.cancel()
+        self.seat, self.token = seat, token
+        self.sub = self.service.subscribe(m, seat, token)
+        self._sender = asyncio.create_task(self._send_loop(self.sub))
+
+    async def _send_loop(self, sub: Subscriber) -> None:
+        try:
+            while True:
+                text = await sub.queue.get()
+                if not text and sub.close_code is not None:
+                    await self.ws.close(code=sub.close_code)  # too far behind (1013) or the seat was left (4403)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the client went away; the receive loop notices and cleans up
+            return
+
+    # -------------------------------------------------------------------- serving
+    async def serve(self, match_id: str, seat_text: str | None, token: str | None) -> None:
+        await self.ws.accept()
+        service, limits = self.service, self.limits
+        if service.sockets >= limits.max_sockets:
+            await self._fail(ServiceError(503, "too_many_connections", "the server has too many connections; "
+                                          "try again later"), 1013)
+            return
+        service.sockets += 1
+        try:
+            await self._serve(match_id, seat_text, token)
+        except _Closed:
+            pass
+        finally:
+            service.sockets -= 1
+            if self.match is not None and self.sub is not None:
+                service.unsubscribe(self.match, self.sub)
+            if self._sender is not None:
+                self._sender.cancel()
+
+    async def _serve(self, match_id: str, seat_text: str | None, token: str | None) -> None:
+        service, limits = self.service, self.limits
+        try:
+            seat = None if seat_text is None else int(seat_text)
+        except ValueError:
+            await self._fail(ServiceError(400, "bad_request", "seat is a seat number"))
+            return
+        try:
+            m = service.get(match_id)
+        except ServiceError as exc:
+            await self._fail(exc)
+            return
+        if len(m.subscribers) >= limits.max_match_sockets:
+            await self._fail(ServiceError(503, "too_many_connections", "this match has too many connections; "
+                                          "try again later"), 1013)
+            return
+        if seat is not None and token is None:
+            first = await self._receive(limits.ws_auth_timeout)
+            if not isinstance(first, dict) or first.get("type") != "auth":
+                await self._fail(ServiceError(401, "auth_required", 'a seat\'s socket first sends {"type": "auth", '
+                                              '"token": ...} (SRV-A3)'))
+                return
+            token = first.get("token")
+            try:
+                m = service.get(match_id)  # the same match, or its reload if it left memory meanwhile
+            except ServiceError as exc:
+                await self._fail(exc)
+                return
+        if seat is not None:
+            try:
+                service.check_token(m, seat, token)
+            except ServiceError as exc:
+                await self._fail(exc)
+                return
+        self.match = m
+        self._bind(m, seat, token)
+        while True:
+            msg = await self._receive(limits.ws_idle)
+            if msg is None:
+                await self._fail(ServiceError(408, "idle", f"no message for {limits.ws_idle:g} s; "
+                                              "reconnect to go on"), 4408)
+                return
+            if isinstance(msg, str):
+                self._push(_error(ServiceError(400, "bad_request", msg)))
+                continue
+            await self._handle(m, msg)
+
+    async def _handle(self, m: LiveMatch, msg: dict[str, Any]) -> None:
+        service = self.service
+        kind = msg.get("type")
+        ref = msg.get("id")
+        if not isinstance(ref, (int, str, type(None))) or isinstance(ref, bool) or (isinstance(ref, str) and len(ref) > 64):
+            ref = None
+        try:
+            if kind == "ping":
+                self._push(json.dumps({"type": "pong", "id": ref}))
+                return
+            if kind == "auth":
+                seat = msg.get("seat", self.seat)
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise ServiceError(400, "bad_request", "auth needs the seat number")
+                token = msg.get("token")
+                service.check_token(m, seat, token if isinstance(token, str) else None)
+                self._bind(m, seat, token)  # type: ignore[arg-type]
+                return
+            if self.seat is None:
+                raise ServiceError(403, "spectator", "spectators cannot act (SRV-A3)")
+            if kind == "action":
+                self.limiter.hit("act", self.client)
+                await service.act(m.id, self.seat, self.token, msg.get("version"), msg.get("action"))
+            elif kind == "undo":
+                self.limiter.hit("act", self.client)
+                res = await service.request_undo(m.id, self.seat, self.token)
+                self._push(json.dumps({"type": "undo", "id": ref, **res}))
+            elif kind in ("undo_accept", "undo_decline"):
+                self.limiter.hit("act", self.client)
+                res = await service.answer_undo(m.id, self.seat, self.token, kind == "undo_accept")
+                self._push(json.dumps({"type": "undo", "id": ref, **res}))
+            else:
+                shown = kind if isinstance(kind, str) and len(kind) <= 32 else "?"
+                raise ServiceError(400, "bad_request", f"unknown message type {shown!r}")
+        except ServiceError as exc:
+            self._push(_error(exc, ref))
