@@ -90,6 +90,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help=f"seconds between protocol pings (default {d.ws_ping_interval:g})")
     b.add_argument("--ws-ping-timeout", type=float, default=d.ws_ping_timeout,
                    help=f"close a WebSocket whose pong is this late: half-open (default {d.ws_ping_timeout:g})")
+    b.add_argument("--ws-auth-timeout", type=float, default=d.ws_auth_timeout,
+                   help=f"seconds for a seat's socket to send its token (default {d.ws_auth_timeout:g})")
     b.add_argument("--header-timeout", type=float, default=d.header_timeout,
                    help="close a connection that sends no complete request within this many seconds "
                         f"(default {d.header_timeout:g})")

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from spacetable import games
 from spacetable.server.app import create_app
+from spacetable.server.limits import Limits
 
 
 @pytest.fixture
@@ -27,9 +28,15 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'server.sqlite3'}"
 
 
+#: Test apps: every bound at its default but the rate limits (the tests play fast from one address);
+#: tests/server/test_limits.py checks the rate limits themselves.
+def lenient_limits(**changes: Any) -> Limits:
+    return Limits(**{"rate_create": None, "rate_join": None, "rate_act": None, **changes})
+
+
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    app = create_app(db_url, ai_workers=0)
+    app = create_app(db_url, ai_workers=0, limits=lenient_limits())
     with TestClient(app) as c:
         yield c
 

@@ -16,13 +16,13 @@ from spacetable.games import available, get_game
 from spacetable.server.app import create_app
 from spacetable.server.service import MAX_BACKLOG, Subscriber
 
-from .conftest import create, join
+from .conftest import create, join, lenient_limits
 
 pytestmark = pytest.mark.usefixtures("nim")
 
 
 def start_nim(client: TestClient, **config: Any) -> tuple[str, str, str]:
-    data = create(client, "nim", config=config, seed=7, join_seat=0, player_name="Ann")
+    data = create(client, "nim", config=config, seed=7, open_seed=True, join_seat=0, player_name="Ann")
     mid = data["match"]["id"]
     t1 = join(client, mid, 1, "Bob")
     return mid, data["token"], t1
@@ -90,12 +90,15 @@ def test_create_rejects_schema_errors(client: TestClient) -> None:
     """SRV-L3: wrong JSON types are refused by the schema (422) before anything happens."""
     assert client.post("/api/matches", json={"config": {}}).status_code == 422
     assert client.post("/api/matches", json={"game": "nim", "seed": "abc"}).status_code == 422
-    assert client.post("/api/matches", content=b"not json", headers={"Content-Type": "application/json"}).status_code == 422
+    r = client.post("/api/matches", content=b"not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"  # read by the server's strict JSON reader
+    for bad in (client.post("/api/matches", json={"config": {}}), client.post("/api/matches", json={"game": "nim", "seed": "abc"})):
+        assert set(bad.json()) == {"error"} and bad.json()["error"]["code"] == "bad_request"  # SRV-E1: one error shape
 
 
 def test_seats_join_leave_and_lists(client: TestClient) -> None:
     """SRV-L4: seats are taken once; a match starts when every seat is filled; lists filter by status."""
-    data = create(client, "nim", seed=1)
+    data = create(client, "nim", seed=1, open_seed=True)
     mid = data["match"]["id"]
     assert data["match"]["status"] == "open" and "token" not in data
     assert [m["id"] for m in client.get("/api/matches", params={"status": "open"}).json()] == [mid]
@@ -172,7 +175,7 @@ def test_a_failed_write_changes_nothing(client: TestClient, monkeypatch: pytest.
     monkeypatch.undo()
     assert act(client, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
     # the same for lobby changes: a seat taken in memory but not stored would be lost at a restart
-    other = create(client, "nim", seed=1)["match"]["id"]
+    other = create(client, "nim", seed=1, open_seed=True)["match"]["id"]
     monkeypatch.setattr(service, "_db_update", broken)
     r = client.post(f"/api/matches/{other}/seats/0/join", json={"name": "Ann"})
     assert r.status_code == 503
@@ -193,7 +196,7 @@ def test_state_endpoint_requires_token_for_seat_views(client: TestClient) -> Non
 
 def test_actions_before_start_and_after_end(client: TestClient) -> None:
     """SRV-A2: nobody acts in an open match or a finished one."""
-    data = create(client, "nim", seed=3, join_seat=0)
+    data = create(client, "nim", seed=3, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
     r = act(client, mid, 0, t0, 0, {"type": "resign"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_started"
@@ -268,14 +271,14 @@ def test_replay_and_export_of_finished_match(client: TestClient) -> None:
 def test_matches_survive_a_restart(db_url: str, inline: bool) -> None:
     """SRV-P1: a new server on the same database resumes every match from its log (both write paths:
     inline on the event loop, used for SQLite, and the writer thread, used for network databases)."""
-    app = create_app(db_url, ai_workers=0)
+    app = create_app(db_url, ai_workers=0, limits=lenient_limits())
     app.state.service._db.inline = inline
     with TestClient(app) as c:
         mid, t0, t1 = start_nim(c, mode="dice")
         for v, (seat, tok) in enumerate([(0, t0), (1, t1), (0, t0)]):
             assert act(c, mid, seat, tok, v, {"type": "take", "heap": v, "count": 1}).status_code == 200
         before = state(c, mid, 1, t1)
-    with TestClient(create_app(db_url, ai_workers=0)) as c:
+    with TestClient(create_app(db_url, ai_workers=0, limits=lenient_limits())) as c:
         after = state(c, mid, 1, t1)
         assert after == before
         assert act(c, mid, 1, t1, 3, {"type": "take", "heap": 0, "count": 1}).status_code == 200

@@ -40,11 +40,11 @@ def norm(data: Any) -> Any:
 
 
 def secrets_in(obj: Any, forbidden: set[int], path: str = "$") -> list[str]:
-    """Paths in a message that hold an RNG state or a seed."""
+    """Paths in a message that hold an RNG state or a seed (a ``seed`` field must be null: SRV-S1)."""
     found: list[str] = []
     if isinstance(obj, dict):
         for k, v in obj.items():
-            if k in ("rng", "seed"):
+            if k == "rng" or (k == "seed" and v is not None):
                 found.append(f"{path}.{k}")
             found += secrets_in(v, forbidden, f"{path}.{k}")
     elif isinstance(obj, list):
@@ -89,16 +89,20 @@ def check_hidden(game: Game[Any], state: Any, seat: int, k: int) -> None:
             assert norm(game.legal_actions(other, seat)) == legal, f"{game.id}: seat {seat}'s legal actions depend on hidden info"
 
 
-def audit_match(client: TestClient, game_id: str, config: dict[str, Any], seed: int) -> int:
+def audit_match(client: TestClient, game_id: str, config: dict[str, Any], pick_seed: int) -> int:
+    """One match with a secret seed (SRV-S1: drawn by the server; the test reads it from the service to replay
+    the match locally) played at random through every seat's and a spectator's WebSocket."""
     game = get_game(game_id)
     cfg = game.normalize_config(config)
-    data = create(client, game_id, config=config, seed=seed, join_seat=0)
+    data = create(client, game_id, config=config, join_seat=0)
     mid = data["match"]["id"]
+    assert data["match"]["seed"] is None and data["match"]["open_seed"] is False
+    seed = client.app.state.service.get(mid).seed  # type: ignore[attr-defined]
     n = game.num_players(cfg)
     tokens = [data["token"]] + [join(client, mid, s) for s in range(1, n)]
     local = game.initial_state(cfg, seed)
     forbidden = {seed} | rng_states(local)
-    pick = Rng.from_seed(seed)
+    pick = Rng.from_seed(pick_seed)
     viewers: list[int | None] = [*range(n), None]
     with ExitStack() as stack:
         sockets = {v: stack.enter_context(client.websocket_connect(
@@ -108,6 +112,11 @@ def audit_match(client: TestClient, game_id: str, config: dict[str, Any], seed: 
         while True:
             to_act = game.to_act(local)
             for v, msg in messages.items():
+                if msg["match"]["status"] == "finished":  # SRV-S1: the seed is published once the match is over
+                    assert msg["match"]["seed"] == seed
+                    msg = {**msg, "match": {**msg["match"], "seed": None}}
+                    assert not secrets_in(msg, forbidden - {seed}), f"{game_id}: secret in message to {v}"
+                    continue
                 assert not secrets_in(msg, forbidden), f"{game_id}: secret in message to {v}: {secrets_in(msg, forbidden)}"
                 assert msg["view"] == norm(game.view(local, v)), f"{game_id}: view sent to {v} differs from game.view"
                 assert msg["to_act"] == list(to_act)

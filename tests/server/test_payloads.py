@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
+import threading
 from typing import Any
 
 import pytest
@@ -56,7 +56,7 @@ def post_action(client: TestClient, mid: str, seat: int, token: str, version: in
 
 def start(client: TestClient, game_id: str, config: dict[str, Any], seed: int) -> tuple[str, list[str]]:
     game = get_game(game_id)
-    data = create(client, game_id, config=config, seed=seed, join_seat=0)
+    data = create(client, game_id, config=config, seed=seed, open_seed=True, join_seat=0)
     mid = data["match"]["id"]
     n = game.num_players(game.normalize_config(config))
     return mid, [data["token"]] + [join(client, mid, s) for s in range(1, n)]
@@ -72,7 +72,7 @@ def test_message_sizes_are_bounded_for_every_game(client: TestClient, game_id: s
     mid, tokens = start(client, game_id, {}, 4242)
     m = service.get(mid)
     viewers: list[int | None] = [*range(len(tokens)), None]
-    subs = {v: service.subscribe(m, v) for v in viewers}
+    subs = {v: service.subscribe(m, v, None if v is None else tokens[v]) for v in viewers}
     pick = Rng.from_seed(7)
     largest = played = 0
     try:
@@ -198,30 +198,48 @@ def test_tremble_plan_decision_is_not_sent_whole(client: TestClient) -> None:
 
 @pytest.mark.usefixtures("nim")
 def test_slow_legal_lists_are_computed_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SRV-L4: once a game's legal actions took longer than SLOW_LEGAL to enumerate, the lists an event needs
-    are computed in a worker thread (no event loop running there), and the events stay exact and in order."""
+    """SRV-L4: for a game declaring ``slow_legal_actions`` the lists an event needs are computed in a worker thread
+    (no event loop running there) before the new state is published, and the events stay exact and in order.
+    SRV-V3 (issue 9, item 7): a client connecting while that happens gets the previous snapshot and then the event,
+    never the new snapshot followed by the same event again."""
     game = get_game("nim")
     honest = type(game).legal_actions
     off_loop: list[bool] = []
+    gate = {"armed": False}
+    entered, release = threading.Event(), threading.Event()
 
     def slow(self: Any, state: Any, player: int) -> list[dict[str, Any]]:
-        time.sleep(service_module.SLOW_LEGAL * 1.5)
-        off_loop.append(not loop_running())
+        in_thread = not loop_running()
+        off_loop.append(in_thread)
+        if gate["armed"] and in_thread:
+            gate["armed"] = False
+            entered.set()
+            release.wait(10)
         return honest(self, state, player)
 
     monkeypatch.setattr(type(game), "legal_actions", slow)
-    monkeypatch.setattr(service_module, "SLOW_LEGAL_GAMES", set())
+    monkeypatch.setattr(type(game), "slow_legal_actions", True, raising=False)
     mid, tokens = start(client, "nim", {}, 5)
     with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={tokens[0]}") as w0, \
             client.websocket_connect(f"/ws/matches/{mid}?seat=1&token={tokens[1]}") as w1:
         msgs = [w0.receive_json(), w1.receive_json()]
-        assert "nim" in service_module.SLOW_LEGAL_GAMES  # the first snapshot's enumeration was slow
         local = game.initial_state(game.normalize_config({}), 5)
         for step in range(4):
             seat = game.to_act(local)[0]
             action = msgs[seat]["legal"][0]
+            gate["armed"] = step == 2
             (w0, w1)[seat].send_json({"type": "action", "version": step, "action": action})
             local = game.apply(local, seat, action)
+            if step == 2:  # a spectator connects while the next seat's legal actions are being listed
+                assert entered.wait(10)
+                with client.websocket_connect(f"/ws/matches/{mid}") as late:
+                    snap = late.receive_json()
+                    release.set()
+                    event = late.receive_json()
+                    assert snap["type"] == "snapshot" and event["type"] == "event"
+                    assert event["version"] == snap["version"] + 1 == step + 1  # the event comes once, after the snapshot
+                    late.send_json({"type": "ping", "id": 1})
+                    assert late.receive_json() == {"type": "pong", "id": 1}  # nothing else was queued
             msgs = [w0.receive_json(), w1.receive_json()]
             for v, msg in enumerate(msgs):
                 assert msg["type"] == "event" and msg["version"] == step + 1

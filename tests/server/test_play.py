@@ -12,7 +12,7 @@ from spacetable.games import get_game
 from spacetable.server.app import create_app
 from spacetable.server.service import MatchService
 
-from .conftest import create, join
+from .conftest import create, join, lenient_limits
 
 pytestmark = pytest.mark.usefixtures("nim")
 
@@ -32,7 +32,7 @@ def wait_for(client: TestClient, mid: str, pred: Any, timeout: float = 20.0) -> 
 
 
 def vs_ai(client: TestClient, **config: Any) -> tuple[str, str]:
-    data = create(client, "nim", config={"resign": False, **config}, seed=11, join_seat=0,
+    data = create(client, "nim", config={"resign": False, **config}, seed=11, open_seed=True, join_seat=0,
                   ai_seats={"1": "random"}, ai_seconds=0.05)
     return data["match"]["id"], data["token"]
 
@@ -77,7 +77,7 @@ def test_undo_refused_after_a_hidden_reveal(client: TestClient) -> None:
 
 def test_undo_of_a_sealed_commit_nobody_saw(client: TestClient) -> None:
     """SRV-U3: a commit still sealed (the AI had not committed after it) may be taken back."""
-    data = create(client, "nim", config={"mode": "sealed"}, seed=2, join_seat=0)
+    data = create(client, "nim", config={"mode": "sealed"}, seed=2, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
     t1 = join(client, mid, 1)
     assert act(client, mid, 0, t0, 0, {"type": "bid", "amount": 3}).status_code == 200
@@ -94,7 +94,7 @@ def test_undo_of_a_sealed_commit_nobody_saw(client: TestClient) -> None:
 
 def test_undo_declined_and_lapsing(client: TestClient) -> None:
     """SRV-U4: a declined request changes nothing; any new action cancels a pending request."""
-    data = create(client, "nim", seed=2, join_seat=0)
+    data = create(client, "nim", seed=2, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
     t1 = join(client, mid, 1)
     assert act(client, mid, 0, t0, 0, {"type": "take", "heap": 1, "count": 1}).status_code == 200
@@ -110,7 +110,8 @@ def test_undo_declined_and_lapsing(client: TestClient) -> None:
 
 def test_undo_on_a_real_game_against_ai(client: TestClient) -> None:
     """SRV-U1 on arena (no chance after setup, nothing hidden in play): one's move and the AI reply come back."""
-    data = create(client, "arena", seed=5, join_seat=0, ai_seats={"1": "random"}, ai_seconds=0.05, config={"red_seat": 0})
+    data = create(client, "arena", seed=5, open_seed=True, join_seat=0, ai_seats={"1": "random"}, ai_seconds=0.05,
+                  config={"red_seat": 0})
     mid, tok = data["match"]["id"], data["token"]
     snap = client.get(f"/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tok}).json()
     assert act(client, mid, 0, tok, 0, snap["legal"][0]).status_code == 200
@@ -138,15 +139,15 @@ def test_timeout_action_choice() -> None:
 
 def test_clock_runs_out_and_survives_restart(db_url: str) -> None:
     """SRV-C1/C2: the clock is persisted; when it runs out (even while the server was down) the timeout action is played."""
-    with TestClient(create_app(db_url, ai_workers=0)) as c:
-        data = create(c, "nim", seed=4, join_seat=0, turn_seconds=1)
+    with TestClient(create_app(db_url, ai_workers=0, limits=lenient_limits())) as c:
+        data = create(c, "nim", seed=4, open_seed=True, join_seat=0, turn_seconds=1)
         mid, t0 = data["match"]["id"], data["token"]
         join(c, mid, 1)
         summary = c.get(f"/api/matches/{mid}").json()
         assert summary["deadline"] is not None and summary["deadline"] > time.time()
         assert act(c, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
     time.sleep(1.2)  # seat 1's clock runs out while no server runs
-    with TestClient(create_app(db_url, ai_workers=0)) as c:
+    with TestClient(create_app(db_url, ai_workers=0, limits=lenient_limits())) as c:
         summary = wait_for(c, mid, lambda s: s["status"] == "finished", timeout=5)
         assert summary["outcome"]["winners"] == [0] and summary["outcome"]["kind"] == "resignation"
         snap = c.get(f"/api/matches/{mid}/state").json()
@@ -156,10 +157,11 @@ def test_clock_runs_out_and_survives_restart(db_url: str) -> None:
 # ------------------------------------------------------------------------------ AI
 def test_ai_in_a_process_does_not_block_other_matches(db_url: str) -> None:
     """SRV-AI1/AI2: an AI thinking (in a worker process) leaves the server free for other matches."""
-    with TestClient(create_app(db_url, ai_workers=1)) as c:
-        data = create(c, "nim", config={"heaps": 5, "size": 30}, seed=9, join_seat=0, ai_seats={"1": "mcts"}, ai_seconds=2.5)
+    with TestClient(create_app(db_url, ai_workers=1, limits=lenient_limits())) as c:
+        data = create(c, "nim", config={"heaps": 5, "size": 30}, seed=9, open_seed=True, join_seat=0,
+                      ai_seats={"1": "mcts"}, ai_seconds=2.5)
         slow, ts = data["match"]["id"], data["token"]
-        other = create(c, "nim", seed=1, join_seat=0)
+        other = create(c, "nim", seed=1, open_seed=True, join_seat=0)
         fast, tf0 = other["match"]["id"], other["token"]
         tf1 = join(c, fast, 1)
         assert act(c, slow, 0, ts, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
@@ -177,6 +179,6 @@ def test_ai_in_a_process_does_not_block_other_matches(db_url: str) -> None:
 
 def test_ai_seats_play_a_whole_match(client: TestClient) -> None:
     """SRV-AI1: a match of two AI seats plays itself to the end."""
-    data = create(client, "nim", seed=3, ai_seats={"0": "random", "1": "mcts"}, ai_seconds=0.02)
+    data = create(client, "nim", seed=3, open_seed=True, ai_seats={"0": "random", "1": "mcts"}, ai_seconds=0.02)
     summary = wait_for(client, data["match"]["id"], lambda s: s["status"] == "finished", timeout=30)
     assert len(summary["outcome"]["winners"]) == 1

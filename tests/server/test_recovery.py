@@ -36,7 +36,7 @@ def free_port() -> int:
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     """``spacetable serve`` as a user runs it; it prints its address first (SRV-CLI)."""
     cmd = [sys.executable, "-m", "spacetable.cli", "serve", "--port", str(port), "--database-url", f"sqlite:///{db}",
-           "--ai-workers", "0", "--log-level", "warning"]
+           "--ai-workers", "0", "--log-level", "warning", "--rate-act", "none", "--rate-join", "none"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
     assert proc.stdout.readline().decode().startswith(f"spacetable server: http://localhost:{port}/")
@@ -91,7 +91,8 @@ def test_sigkill_mid_stream_loses_nothing(tmp_path: Path) -> None:
         if "tremble" in available():
             specs.append(("tremble", {"players": 3}))
         for i, (game_id, config) in enumerate(specs):
-            r = httpx.post(f"{base}/api/matches", json={"game": game_id, "config": config, "seed": 1000 + i, "join_seat": 0})
+            r = httpx.post(f"{base}/api/matches", json={"game": game_id, "config": config, "seed": 1000 + i, "open_seed": True,
+                                                          "join_seat": 0})
             assert r.status_code == 201, r.text
             data = r.json()
             n = len(data["match"]["seats"])
