@@ -123,8 +123,8 @@ def test_renderer_inside_the_real_server_page(tmp_path) -> None:
             if server.started:
                 break
             time.sleep(0.05)
-        body = {"game": "arena", "config": {"red_seat": 0}, "seed": 4, "ai_seats": {"1": "random"}, "ai_seconds": 0.05,
-                "join_seat": 0}
+        body = {"game": "arena", "config": {"red_seat": 0}, "seed": 4, "open_seed": True, "ai_seats": {"1": "random"},
+                "ai_seconds": 0.05, "join_seat": 0}
         req = urllib.request.Request(base + "/api/matches", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
         created = json.loads(urllib.request.urlopen(req, timeout=10).read())

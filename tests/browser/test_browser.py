@@ -284,7 +284,8 @@ def test_language_switching(server: str, browser: Browser, lang: str, new_match:
 def test_long_legal_list_is_shown_as_a_selection(server: str, browser: Browser) -> None:
     """SRV-L1 in the page: a tremble plan decision with thousands of legal plans reaches the seat as a bounded
     selection; the page says how many exist, renders, and a selected action can be played."""
-    r = httpx.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "join_seat": 0})
+    r = httpx.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "open_seed": True,
+                                                          "join_seat": 0})
     assert r.status_code == 201, r.text
     mid, n = r.json()["match"]["id"], len(r.json()["match"]["seats"])
     tokens = [r.json()["token"]] + [

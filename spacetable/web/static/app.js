@@ -44,7 +44,8 @@
     all[matchId] = { seat, token };
     localStorage.setItem("spacetable.seats", JSON.stringify(all));
   }
-  function seatLink(matchId, seat, token) { return `/match/${matchId}?seat=${seat}&token=${encodeURIComponent(token)}`; }
+  // SRV-A5: the token sits in the URL fragment, which the browser never sends to the server (no access log has it)
+  function seatLink(matchId, seat, token) { return `/match/${matchId}#seat=${seat}&token=${encodeURIComponent(token)}`; }
   function gameInfo(id) { return games.find((g) => g.id === id) || { id, name: id, renderer: false, options: [] }; }
   function seatName(match, i) {
     const s = match.seats[i];
@@ -162,14 +163,19 @@
 
     async function drawLists() {
       let matches = [];
-      try { matches = await api("/api/matches"); } catch (e) { toast(e.message); }
+      try {
+        const pages = await Promise.all(["open", "running", "finished"].map((st) => api(`/api/matches?status=${st}&limit=50`)));
+        matches = pages.flat();
+      } catch (e) { toast(e.message); }
       const mine = mySeats();
       const section = (status, title) => {
         const rows = matches.filter((m) => m.status === status).map((m) => {
           const my = mine[m.id];
           const myTurn = my && m.to_act.includes(my.seat);
           return h("tr", { "data-testid": "match-row", "data-match": m.id, "data-status": m.status },
-            h("td", {}, m.game_name), h("td", {}, m.name || m.id),
+            h("td", {}, m.game_name), h("td", {}, m.name || m.id,
+              m.open_seed ? h("span.badge", { "data-testid": "open-seed", title: String(m.seed) }, " " + t("lobby.open_seed", "open seed")) : null,
+              m.broken ? h("span.badge", { "data-testid": "broken", title: m.broken }, " " + t("lobby.broken", "cannot be loaded")) : null),
             h("td", {}, m.seats.map((s, i) => seatName(m, i)).join(" · ")),
             h("td", {}, myTurn ? h("span.badge", { "data-testid": "your-turn" }, t("lobby.your_turn", "your turn")) : ""),
             h("td", {},
@@ -191,9 +197,12 @@
 
   // ------------------------------------------------------------------ match
   async function matchPage(matchId) {
-    const params = new URLSearchParams(location.search);
+    // the seat link's fragment (#seat=n&token=T); an old link's query (?seat=n&token=T) is moved there
+    const query = new URLSearchParams(location.search);
+    const params = query.has("token") ? query : new URLSearchParams(location.hash.slice(1));
     const seat = params.has("seat") ? Number(params.get("seat")) : null;
     const token = params.get("token");
+    if (query.has("token") && seat !== null) history.replaceState({}, "", seatLink(matchId, seat, token));
     if (seat !== null && token) rememberSeat(matchId, seat, token);
     let snap = null;
     let ws = null;
@@ -248,6 +257,8 @@
         h("div.meta", {},
           h("span", { "data-testid": "match-status", "data-status": m.status }, statusText(m.status)), " · ",
           h("span", { "data-testid": "version", "data-version": String(snap.version) }, `${t("match.version", "move")} ${snap.version}`), " · ",
+          m.open_seed || m.seed != null ? h("span", { "data-testid": "seed" }, `${t("match.seed", "seed")} ${m.seed}`) : null,
+          m.open_seed || m.seed != null ? " · " : null,
           seat === null ? h("span", { "data-testid": "spectating" }, t("match.spectator", "spectator"))
             : h("span", { "data-testid": "my-seat" }, `${t("match.you_are", "You are")} ${seatName(m, seat)}`)),
         h("div.turn", { "data-testid": "turn-indicator", "data-my-turn": seat !== null && toAct.includes(seat) ? "yes" : "no" }, turn),
@@ -366,8 +377,10 @@
     function drawAll() { drawHead(); drawSeats(); drawBoard(); drawLegal(); drawLog(); drawUndo(); drawResult(); }
 
     function connect() {
-      const q = seat !== null ? `?seat=${seat}&token=${encodeURIComponent(token || "")}` : "";
+      // SRV-A5: the seat's token goes in the first message, never in the socket's URL
+      const q = seat !== null ? `?seat=${seat}` : "";
       ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${matchId}${q}`);
+      ws.onopen = () => { if (seat !== null) ws.send(JSON.stringify({ type: "auth", token: token || "" })); };
       ws.onmessage = async (ev) => {
         const msg = JSON.parse(ev.data);
         if (msg.type === "error") { sending = false; toast(errText(msg.error)); return; }
@@ -385,7 +398,8 @@
           drawAll();
         }
       };
-      ws.onclose = () => { if (!closed) setTimeout(connect, 1000); };
+      // 4400-4499: refused for good (bad token, seat left, no such match); 4408 (idle) and the rest reconnect
+      ws.onclose = (ev) => { if (!closed && !(ev.code >= 4400 && ev.code < 4500 && ev.code !== 4408)) setTimeout(connect, 1000); };
     }
     connect();
     clockTimer = setInterval(tickClock, 1000);
