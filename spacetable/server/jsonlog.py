@@ -16,8 +16,9 @@ from typing import Any
 _STANDARD = set(vars(logging.LogRecord("x", 0, "x", 0, "x", None, None))) | {"message", "asctime", "taskName", "color_message"}
 
 
-#: ``token=...`` in a query string or fragment, and the ``X-Seat-Token`` header written out.
-_TOKEN = re.compile(r"(token=|x-seat-token[\"']?\s*[:=]\s*[\"']?)[^&\s\"'#;,)]+", re.IGNORECASE)
+#: A token written ``token=T`` (query, fragment), ``token: T`` (a header, ``X-Seat-Token``) or ``"token": "T"``
+#: (JSON, also escaped inside a logged frame).
+_TOKEN = re.compile(r"""(token\\*["']?\s*[:=]\s*\\*["']?)[^&\s"'\\#;,)}]+""", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
