@@ -58,7 +58,8 @@ def create_match(page: Page, base: str, game: str, seats: dict[int, str], player
 
 
 def seat_of(page: Page) -> tuple[int, str]:
-    q = parse_qs(urlparse(page.url).query)
+    url = urlparse(page.url)
+    q = parse_qs(url.fragment or url.query)  # seat links keep the token behind '#' (SRV-A5)
     return int(q["seat"][0]), q["token"][0]
 
 
