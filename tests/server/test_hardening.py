@@ -115,7 +115,8 @@ def test_catalogue_entries_by_name_and_player_content(tmp_path: Path, data_dir: 
         assert snap["view"]["card_set"] == "Our cards"
         assert c.post(f"/api/matches/{tmid}/actions", json={"seat": 0, "token": t0, "version": 0,
                                                             "action": snap["legal"][0]}).status_code == 200
-    tremble_cards._CACHE.clear()  # the stored config alone rebuilds the match (no cache, no folder)
+    for key in [k for k in tremble_cards._CACHE if k not in tremble_cards._PINNED]:
+        del tremble_cards._CACHE[key]  # the stored config alone rebuilds the match (no cached set, no folder)
     app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", ai_workers=0, limits=lenient_limits())
     with TestClient(app) as c:
         again = c.get(f"/api/matches/{tmid}/state", params={"seat": 0}, headers={"X-Seat-Token": t0}).json()
