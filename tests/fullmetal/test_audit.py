@@ -19,9 +19,9 @@ def run(sc: Scenario, step: dict[str, Any]) -> None:
     assert ok, msg
 
 
-def capture_position() -> Scenario:
+def capture_position(red_neutralized: bool = True) -> Scenario:
     """Three players; A's ship at (5,5) has lost its three turrets, B's tank BT stands next to pod (5,4).
-    C neutralizes both B's own tank BX and A's red tank RT."""
+    C neutralizes both B's own tank BX and A's red tank RT (or only BX: RT then stands far away at (1,1))."""
     return Scenario({
         "players": 3, "active": 1, "board": {"width": 16, "height": 14, "fill": "$"},
         "ships": [{"label": "SA", "player": 0, "dome": [5, 5], "orientation": "north",
@@ -30,7 +30,8 @@ def capture_position() -> Scenario:
             {"label": "BT", "kind": "T", "player": 1, "at": [5, 3]},
             {"label": "BM", "kind": "T", "player": 1, "at": [12, 1]},
             {"label": "BX", "kind": "T", "player": 1, "at": [12, 12], "neutralized_by": [2]},
-            {"label": "RT", "kind": "T", "player": 0, "at": [10, 10], "neutralized_by": [2]},
+            {"label": "RT", "kind": "T", "player": 0, "at": [10, 10] if red_neutralized else [1, 1],
+             "neutralized_by": [2] if red_neutralized else []},
             {"label": "RS", "kind": "T", "player": 0, "at": [1, 12], "shots": 0},
             {"label": "C1", "kind": "T", "player": 2, "at": [10, 12]},
             {"label": "C2", "kind": "T", "player": 2, "at": [12, 10]},
@@ -322,3 +323,17 @@ def test_spec_4_determinize_hides_the_first_player_lot_and_unseen_walk_tides() -
     assert mine.pile == [] and mine.forecasts[1] == {}
     theirs = GAME.determinize(sc.state, 1, Rng.from_seed(1))
     assert theirs.pile == sc.state.pile
+
+
+@pytest.mark.rule("FM-15.6", "FM-18.2")
+def test_fm_18_2_a_capture_acquiring_no_neutralized_unit_reopens_no_retreat() -> None:
+    """FM-15.6 / FM-18.2 / seed §9.3 ("before any action"): a mid-turn ship capture that acquires no
+    neutralized unit opens no window, so the capturer's own unit neutralized before it still cannot
+    retreat (an empty list of acquired units once read as "every unit")."""
+    sc = capture_position(red_neutralized=False)
+    run(sc, {"action": {"type": "move", "unit": "BM", "path": [[12, 2]]}})
+    run(sc, {"action": {"type": "capture_ship", "destroyer": "BT", "ship": "SA"},
+             "check": {"controller": {"RT": 1}, "neutralized": {"RT": [], "BX": [2]}}})
+    run(sc, {"action": {"type": "retreat", "unit": "BX", "to": [13, 12]}, "expect": "illegal", "rule": "FM-15.6"})
+    assert not [a for a in GAME.legal_actions(sc.state, 1) if a["type"] == "retreat"]
+    assert GAME.view(sc.state, 1)["retreat_window"] is False

@@ -2,7 +2,8 @@
 
 no unit on a cell its domain forbids unless stranded (FM-2.2); cargo within
 capacity (FM-4, FM-11.3); AP never negative (FM-9.2); fire cover equals a full
-recomputation after every action (FM-15.2); JSON round trip; replay equality.
+recomputation after every action (FM-15.2); every pontoon group anchored (FM-14.3);
+JSON round trip; replay equality.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from spacetable.core.errors import RuleError
 from spacetable.core.rng import Rng
 from spacetable.games.fullmetal.firezones import full_cover
 from spacetable.games.fullmetal.game import GAME
+from spacetable.games.fullmetal.pontoons import anchored, groups
 from spacetable.games.fullmetal.terrain import MOUNTAIN, PLAIN, SEA
 from spacetable.games.fullmetal.units import BARGE, CAPACITY, CRAB, LAND_UNITS, SEA_UNITS, WL, FMState
 
@@ -60,6 +62,7 @@ def invariants(s: FMState) -> None:
     assert all(p >= 0 for p in s.pool), "FM-9.2 negative AP"
     assert all(v in (0, 5, 10) for v in s.saved)
     assert full_cover(s) == s.cov, "FM-15.2 incremental cover differs"
+    assert all(anchored(s, g) for g in groups(s)), "FM-14.3 an unanchored pontoon group survived"
 
 
 def play(seed: int, players: int, steps: int, config: dict | None = None) -> tuple[FMState, list[tuple[int, dict]], dict]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from spacetable.games.fullmetal.ai import AGENTS
 from spacetable.games.fullmetal.game import GAME
-from spacetable.games.fullmetal.pontoons import remove_unit
+from spacetable.games.fullmetal.pontoons import anchored, groups, remove_unit
 from spacetable.games.fullmetal.scenario import Scenario
 
 
@@ -64,3 +67,23 @@ def test_fm_13_3_seen_forecasts_stay_known() -> None:
     remove_unit(sc.state, sc.state.units[sc.uid("W")])
     assert sc.run_step({"tide": "normal", "check": {"forecast_count": {"0": 1}}})[0]
     assert GAME.view(sc.state, 0)["forecast"] == {"6": "high"}
+
+
+@pytest.mark.rule("FM-14.2", "FM-14.3", "FM-20.3")
+@pytest.mark.parametrize(("players", "kinds"), [(3, ("greedy",)), (4, ("greedy", "commander"))])
+def test_fm_14_3_no_pontoon_outlives_its_anchor_in_seeded_ai_games(players: int, kinds: tuple[str, ...]) -> None:
+    """FM-14.2 / FM-14.3: after every action of these seeded AI games every pontoon group is anchored. In both,
+    a chain hangs on a ship standing on swamp at high tide when that ship takes off at the end of turn 25: the
+    chain must sink with the ship's departure (it once stayed afloat)."""
+    cfg = GAME.normalize_config({"players": players})
+    s = GAME.initial_state(cfg, 26)
+    agents = [AGENTS[kinds[i % len(kinds)]](26 + i, 1.0) for i in range(players)]
+    sank_at_take_off = False
+    while GAME.to_act(s):
+        p = GAME.to_act(s)[0]
+        before = s
+        s = GAME.apply(s, p, agents[p].choose(GAME, s, p))
+        assert all(anchored(s, g) for g in groups(s)), f"turn {s.turn}: an unanchored pontoon group survived"
+        lost = [x for x in s.graveyard[len(before.graveyard):] if x.startswith("pontoon")]
+        sank_at_take_off |= bool(lost) and len(s.departed) > len(before.departed)
+    assert sank_at_take_off

@@ -98,10 +98,11 @@ def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
     settle(state, player)
     acquired = [u.id for u in state.units.values() if u.colour == ship.colour and u.neut and state.on_board(u)]
     if not state.retreat_window:
-        state.retreat_only = acquired  # FM-18.2: a window for the acquired units only
-    elif state.retreat_only:
+        # FM-18.2 / seed §9.3: a window for the acquired neutralized units only (none: it stays closed)
+        state.retreat_window = bool(acquired)
+        state.retreat_only = acquired if acquired else None
+    elif state.retreat_only is not None:
         state.retreat_only = sorted(set(state.retreat_only) | set(acquired))
-    state.retreat_window = True
     return former
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from spacetable.core.errors import RuleError
 
 from .firezones import settle
-from .pontoons import remove_unit
+from .pontoons import remove_unit, sink
 from .units import ORE, FMState, Unit
 
 
@@ -31,7 +31,8 @@ def takeoff_cost(state: FMState, ship: Unit) -> int:
 
 
 def lift_off(state: FMState, ship: Unit, player: int) -> None:
-    """The ship leaves with its hold and intact turrets; its colour is deactivated (seed §9.5)."""
+    """The ship leaves with its hold and intact turrets; its colour is deactivated (seed §9.5). Its cells no
+    longer anchor pontoons: a group that hung on them alone sinks with its load (FM-14.2, FM-14.3)."""
     score, ore = ship_score(state, ship)
     state.departed.append(
         {"ship": ship.id, "colour": ship.colour, "player": player, "score": score, "ore": ore, "turn": state.turn}
@@ -46,6 +47,7 @@ def lift_off(state: FMState, ship: Unit, player: int) -> None:
         u.cells = []
     ship.cells = []
     state.controller[ship.colour] = -1
+    sink(state)
 
 
 def take_off(state: FMState, player: int, action: dict[str, Any]) -> None:

@@ -224,7 +224,7 @@ class FullMetalGame(Game[FMState]):
         handler(s, player, action)
         if kind not in ("retreat", "capture_ship"):
             s.retreat_window = False
-            s.retreat_only = []
+            s.retreat_only = None
         elif kind == "retreat":
             s.retreat_window = window
         s.acted = True
@@ -300,7 +300,7 @@ class FullMetalGame(Game[FMState]):
         s.pool[p] = income(s, p) + s.saved[p]
         s.saved[p] = 0
         s.retreat_window = True
-        s.retreat_only = []
+        s.retreat_only = None
         s.acted = False
         sync_cover(s)
 

@@ -109,7 +109,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
         # retreats (FM-15.6)
         if state.retreat_window:
             for u in mine:
-                if u.neut and state.on_board(u) and (not state.retreat_only or u.id in state.retreat_only):
+                if u.neut and state.on_board(u) and state.may_retreat(u):
                     for dest in _destinations(state, u):
                         if _ok(step_check, state, player, u, dest, True, False, True):
                             key = "to"

@@ -132,7 +132,7 @@ def retreat(state: FMState, player: int, action: dict[str, Any]) -> None:
     u = state.unit(action.get("unit"))
     if not u.neut:
         raise RuleError("FM-15.6", "only neutralized units retreat")
-    if state.retreat_only and u.id not in state.retreat_only:
+    if not state.may_retreat(u):
         raise RuleError("FM-15.6", "after a ship capture only the acquired units may retreat (FM-18.2)")
     dest = parse_position(state, action.get("to"), u.kind == BARGE)
     step(state, player, u, dest, last=True, retreat=True)

@@ -74,7 +74,7 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
         "departed": [dict(d) for d in state.departed],
         "graveyard": len(state.graveyard),
         "retreat_window": state.retreat_window,
-        "retreat_only": list(state.retreat_only),
+        "retreat_only": None if state.retreat_only is None else list(state.retreat_only),
         "cover": ["".join(str(min(9, c)) for c in row) for row in state.cov],
         "sealed": state.sealed.view(player),
         "cards_left": len(state.pile) if state.config["tide_generator"] == "deck" else None,

@@ -231,6 +231,8 @@ class Scenario:
             got = ship_score(s, s.units[self.resolve(step["ship"])])[0]
         elif q == "ranking":
             got = ranking(s)[2]
+        elif q == "tide":
+            got = s.tide
         else:
             return False, f"unknown query {q}"
         want = step["expect"]

@@ -100,7 +100,10 @@ class FMState:
     map_name: str = "original"
     elim_seq: int = 0
     zones: str = ""
-    retreat_only: list[int] = field(default_factory=list)
+    #: FM-15.6 / FM-18.2: who may use an open retreat window. ``None``: every neutralized unit of the
+    #: player (the ordinary window of a turn start); a list: only these units (the window a mid-turn
+    #: ship capture opens for the acquired units), possibly empty.
+    retreat_only: list[int] | None = None
 
     # ------------------------------------------------------------------ basics
     def init_seats(self) -> None:
@@ -130,7 +133,8 @@ class FMState:
             list(self.eliminated), list(self.resigned), dict(self.reserve), [dict(f) for f in self.forecasts],
             SealedCommits(list(self.sealed.required), dict(self.sealed.commits)), [dict(d) for d in self.departed],
             list(self.graveyard), [list(c) for c in self.cov], {k: list(v) for k, v in self.proj.items()}, list(self.disq),
-            list(self.penalty), self.lot, self.map_name, self.elim_seq, self.zones, list(self.retreat_only),
+            list(self.penalty), self.lot, self.map_name, self.elim_seq, self.zones,
+            None if self.retreat_only is None else list(self.retreat_only),
         )
         s.__dict__["board"] = self.board
         return s
@@ -241,6 +245,10 @@ class FMState:
             if s is not None and s.cells and self.controller[s.colour] == player:
                 out.append(s)
         return out
+
+    def may_retreat(self, u: Unit) -> bool:
+        """FM-15.6 / FM-18.2: is the retreat window open for unit ``u`` (neutralization not checked)?"""
+        return self.retreat_window and (self.retreat_only is None or u.id in self.retreat_only)
 
     def is_active(self, player: int) -> bool:
         return self.eliminated[player] < 0 and bool(self.ships_of(player))
