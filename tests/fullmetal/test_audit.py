@@ -337,3 +337,29 @@ def test_fm_18_2_a_capture_acquiring_no_neutralized_unit_reopens_no_retreat() ->
     run(sc, {"action": {"type": "retreat", "unit": "BX", "to": [13, 12]}, "expect": "illegal", "rule": "FM-15.6"})
     assert not [a for a in GAME.legal_actions(sc.state, 1) if a["type"] == "retreat"]
     assert GAME.view(sc.state, 1)["retreat_window"] is False
+
+
+@pytest.mark.rule("FM-11.2", "FM-12.2", "FM-12.3")
+def test_seed_9_1_ship_and_carrier_transship_in_apply_and_legal_actions_alike() -> None:
+    """Seed §9.1 ("for any load and unload the spaceship obeys the same rules as carriers"), FM-11.2, FM-12.3:
+    the ship unloads straight into an adjacent carrier with room (through a pod with an intact turret) and a
+    carrier unloads into the ship; the legal list offers exactly what apply accepts. A crab under fire
+    receives nothing."""
+    sc = Scenario({
+        "board": {"width": 12, "height": 10, "fill": "$"},
+        "ships": [{"label": "SA", "player": 0, "dome": [5, 5], "orientation": "north",
+                   "cargo": [{"label": "T", "kind": "T"}, {"label": "G", "kind": "GT"}, {"label": "MB", "kind": "MB"}]}],
+        "units": [{"label": "CR", "kind": "CR", "player": 0, "at": [5, 3], "cargo": [{"label": "O", "kind": "OR"}]},
+                  {"label": "CX", "kind": "CR", "player": 0, "at": [7, 5]},
+                  {"label": "B1", "kind": "T", "player": 1, "at": [9, 5]},
+                  {"label": "B2", "kind": "T", "player": 1, "at": [9, 6]}],
+    })
+    ship, cr, cx = sc.uid("SA"), sc.uid("CR"), sc.uid("CX")
+    legal = [a for a in GAME.legal_actions(sc.state, 0) if a["type"] == "unload" and isinstance(a["to"], int)]
+    pairs = {(a["carrier"], a["item"], a["to"]) for a in legal}
+    assert pairs == {(ship, sc.uid("T"), cr), (ship, sc.uid("G"), cr), (cr, sc.uid("O"), ship)}
+    for a in legal:
+        GAME.apply(sc.state, 0, a)
+    run(sc, {"action": {"type": "unload", "carrier": "SA", "item": "T", "to": "CX"}, "expect": "illegal", "rule": "FM-11.1"})
+    run(sc, {"action": {"type": "unload", "carrier": "SA", "item": "MB", "to": "CR"}, "expect": "illegal", "rule": "FM-11.3"})
+    assert cx not in {a["to"] for a in legal}

@@ -61,6 +61,8 @@ def test_check_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _enumerable(action: dict) -> bool:
+    if action["type"] == "exit" and isinstance(action.get("to"), int):
+        return False  # an alias: the list spells it unload(ship, item, carrier)
     if action["type"] in ("move", "assault"):
         return len(action["path"]) == 1
     return action["type"] not in ("deploy", "decide_departure", "land")

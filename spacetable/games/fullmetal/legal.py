@@ -21,7 +21,7 @@ from .fire import shooter_problem, target_problem
 from .movement import dest_check, step_check
 from .spaceship import ORIENTATIONS, landing_problem, validate_deploy
 from .terrain import MOUNTAIN
-from .transport import enter_check, gt_onto_mountain, load_check, pods, room_for, unload_to_cells
+from .transport import enter_check, gt_onto_mountain, load_check, pods, room_for, touches_pod, unload_to_cells
 from .units import (
     BARGE,
     CARRIES,
@@ -170,14 +170,19 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                             out.append({"type": "exit", "unit": item.id, "ship": c.id, "to": _pos(state, dest)})
                         else:
                             out.append({"type": "unload", "carrier": c.id, "item": item.id, "to": _pos(state, dest)})
+                # transship into an adjacent carrier (FM-11.2); a ship's around-cells touch intact pods (FM-12.3)
+                for other in mine:
+                    if other is c or other.kind not in (BARGE, CRAB, WL) or not state.on_board(other):
+                        continue
+                    if any(n in around for n in other.cells) and room_for(state, other, item) and \
+                            not gt_onto_mountain(state, other, item) and \
+                            state.operational(other, player) and not state.unit_under_fire(other, player):
+                        out.append({"type": "unload", "carrier": c.id, "item": item.id, "to": other.id})
+                # straight into an own ship through any pod (FM-12.2, seed §9.1)
                 if c.kind != SHIP:
-                    for other in mine:
-                        if other is c or other.kind not in (BARGE, CRAB, WL) or not state.on_board(other):
-                            continue
-                        if any(n in around for n in other.cells) and room_for(state, other, item) and \
-                                not gt_onto_mountain(state, other, item) and \
-                                state.operational(other, player) and not state.unit_under_fire(other, player):
-                            out.append({"type": "unload", "carrier": c.id, "item": item.id, "to": other.id})
+                    for sh in ships:
+                        if touches_pod(state, sh, c.cells, False):
+                            out.append({"type": "unload", "carrier": c.id, "item": item.id, "to": sh.id})
         # builds (FM-13)
         for w in mine:
             if w.kind != WL or not state.operational(w, player) or state.unit_under_fire(w, player):

@@ -222,15 +222,24 @@ def put_on_board(state: FMState, item: Unit, to: list[int]) -> None:
 
 
 def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Unit) -> None:
-    """FM-11.2: unload straight into an adjacent own carrier with room (1 AP)."""
-    if target.kind == SHIP:
-        raise RuleError("FM-12.2", "use enter to go into a ship")
+    """FM-11.2 / FM-12.3 / seed §9.1: unload straight into an adjacent own carrier with room (1 AP).
+
+    The spaceship obeys the same rules as carriers: it unloads into a carrier touching one of its pods with an
+    intact turret (a unit leaves only through such a pod, FM-12.3), and a carrier unloads into its own ship
+    through any pod, intact or not (FM-12.2; the item takes the ship's colour, ore goes to the hold). Two
+    ships never stand side by side, and nothing passes between two ships but over the board."""
     if target.id in (carrier.id, item.id):
         raise RuleError("FM-11.2", "unload into another carrier")
     check_carrier(state, player, target)
-    if carrier.kind == SHIP:
-        raise RuleError("FM-12.3", "units leave a ship onto a cell")
-    if not any(adjacent_to(state, carrier, c) for c in target.cells):
+    if target.kind == SHIP:
+        if carrier.kind == SHIP:
+            raise RuleError("FM-12.3", "units pass between two ships only over the board")
+        if not touches_pod(state, target, carrier.cells, False):
+            raise RuleError("FM-12.2", "the carrier must be adjacent to a pod of the ship")
+    elif carrier.kind == SHIP:
+        if not touches_pod(state, carrier, target.cells, True):
+            raise RuleError("FM-12.3", "units leave only through a pod with an intact turret")
+    elif not any(adjacent_to(state, carrier, c) for c in target.cells):
         raise RuleError("FM-11.2", "the carriers must be adjacent")
     if not room_for(state, target, item):
         raise RuleError("FM-11.3", "no room in the receiving carrier")
