@@ -16,8 +16,8 @@ from spacetable.core.rng import Rng
 from spacetable.games.fullmetal.firezones import full_cover
 from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.pontoons import anchored, groups
+from spacetable.games.fullmetal.state import BARGE, CAPACITY, CRAB, LAND_UNITS, SEA_UNITS, WL, FMState
 from spacetable.games.fullmetal.terrain import MOUNTAIN, PLAIN, SEA
-from spacetable.games.fullmetal.units import BARGE, CAPACITY, CRAB, LAND_UNITS, SEA_UNITS, WL, FMState
 
 WEIGHTS = {"fire": 30, "assault": 30, "capture": 30, "capture_ship": 50, "build": 20, "load": 8, "unload": 6, "exit": 6,
            "move": 3, "enter": 2, "retreat": 10, "transfer": 1, "end_turn": 2, "take_off": 50, "resign": 0}

@@ -19,71 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from spacetable.core.errors import RuleError
 from spacetable.core.game import Action, Game
 from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
 from .endgame import ship_score, takeoff_cost
-from .spaceship import validate_deploy
-from .terrain import MOUNTAIN, PLAIN
-from .units import BARGE, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, WL, FMState, Unit
-
-
-# ------------------------------------------------------------------ deployment
-def deployment_options(state: FMState, player: int) -> list[list[dict[str, Any]]]:
-    """Candidate deployments offered as legal actions: a full formation, a half one, and nothing."""
-    full = formation(state, player, all_units=True)
-    half = formation(state, player, all_units=False)
-    out = [full]
-    if half != full:
-        out.append(half)
-    out.append([])
-    return out
-
-
-def formation(state: FMState, player: int, all_units: bool) -> list[dict[str, Any]]:
-    """Place units around the dome: sea units on water, land units on land, nearest first."""
-    scratch = state.copy()
-    ship = scratch.units[scratch.ships[player]]
-    dome = ship.cells[0]
-    board = scratch.board
-    radius = scratch.config["deploy_radius"]
-    ring = sorted(board.disc(dome, radius), key=lambda c: (board.dist(c, dome), c))
-    entries: list[dict[str, Any]] = []
-    kinds_order = [BARGE, MB, TANK, GT, CRAB, WL]
-    items = sorted([scratch.units[i] for i in ship.cargo if scratch.units[i].kind in kinds_order],
-                   key=lambda u: (kinds_order.index(u.kind), u.id))
-    if not all_units:
-        items = [u for u in items if u.kind in (TANK, GT, MB, CRAB)][:5]
-    for u in items:
-        for c in ring:
-            if board.dist(c, dome) < 2 and u.kind in (TANK, GT):
-                continue
-            if u.kind == BARGE:
-                opts = [[c, n] for n in board.neigh[c] if n > c]
-            else:
-                opts = [[c]]
-            done = False
-            for cells in opts:
-                at: Any = scratch.xy(cells[0]) if len(cells) == 1 else [scratch.xy(cells[0]), scratch.xy(cells[1])]
-                entry = {"unit": u.id, "at": at}
-                if u.kind in (MB, BARGE) and any(board.terrain[x] not in (0,) for x in cells):
-                    continue
-                if u.kind in (TANK, GT, CRAB, WL) and board.terrain[cells[0]] not in (PLAIN, MOUNTAIN):
-                    continue
-                trial = scratch.copy()
-                try:
-                    validate_deploy(trial, player, [entry])
-                except RuleError:
-                    continue
-                validate_deploy(scratch, player, [entry])
-                entries.append(entry)
-                done = True
-                break
-            if done:
-                break
-    return entries
+from .state import BARGE, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, WL, FMState, Unit
 
 
 # ------------------------------------------------------------------- helpers
@@ -398,4 +339,4 @@ AGENT_SPECS = (
     AgentSpec("random", AGENTS["random"], level="easy", description="a random legal action, ending turns now and then"),
 )
 
-__all__ = ["AGENTS", "AGENT_SPECS", "DEFAULT_AGENT", "CommanderAgent", "GreedyAgent", "RandomFMAgent", "deployment_options"]
+__all__ = ["AGENTS", "AGENT_SPECS", "DEFAULT_AGENT", "CommanderAgent", "GreedyAgent", "RandomFMAgent"]

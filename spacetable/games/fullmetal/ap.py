@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .units import FMState
+from .state import FMState
 
 
 def income(state: FMState, player: int) -> int:

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params
 
 from .firezones import settle
 from .pontoons import remove_unit
+from .state import CRAB, ORE, PONTOON, TANK, WL, Cell, FMState
 from .transport import put_on_board, unload_to_cells
-from .units import CRAB, ORE, PONTOON, TANK, WL, FMState
+
+
+class BuildParams(Params):
+    """FM-13.1: the weather layer, what it builds, and the adjacent cell it builds on."""
+
+    wl: Count
+    kind: Literal["tank", "crab", "pontoon"]
+    to: Cell
 
 
 def build(state: FMState, player: int, action: dict[str, Any]) -> None:
     """``build(wl, type, to)``, 1 AP: the WL turns the ore it holds into a tank, crab or pontoon."""
     wl = state.unit(action.get("wl"))
-    kind = action.get("kind", action.get("unit_type"))
+    kind = action.get("kind")
     if wl.kind != WL or not state.operational(wl, player):
         raise RuleError("FM-13.1", "the weather layer must be your own, operational and on the board")
     if state.unit_under_fire(wl, player):

@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params
 
 from .firezones import settle
+from .state import DESTROYERS, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, Cell, FMState, Unit
 from .transport import pods, put_in
-from .units import DESTROYERS, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, FMState, Unit
+
+
+class CaptureParams(Params):
+    """FM-17.1: two adjacent destroyers, the target unit, and the colour it takes (one of the captors'; by
+    default the first captor's, FM-D16)."""
+
+    a: Count
+    b: Count
+    target: Count
+    colour: Annotated[int, Field(ge=0, le=3)] | None = None
+
+
+class CaptureShipParams(Params):
+    """FM-18.1: the destroyer next to a pod, and the turretless opponent ship."""
+
+    destroyer: Count
+    ship: Count
+
+
+class RepairParams(Params):
+    """FM-18.4: a captured ship and the pod whose turret is rebuilt."""
+
+    ship: Count
+    pod: Cell
 
 
 def recolour(state: FMState, u: Unit, colour: int) -> None:
@@ -47,7 +74,9 @@ def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
             raise RuleError("FM-17.1", why)
     if target.kind in (SHIP, TURRET, PONTOON, ORE) or not state.on_board(target):
         raise RuleError("FM-17.1", "the target is a unit on the board (not a ship, turret, pontoon or ore)")
-    colour = action.get("colour", a.colour)
+    colour = action.get("colour")
+    if colour is None:
+        colour = a.colour
     if colour not in (a.colour, b.colour):
         raise RuleError("FM-17.1", "the colour is one of the captors' colours (D-16)")
     if state.ctl(target) == player and all(x.colour == colour for x in [target, *state.all_cargo(target)]
@@ -63,8 +92,9 @@ def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
     settle(state, player)
 
 
-def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
-    """``capture_ship(d, ship)``, 1 AP then +5 (FM-18.1, FM-18.2). Returns the former controller."""
+def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """``capture_ship(d, ship)``, 1 AP then +5 (FM-18.1, FM-18.2); a former controller left without a ship is
+    eliminated (FM-20.6)."""
     d = state.unit(action.get("destroyer"))
     ship = state.unit(action.get("ship"))
     if ship.kind != SHIP or not ship.cells:
@@ -103,7 +133,6 @@ def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> int:
         state.retreat_only = acquired if acquired else None
     elif state.retreat_only is not None:
         state.retreat_only = sorted(set(state.retreat_only) | set(acquired))
-    return former
 
 
 def repair(state: FMState, player: int, action: dict[str, Any]) -> None:

@@ -1,14 +1,57 @@
-"""Departure, take-off, scoring and ranking (FM-20, D-19..D-22)."""
+"""Departure, take-off, scoring and ranking (FM-20.1, FM-20.2, FM-20.3, FM-20.4, FM-20.5, FM-20.6)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Name, Params
 
 from .firezones import settle
 from .pontoons import remove_unit, sink
-from .units import ORE, FMState, Unit
+from .state import ORE, FMState, Unit
+
+#: Actions the ``fmg`` endgame refuses on turn 21 (FM-D42).
+AGGRESSIVE = ("fire", "assault", "capture", "capture_ship")
+
+Exec = Callable[[FMState, int, dict[str, Any]], None]
+
+
+class TakeOffParams(Params):
+    """FM-20.2: the ship that takes off."""
+
+    ship: Count
+
+
+class DepartureParams(Params):
+    """FM-20.1: ``{ship id: "stay" | "leave"}`` for the player's ships; a ship left out stays."""
+
+    choices: Annotated[dict[Name, Literal["stay", "leave"]], Field(max_length=8)] = Field(default_factory=dict)
+
+
+def peaceful_on_fmg_turn_21(kind: str, fn: Exec) -> Exec:
+    """FM-D42 (``endgame=fmg``): turn 21 brings no income and its saved AP serve only non-aggressive actions,
+    so ``fn`` (fire, assault, capture or ship capture) is refused then."""
+
+    def run(state: FMState, player: int, action: dict[str, Any]) -> None:
+        if state.config["endgame"] == "fmg" and state.turn == 21:
+            raise RuleError("FM-20.1", f"fmg turn 21: saved AP serve only non-aggressive actions, not {kind}")
+        fn(state, player, action)
+
+    run.__doc__ = fn.__doc__
+    return run
+
+
+def decide_departure(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """FM-20.1 / FM-D19: the player's secret turn-21 choice per controlled ship (a sealed commit)."""
+    choices = action.get("choices", {})
+    own = {str(x.id) for x in state.ships_of(player)}
+    if any(k not in own for k in choices):
+        raise RuleError("FM-20.1", "decide only for ships you control")
+    state.sealed.submit(player, {k: choices[k] for k in sorted(choices)}, "FM-20.1")
 
 
 def ship_score(state: FMState, ship: Unit) -> tuple[int, int]:

@@ -5,11 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params, bounded_list
 
 from .firezones import settle, sync_cover
 from .movement import parse_position, step
 from .pontoons import destroy_cell, sink
-from .units import BARGE, DESTROYERS, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, FMState, Unit
+from .state import BARGE, DESTROYERS, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, Cell, FMState, Unit
+
+
+class FireParams(Params):
+    """FM-16.1: two different destroyers and the cell both shoot at."""
+
+    a: Count
+    b: Count
+    target: Cell
+
+
+class Shot(Params):
+    """One shot of an assault: the partner firing with the mover, and the target cell (FM-16.5)."""
+
+    partner: Count
+    target: Cell
+
+
+class AssaultParams(Params):
+    """FM-16.5: the mover, its path (the last step may enter enemy fire) and one or two shots."""
+
+    mover: Count
+    path: bounded_list(Cell, 64, 1)  # type: ignore[valid-type]
+    shots: bounded_list(Shot, 2, 1)  # type: ignore[valid-type]
 
 
 def shooter_problem(state: FMState, s: Unit, player: int, target: int, mover: int = -1) -> str | None:

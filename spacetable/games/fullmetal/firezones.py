@@ -9,7 +9,7 @@ rebuild the whole map's coverage; :func:`full_cover` is the reference recomputat
 
 from __future__ import annotations
 
-from .units import DESTROYERS, SHIP, TURRET, FMState, Unit
+from .state import DESTROYERS, SHIP, TURRET, FMState, Unit
 
 
 def projection(state: FMState, u: Unit) -> list[int] | None:

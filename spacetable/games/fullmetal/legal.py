@@ -1,28 +1,33 @@
-"""Legal-action enumeration (spec §5).
+"""Legal-action enumeration (FM-6.1: what a player may do now).
 
 Play is offered as single steps: one move step (1 AP), one load, one unload, one
-shot pair, ... which compose every multi-step action of the spec. Checks reuse the
-pure ``*_check`` / ``*_problem`` functions of the rule modules, and coverage comes
-from the incremental ``state.cov``, so enumeration never copies the state except to
-verify the rare actions whose legality depends on a full settle.
+shot pair, ... which compose every multi-step action (a longer path is valid input to
+``apply`` too). Checks reuse the pure ``*_check`` / ``*_problem`` functions of the rule
+modules, and coverage comes from the incremental ``state.cov``, so enumeration never
+copies the state except to verify the rare actions whose legality depends on a full
+settle (those are tried with the rule module's own function on a copy).
+
+Deployment (FM-8.1) is offered as three canned formations (FM-D50): every unit, half of
+them, or none; ``apply`` accepts any valid deployment.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spacetable.core.errors import RuleError
 from spacetable.core.game import Action
 
 from .capture import captor_problem
-from .endgame import takeoff_cost
-from .fire import shooter_problem, target_problem
-from .movement import dest_check, step_check
+from .endgame import AGGRESSIVE, takeoff_cost
+from .fire import assault, shooter_problem, target_problem
+from .flow import to_act
+from .mountains import end_turn_ok
+from .movement import dest_check, move, step_check
 from .spaceship import ORIENTATIONS, landing_problem, validate_deploy
-from .terrain import MOUNTAIN
-from .transport import enter_check, gt_onto_mountain, load_check, pods, room_for, touches_pod, unload_to_cells
-from .units import (
+from .state import (
     BARGE,
     CARRIES,
     CRAB,
@@ -39,12 +44,11 @@ from .units import (
     FMState,
     Unit,
 )
+from .terrain import MOUNTAIN, PLAIN
+from .transport import enter_check, gt_onto_mountain, load_check, pods, room_for, touches_pod, unload_to_cells
 
-if TYPE_CHECKING:
-    from .game import FullMetalGame
 
-
-def _ok(fn: Any, *args: Any) -> bool:
+def _ok(fn: Callable[..., Any], *args: Any) -> bool:
     try:
         fn(*args)
     except RuleError:
@@ -52,22 +56,18 @@ def _ok(fn: Any, *args: Any) -> bool:
     return True
 
 
-def _trial(game: FullMetalGame, state: FMState, player: int, action: Action) -> bool:
-    try:
-        game.apply(state, player, action)
-    except RuleError:
-        return False
-    return True
+def _trial(fn: Callable[[FMState, int, Action], None], state: FMState, player: int, action: Action) -> bool:
+    """Would the rule function ``fn`` accept ``action``? (tried on a copy, as ``apply`` does)"""
+    return _ok(fn, state.copy(), player, action)
 
 
-def legal_actions(game: FullMetalGame, state: FMState, player: int) -> list[Action]:
-    if player not in game.to_act(state):
+def legal_actions(state: FMState, player: int) -> list[Action]:
+    """Every legal action of ``player`` now, in a canonical order (``[]`` when not to act)."""
+    if player not in to_act(state):
         return []
     if state.phase == "land":
         return landing_actions(state, player)
     if state.phase == "deploy":
-        from .ai import deployment_options
-
         out = []
         for units in deployment_options(state, player):
             if _ok(validate_deploy, state.copy(), player, units):
@@ -82,7 +82,63 @@ def legal_actions(game: FullMetalGame, state: FMState, player: int) -> list[Acti
         return out
     if state.phase != "play":
         return []
-    return play_actions(game, state, player)
+    return play_actions(state, player)
+
+
+# ------------------------------------------------------------------ deployment
+def deployment_options(state: FMState, player: int) -> list[list[dict[str, Any]]]:
+    """FM-D50: the deployments offered as legal actions: a full formation, a half one, and nothing."""
+    full = formation(state, player, all_units=True)
+    half = formation(state, player, all_units=False)
+    out = [full]
+    if half != full:
+        out.append(half)
+    out.append([])
+    return out
+
+
+def formation(state: FMState, player: int, all_units: bool) -> list[dict[str, Any]]:
+    """Place units around the dome (FM-8.2): sea units on water, land units on land, nearest first."""
+    scratch = state.copy()
+    ship = scratch.units[scratch.ships[player]]
+    dome = ship.cells[0]
+    board = scratch.board
+    radius = scratch.config["deploy_radius"]
+    ring = sorted(board.disc(dome, radius), key=lambda c: (board.dist(c, dome), c))
+    entries: list[dict[str, Any]] = []
+    kinds_order = [BARGE, MB, TANK, GT, CRAB, WL]
+    items = sorted([scratch.units[i] for i in ship.cargo if scratch.units[i].kind in kinds_order],
+                   key=lambda u: (kinds_order.index(u.kind), u.id))
+    if not all_units:
+        items = [u for u in items if u.kind in (TANK, GT, MB, CRAB)][:5]
+    for u in items:
+        for c in ring:
+            if board.dist(c, dome) < 2 and u.kind in (TANK, GT):
+                continue
+            if u.kind == BARGE:
+                opts = [[c, n] for n in board.neigh[c] if n > c]
+            else:
+                opts = [[c]]
+            done = False
+            for cells in opts:
+                at: Any = scratch.xy(cells[0]) if len(cells) == 1 else [scratch.xy(cells[0]), scratch.xy(cells[1])]
+                entry = {"unit": u.id, "at": at}
+                if u.kind in (MB, BARGE) and any(board.terrain[x] not in (0,) for x in cells):
+                    continue
+                if u.kind in (TANK, GT, CRAB, WL) and board.terrain[cells[0]] not in (PLAIN, MOUNTAIN):
+                    continue
+                trial = scratch.copy()
+                try:
+                    validate_deploy(trial, player, [entry])
+                except RuleError:
+                    continue
+                validate_deploy(scratch, player, [entry])
+                entries.append(entry)
+                done = True
+                break
+            if done:
+                break
+    return entries
 
 
 def landing_actions(state: FMState, player: int) -> list[Action]:
@@ -94,13 +150,13 @@ def landing_actions(state: FMState, player: int) -> list[Action]:
     return out
 
 
-def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Action]:
+def play_actions(state: FMState, player: int) -> list[Action]:
     out: list[Action] = []
     xy = state.xy
     pool = state.pool[player]
     units = state.units
     board = state.board
-    if game_end_turn_ok(game, state, player):
+    if end_turn_ok(state, player):
         out.append({"type": "end_turn"})
     mine = [u for u in units.values() if u.colour >= 0 and state.controller[u.colour] == player]
     neutralizes = any(player in u.neut for u in units.values())
@@ -123,7 +179,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                 if not _ok(dest_check, state, player, u, dest, True):
                     continue
                 action = {"type": "move", "unit": u.id, "path": [_pos(state, dest)]}
-                if verify and not _trial(game, state, player, action):
+                if verify and not _trial(move, state, player, action):
                     continue
                 out.append(action)
         # loads (FM-11.1, FM-12.4)
@@ -240,7 +296,7 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                         if t < 0 and not state.under_fire(pod, player):
                             out.append({"type": "repair", "ship": s.id, "pod": xy(pod)})
             out.extend(fire_actions(state, player, mine))
-            out.extend(assault_actions(game, state, player, mine))
+            out.extend(assault_actions(state, player, mine))
     # transfers (0 AP)
     for s in ships:
         inner = [units[i] for i in s.cargo]
@@ -274,15 +330,8 @@ def play_actions(game: FullMetalGame, state: FMState, player: int) -> list[Actio
                 out.append({"type": "take_off", "ship": s.id})
     out.append({"type": "resign"})
     if state.config["endgame"] == "fmg" and state.turn == 21:
-        out = [a for a in out if a["type"] not in ("fire", "assault", "capture", "capture_ship")]
+        out = [a for a in out if a["type"] not in AGGRESSIVE]  # FM-D42
     return out
-
-
-def game_end_turn_ok(game: FullMetalGame, state: FMState, player: int) -> bool:
-    if state.config["mountain_tanks"] == "penalty":
-        return True
-    pairs = game.mountain_pairs(state, player)
-    return not pairs or not game.can_separate(state, player, pairs)
 
 
 def _pos(state: FMState, dest: list[int]) -> Any:
@@ -353,7 +402,7 @@ def fire_actions(state: FMState, player: int, mine: list[Unit]) -> list[Action]:
     return out
 
 
-def assault_actions(game: FullMetalGame, state: FMState, player: int, mine: list[Unit]) -> list[Action]:
+def assault_actions(state: FMState, player: int, mine: list[Unit]) -> list[Action]:
     """FM-16.5: one-step assaults into enemy fire, with 1-2 shots at the defenders (verified by trial)."""
     if state.pool[player] < 3:
         return []
@@ -388,7 +437,7 @@ def assault_actions(game: FullMetalGame, state: FMState, player: int, mine: list
                         options.append([x, y])
             for shots in options[:40]:
                 action = {"type": "assault", "mover": m.id, "path": [state.xy(n)], "shots": shots}
-                if _trial(game, state, player, action):
+                if _trial(assault, state, player, action):
                     out.append(action)
     return out
 

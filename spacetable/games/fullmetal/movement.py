@@ -5,10 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params, bounded_list
 
 from .firezones import settle
+from .state import BARGE, GT, LAND_UNITS, MOBILE, SEA_UNITS, Cell, FMState, Pair, Unit
 from .terrain import MOUNTAIN
-from .units import BARGE, GT, LAND_UNITS, MOBILE, SEA_UNITS, FMState, Unit
+
+
+class MoveParams(Params):
+    """FM-10.1: a unit and its path, one cell (a barge: a pair of cells) per step."""
+
+    unit: Count
+    path: bounded_list(Cell | Pair, 64, 1)  # type: ignore[valid-type]
+
+
+class RetreatParams(Params):
+    """FM-15.6: a neutralized unit and the cell (a barge: the pair) it retreats to."""
+
+    unit: Count
+    to: Cell | Pair
 
 
 def parse_position(state: FMState, value: Any, barge: bool) -> list[int]:

@@ -1,21 +1,32 @@
-"""Compact text notation for actions (terminal play and logs).
+"""Compact text notation of actions (terminal play and logs) and the arguments of their translated sentences.
 
 ``move 12 5,3`` · ``move 7 5,3/6,3`` (barge pair) · ``load C I`` · ``unload C I x,y`` ·
-``unload C I #D`` (into carrier D) · ``transfer F I T`` · ``enter U S`` · ``exit U S x,y`` ·
+``unload C I #D`` (into carrier D) · ``transfer F I T`` · ``enter U S`` · ``exit U S x,y`` (or ``#D``) ·
 ``build W tank x,y`` · ``fire A B x,y`` · ``assault M x,y P:x,y [P:x,y]`` · ``capture A B T [colour]`` ·
 ``capture_ship D S`` · ``repair S x,y`` · ``retreat U x,y`` · ``take_off S`` · ``land x,y north`` ·
 ``deploy []`` (JSON list) · ``depart S=leave ...`` · ``end`` · ``resign``. JSON objects are accepted too.
+
+Each ``*_text`` function is the ``notation`` of one declared move and each ``*_args`` function the
+arguments of its sentence (``fullmetal.move.<type>`` in ``i18n/<lang>.json``); units are named by a
+translated kind and their id, cells as ``x,y``. A sealed action (what other seats see of a deployment
+or a turn-21 decision) has its own sentence.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from spacetable.core.errors import RuleError
 from spacetable.core.game import parse_json_action
+from spacetable.core.i18n import phrase
 
-from .units import FMState
+from .state import FMState
+
+Action = dict[str, Any]
+Text = Callable[[FMState, int, Action], str]
+Args = Callable[[FMState, int, Action], Mapping[str, Any]]
 
 
 def _cell(tok: str) -> Any:
@@ -26,64 +37,214 @@ def _cell(tok: str) -> Any:
     return [int(x), int(y)]
 
 
-def _fmt_pos(p: Any) -> str:
+def pos(p: Any) -> str:
+    """A cell ``x,y``, a barge pair ``x,y/x,y`` or a carrier ``#id``."""
     if isinstance(p, list) and p and isinstance(p[0], list):
-        return "/".join(_fmt_pos(q) for q in p)
+        return "/".join(pos(q) for q in p)
     if isinstance(p, list):
         return f"{p[0]},{p[1]}"
     return f"#{p}"
 
 
-def format_action(a: dict[str, Any]) -> str:
-    t = a.get("type")
-    try:
-        if t == "move":
-            return f"move {a['unit']} " + " ".join(_fmt_pos(p) for p in a["path"])
-        if t == "retreat":
-            return f"retreat {a['unit']} {_fmt_pos(a['to'])}"
-        if t == "load":
-            return f"load {a['carrier']} {a['item']}"
-        if t == "unload":
-            return f"unload {a['carrier']} {a['item']} {_fmt_pos(a['to'])}"
-        if t == "transfer":
-            return f"transfer {a['from']} {a['item']} {a['to']}"
-        if t == "enter":
-            return f"enter {a['unit']} {a['ship']}"
-        if t == "exit":
-            return f"exit {a['unit']} {a['ship']} {_fmt_pos(a['to'])}"
-        if t == "build":
-            return f"build {a['wl']} {a['kind']} {_fmt_pos(a['to'])}"
-        if t == "fire":
-            return f"fire {a['a']} {a['b']} {_fmt_pos(a['target'])}"
-        if t == "assault":
-            shots = " ".join(f"{s['partner']}:{_fmt_pos(s['target'])}" for s in a["shots"])
-            return f"assault {a['mover']} " + " ".join(_fmt_pos(p) for p in a["path"]) + " " + shots
-        if t == "capture":
-            return f"capture {a['a']} {a['b']} {a['target']}" + (f" {a['colour']}" if "colour" in a else "")
-        if t == "capture_ship":
-            return f"capture_ship {a['destroyer']} {a['ship']}"
-        if t == "repair":
-            return f"repair {a['ship']} {_fmt_pos(a['pod'])}"
-        if t == "take_off":
-            return f"take_off {a['ship']}"
-        if t == "land":
-            return f"land {_fmt_pos(a['dome'])} {a.get('orientation', 'north')}"
-        if t == "deploy":
-            return "deploy " + json.dumps(a.get("units", []), separators=(",", ":")) if "units" in a else "deploy (sealed)"
-        if t == "decide_departure":
-            if "choices" not in a:
-                return "depart (sealed)"
-            return "depart " + " ".join(f"{k}={v}" for k, v in sorted(a["choices"].items()))
-        if t == "end_turn":
-            return "end"
-        if t == "resign":
-            return "resign"
-    except (KeyError, TypeError, IndexError):
-        pass
+# ------------------------------------------------------------------------------ text
+def land_text(s: FMState, p: int, a: Action) -> str:
+    return f"land {pos(a['dome'])} {a.get('orientation', 'north')}"
+
+
+def deploy_text(s: FMState, p: int, a: Action) -> str:
+    return "deploy " + json.dumps(a["units"], separators=(",", ":")) if "units" in a else "deploy (sealed)"
+
+
+def departure_text(s: FMState, p: int, a: Action) -> str:
+    if "choices" not in a:
+        return "depart (sealed)"
+    return "depart " + " ".join(f"{k}={v}" for k, v in sorted(a["choices"].items()))
+
+
+def move_text(s: FMState, p: int, a: Action) -> str:
+    return f"move {a['unit']} " + " ".join(pos(c) for c in a["path"])
+
+
+def retreat_text(s: FMState, p: int, a: Action) -> str:
+    return f"retreat {a['unit']} {pos(a['to'])}"
+
+
+def load_text(s: FMState, p: int, a: Action) -> str:
+    return f"load {a['carrier']} {a['item']}"
+
+
+def unload_text(s: FMState, p: int, a: Action) -> str:
+    return f"unload {a['carrier']} {a['item']} {pos(a['to'])}"
+
+
+def transfer_text(s: FMState, p: int, a: Action) -> str:
+    return f"transfer {a['from']} {a['item']} {a['to']}"
+
+
+def enter_text(s: FMState, p: int, a: Action) -> str:
+    return f"enter {a['unit']} {a['ship']}"
+
+
+def exit_text(s: FMState, p: int, a: Action) -> str:
+    return f"exit {a['unit']} {a['ship']} {pos(a['to'])}"
+
+
+def build_text(s: FMState, p: int, a: Action) -> str:
+    return f"build {a['wl']} {a['kind']} {pos(a['to'])}"
+
+
+def fire_text(s: FMState, p: int, a: Action) -> str:
+    return f"fire {a['a']} {a['b']} {pos(a['target'])}"
+
+
+def assault_text(s: FMState, p: int, a: Action) -> str:
+    shots = " ".join(f"{x['partner']}:{pos(x['target'])}" for x in a["shots"])
+    return f"assault {a['mover']} " + " ".join(pos(c) for c in a["path"]) + " " + shots
+
+
+def capture_text(s: FMState, p: int, a: Action) -> str:
+    return f"capture {a['a']} {a['b']} {a['target']}" + (f" {a['colour']}" if a.get("colour") is not None else "")
+
+
+def capture_ship_text(s: FMState, p: int, a: Action) -> str:
+    return f"capture_ship {a['destroyer']} {a['ship']}"
+
+
+def repair_text(s: FMState, p: int, a: Action) -> str:
+    return f"repair {a['ship']} {pos(a['pod'])}"
+
+
+def take_off_text(s: FMState, p: int, a: Action) -> str:
+    return f"take_off {a['ship']}"
+
+
+def end_turn_text(s: FMState, p: int, a: Action) -> str:
+    return "end"
+
+
+#: Notation of every action type (the move table declares the same functions).
+TEXTS: dict[str, Text] = {
+    "land": land_text, "deploy": deploy_text, "decide_departure": departure_text, "move": move_text,
+    "retreat": retreat_text, "load": load_text, "unload": unload_text, "transfer": transfer_text,
+    "enter": enter_text, "exit": exit_text, "build": build_text, "fire": fire_text, "assault": assault_text,
+    "capture": capture_text, "capture_ship": capture_ship_text, "repair": repair_text, "take_off": take_off_text,
+    "end_turn": end_turn_text,
+}
+
+
+def format_action(a: Action) -> str:
+    """An action in the notation, without a state (logs, the terminal); JSON for anything unreadable."""
+    if a.get("type") == "resign":
+        return "resign"
+    text = TEXTS.get(a.get("type", ""))
+    if text is not None:
+        try:
+            return text(None, -1, a)  # type: ignore[arg-type]  # the notation never reads the state
+        except (KeyError, TypeError, IndexError):
+            pass
     return json.dumps(a, sort_keys=True, separators=(",", ":"))
 
 
-def parse_action(state: FMState, player: int, text: str) -> dict[str, Any]:
+# ------------------------------------------------------------------------- sentence arguments
+def unit(s: FMState | None, uid: Any) -> Any:
+    """A unit as a phrase argument: its translated kind and its id (the id alone if unknown)."""
+    u = s.units.get(uid) if s is not None and isinstance(uid, int) else None
+    if u is None:
+        return phrase("fullmetal.unit_id", id=uid)
+    return phrase("fullmetal.unit", kind=phrase(f"fullmetal.kind.{u.kind}"), id=uid)
+
+
+def place(s: FMState | None, to: Any) -> Any:
+    """Where an unloaded item goes: a cell or pair as text, or a receiving carrier as a unit."""
+    return pos(to) if isinstance(to, list) else unit(s, to)
+
+
+def land_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"dome": pos(a["dome"]), "orientation": phrase(f"fullmetal.orientation.{a.get('orientation', 'north')}")}
+
+
+def deploy_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    if "units" not in a:
+        return {"what": phrase("fullmetal.sealed")}
+    return {"what": phrase("fullmetal.units_placed", count=len(a["units"]))}
+
+
+def departure_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    if "choices" not in a:
+        return {"ships": phrase("fullmetal.sealed")}
+    leaving = [unit(s, int(k)) for k, v in sorted(a["choices"].items()) if v == "leave"]
+    return {"ships": leaving or phrase("fullmetal.no_ship")}
+
+
+def move_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"unit": unit(s, a["unit"]), "path": " → ".join(pos(c) for c in a["path"])}
+
+
+def retreat_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"unit": unit(s, a["unit"]), "to": pos(a["to"])}
+
+
+def load_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"carrier": unit(s, a["carrier"]), "item": unit(s, a["item"])}
+
+
+def unload_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"carrier": unit(s, a["carrier"]), "item": unit(s, a["item"]), "to": place(s, a["to"])}
+
+
+def transfer_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"from": unit(s, a["from"]), "item": unit(s, a["item"]), "to": unit(s, a["to"])}
+
+
+def enter_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"unit": unit(s, a["unit"]), "ship": unit(s, a["ship"])}
+
+
+def exit_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"unit": unit(s, a["unit"]), "ship": unit(s, a["ship"]), "to": place(s, a["to"])}
+
+
+def build_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"wl": unit(s, a["wl"]), "kind": phrase(f"fullmetal.kind.{a['kind']}"), "to": pos(a["to"])}
+
+
+def fire_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"a": unit(s, a["a"]), "b": unit(s, a["b"]), "target": pos(a["target"])}
+
+
+def assault_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    shots = [phrase("fullmetal.shot", partner=unit(s, x["partner"]), target=pos(x["target"])) for x in a["shots"]]
+    return {"mover": unit(s, a["mover"]), "path": " → ".join(pos(c) for c in a["path"]), "shots": shots}
+
+
+def capture_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    colour = a.get("colour")
+    if colour is None:
+        u = s.units.get(a["a"]) if s is not None else None
+        colour = u.colour if u is not None else 0
+    return {"a": unit(s, a["a"]), "b": unit(s, a["b"]), "target": unit(s, a["target"]),
+            "colour": phrase(f"fullmetal.colour.{colour % 4}")}
+
+
+def capture_ship_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"destroyer": unit(s, a["destroyer"]), "ship": unit(s, a["ship"])}
+
+
+def repair_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"ship": unit(s, a["ship"]), "pod": pos(a["pod"])}
+
+
+def take_off_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {"ship": unit(s, a["ship"])}
+
+
+def no_args(s: FMState, p: int, a: Action) -> Mapping[str, Any]:
+    return {}
+
+
+# ------------------------------------------------------------------------------ parsing
+def parse_action(state: FMState, player: int, text: str) -> Action:
+    """Read an action typed in the notation (or as JSON); unreadable text is a ``CORE-ACTION`` error."""
     text = text.strip()
     if text.startswith("{"):
         return parse_json_action(text)
@@ -103,14 +264,13 @@ def parse_action(state: FMState, player: int, text: str) -> dict[str, Any]:
         if t == "load":
             return {"type": "load", "carrier": int(args[0]), "item": int(args[1])}
         if t == "unload":
-            to: Any = int(args[2][1:]) if args[2].startswith("#") else _cell(args[2])
-            return {"type": "unload", "carrier": int(args[0]), "item": int(args[1]), "to": to}
+            return {"type": "unload", "carrier": int(args[0]), "item": int(args[1]), "to": _place(args[2])}
         if t == "transfer":
             return {"type": "transfer", "from": int(args[0]), "item": int(args[1]), "to": int(args[2])}
         if t == "enter":
             return {"type": "enter", "unit": int(args[0]), "ship": int(args[1])}
         if t == "exit":
-            return {"type": "exit", "unit": int(args[0]), "ship": int(args[1]), "to": _cell(args[2])}
+            return {"type": "exit", "unit": int(args[0]), "ship": int(args[1]), "to": _place(args[2])}
         if t == "build":
             return {"type": "build", "wl": int(args[0]), "kind": args[1], "to": _cell(args[2])}
         if t == "fire":
@@ -120,7 +280,7 @@ def parse_action(state: FMState, player: int, text: str) -> dict[str, Any]:
             shots = [{"partner": int(p.split(":")[0]), "target": _cell(p.split(":")[1])} for p in args[1:] if ":" in p]
             return {"type": "assault", "mover": int(args[0]), "path": path, "shots": shots}
         if t == "capture":
-            out: dict[str, Any] = {"type": "capture", "a": int(args[0]), "b": int(args[1]), "target": int(args[2])}
+            out: Action = {"type": "capture", "a": int(args[0]), "b": int(args[1]), "target": int(args[2])}
             if len(args) > 3:
                 out["colour"] = int(args[3])
             return out
@@ -139,3 +299,7 @@ def parse_action(state: FMState, player: int, text: str) -> dict[str, Any]:
     except (IndexError, ValueError, json.JSONDecodeError) as exc:
         raise RuleError("CORE-ACTION", f"cannot read {text!r}: {exc}") from exc
     raise RuleError("CORE-ACTION", f"unknown action {t!r}")
+
+
+def _place(tok: str) -> Any:
+    return int(tok[1:]) if tok.startswith("#") else _cell(tok)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .units import FMState, Unit
+from .state import FMState, Unit
 
 
 def groups(state: FMState) -> list[list[int]]:

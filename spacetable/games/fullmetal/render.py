@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .endgame import ship_score
+from .state import CODES, FMState, Unit
 from .terrain import OFF, TERRAIN_TO_CHAR
-from .units import CODES, FMState, Unit
 
 COLOURS = ("#d33", "#36c", "#2a2", "#d9a400")
 COLOUR_NAMES = ("red", "blue", "green", "yellow")
@@ -200,7 +199,3 @@ def svg_board(state: FMState, player: int | None = None, size: float = 14.0, cov
     out.append("</svg>")
     return "\n".join(out)
 
-
-def ship_summary(state: FMState, ship: Unit) -> dict[str, int]:
-    score, ore = ship_score(state, ship)
-    return {"score": score, "ore": ore}

@@ -18,16 +18,18 @@ from typing import Any
 
 from spacetable.core.errors import RuleError
 from spacetable.core.rng import Rng
+from spacetable.core.simultaneous import SealedCommits
 
 from .endgame import ranking, ship_score
 from .firezones import full_cover, settle, sync_cover
+from .flow import start_player_turn
 from .fmp import bundled_map
 from .game import GAME
 from .pontoons import sink
 from .spaceship import footprint
+from .state import BARGE, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, WL, FMState, Unit
 from .terrain import get_board
 from .tides import forecast, setup_deck
-from .units import BARGE, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, TURRET, WL, FMState, Unit
 
 KINDS = {"T": TANK, "GT": GT, "MB": MB, "BG": BARGE, "CR": CRAB, "WL": WL, "PT": PONTOON, "OR": ORE}
 LABEL_KEYS = ("unit", "carrier", "item", "a", "b", "partner", "mover", "wl", "ship", "destroyer", "from")
@@ -135,15 +137,13 @@ class Scenario:
             s.phase, s.turn, s.land_order = "land", 1, list(range(n))
             s.order = []
         elif phase == "deploy":
-            from spacetable.core.simultaneous import SealedCommits
-
             s.phase, s.turn = "deploy", 2
             s.sealed = SealedCommits.open(list(range(n)))
         sync_cover(s)
         if spec.get("settle", True) and phase == "play":
             settle(s, active, lock=False)
         if spec.get("start_turn"):
-            GAME._start_player_turn(s)
+            start_player_turn(s)
             for p, v in (spec.get("ap") or {}).items():
                 s.pool[int(p)] = int(v)
         return s

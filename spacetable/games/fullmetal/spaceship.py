@@ -3,19 +3,54 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params, bounded_list
 
 from .firezones import sync_cover
 from .movement import parse_position, place
 from .pontoons import remove_unit, would_anchor
+from .state import BARGE, LAND_UNITS, ORE, PONTOON, SEA_UNITS, TANK, TURRET, Cell, FMState, Pair, Unit
 from .terrain import MOUNTAIN, PLAIN, REEF, SWAMP
 from .transport import put_in, room_for
-from .units import BARGE, LAND_UNITS, ORE, PONTOON, SEA_UNITS, TANK, TURRET, FMState, Unit
 
 #: FM-7.1 pod directions (indices into N, NE, SE, S, SW, NW).
 ORIENTATIONS = {"north": (0, 2, 4), "south": (1, 3, 5)}
+
+
+class LandParams(Params):
+    """FM-7.1: the dome's cell and the orientation of the pods (``ship``, if given, is the player's own)."""
+
+    dome: Cell
+    orientation: Literal["north", "south"] = "north"
+    ship: Count | None = None
+
+
+class CargoEntry(Params):
+    """A unit loaded into a deployed carrier, with its own cargo (FM-8.2 (e))."""
+
+    unit: Count
+    cargo: bounded_list("Count | CargoEntry", 4) = Field(default_factory=list)  # type: ignore[valid-type]
+
+
+class DeployEntry(Params):
+    """A unit placed around the dome: its cell (a barge: a pair) and what it carries (FM-8.2)."""
+
+    unit: Count
+    at: Cell | Pair
+    cargo: bounded_list(Count | CargoEntry, 4) = Field(default_factory=list)  # type: ignore[valid-type]
+
+
+class DeployParams(Params):
+    """FM-8.1: the secret deployment, every unit placed from the ship (the rest stays aboard)."""
+
+    units: bounded_list(DeployEntry, 32)  # type: ignore[valid-type]
+
+
+CargoEntry.model_rebuild()
 
 
 def footprint(state: FMState, dome: int, orientation: str) -> list[int] | None:
@@ -87,6 +122,12 @@ def land(state: FMState, player: int, action: dict[str, Any]) -> None:
         t = state.new_unit(TURRET, ship.colour, cells=[pod], ship=ship.id, shots=2)
         ship.turrets.append(t.id)
     sync_cover(state)
+
+
+def deploy(state: FMState, player: int, action: dict[str, Any]) -> None:
+    """FM-8.1: validate the deployment on a scratch copy and seal it until every player has submitted."""
+    validate_deploy(state.copy(), player, action.get("units"))
+    state.sealed.submit(player, action.get("units"), "FM-8.1")
 
 
 def seat_order(state: FMState) -> list[int]:
@@ -199,4 +240,4 @@ def reveal_deploy(state: FMState, commits: dict[int, Any]) -> None:
             _place_entry(state, p, ship, e, top=True)
 
 
-__all__ = ["land", "landing_problem", "reveal_deploy", "seat_order", "validate_deploy"]
+__all__ = ["deploy", "land", "landing_problem", "reveal_deploy", "seat_order", "validate_deploy"]

@@ -13,8 +13,6 @@ from spacetable.core.hexgrid import HexMap, OffsetLayout
 SEA, REEF, SWAMP, PLAIN, MOUNTAIN, OFF = 0, 1, 2, 3, 4, -1
 CHAR_TO_TERRAIN = {".": SEA, "*": REEF, "%": SWAMP, "$": PLAIN, "#": MOUNTAIN, "?": OFF}
 TERRAIN_TO_CHAR = {v: k for k, v in CHAR_TO_TERRAIN.items()}
-TERRAIN_NAMES = {SEA: "sea", REEF: "reef", SWAMP: "swamp", PLAIN: "plain", MOUNTAIN: "mountain", OFF: "off"}
-TIDES = ("low", "normal", "high")
 
 
 def land_at(terrain: int, tide: str) -> bool:

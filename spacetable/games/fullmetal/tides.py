@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .units import WL, FMState
+from .state import WL, FMState
 
 DECK = ["low"] * 5 + ["normal"] * 5 + ["high"] * 5
 STEP = {"high": 1, "normal": 0, "low": -1}

@@ -4,13 +4,56 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import create_model
+
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Count, Params
 
 from .firezones import settle
 from .movement import free_for, place
 from .pontoons import sink, would_anchor
+from .state import BARGE, CAPACITY, CARRIES, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, WL, Cell, FMState, Pair, Unit
 from .terrain import MOUNTAIN
-from .units import BARGE, CAPACITY, CARRIES, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, WL, FMState, Unit
+
+
+class LoadParams(Params):
+    """FM-11.1 / FM-12.4: a carrier (a ship too) and the adjacent item it loads."""
+
+    carrier: Count
+    item: Count
+
+
+class UnloadParams(Params):
+    """FM-11.2: a carrier (a ship too), an item it holds, and where it goes: a cell, a pair of cells (a barge
+    leaving a ship) or the id of an adjacent carrier (transship)."""
+
+    carrier: Count
+    item: Count
+    to: Cell | Pair | Count
+
+
+class EnterParams(Params):
+    """FM-12.2: a unit next to a pod and its own ship."""
+
+    unit: Count
+    ship: Count
+
+
+class ExitParams(Params):
+    """FM-12.3: a unit in a ship, the ship, and a cell (a barge: a pair) touching a pod with an intact turret, or
+    an adjacent carrier's id (the same as ``unload``)."""
+
+    unit: Count
+    ship: Count
+    to: Cell | Pair | Count
+
+
+#: FM-9 (0 AP): ``{"from": carrier, "item": id, "to": carrier}``. The field is named after the keyword
+#: ``from``, which a class body cannot declare, so the model is built from a mapping.
+TransferParams = create_model(
+    "TransferParams", __base__=Params, __doc__="FM-12.4: a free transfer inside a ship, or between a barge and its crab.",
+    **{"from": (Count, ...), "item": (Count, ...), "to": (Count, ...)},  # type: ignore[call-overload]
+)
 
 
 def adjacent_to(state: FMState, u: Unit, cell: int) -> bool:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import Coord
 from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
 
@@ -28,6 +31,10 @@ CARRIES: dict[str, frozenset[str]] = {
 }
 CAPACITY = {BARGE: 4, CRAB: 2, WL: 1, SHIP: 10**6}
 STARTING_FORCE = ((BARGE, 1), (CRAB, 1), (WL, 1), (MB, 2), (TANK, 4), (GT, 1), (PONTOON, 1))
+#: A cell as written in actions: ``[x, y]`` (FM-1.1).
+Cell = Annotated[list[Coord], Field(min_length=2, max_length=2)]
+#: A barge position: two adjacent cells ``[[x, y], [x, y]]`` (FM-10.4).
+Pair = Annotated[list[Cell], Field(min_length=2, max_length=2)]
 CODES = {SHIP: "S", TURRET: "U", TANK: "T", GT: "G", MB: "M", BARGE: "B", CRAB: "C", WL: "W", PONTOON: "P", ORE: "O"}
 
 
@@ -84,7 +91,6 @@ class FMState:
     pool: list[int] = field(default_factory=list)
     saved: list[int] = field(default_factory=list)
     retreat_window: bool = False
-    acted: bool = False
     eliminated: list[int] = field(default_factory=list)
     resigned: list[bool] = field(default_factory=list)
     reserve: dict[str, int] = field(default_factory=dict)
@@ -129,7 +135,7 @@ class FMState:
             self.num_players, self.config, self.width, self.height, self.terrain, self.rng.copy(), self.phase, self.turn,
             self.tide, list(self.pile), list(self.aside), self.walk_level, {k: u.copy() for k, u in self.units.items()},
             self.next_id, dict(self.occ), dict(self.pontoon_at), list(self.controller), list(self.ships), list(self.order),
-            self.current, list(self.land_order), list(self.pool), list(self.saved), self.retreat_window, self.acted,
+            self.current, list(self.land_order), list(self.pool), list(self.saved), self.retreat_window,
             list(self.eliminated), list(self.resigned), dict(self.reserve), [dict(f) for f in self.forecasts],
             SealedCommits(list(self.sealed.required), dict(self.sealed.commits)), [dict(d) for d in self.departed],
             list(self.graveyard), [list(c) for c in self.cov], {k: list(v) for k, v in self.proj.items()}, list(self.disq),
@@ -143,9 +149,6 @@ class FMState:
         """Sequence number of the next elimination (later eliminations rank higher, FM-20.6)."""
         self.elim_seq += 1
         return self.elim_seq
-
-    def cfg(self, key: str) -> Any:
-        return self.config[key]
 
     def active_player(self) -> int:
         return self.order[self.current] if self.order else -1
