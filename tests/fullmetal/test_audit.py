@@ -1,4 +1,4 @@
-"""Rule-audit regressions: deviations found by a second reading of the spec and seed chapter 9.
+"""Rule-audit regressions: deviations found by a second reading of the rules and of chapter 9 (seed).
 
 Each test cites the rule it pins down (FM-*, D-*, seed §9.*).
 """
@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from spacetable.core.errors import RuleError
+from spacetable.core.rng import Rng
+from spacetable.core.serial import action_key
 from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.scenario import Scenario
 
@@ -40,6 +42,7 @@ def capture_position(red_neutralized: bool = True) -> Scenario:
     })
 
 
+@pytest.mark.rule("FM-18.2", "FM-15.6", "FM-D29")
 def test_fm_18_2_retreat_window_after_a_ship_capture_is_for_acquired_units_only() -> None:
     """FM-18.2 / FM-15.6 / seed §9.3: after a mid-turn ship capture only the acquired neutralized units may
     retreat; the capturer's own units lost their window with the first action."""
@@ -51,6 +54,7 @@ def test_fm_18_2_retreat_window_after_a_ship_capture_is_for_acquired_units_only(
     run(sc, {"action": {"type": "retreat", "unit": "RT", "to": [9, 9]}, "check": {"neutralized": {"RT": []}}})
 
 
+@pytest.mark.rule("FM-15.6", "FM-D29")
 def test_fm_18_2_capture_first_keeps_the_full_retreat_window() -> None:
     """FM-15.6: a ship capture as the first action keeps the ordinary window open for every unit."""
     sc = capture_position()
@@ -59,6 +63,7 @@ def test_fm_18_2_capture_first_keeps_the_full_retreat_window() -> None:
     run(sc, {"action": {"type": "retreat", "unit": "RT", "to": [9, 9]}})
 
 
+@pytest.mark.rule("FM-18.2", "FM-D36")
 def test_seed_9_2_acquired_units_are_at_once_useful() -> None:
     """Seed §9.2: the captured colour's units are 'at once useful for any action': destroyers get their
     2 shots for the capturer's turn (as captured units do, FM-17.2)."""
@@ -68,8 +73,9 @@ def test_seed_9_2_acquired_units_are_at_once_useful() -> None:
     assert sc.state.units[sc.uid("RS")].shots == 2
 
 
+@pytest.mark.rule("FM-D21", "FM-D40")
 def test_d_21_resign_at_any_time() -> None:
-    """D-21 / spec §5: resign is allowed 'any time', not only on one's own turn."""
+    """FM-D21 / FM-D40: resign is allowed 'any time', not only on one's own turn."""
     sc = Scenario({"players": 3, "active": 0, "board": {"width": 30, "height": 12, "fill": "$"},
                    "ships": [{"player": 0, "dome": [4, 5]}, {"player": 1, "dome": [15, 5]}, {"player": 2, "dome": [26, 5]}]})
     s = GAME.apply(sc.state, 1, {"type": "resign"})
@@ -81,6 +87,7 @@ def test_d_21_resign_at_any_time() -> None:
         GAME.apply(s, 2, {"type": "end_turn"})  # other actions still wait for their turn
 
 
+@pytest.mark.rule("FM-18.3", "FM-D35")
 def test_fm_18_3_recolouring_an_own_carrier_that_holds_foreign_units() -> None:
     """FM-18.3: the former controller 'prevents this by recolouring the carrier and cargo (capture it)':
     capturing one's own red barge with red captors recolours the blue tank inside it."""
@@ -97,6 +104,7 @@ def test_fm_18_3_recolouring_an_own_carrier_that_holds_foreign_units() -> None:
              "check": {"colour": {"BT": 0, "BG": 0}, "pool": {"0": 29}}})
 
 
+@pytest.mark.rule("FM-17.1", "FM-D35")
 def test_fm_17_1_own_unit_of_that_colour_with_nothing_to_recolour_is_no_target() -> None:
     """FM-17.1: recolouring needs something of another colour."""
     sc = Scenario({
@@ -108,6 +116,7 @@ def test_fm_17_1_own_unit_of_that_colour_with_nothing_to_recolour_is_no_target()
     run(sc, {"action": {"type": "capture", "a": "A1", "b": "A2", "target": "T"}, "expect": "illegal", "rule": "FM-17.1"})
 
 
+@pytest.mark.rule("FM-2.2", "FM-D31")
 def test_fm_2_2_no_gt_unloaded_into_a_crab_on_a_mountain() -> None:
     """FM-2.2: a crab carrying a GT never stands on a mountain, so a GT cannot be transshipped into one."""
     sc = Scenario({
@@ -120,8 +129,9 @@ def test_fm_2_2_no_gt_unloaded_into_a_crab_on_a_mountain() -> None:
     run(sc, {"action": {"type": "unload", "carrier": "BG", "item": "G", "to": "CR"}, "expect": "illegal", "rule": "FM-2.2"})
 
 
+@pytest.mark.rule("FM-16.2", "FM-D15")
 def test_d_15_no_shot_at_a_carrier_holding_a_unit_you_control() -> None:
-    """FM-16.2 / D-15: a cell holding anything the shooter controls is no target, cargo included
+    """FM-16.2 / FM-D15: a cell holding anything the shooter controls is no target, cargo included
     (FM-18.3: acquired units may sit in the former controller's carriers)."""
     sc = Scenario({
         "board": {"width": 10, "height": 9, "fill": "$"},
@@ -134,6 +144,7 @@ def test_d_15_no_shot_at_a_carrier_holding_a_unit_you_control() -> None:
     run(sc, {"action": {"type": "fire", "a": "A1", "b": "A2", "target": [4, 4]}, "expect": "illegal", "rule": "FM-16.2"})
 
 
+@pytest.mark.rule("FM-15.5", "FM-21", "FM-D37")
 def test_fm_15_5_locked_destroyers_may_still_capture() -> None:
     """FM-15.5 / FM-21: a locked destroyer 'may still fire and capture' (it only cannot change cell)."""
     sc = Scenario({
@@ -146,6 +157,7 @@ def test_fm_15_5_locked_destroyers_may_still_capture() -> None:
     run(sc, {"action": {"type": "capture", "a": "A1", "b": "A2", "target": "BC"}, "check": {"controller": {"BC": 0}}})
 
 
+@pytest.mark.rule("FM-11.2", "FM-D31")
 def test_fm_11_2_no_transship_into_the_same_carrier() -> None:
     """FM-11.2: transshipping goes to *another* carrier; a barge cannot 'unload' into itself for 1 AP."""
     sc = Scenario({
@@ -155,8 +167,9 @@ def test_fm_11_2_no_transship_into_the_same_carrier() -> None:
     run(sc, {"action": {"type": "unload", "carrier": "BG", "item": "T", "to": "BG"}, "expect": "illegal", "rule": "FM-11.2"})
 
 
+@pytest.mark.rule("FM-13.3", "FM-D45")
 def test_spec_1_2_deploy_forecast_is_seen_while_deploying() -> None:
-    """Spec §1.2 ``deploy_forecast=true`` (PC): a weather layer sees the turn-3 tide *while deploying*,
+    """FM-D45 ``deploy_forecast=true`` (PC): a weather layer sees the turn-3 tide *while deploying*,
     privately (FM-13.3); without the option nobody does."""
     for on in (True, False):
         cfg = GAME.normalize_config({"players": 2, "deploy_forecast": on})
@@ -172,8 +185,9 @@ def test_spec_1_2_deploy_forecast_is_seen_while_deploying() -> None:
         assert "forecast" not in GAME.view(s, None)
 
 
+@pytest.mark.rule("FM-16.5", "FM-D8", "FM-D50")
 def test_fm_16_5_two_step_assault_is_reachable_step_by_step() -> None:
-    """FM-16.5 / spec §5: an assault with a two-cell path equals `move` of the approach step followed by the
+    """FM-16.5 / FM-D50: an assault with a two-cell path equals `move` of the approach step followed by the
     one-step assault that legal_actions enumerates (only the last step and the shots are atomic)."""
     spec = {
         "board": {"width": 10, "height": 9, "fill": "$"},
@@ -203,6 +217,7 @@ def test_fm_16_5_two_step_assault_is_reachable_step_by_step() -> None:
     run(bad, {"action": {"type": "move", "unit": "A2", "path": [[3, 4]]}, "check": {"pool": {"0": 9}, "at": {"A2": [3, 4]}}})
 
 
+@pytest.mark.rule("FM-15.6")
 def test_fm_15_6_a_stranded_neutralized_unit_cannot_retreat() -> None:
     """FM-15.6: 'stranded units cannot' retreat (a tank stuck on a reef at normal tide, under B's fire)."""
     sc = Scenario({
@@ -216,6 +231,7 @@ def test_fm_15_6_a_stranded_neutralized_unit_cannot_retreat() -> None:
     run(sc, {"action": {"type": "retreat", "unit": "T", "to": [2, 4]}, "expect": "illegal"})
 
 
+@pytest.mark.rule("FM-18.4", "FM-D26")
 def test_seed_9_2_a_repaired_turret_fires_at_once() -> None:
     """Seed §9.2 / FM-18.4: 'a repaired turret can fire at once' (2 shots), here with a tank at a C unit."""
     sc = Scenario({
@@ -234,6 +250,7 @@ def test_seed_9_2_a_repaired_turret_fires_at_once() -> None:
              "check": {"destroyed": ["C3"], "pool": {"1": 10}}})
 
 
+@pytest.mark.rule("FM-12.2")
 def test_seed_9_1_enter_through_a_pod_under_fire_from_a_cell_out_of_fire() -> None:
     """Seed §9.1 / FM-12.2: a unit goes in through a pod under opponent fire (here also turretless) if its own
     cell is out of fire."""
@@ -249,11 +266,11 @@ def test_seed_9_1_enter_through_a_pod_under_fire_from_a_cell_out_of_fire() -> No
     run(sc, {"action": {"type": "enter", "unit": "T", "ship": "SA"}, "check": {"inside": {"T": "SA"}, "pool": {"0": 4}}})
 
 
+@pytest.mark.rule("FM-22.1", "FM-22.2", "FM-D19")
 def test_fm_22_1_server_timeout_plays_the_clock_rule_not_resign() -> None:
     """FM-22.1: when a clock runs out the server plays ``game.timeout_action`` (SRV-C2) instead of resigning:
     landing at a legal site, an empty deployment, ``stay`` on turn 21, ``end_turn`` in play; with an
     FM-19.1 mountain pair that could still separate, a separating move (end_turn would be rejected)."""
-    from spacetable.core.serial import action_key
 
     def proposed(state: Any, seat: int) -> dict[str, Any]:
         before = GAME.state_to_json(state)
@@ -291,8 +308,9 @@ def test_fm_22_1_server_timeout_plays_the_clock_rule_not_resign() -> None:
     assert proposed(s, 0) == {"type": "end_turn"}
 
 
+@pytest.mark.rule("FM-14.2", "FM-D14")
 def test_d_14_ship_cells_anchor_pontoons_at_high_tide() -> None:
-    """FM-14.2 / D-14: spaceship cells count as land for anchoring, which matters on swamp at high tide; a
+    """FM-14.2 / FM-D14: spaceship cells count as land for anchoring, which matters on swamp at high tide; a
     chain hanging on the ship survives the tide, a chain hanging on a swamp cell sinks with its load."""
     sc = Scenario({
         "board": {"width": 12, "height": 10, "fill": ".",
@@ -305,10 +323,10 @@ def test_d_14_ship_cells_anchor_pontoons_at_high_tide() -> None:
     run(sc, {"tide": "high", "check": {"alive": ["P1", "P2", "T"], "destroyed": ["Q1", "T2"]}})
 
 
+@pytest.mark.rule("FM-8.3", "FM-2.6")
 def test_spec_4_determinize_hides_the_first_player_lot_and_unseen_walk_tides() -> None:
-    """Spec §4 / FM-8.3: the turn-3 first player is drawn at reveal, so before it a determinized state must not
+    """FM-8.3 / hidden information: the turn-3 first player is drawn at reveal, so before it a determinized state must not
     carry the real lot; with ``random_walk`` the tides drawn for someone else's forecast stay hidden."""
-    from spacetable.core.rng import Rng
 
     s = GAME.initial_state(GAME.normalize_config({"players": 4}), 9)
     lots = {GAME.determinize(s, 0, Rng.from_seed(k)).lot for k in range(40)}
@@ -339,7 +357,7 @@ def test_fm_18_2_a_capture_acquiring_no_neutralized_unit_reopens_no_retreat() ->
     assert GAME.view(sc.state, 1)["retreat_window"] is False
 
 
-@pytest.mark.rule("FM-11.2", "FM-12.2", "FM-12.3")
+@pytest.mark.rule("FM-11.2", "FM-12.2", "FM-12.3", "FM-D31")
 def test_seed_9_1_ship_and_carrier_transship_in_apply_and_legal_actions_alike() -> None:
     """Seed §9.1 ("for any load and unload the spaceship obeys the same rules as carriers"), FM-11.2, FM-12.3:
     the ship unloads straight into an adjacent carrier with room (through a pod with an intact turret) and a

@@ -1,4 +1,4 @@
-"""Game flow, views and the terminal CLI (FM-6, FM-7, FM-8, FM-9, FM-20, spec §4)."""
+"""Game flow, views and the terminal CLI (FM-6.1, FM-7.1, FM-8.1, FM-9.1, FM-20.1, hidden information)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,14 @@ import json
 
 import pytest
 
+from spacetable.cli import main
 from spacetable.core.errors import ConfigError, RuleError
+from spacetable.core.match import Match
+from spacetable.core.rng import Rng
 from spacetable.games import get_game
 from spacetable.games.fullmetal.ai import AGENTS, DEFAULT_AGENT
 from spacetable.games.fullmetal.game import GAME
+from spacetable.games.fullmetal.notation import format_action
 from spacetable.games.fullmetal.render import svg_board
 
 
@@ -24,7 +28,7 @@ def start(seed: int = 1, players: int = 2, **cfg: object):
 
 
 def test_registry_and_presets() -> None:
-    """The game is registered; presets fill options the caller did not set (spec §1.2)."""
+    """The game is registered; presets fill options the caller did not set (rules doc, "Variants")."""
     assert get_game("fullmetal") is GAME
     fmg = GAME.normalize_config({"preset": "fmg"})
     assert fmg["tide_generator"] == "random_walk" and fmg["endgame"] == "fmg"
@@ -36,6 +40,7 @@ def test_registry_and_presets() -> None:
         GAME.initial_state(GAME.normalize_config({"landing_rule": "zones"}), 1)
 
 
+@pytest.mark.rule("FM-6.1", "FM-5.1", "FM-7.1", "FM-8.1", "FM-9.1")
 def test_fm_6_flow_landing_deploy_and_turn_3_income() -> None:
     """FM-6.1, FM-7, FM-8, FM-9.1: lot-order landing, simultaneous deployment, turn 3 with 5 AP."""
     s = GAME.initial_state(GAME.normalize_config({"players": 3}), 4)
@@ -50,8 +55,9 @@ def test_fm_6_flow_landing_deploy_and_turn_3_income() -> None:
     assert sorted(s.order) == [0, 1, 2]
 
 
+@pytest.mark.rule("FM-8.1", "FM-D5")
 def test_fm_8_deploy_is_sealed_in_views() -> None:
-    """Spec §4 / D-5: a submitted deployment is hidden from the other players until reveal."""
+    """FM-D5: a submitted deployment is hidden from the other players until reveal."""
     s = GAME.initial_state(GAME.normalize_config({}), 2)
     while s.phase == "land":
         p = GAME.to_act(s)[0]
@@ -66,7 +72,7 @@ def test_fm_8_deploy_is_sealed_in_views() -> None:
 
 
 def test_views_hide_deck_and_other_forecasts() -> None:
-    """Spec §4: forecasts are private; deck order, set-aside cards and RNG never appear in a view."""
+    """Hidden information: forecasts are private; deck order, set-aside cards and RNG never appear in a view."""
     s = start(3)
     s.forecasts[0] = {s.turn + 1: "high"}
     s.forecasts[1] = {s.turn + 1: "high", s.turn + 2: "low"}
@@ -82,9 +88,7 @@ def test_views_hide_deck_and_other_forecasts() -> None:
 
 
 def test_determinize_keeps_own_forecast() -> None:
-    """Spec §4: determinization keeps the seat's forecast and resamples the rest."""
-    from spacetable.core.rng import Rng
-
+    """Hidden information: determinization keeps the seat's forecast and resamples the rest."""
     s = start(3)
     s.forecasts[0] = {s.turn + 1: s.pile[0]}
     for k in range(5):
@@ -105,8 +109,6 @@ def test_text_and_svg_views() -> None:
 
 def test_notation_round_trip() -> None:
     """Text notation parses back to the same action."""
-    from spacetable.games.fullmetal.notation import format_action
-
     s = start(2)
     for a in GAME.legal_actions(s, s.active_player())[:50]:
         assert GAME.parse_action(s, 0, format_action(a)) == a
@@ -114,8 +116,6 @@ def test_notation_round_trip() -> None:
 
 def test_cli_play_with_piped_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """`spacetable play fullmetal` works with piped stdin (AI seats play, human input ends cleanly)."""
-    from spacetable.cli import main
-
     monkeypatch.setattr("sys.stdin", io.StringIO("0\n0\nend\nauto\nquit\n"))
     rc = main(["play", "fullmetal", "--seats", "human,greedy", "--seed", "3"])
     out = capsys.readouterr().out
@@ -132,8 +132,9 @@ def test_ai_registry() -> None:
     GAME.apply(s, s.active_player(), a)
 
 
+@pytest.mark.rule("FM-D21", "FM-20.6")
 def test_resign_eliminates() -> None:
-    """D-21: resign deactivates the player's colours and eliminates them."""
+    """FM-D21: resign deactivates the player's colours and eliminates them."""
     s = start(6)
     p = s.active_player()
     s2 = GAME.apply(s, p, {"type": "resign"})
@@ -144,7 +145,6 @@ def test_resign_eliminates() -> None:
 @pytest.mark.rule("FM-22.1")
 def test_fm_22_clock_expiry() -> None:
     """FM-22.1: expiry lands at a random legal site, deploys nothing, ends the turn, stays at turn 21."""
-
     def expire(s):
         for seat in GAME.to_act(s):
             s = GAME.apply(s, seat, GAME.timeout_action(s, seat))
@@ -163,9 +163,7 @@ def test_fm_22_clock_expiry() -> None:
 
 
 def test_determinize_keeps_the_seat_view() -> None:
-    """Spec §4: a determinized state looks the same to the seat (sealed commits still 'committed')."""
-    from spacetable.core.rng import Rng
-
+    """Hidden information: a determinized state looks the same to the seat (sealed commits still 'committed')."""
     s = GAME.initial_state(GAME.normalize_config({}), 9)
     while s.phase == "land":
         p = GAME.to_act(s)[0]
@@ -178,8 +176,6 @@ def test_determinize_keeps_the_seat_view() -> None:
 
 def test_match_save_and_replay(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Core `Match` replays a fullmetal game bit-exactly (config + seed + log)."""
-    from spacetable.core.match import Match
-
     m = Match.new(GAME, {"players": 2}, 21)
     s = m.initial_state()
     agent = AGENTS["greedy"](1, 0.1)
@@ -193,8 +189,9 @@ def test_match_save_and_replay(tmp_path) -> None:  # type: ignore[no-untyped-def
     assert GAME.state_to_json(states[-1]) == GAME.state_to_json(s)
 
 
+@pytest.mark.rule("FM-D21", "FM-D40")
 def test_resign_during_landing_lets_the_others_play() -> None:
-    """D-21: a player who resigns before landing is out; the others land, deploy and play."""
+    """FM-D21: a player who resigns before landing is out; the others land, deploy and play."""
     s = GAME.initial_state(GAME.normalize_config({"players": 3}), 12)
     quitter = GAME.to_act(s)[0]
     s = GAME.apply(s, quitter, {"type": "resign"})
@@ -207,8 +204,6 @@ def test_resign_during_landing_lets_the_others_play() -> None:
 
 def test_cli_ai_game_and_simulate(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
     """`spacetable play fullmetal` with AI seats only plays a whole game; `simulate` reports wins; SVG/.fmp outputs."""
-    from spacetable.cli import main
-
     svg = tmp_path / "b.svg"
     assert main(["play", "fullmetal", "--seats", "greedy,commander", "--seed", "2"]) == 0
     out = capsys.readouterr().out

@@ -8,12 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spacetable.games.fullmetal.cli import state_map
 from spacetable.games.fullmetal.fmp import FmpError, FmpMap, bundled_map, parse_fmp, write_fmp
 from spacetable.games.fullmetal.game import GAME
-from spacetable.games.fullmetal.terrain import get_board, land_at
+from spacetable.games.fullmetal.mapgen import generate_map, landing_sites
+from spacetable.games.fullmetal.terrain import MOUNTAIN, PLAIN, REEF, SEA, SWAMP, get_board, land_at
 from spacetable.games.fullmetal.tides import DECK, draw_tide, forecast
 
 
+@pytest.mark.rule("FM-1.6", "FM-D1")
 def test_fm_1_6_bundled_map_counts() -> None:
     """FM-1.6: 36x23 = 828 cells: plain 381, sea 231, swamp 100, mountain 71, reef 45."""
     m = bundled_map()
@@ -22,7 +25,7 @@ def test_fm_1_6_bundled_map_counts() -> None:
 
 
 def test_fm_7_2_round_trip_and_header() -> None:
-    """FM-7.2: CRLF, cp1252, Format=4 Version 2.3.7 spacetable, French month; exact round trip."""
+    """Map files, writing: CRLF, cp1252, Format=4 Version 2.3.7 spacetable, French month; exact round trip."""
     m = bundled_map()
     m.ore = ["." * m.width for _ in range(m.height)]
     m.ore[3] = "2" + "." * (m.width - 1)
@@ -36,7 +39,8 @@ def test_fm_7_2_round_trip_and_header() -> None:
 
 
 def test_fm_7_1_parser_errors_and_padding() -> None:
-    """FM-7.1: bad characters and wrong row counts are errors; short rows are padded with a warning; long sizes parse."""
+    """Map files, reading: bad characters and wrong row counts are errors; short rows are padded with a warning;
+    long sizes parse."""
     with pytest.raises(FmpError):
         parse_fmp("<FMP Format=4>\n<CARTE Lignes=2 Colonnes=3>\n$$x\n$$$\n</CARTE>\n</FMP>\n")
     with pytest.raises(FmpError):
@@ -51,15 +55,15 @@ def test_fm_7_1_parser_errors_and_padding() -> None:
     assert isinstance(m, FmpMap)
 
 
+@pytest.mark.rule("FM-2.1")
 def test_fm_2_1_tide_table() -> None:
     """FM-2.1: reef is land only at low tide; swamp is sea only at high tide."""
-    from spacetable.games.fullmetal.terrain import MOUNTAIN, PLAIN, REEF, SEA, SWAMP
-
     assert [land_at(REEF, t) for t in ("low", "normal", "high")] == [True, False, False]
     assert [land_at(SWAMP, t) for t in ("low", "normal", "high")] == [True, True, False]
     assert all(land_at(PLAIN, t) and land_at(MOUNTAIN, t) and not land_at(SEA, t) for t in ("low", "normal", "high"))
 
 
+@pytest.mark.rule("FM-1.1")
 def test_fm_1_2_off_map_cells_have_no_neighbours() -> None:
     """FM-1.1: '?' cells do not exist."""
     b = get_board(3, 3, "$?$" + "$$$" + "$$$")
@@ -67,6 +71,7 @@ def test_fm_1_2_off_map_cells_have_no_neighbours() -> None:
     assert all(n != 1 for c in b.cells for n in b.neigh[c])
 
 
+@pytest.mark.rule("FM-3.1", "FM-D6")
 def test_fm_3_1_lattice_ore_count() -> None:
     """FM-3.1: a spacing-3 lattice gives 62-75 ore on original.fmp, never on sea."""
     counts = set()
@@ -78,6 +83,7 @@ def test_fm_3_1_lattice_ore_count() -> None:
     assert min(counts) >= 62 and max(counts) <= 75
 
 
+@pytest.mark.rule("FM-2.3")
 def test_fm_2_3_deck_reshuffles_at_turns_11_and_19() -> None:
     """FM-2.3 / S-35: 9 cards for turns 3-11, then 8 after reshuffles at 11 and 19."""
     s = GAME.initial_state(GAME.normalize_config({}), 3)
@@ -92,6 +98,7 @@ def test_fm_2_3_deck_reshuffles_at_turns_11_and_19() -> None:
     assert len(s.aside) == 6
 
 
+@pytest.mark.rule("FM-2.6")
 def test_fm_2_6_random_walk_forecasts_are_right() -> None:
     """FM-2.6: random-walk tides are fixed when first forecast, so forecasts come true."""
     s = GAME.initial_state(GAME.normalize_config({"tide_generator": "random_walk", "forecast": "max2"}), 5)
@@ -111,9 +118,7 @@ def test_fm_2_6_random_walk_forecasts_are_right() -> None:
 
 
 def test_mapgen_deterministic_mix_and_playable() -> None:
-    """Spec §7.3: same seed, same map; terrain mix within ±5 points; landing sites for 2-4 players."""
-    from spacetable.games.fullmetal.mapgen import generate_map, landing_sites
-
+    """Generated maps (rules doc): same seed, same map; terrain mix within ±5 points; landing sites for 2-4 players."""
     target = {".": 0.28, "*": 0.054, "%": 0.12, "$": 0.46, "#": 0.086}
     for players in (2, 3, 4):
         m = generate_map(11, players)
@@ -129,9 +134,7 @@ def test_mapgen_deterministic_mix_and_playable() -> None:
 
 
 def test_fmp_export_and_play_from_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """FM-7.2 export of a game's map with its ore layer; `map=custom` plays its text; REPARTITION overrides FM-3.1."""
-    from spacetable.games.fullmetal.cli import state_map
-
+    """Map export of a game's map with its ore layer; `map=custom` plays its text; REPARTITION overrides FM-3.1."""
     s = GAME.initial_state(GAME.normalize_config({}), 4)
     path = tmp_path / "m.fmp"
     path.write_bytes(write_fmp(state_map(s)))
@@ -144,7 +147,7 @@ def test_fmp_export_and_play_from_file(tmp_path) -> None:  # type: ignore[no-unt
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 30), st.data())
 def test_fmp_round_trip_property(width: int, height: int, data: st.DataObject) -> None:
-    """FM-7.2: any terrain, ore and zone layers survive write + parse exactly (any size, any digits)."""
+    """Map files: any terrain, ore and zone layers survive write + parse exactly (any size, any digits)."""
     def grid(alphabet: str) -> st.SearchStrategy[list[str]]:
         return st.lists(st.text(alphabet=alphabet, min_size=width, max_size=width), min_size=height, max_size=height)
 

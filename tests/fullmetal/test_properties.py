@@ -8,14 +8,17 @@ JSON round trip; replay equality.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from spacetable.core.errors import RuleError
 from spacetable.core.rng import Rng
+from spacetable.games.fullmetal.ai import AGENTS
 from spacetable.games.fullmetal.firezones import full_cover
 from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.pontoons import anchored, groups
+from spacetable.games.fullmetal.scenario import Scenario, bundled_scenarios, load
 from spacetable.games.fullmetal.state import BARGE, CAPACITY, CRAB, LAND_UNITS, SEA_UNITS, WL, FMState
 from spacetable.games.fullmetal.terrain import MOUNTAIN, PLAIN, SEA
 
@@ -85,6 +88,7 @@ def play(seed: int, players: int, steps: int, config: dict | None = None) -> tup
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]))
+@pytest.mark.rule("FM-2.2", "FM-4.3", "FM-9.2", "FM-11.3", "FM-14.3", "FM-15.2", "FM-15.4")
 def test_random_play_invariants_round_trip_and_replay(seed: int, players: int) -> None:
     """FM-2.2, FM-4, FM-9.2, FM-15.2 invariants after every action; JSON round trip; replay equality."""
     s, log, cfg = play(seed, players, 220)
@@ -100,8 +104,9 @@ def test_random_play_invariants_round_trip_and_replay(seed: int, players: int) -
 
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000))
+@pytest.mark.rule("FM-D50")
 def test_legal_actions_are_all_accepted(seed: int) -> None:
-    """Spec §5: every enumerated action applies without a RuleError (sampled positions)."""
+    """FM-D50: every enumerated action applies without a RuleError (sampled positions)."""
     cfg = GAME.normalize_config({"players": 2})
     s = GAME.initial_state(cfg, seed)
     rng = Rng.from_seed(seed + 1)
@@ -123,7 +128,7 @@ def test_legal_actions_are_all_accepted(seed: int) -> None:
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 1000), preset=st.sampled_from(["pc", "fmg"]))
 def test_presets_play(seed: int, preset: str) -> None:
-    """The pc and fmg presets (spec §1.2) play with the same invariants."""
+    """The pc and fmg presets (rules doc, "Variants") play with the same invariants."""
     play(seed, 2, 150, {"preset": preset})
 
 
@@ -133,7 +138,6 @@ def test_presets_play(seed: int, preset: str) -> None:
 def test_random_play_from_scenario_positions(index: int, seed: int) -> None:
     """Busy positions (the S-* set-ups: fire zones, cargo, ships, pontoons): every enumerated action is
     accepted, and the invariants and the incremental fire cover hold after each random action."""
-    from spacetable.games.fullmetal.scenario import Scenario, bundled_scenarios, load
 
     specs = [sp for path in bundled_scenarios() for sp in load(path).get("scenarios", [])]
     spec = specs[index % len(specs)]
@@ -157,7 +161,6 @@ def test_random_play_from_scenario_positions(index: int, seed: int) -> None:
 def test_ai_game_positions_fmg_preset() -> None:
     """A whole commander-vs-greedy game under the fmg preset (multi ore, random-walk tides, turn-21 take-off):
     invariants after every action and every enumerated action accepted in sampled positions."""
-    from spacetable.games.fullmetal.ai import AGENTS
 
     cfg = GAME.normalize_config({"players": 3, "preset": "fmg"})
     s = GAME.initial_state(cfg, 3)

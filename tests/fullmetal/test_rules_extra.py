@@ -1,4 +1,4 @@
-"""Further rule checks beyond the acceptance scenarios (FM-8.3, FM-13.3, FM-14.3, FM-20.3, D-14, D-20)."""
+"""Further rule checks beyond the acceptance scenarios (FM-8.3, FM-13.3, FM-14.3, FM-20.3, FM-D14, FM-D20)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from spacetable.games.fullmetal.pontoons import anchored, groups, remove_unit
 from spacetable.games.fullmetal.scenario import Scenario
 
 
+@pytest.mark.rule("FM-8.3", "FM-D5")
 def test_fm_8_3_deployment_clash_cancels_both() -> None:
     """FM-8.3: two players using the same cell both lose that placement; the rest is placed."""
     sc = Scenario({
@@ -28,8 +29,9 @@ def test_fm_8_3_deployment_clash_cancels_both() -> None:
     assert ok, msg
 
 
+@pytest.mark.rule("FM-14.3", "FM-D14")
 def test_d_14_lifting_a_pontoon_sinks_the_chain() -> None:
-    """D-14 / FM-14.3: lifting the anchoring pontoon sinks the rest with its load."""
+    """FM-D14 / FM-14.3: lifting the anchoring pontoon sinks the rest with its load."""
     sc = Scenario({
         "board": {"width": 6, "height": 5, "fill": ".", "columns": {"0": "$"}, "cells": {"1,2": "$"}},
         "pontoons": [{"label": "P1", "at": [2, 2]}, {"label": "P2", "at": [3, 2]}],
@@ -41,8 +43,9 @@ def test_d_14_lifting_a_pontoon_sinks_the_chain() -> None:
     assert ok, msg
 
 
+@pytest.mark.rule("FM-20.3", "FM-D20")
 def test_d_20_auto_takeoff_most_valuable_first() -> None:
-    """FM-20.3 / D-20: with AP for one ship only, the higher-scoring ship takes off at end_turn."""
+    """FM-20.3 / FM-D20: with AP for one ship only, the higher-scoring ship takes off at end_turn."""
     sc = Scenario({
         "board": {"width": 20, "height": 12, "fill": "$"}, "turn": 25, "ap": {"0": 1},
         "ships": [
@@ -56,6 +59,7 @@ def test_d_20_auto_takeoff_most_valuable_first() -> None:
     assert ok, msg
 
 
+@pytest.mark.rule("FM-13.3")
 def test_fm_13_3_seen_forecasts_stay_known() -> None:
     """FM-13.3: a forecast once seen stays in the player's view after the weather layer is gone."""
     sc = Scenario({

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.scenario import Scenario
 
@@ -26,6 +28,7 @@ def captured() -> Scenario:
     })
 
 
+@pytest.mark.rule("FM-5.3", "FM-12.2")
 def test_seed_9_4_entering_a_ship_changes_colour() -> None:
     """Seed 9.4: any unit penetrating into a spaceship takes the colour of this spaceship."""
     sc = captured()
@@ -35,6 +38,7 @@ def test_seed_9_4_entering_a_ship_changes_colour() -> None:
     assert ok, msg
 
 
+@pytest.mark.rule("FM-5.4", "FM-9.1", "FM-9.4")
 def test_seed_9_2_multiple_ships_play_once_and_earn_more() -> None:
     """Seed 9.2: a player controlling several ships plays once per turn, +5 AP per extra ship."""
     sc = captured()
@@ -45,6 +49,7 @@ def test_seed_9_2_multiple_ships_play_once_and_earn_more() -> None:
     assert s.pool[1] == 20 + 10
 
 
+@pytest.mark.rule("FM-20.2", "FM-5.2")
 def test_seed_9_5_takeoff_deactivates_that_colour_only() -> None:
     """Seed 9.5: units of the departing ship's colour are deactivated even if the player keeps another ship."""
     sc = captured()
@@ -56,6 +61,7 @@ def test_seed_9_5_takeoff_deactivates_that_colour_only() -> None:
     assert dep["player"] == 1 and dep["score"] == 3
 
 
+@pytest.mark.rule("FM-18.1")
 def test_seed_9_2_turretless_ship_keeps_its_powers() -> None:
     """Seed 9.2 remark: until a destroyer penetrates, a turretless ship keeps all its powers (loads, exits by... none)."""
     sc = captured()
@@ -67,6 +73,7 @@ def test_seed_9_2_turretless_ship_keeps_its_powers() -> None:
     assert ore.id in s.units[sc.uid("SA")].cargo
 
 
+@pytest.mark.rule("FM-16.2", "FM-4.2")
 def test_seed_9_dome_is_not_a_target_and_cargo_is_indestructible() -> None:
     """Seed 9: except for its turrets, the spaceship and its load are indestructible."""
     units = [{"label": "A1", "kind": "GT", "player": 0, "at": [2, 5]}, {"label": "A2", "kind": "GT", "player": 0, "at": [3, 7]}]

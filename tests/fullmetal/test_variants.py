@@ -1,10 +1,11 @@
-"""Variant options of spec §1.2 change the rules they name."""
+"""The variant options (rules doc, "Variants") change the rules they name."""
 
 from __future__ import annotations
 
 import pytest
 
 from spacetable.core.errors import RuleError
+from spacetable.games.fullmetal.fmp import FmpMap, write_fmp
 from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.scenario import Scenario
 
@@ -15,6 +16,7 @@ def sc(config: dict, units: list[dict], **extra: object) -> Scenario:
     return Scenario({**BASE, "config": config, "units": units, **extra})
 
 
+@pytest.mark.rule("FM-15.5")
 def test_neutralization_fmg_has_no_lock() -> None:
     """`neutralization=fmg`: neutralizers are not locked (FM-15.5 variant)."""
     units = [{"label": "B1", "kind": "T", "player": 1, "at": [6, 3]}, {"label": "A1", "kind": "GT", "player": 0, "at": [3, 3]},
@@ -27,6 +29,7 @@ def test_neutralization_fmg_has_no_lock() -> None:
     assert ok, msg
 
 
+@pytest.mark.rule("FM-D26", "FM-16.1")
 def test_turret_ammo_unlimited() -> None:
     """`turret_ammo=unlimited`: turrets keep firing (FMG)."""
     units = [{"label": "T", "kind": "T", "player": 0, "at": [5, 2], "shots": 9},
@@ -42,6 +45,7 @@ def test_turret_ammo_unlimited() -> None:
         assert ok
 
 
+@pytest.mark.rule("FM-20.2", "FM-D24")
 def test_takeoff_free_and_reserve_per_player() -> None:
     """`takeoff_cost=free`, `reserve=per_player` (FMG)."""
     s = GAME.initial_state(GAME.normalize_config({"players": 3, "reserve": "per_player"}), 1)
@@ -53,6 +57,7 @@ def test_takeoff_free_and_reserve_per_player() -> None:
     assert s2.run_step({"action": {"type": "take_off", "ship": "S"}})[0]
 
 
+@pytest.mark.rule("FM-11.3")
 def test_cargo_size_shell() -> None:
     """`cargo_size=shell`: a loaded crab still takes 2 barge slots (FM-11.3 variant)."""
     units = [{"label": "BG", "kind": "BG", "player": 0, "at": [[2, 2], [3, 2]], "cargo": [{"kind": "T"}, {"kind": "T"}]},
@@ -64,6 +69,7 @@ def test_cargo_size_shell() -> None:
     assert s.run_step({"action": {"type": "load", "carrier": "BG", "item": "CR"}, "expect": "illegal", "rule": "FM-11.3"})[0]
 
 
+@pytest.mark.rule("FM-19.2")
 def test_mountain_tanks_penalty_and_no_zone() -> None:
     """FM-19.2: `penalty` lets the turn end (then -5 AP); `no_zone` silences one tank at once."""
     board = {"width": 10, "height": 9, "fill": "$", "cells": {"2,2": "#", "3,2": "#"}}
@@ -77,6 +83,7 @@ def test_mountain_tanks_penalty_and_no_zone() -> None:
     assert s.run_step({"action": {"type": "end_turn"}, "check": {"pool": {"0": 10}}})[0]
 
 
+@pytest.mark.rule("FM-13.3", "FM-D41")
 def test_forecast_single_and_fmg_turn_21() -> None:
     """`forecast=single` shows one card; `endgame=fmg` refuses aggressive actions on turn 21."""
     units = [{"kind": "WL", "player": 0, "at": [1, 1]}, {"kind": "WL", "player": 0, "at": [1, 6]}]
@@ -90,6 +97,7 @@ def test_forecast_single_and_fmg_turn_21() -> None:
         GAME.apply(s.state, 0, {"type": "fire", "a": s.uid("A"), "b": s.uid("B"), "target": [3, 3]})
 
 
+@pytest.mark.rule("FM-D42")
 def test_ore_values_multi() -> None:
     """`ore_values=multi`: ore carries a value and rare ore cannot build (FMG)."""
     s = GAME.initial_state(GAME.normalize_config({"ore_values": "multi"}), 2)
@@ -97,10 +105,9 @@ def test_ore_values_multi() -> None:
     assert values <= {0, 2, 3, 5} and len(values) > 1
 
 
+@pytest.mark.rule("FM-D47")
 def test_landing_zones(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """`landing_rule=zones`: the ship lies inside one free zone; landing clears the zone and its reefs."""
-    from spacetable.games.fullmetal.fmp import FmpMap, write_fmp
-
     w, h = 20, 10
     terrain = ["$" * w for _ in range(h)]
     terrain[0] = "*" * w

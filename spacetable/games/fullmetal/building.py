@@ -22,7 +22,8 @@ class BuildParams(Params):
 
 
 def build(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """``build(wl, type, to)``, 1 AP: the WL turns the ore it holds into a tank, crab or pontoon."""
+    """``build(wl, kind, to)``, 1 AP: the WL turns the ore it holds into a tank, crab or pontoon (FM-13.1); the
+    limits of FM-13.2 count per weather layer (FM-D13)."""
     wl = state.unit(action.get("wl"))
     kind = action.get("kind")
     if wl.kind != WL or not state.operational(wl, player):

@@ -39,6 +39,8 @@ class RepairParams(Params):
 
 
 def recolour(state: FMState, u: Unit, colour: int) -> None:
+    """FM-17.2: the unit and its cargo take ``colour`` and are operational at once (a deactivated unit too,
+    FM-D28); captured destroyers get 2 shots and lose any lock (FM-D35)."""
     for sub in [u, *state.all_cargo(u)]:
         if sub.kind not in (ORE, PONTOON):
             sub.colour = colour
@@ -49,8 +51,9 @@ def recolour(state: FMState, u: Unit, colour: int) -> None:
 
 
 def captor_problem(state: FMState, player: int, d: Unit, moving: bool = False) -> str | None:
-    """FM-17.1 / FM-18.1: why ``d`` cannot capture. A locked destroyer may capture (FM-15.5, FM-21: a lock
-    only forbids changing cell), but cannot enter a ship to take it (``moving``)."""
+    """FM-17.1 / FM-18.1: why ``d`` cannot capture. A locked destroyer may capture (FM-15.5, FM-21, FM-D37: a lock
+    only forbids changing cell), but cannot enter a ship to take it (``moving``); a turret captures only from a
+    pod out of enemy fire (FM-D38)."""
     if d.kind not in DESTROYERS or not state.on_board(d) or state.ctl(d) != player:
         return "captors are your own destroyers on the board"
     if d.kind != TURRET and (d.neut or state.stranded(d)):
@@ -63,7 +66,8 @@ def captor_problem(state: FMState, player: int, d: Unit, moving: bool = False) -
 
 
 def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """``capture(a, b, target[, colour])``, 1 AP (FM-17)."""
+    """``capture(a, b, target[, colour])``, 1 AP (FM-17.1): the target may be an own unit of another colour, or an
+    own carrier holding something of another colour (FM-D35, FM-18.3); the colour is one of the captors' (FM-D16)."""
     a, b = state.unit(action.get("a")), state.unit(action.get("b"))
     target = state.unit(action.get("target"))
     if a.id == b.id:
@@ -78,7 +82,7 @@ def capture(state: FMState, player: int, action: dict[str, Any]) -> None:
     if colour is None:
         colour = a.colour
     if colour not in (a.colour, b.colour):
-        raise RuleError("FM-17.1", "the colour is one of the captors' colours (D-16)")
+        raise RuleError("FM-17.1", "the colour is one of the captors' colours (FM-D16)")
     if state.ctl(target) == player and all(x.colour == colour for x in [target, *state.all_cargo(target)]
                                            if x.kind not in (ORE, PONTOON)):
         raise RuleError("FM-17.1", "the target and its cargo already have that colour")
@@ -117,11 +121,11 @@ def capture_ship(state: FMState, player: int, action: dict[str, Any]) -> None:
     put_in(state, ship, d)
     for u in state.units.values():
         if u.colour == ship.colour:
-            # seed §9.2: "at once useful for any action" (as a captured unit, FM-17.2)
+            # seed §9.2: "at once useful for any action" (as a captured unit, FM-17.2; FM-D36)
             u.locked = False
             if u.kind in DESTROYERS:
                 u.shots = 2
-    state.pool[player] += 5
+    state.pool[player] += 5  # FM-9.4: +5 AP at once (ap.income adds +5 per extra ship later)
     if former >= 0 and not state.ships_of(former) and state.eliminated[former] < 0:
         state.eliminated[former] = state.lot_counter_next()
         state.saved[former] = 0

@@ -14,7 +14,7 @@ from .firezones import settle
 from .pontoons import remove_unit, sink
 from .state import ORE, FMState, Unit
 
-#: Actions the ``fmg`` endgame refuses on turn 21 (FM-D42).
+#: Actions the ``fmg`` endgame refuses on turn 21 (FM-D41).
 AGGRESSIVE = ("fire", "assault", "capture", "capture_ship")
 
 Exec = Callable[[FMState, int, dict[str, Any]], None]
@@ -33,7 +33,7 @@ class DepartureParams(Params):
 
 
 def peaceful_on_fmg_turn_21(kind: str, fn: Exec) -> Exec:
-    """FM-D42 (``endgame=fmg``): turn 21 brings no income and its saved AP serve only non-aggressive actions,
+    """FM-D41 (``endgame=fmg``): turn 21 brings no income and its saved AP serve only non-aggressive actions,
     so ``fn`` (fire, assault, capture or ship capture) is refused then."""
 
     def run(state: FMState, player: int, action: dict[str, Any]) -> None:
@@ -55,7 +55,8 @@ def decide_departure(state: FMState, player: int, action: dict[str, Any]) -> Non
 
 
 def ship_score(state: FMState, ship: Unit) -> tuple[int, int]:
-    """FM-20.4: (score, ore pieces) of a ship: 2 per ore (``multi``: its value), 1 per unit, 1 per intact turret."""
+    """FM-20.4: (score, ore pieces) of a ship: 2 per ore (``multi``: its value), 1 per unit, 1 per intact turret;
+    cargo inside carried carriers counts too (FM-D22)."""
     score = ore = 0
     for u in state.all_cargo(ship):
         if u.kind == ORE:
@@ -75,7 +76,7 @@ def takeoff_cost(state: FMState, ship: Unit) -> int:
 
 def lift_off(state: FMState, ship: Unit, player: int) -> None:
     """The ship leaves with its hold and intact turrets; its colour is deactivated (seed §9.5). Its cells no
-    longer anchor pontoons: a group that hung on them alone sinks with its load (FM-14.2, FM-14.3)."""
+    longer anchor pontoons: a group that hung on them alone sinks with its load (FM-14.2, FM-14.3, FM-D48)."""
     score, ore = ship_score(state, ship)
     state.departed.append(
         {"ship": ship.id, "colour": ship.colour, "player": player, "score": score, "ore": ore, "turn": state.turn}
@@ -107,7 +108,7 @@ def take_off(state: FMState, player: int, action: dict[str, Any]) -> None:
 
 
 def auto_takeoff(state: FMState, player: int) -> None:
-    """FM-20.3 / D-20: at the end of the last turn every payable ship leaves, most valuable first."""
+    """FM-20.3 / FM-D20: at the end of the last turn every payable ship leaves, most valuable first."""
     ships = sorted(state.ships_of(player), key=lambda s: (-ship_score(state, s)[0], s.id))
     for s in ships:
         cost = takeoff_cost(state, s)

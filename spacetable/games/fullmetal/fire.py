@@ -76,7 +76,7 @@ def target_problem(state: FMState, player: int, target: int) -> str | None:
     for t in things:
         for x in [t, *state.all_cargo(t)]:
             if x.kind not in (ORE, PONTOON) and state.ctl(x) == player:
-                return "the cell holds a unit you control (D-15)"
+                return "the cell holds a unit you control (FM-D15)"
     return None
 
 
@@ -105,7 +105,7 @@ def shoot(state: FMState, player: int, a: Unit, b: Unit, target: int, mover: int
 
 
 def fire(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """``fire(a, b, target)``, 2 AP (FM-16.1..16.3)."""
+    """``fire(a, b, target)``, 2 AP (FM-16.1, FM-16.2, FM-16.3)."""
     a, b = state.unit(action.get("a")), state.unit(action.get("b"))
     target = state.cell_of(action.get("target"))
     shoot(state, player, a, b, target)
@@ -113,7 +113,8 @@ def fire(state: FMState, player: int, action: dict[str, Any]) -> None:
 
 
 def assault(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """FM-16.5 second arrival: steps (the last may enter enemy fire), then 1–2 shots with the mover."""
+    """FM-16.5 second arrival: steps (the last may enter enemy fire), then 1 or 2 shots with the mover; atomic,
+    and only destroyed defenders count (FM-D8)."""
     mover = state.unit(action.get("mover"))
     if mover.kind not in (TANK, GT, MB):
         raise RuleError("FM-16.5", "the mover is a tank, GT or motor boat")

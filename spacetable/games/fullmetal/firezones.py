@@ -68,7 +68,8 @@ def unit_cov(state: FMState, u: Unit, x: int) -> int:
 
 
 def settle(state: FMState, active: int, exempt: int = -1, lock: bool = True) -> None:
-    """FM-15.4 settle with active-player priority, plus the FM-15.5 lock."""
+    """FM-15.4 settle with active-player priority, plus the FM-15.5 lock: neutralization is persistent and
+    immediate, and only removing the neutralizers frees a victim (FM-D7)."""
     sync_cover(state)
     released: set[tuple[int, int]] = set()
     seat_order = [active] + [p for p in state.order if p != active]

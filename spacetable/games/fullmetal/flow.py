@@ -56,8 +56,8 @@ def to_act(state: FMState) -> tuple[int, ...]:
 
 
 def may_resign(state: FMState, player: int) -> bool:
-    """FM-D21: ``resign`` is open at any time to a player still in the game (not eliminated, not already
-    gone with all their ships)."""
+    """FM-D21 / FM-D40: ``resign`` is open at any time, also out of turn, to a player still in the game (not
+    eliminated, not already gone with all their ships)."""
     if state.phase == "over" or not 0 <= player < state.num_players or state.eliminated[player] >= 0:
         return False
     return state.phase in ("land", "deploy") or state.is_active(player) or player in to_act(state)
@@ -75,7 +75,7 @@ def after_landing(s: FMState) -> None:
     s.phase, s.turn = "deploy", 2
     s.sealed = SealedCommits.open(players)
     if s.config["deploy_forecast"]:
-        # the pc preset: a weather layer sees the turn-3 tide while deploying (all are still aboard), FM-13.3
+        # FM-D45 (the pc preset): a weather layer sees the turn-3 tide while deploying (all are still aboard)
         if s.config["tide_generator"] == "random_walk":
             ensure_walk(s, 1)
         for p in players:
@@ -214,7 +214,7 @@ def resign(s: FMState, player: int, action: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------ the table's hook
 def after(s: FMState, player: int, move: Move, action: dict[str, Any]) -> None:
     """Run after every successful move (not ``resign``): phase changes once a sealed phase is complete, and
-    the retreat window (FM-15.6), which the first action other than a retreat closes. ``capture_ship``
+    the retreat window (FM-15.6, FM-D29), which the first action other than a retreat closes. ``capture_ship``
     manages the window itself (FM-18.2) and ``end_turn`` has already opened the next player's."""
     kind = move.type
     if kind == "land":

@@ -1,4 +1,4 @@
-"""The ``.fmp`` map file format (FM-7.1 reading, FM-7.2 writing).
+"""The ``.fmp`` map file format ("Map files" in the rules doc: reading and writing).
 
 A file is Windows-1252 text with ``<FMP ...>``, a ``<CARTE>`` terrain block, an
 optional ``<REPARTITION>`` ore block and the optional spacetable ``<ZONES>`` block.
@@ -27,7 +27,7 @@ _TAG = re.compile(r"^<(/?)(\w+)([^>]*)>\s*$")
 
 
 class FmpError(ValueError):
-    """A malformed ``.fmp`` file (FM-7.1)."""
+    """A malformed ``.fmp`` file."""
 
 
 @dataclass
@@ -59,7 +59,7 @@ class FmpMap:
 
 
 def parse_attrs(text: str) -> dict[str, str]:
-    """Attributes ``Name=value`` or ``Name="value"`` (FM-7.1); sizes may have any number of digits."""
+    """Attributes ``Name=value`` or ``Name="value"``; sizes may have any number of digits."""
     return {m.group(1): (m.group(2) if m.group(2) is not None else m.group(3)) for m in _ATTR.finditer(text)}
 
 
@@ -147,7 +147,7 @@ def read_fmp(path: str | Path) -> FmpMap:
 
 
 def write_fmp(fmap: FmpMap, timestamp: tuple[int, int, int, int, int, int] = (2026, 1, 1, 0, 0, 0)) -> bytes:
-    """Serialise (FM-7.2): CRLF, Windows-1252, ``Format=4 Version="2.3.7 spacetable"``.
+    """Serialise: CRLF, Windows-1252, ``Format=4 Version="2.3.7 spacetable"``.
     ``timestamp`` is ``(year, month, day, hour, minute, second)`` supplied by the caller."""
     year, month, day, hh, mm, ss = timestamp
     date = f"{day} {FRENCH_MONTHS[month - 1]} {year}"
@@ -171,7 +171,8 @@ MAPS = catalog.register(catalog.Kind("fullmetal", "maps", BUNDLED, ".fmp", max_b
 
 
 def bundled_map(name: str = "original") -> FmpMap:
-    """A map shipped with the package (``maps/<name>.fmp``)."""
+    """A map shipped with the package (``maps/<name>.fmp``); ``original`` is the classic board, 36 x 23 cells
+    as transcribed (FM-1.6, FM-D1)."""
     return read_fmp(BUNDLED / f"{name}.fmp")
 
 

@@ -192,7 +192,7 @@ class FullMetalGame(Game[FMState]):
 
     def action_view(self, state: FMState, player: int, action: Action, viewer: int | None) -> Action | None:
         """Sealed commits (FM-8.1, FM-20.1) are hidden from the other seats; ``deploy_secret=false`` shows
-        deployments (FM-D45)."""
+        deployments (FM-D44)."""
         if action.get("type") in ("deploy", "decide_departure") and viewer != player:
             if action.get("type") == "deploy" and not state.config["deploy_secret"]:
                 return action

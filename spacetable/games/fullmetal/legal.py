@@ -1,13 +1,13 @@
 """Legal-action enumeration (FM-6.1: what a player may do now).
 
-Play is offered as single steps: one move step (1 AP), one load, one unload, one
+Play is offered as single steps (FM-D50): one move step (1 AP), one load, one unload, one
 shot pair, ... which compose every multi-step action (a longer path is valid input to
 ``apply`` too). Checks reuse the pure ``*_check`` / ``*_problem`` functions of the rule
 modules, and coverage comes from the incremental ``state.cov``, so enumeration never
 copies the state except to verify the rare actions whose legality depends on a full
 settle (those are tried with the rule module's own function on a copy).
 
-Deployment (FM-8.1) is offered as three canned formations (FM-D50): every unit, half of
+Deployment (FM-8.1) is offered as three canned formations (FM-D49): every unit, half of
 them, or none; ``apply`` accepts any valid deployment.
 """
 
@@ -87,7 +87,7 @@ def legal_actions(state: FMState, player: int) -> list[Action]:
 
 # ------------------------------------------------------------------ deployment
 def deployment_options(state: FMState, player: int) -> list[list[dict[str, Any]]]:
-    """FM-D50: the deployments offered as legal actions: a full formation, a half one, and nothing."""
+    """FM-D49: the deployments offered as legal actions: a full formation, a half one, and nothing."""
     full = formation(state, player, all_units=True)
     half = formation(state, player, all_units=False)
     out = [full]
@@ -330,7 +330,7 @@ def play_actions(state: FMState, player: int) -> list[Action]:
                 out.append({"type": "take_off", "ship": s.id})
     out.append({"type": "resign"})
     if state.config["endgame"] == "fmg" and state.turn == 21:
-        out = [a for a in out if a["type"] not in AGGRESSIVE]  # FM-D42
+        out = [a for a in out if a["type"] not in AGGRESSIVE]  # FM-D41
     return out
 
 

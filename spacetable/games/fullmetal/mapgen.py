@@ -1,4 +1,4 @@
-"""Seeded procedural map generator (spec §7.3).
+"""Seeded procedural map generator ("Generated maps" in the rules doc).
 
 ``generate_map(seed, players, size)`` builds a height field from random smooth
 bumps (``Rng`` only, so the same seed gives the same map), then cuts it by rank
@@ -72,7 +72,8 @@ def _terrain(rng: Rng, width: int, height: int) -> str:
 
 
 def landing_sites(fmap: FmpMap, players: int, min_distance: int = 10) -> list[int] | None:
-    """Greedy search for ``players`` pairwise-legal landing sites (FM-7.2 plus the §7.3 quality rule)."""
+    """Greedy search for ``players`` pairwise-legal landing sites (FM-7.2, plus the quality rule of "Generated maps"
+    in the rules doc)."""
     terrain = "".join(fmap.terrain)
     board = get_board(fmap.width, fmap.height, terrain)
     good = []
@@ -98,7 +99,7 @@ def landing_sites(fmap: FmpMap, players: int, min_distance: int = 10) -> list[in
 
 
 def generate_map(seed: int, players: int = 2, size: str = "medium") -> FmpMap:
-    """A deterministic playable map for ``players`` (spec §7.3)."""
+    """A deterministic playable map for ``players`` ("Generated maps" in the rules doc)."""
     width, height = dimensions(players, size)
     for attempt in range(100):
         rng = Rng(mix_seed(seed, "fullmetal-map", attempt))

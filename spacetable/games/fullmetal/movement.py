@@ -36,7 +36,8 @@ def parse_position(state: FMState, value: Any, barge: bool) -> list[int]:
 
 
 def free_for(state: FMState, u: Unit, cell: int) -> str | None:
-    """FM-4.3 / FM-10.1 (b) / FM-10.2: why ``u`` may not occupy ``cell`` (None: it may)."""
+    """FM-4.3 / FM-10.1 (b) / FM-10.2: why ``u`` may not occupy ``cell`` (None: it may); an ore fills its cell
+    (FM-3.2)."""
     oid = state.occ.get(cell)
     if oid is not None and oid != u.id:
         return "FM-4.3"
@@ -49,7 +50,8 @@ def free_for(state: FMState, u: Unit, cell: int) -> str | None:
 
 
 def barge_step_ok(state: FMState, old: list[int], new: list[int]) -> int:
-    """FM-10.4: the new pair keeps one cell and adds one adjacent to the kept cell; returns the new cell."""
+    """FM-10.4: the new pair keeps one cell and adds one adjacent to the kept cell; returns the new cell. Forward,
+    backward and pivot steps alike cost 1, and a barge has no orientation (FM-D11)."""
     if new[0] == new[1] or new[1] not in state.board.neigh[new[0]]:
         raise RuleError("FM-10.4", "a barge occupies two adjacent cells")
     kept = set(old) & set(new)
@@ -89,7 +91,7 @@ def step_check(state: FMState, player: int, u: Unit, dest: list[int], last: bool
 
 def dest_check(state: FMState, player: int, u: Unit, dest: list[int], last: bool, assault_last: bool = False,
                retreat: bool = False) -> None:
-    """The destination part of :func:`step_check` (FM-10.1 (b)-(d), FM-10.2-10.4) for a unit already known
+    """The destination part of :func:`step_check` (FM-10.1 (b), (c) and (d); FM-10.2, FM-10.3, FM-10.4) for a unit already known
     to be able to step (own, on the board, mobile, not stranded, locked or neutralized unless retreating)."""
     if u.kind == BARGE:
         if len(dest) != 2:
@@ -141,7 +143,8 @@ def move(state: FMState, player: int, action: dict[str, Any]) -> None:
 
 
 def retreat(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """FM-15.6: a neutralized unit retreats one cell out of fire, before any other action."""
+    """FM-15.6: a neutralized unit retreats one cell out of fire, before any other action, for 1 AP, and then acts
+    normally (FM-D9); who may use the window is :meth:`FMState.may_retreat` (FM-D29)."""
     if not state.retreat_window:
         raise RuleError("FM-15.6", "retreat only before your first other action of the turn")
     u = state.unit(action.get("unit"))

@@ -1,4 +1,4 @@
-"""Views: the JSON view for a seat (spec §4), the compact text view and the SVG board.
+"""Views: the JSON view for a seat (the information model of the rules doc), the compact text view and the SVG board.
 
 The JSON view carries only public data plus the viewer's own forecasts and sealed
 commit: never the deck order, the set-aside cards, other players' forecasts or

@@ -1,4 +1,4 @@
-"""Scenario files and the ``spacetable check`` runner (spec §6).
+"""Scenario files and the ``spacetable check`` runner (the S-* acceptance scenarios of the rules doc).
 
 A scenario (JSON) sets up a position directly — a map excerpt or map name, units,
 tide, AP — then runs steps: actions with an expected verdict (``ok`` or

@@ -11,7 +11,7 @@ from .state import CRAB, ORE, PONTOON, SHIP, STARTING_FORCE, TANK, FMState
 from .terrain import SEA
 from .tides import setup_deck
 
-#: FM-D43 (``ore_values=multi``): the kind of each lattice ore, drawn from this table (rock 0, ore 2,
+#: FM-D42 (``ore_values=multi``): the kind of each lattice ore, drawn from this table (rock 0, ore 2,
 #: precious 3, rare 5).
 MULTI_ORE_TABLE = (0, 2, 2, 2, 3, 3, 5, 0, 2, 2)
 
@@ -28,7 +28,8 @@ def reserve(state: FMState) -> dict[str, int]:
 
 
 def place_ore(state: FMState, fmap: FmpMap) -> None:
-    """FM-3.1 lattice (or the map's REPARTITION layer, or the ``random`` placement of FM-D47)."""
+    """FM-3.1 lattice of spacing 3, "one ore every three cells" read as density 1/9 (FM-D6); or the map's
+    REPARTITION layer, or the ``random`` placement of FM-D46."""
     board = state.board
     rng = state.rng.split("ore")
     cells: list[tuple[int, str]] = []

@@ -1,4 +1,4 @@
-"""Spaceships: landing (FM-7), deployment (FM-8) and seat order (D-4)."""
+"""Spaceships: landing (FM-7), deployment (FM-8) and seat order (FM-D4)."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def deploy(state: FMState, player: int, action: dict[str, Any]) -> None:
 
 
 def seat_order(state: FMState) -> list[int]:
-    """D-4: clockwise order of the domes around the map's mean pixel centre."""
+    """FM-D4: clockwise order of the domes around the map's mean pixel centre."""
     board = state.board
     pts = [board.pixel(c) for c in board.cells]
     cx = sum(p[0] for p in pts) / len(pts)
@@ -199,7 +199,8 @@ def _place_entry(state: FMState, player: int, ship: Unit, entry: Any, top: bool)
 
 
 def validate_deploy(state: FMState, player: int, entries: Any) -> dict[int, list[int]]:
-    """Check a whole deployment on ``state`` (a scratch copy that it modifies). Returns unit -> cells."""
+    """FM-8.2: check a whole deployment on ``state`` (a scratch copy that it modifies); fire zones are ignored
+    while placing (FM-D5). Returns unit -> cells."""
     if not isinstance(entries, list):
         raise RuleError("CORE-ACTION", "deploy needs a list of units")
     ship = state.units[state.ships[player]]
@@ -215,7 +216,7 @@ def validate_deploy(state: FMState, player: int, entries: Any) -> dict[int, list
 
 
 def reveal_deploy(state: FMState, commits: dict[int, Any]) -> None:
-    """FM-8.3: cancel clashing placements, then place everything else."""
+    """FM-8.3: cancel clashing placements, then place everything else (secret and simultaneous, FM-D5)."""
     used: dict[int, dict[int, list[int]]] = {}
     for p, entries in commits.items():
         scratch = state.copy()

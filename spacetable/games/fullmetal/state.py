@@ -113,8 +113,8 @@ class FMState:
 
     # ------------------------------------------------------------------ basics
     def init_seats(self) -> None:
-        """Fresh per-seat bookkeeping for ``num_players`` seats: each controls its own colour,
-        no AP, nobody eliminated or resigned, no forecasts, no fire cover yet."""
+        """Fresh per-seat bookkeeping for ``num_players`` seats: each controls its own colour, bound to its ship
+        (FM-5.1), no AP, nobody eliminated or resigned, no forecasts, no fire cover yet."""
         n = self.num_players
         self.controller = list(range(n))
         self.pool = [0] * n
@@ -146,7 +146,7 @@ class FMState:
         return s
 
     def lot_counter_next(self) -> int:
-        """Sequence number of the next elimination (later eliminations rank higher, FM-20.6)."""
+        """Sequence number of the next elimination (later eliminations rank higher, FM-20.6, FM-D39)."""
         self.elim_seq += 1
         return self.elim_seq
 
@@ -161,16 +161,20 @@ class FMState:
 
     # ----------------------------------------------------------------- control
     def ctl(self, u: Unit) -> int:
-        """FM-5.2: controller of a unit (-1 colourless or deactivated)."""
+        """FM-5.2: controller of a unit, by its colour (-1 colourless or deactivated, FM-D28). One player may control
+        several colours (FM-5.4), and a unit of an acquired colour riding in another player's carrier belongs to
+        the capturer (FM-18.3)."""
         if u.colour < 0:
             return -1
         return self.controller[u.colour]
 
     def on_board(self, u: Unit) -> bool:
+        """On the map and not carried: a carried unit is inert (FM-4.2)."""
         return bool(u.cells) and u.carrier < 0
 
     def stranded(self, u: Unit) -> bool:
-        """FM-2.2: a land unit off effective land and off a pontoon, or a sea unit off effective sea."""
+        """FM-2.2: a land unit off effective land and off a pontoon, or a sea unit off effective sea. Read under the
+        present tide, so a unit is operational again as soon as the tide suits it (FM-2.5)."""
         if u.kind in LAND_UNITS:
             c = u.cells[0]
             if c in self.pontoon_at:
@@ -208,7 +212,7 @@ class FMState:
         return True
 
     def mountain_partners(self, u: Unit) -> list[int]:
-        """FM-19 / D-18: ids of tanks of the same controller on adjacent mountain cells."""
+        """FM-19 / FM-D18: ids of tanks of the same controller on adjacent mountain cells."""
         if u.kind != TANK or not self.on_board(u) or self.board.terrain[u.cells[0]] != MOUNTAIN:
             return []
         out = []
@@ -271,7 +275,8 @@ class FMState:
         return out
 
     def slots(self, u: Unit) -> int:
-        """FM-11.3 slots taken by an item inside a barge (``nested`` or ``shell``)."""
+        """FM-11.3 slots taken by an item inside a barge (``nested``, counting nested cargo as FM-D12 says, or
+        ``shell``)."""
         if u.kind in (CRAB, WL):
             if self.config["cargo_size"] == "shell":
                 return 2
@@ -284,6 +289,7 @@ class FMState:
         return sum(self.slots(self.units[c]) for c in carrier.cargo)
 
     def spend(self, player: int, ap: int, rule: str = "FM-9.2") -> None:
+        """FM-9.2: pay ``ap`` or refuse; ``apply`` works on a copy, so a refused action costs nothing (FM-D10)."""
         if ap > self.pool[player]:
             raise RuleError(rule, f"needs {ap} AP, only {self.pool[player]} left")
         self.pool[player] -= ap
@@ -311,7 +317,8 @@ class FMState:
         return self.board.terrain[cell] == SEA and cell not in self.pontoon_at
 
     def suits(self, u: Unit, cell: int, allow_strand: bool) -> bool:
-        """FM-2.2 / FM-10.3: can ``u`` stand on ``cell`` (a stranding arrival allowed if ``allow_strand``)?"""
+        """FM-2.2 / FM-10.3: can ``u`` stand on ``cell`` (a stranding arrival allowed if ``allow_strand``)? Ore
+        follows the land units' domain (FM-D33)."""
         t = self.board.terrain[cell]
         if u.kind in LAND_UNITS or u.kind == ORE:
             if cell in self.pontoon_at:

@@ -27,7 +27,8 @@ def land_at(terrain: int, tide: str) -> bool:
 
 
 class Board:
-    """Static geometry of one map: terrain, neighbours, distances, discs."""
+    """Static geometry of one map: terrain, neighbours (FM-1.3), distances (FM-1.4), discs, pixel centres (FM-1.5);
+    the odd-q layout of FM-1.2 and FM-D2."""
 
     def __init__(self, width: int, height: int, terrain: str) -> None:
         self.width = width

@@ -1,4 +1,4 @@
-"""Tides: the card deck, the random walk and forecasts (FM-2.3, FM-2.6, FM-13.3, D-23)."""
+"""Tides: the card deck, the random walk and forecasts (FM-2.3, FM-2.6, FM-13.3, FM-D23)."""
 
 from __future__ import annotations
 

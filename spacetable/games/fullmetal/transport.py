@@ -112,7 +112,7 @@ def take_out(state: FMState, item: Unit) -> None:
 
 
 def absorb(state: FMState, ship: Unit, item: Unit) -> None:
-    """FM-5.3 (b) and D-17: entering a ship gives its colour to the unit and its cargo; ore goes to the hold."""
+    """FM-5.3 (b) and FM-D17: entering a ship gives its colour to the unit and its cargo; ore goes to the hold."""
     for sub in [item, *state.all_cargo(item)]:
         if sub.kind == ORE:
             if sub.carrier != ship.id:
@@ -147,7 +147,8 @@ def check_carrier(state: FMState, player: int, carrier: Unit) -> None:
 
 
 def load_check(state: FMState, player: int, carrier: Unit, item: Unit) -> None:
-    """Pure FM-11.1 / FM-12.4 check of loading ``item`` into ``carrier`` (ore and pontoons for a ship)."""
+    """Pure FM-11.1 / FM-12.4 check of loading ``item`` into ``carrier`` (ore and pontoons for a ship, from any cell
+    touching a pod, FM-D30); a neutralized or locked unit cannot be loaded (FM-D34)."""
     check_carrier(state, player, carrier)
     if not state.on_board(item) or item.id == carrier.id:
         raise RuleError("FM-11.1", "the item must be on the board")
@@ -161,7 +162,7 @@ def load_check(state: FMState, player: int, carrier: Unit, item: Unit) -> None:
         raise RuleError("FM-11.1", "the item's cell is under enemy fire")
     if item.kind == PONTOON:
         if cell in state.occ:
-            raise RuleError("D-14", "only empty pontoons can be lifted")
+            raise RuleError("FM-D14", "only empty pontoons can be lifted")
     elif item.kind == ORE:
         if cell not in state.pontoon_at and not state.board.land(cell, state.tide):
             raise RuleError("FM-3.3", "ore is loadable only from effective land or a pontoon")
@@ -181,7 +182,7 @@ def load_check(state: FMState, player: int, carrier: Unit, item: Unit) -> None:
 
 
 def load(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """FM-11.1 / FM-12.4: load an adjacent item (1 AP)."""
+    """FM-11.1 / FM-12.4: load an adjacent item (1 AP); a ship "loading" a unit is the unit entering it (FM-D30)."""
     carrier = state.unit(action.get("carrier"))
     item = state.unit(action.get("item"))
     if carrier.kind == SHIP and item.kind not in (ORE, PONTOON):
@@ -211,7 +212,7 @@ def unload(state: FMState, player: int, action: dict[str, Any]) -> None:
     if item.carrier != carrier.id:
         raise RuleError("FM-11.2", "the item is not in that carrier")
     if carrier.kind == SHIP and item.kind == ORE:
-        raise RuleError("D-17", "ore never leaves a spaceship")
+        raise RuleError("FM-D17", "ore never leaves a spaceship")
     kind, to = parse_to(state, action.get("to"))
     if kind == "carrier":
         assert isinstance(to, int)
@@ -265,7 +266,7 @@ def put_on_board(state: FMState, item: Unit, to: list[int]) -> None:
 
 
 def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Unit) -> None:
-    """FM-11.2 / FM-12.3 / seed §9.1: unload straight into an adjacent own carrier with room (1 AP).
+    """FM-11.2 / FM-12.3 / seed §9.1 / FM-D31: unload straight into an adjacent own carrier with room (1 AP).
 
     The spaceship obeys the same rules as carriers: it unloads into a carrier touching one of its pods with an
     intact turret (a unit leaves only through such a pod, FM-12.3), and a carrier unloads into its own ship
@@ -294,7 +295,7 @@ def transship(state: FMState, player: int, carrier: Unit, item: Unit, target: Un
 
 
 def transfer(state: FMState, player: int, action: dict[str, Any]) -> None:
-    """0 AP: inside a ship, or between a barge and the crab it carries (FM-9 table)."""
+    """0 AP: inside a ship, or between a barge and the crab it carries (the FM-9 cost table, FM-12.4, FM-D32)."""
     src = state.unit(action.get("from"))
     item = state.unit(action.get("item"))
     dst = state.unit(action.get("to"))
@@ -315,7 +316,7 @@ def transfer(state: FMState, player: int, action: dict[str, Any]) -> None:
         if state.controller[ship.colour] != player:
             raise RuleError("FM-12.4", "not your ship")
         if item.kind == ORE:
-            raise RuleError("D-17", "ore in a ship stays in the hold")
+            raise RuleError("FM-D17", "ore in a ship stays in the hold")
     else:
         pair = (src.kind == BARGE and dst.carrier == src.id) or (dst.kind == BARGE and src.carrier == dst.id)
         if not pair:
