@@ -14,7 +14,6 @@ from spacetable.core.rng import Rng
 from spacetable.games import get_game
 from spacetable.games.fullmetal.ai import AGENTS, DEFAULT_AGENT
 from spacetable.games.fullmetal.game import GAME
-from spacetable.games.fullmetal.notation import format_action
 from spacetable.games.fullmetal.render import svg_board
 
 
@@ -111,7 +110,7 @@ def test_notation_round_trip() -> None:
     """Text notation parses back to the same action."""
     s = start(2)
     for a in GAME.legal_actions(s, s.active_player())[:50]:
-        assert GAME.parse_action(s, 0, format_action(a)) == a
+        assert GAME.parse_action(s, 0, GAME.action_text(s, 0, a)) == a
 
 
 def test_cli_play_with_piped_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,29 +122,6 @@ def end_turn_text(s: FMState, p: int, a: Action) -> str:
     return "end"
 
 
-#: Notation of every action type (the move table declares the same functions).
-TEXTS: dict[str, Text] = {
-    "land": land_text, "deploy": deploy_text, "decide_departure": departure_text, "move": move_text,
-    "retreat": retreat_text, "load": load_text, "unload": unload_text, "transfer": transfer_text,
-    "enter": enter_text, "exit": exit_text, "build": build_text, "fire": fire_text, "assault": assault_text,
-    "capture": capture_text, "capture_ship": capture_ship_text, "repair": repair_text, "take_off": take_off_text,
-    "end_turn": end_turn_text,
-}
-
-
-def format_action(a: Action) -> str:
-    """An action in the notation, without a state (logs, the terminal); JSON for anything unreadable."""
-    if a.get("type") == "resign":
-        return "resign"
-    text = TEXTS.get(a.get("type", ""))
-    if text is not None:
-        try:
-            return text(None, -1, a)  # type: ignore[arg-type]  # the notation never reads the state
-        except (KeyError, TypeError, IndexError):
-            pass
-    return json.dumps(a, sort_keys=True, separators=(",", ":"))
-
-
 # ------------------------------------------------------------------------- sentence arguments
 def unit(s: FMState | None, uid: Any) -> Any:
     """A unit as a phrase argument: its translated kind and its id (the id alone if unknown)."""
