@@ -102,6 +102,9 @@ def generate_map(seed: int, players: int = 2, size: str = "medium") -> FmpMap:
     """A deterministic playable map for ``players`` ("Generated maps" in the rules doc)."""
     width, height = dimensions(players, size)
     for attempt in range(100):
+        # ``seed`` is a map seed (the name of a generated map, "generated:<seed>"), not a match seed: the
+        # match seed reaches it through GAME.seed_for(seed, "map"); each attempt derives its own stream here so
+        # that a map seed always names the same map.
         rng = Rng(mix_seed(seed, "fullmetal-map", attempt))
         terrain = _terrain(rng, width, height)
         rows = [terrain[y * width:(y + 1) * width] for y in range(height)]
