@@ -4,7 +4,8 @@ game as ``spacetable_<id>`` (its own dynamics) and ``spacetable_<id>_turns`` (se
 
 from __future__ import annotations
 
-from .games import SPECS, EngineRollout, SpacetableGame, SpacetableState, register, resampler
+from .bots import EngineRollout, resampler
+from .games import SPECS, SpacetableGame, SpacetableState, register
 
 REGISTERED: list[str] = [name for game_id in SPECS for name in register(game_id)]
 

@@ -29,17 +29,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
 
-from spacetable.core.rng import Rng, mix_seed
+from spacetable.core.rng import Rng
 from spacetable.core.serial import action_key
 from spacetable.games import get_game
 from spacetable.rl.decision import WAIT, Progress
 from spacetable.rl.encoders import encoder_class
 
 from .chance import ChancePending, attempt
+from .observer import Observer
 
 Action = dict[str, Any]
 
@@ -378,6 +377,20 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
         return str(self.game_obj.engine.render_text(st, None))
 
     # ------------------------------------------------------------ extras
+    def deciding_seats(self) -> tuple[int, ...]:
+        """Seats choosing tokens now (none at chance and terminal nodes)."""
+        return self._deciding()
+
+    def own_tokens(self, player: int) -> list[int]:
+        """Every token ``player`` has chosen, oldest first."""
+        out = []
+        node = self._trace
+        while node is not None:
+            if node.entry[0] == "t" and node.entry[1] == player:
+                out.append(node.entry[2])
+            node = node.prev
+        return out[::-1]
+
     def prefix(self, seat: int) -> tuple[int, ...]:
         """The tokens ``seat`` has chosen in its current series."""
         entry = self._progress.get(seat)
@@ -426,57 +439,6 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
         return new  # type: ignore[no-any-return]
 
 
-class Observer:
-    """OpenSpiel observer: the encoder's observation of the seat's view (plus its token history
-    with ``perfect_recall``); strings are the view (observation) or :meth:`SpacetableState.info_string`."""
-
-    def __init__(self, game: SpacetableGame, recall: bool) -> None:
-        self.game = game
-        self.recall = recall
-        enc = game.encoder
-        size = enc.obs_size + (enc.n_actions if recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: enc.obs_size]}
-        if recall:
-            self.dict["own_tokens"] = self.tensor[enc.obs_size:]
-
-    def set_from(self, state: SpacetableState, player: int) -> None:
-        self.tensor.fill(0.0)
-        st = state.engine_state
-        if st is None:
-            return
-        enc = self.game.encoder
-        deciding = player in state._deciding()
-        view = self.game.engine.view(st, player)
-        self.tensor[: enc.obs_size] = np.clip(enc.observe(view, player, deciding, state.prefix(player) if deciding else ()), 0, 1)
-        if self.recall:
-            node = state._trace
-            counts = self.tensor[enc.obs_size:]
-            while node is not None:
-                if node.entry[0] == "t" and node.entry[1] == player:
-                    counts[node.entry[2]] = min(1.0, counts[node.entry[2]] + 0.01)
-                node = node.prev
-
-    def string_from(self, state: SpacetableState, player: int) -> str:
-        if self.recall:
-            return state.info_string(player)
-        st = state.engine_state
-        if st is None:
-            return "set-up"
-        view = self.game.engine.view(st, player)
-        return json.dumps(view, sort_keys=True, default=str) + f" prefix={list(state.prefix(player))}"
-
-
-def resampler(seed: int = 0) -> Any:
-    """A callback for ``ISMCTSBot.set_resampler``: ``(state, player) -> state`` by ``determinize``."""
-    rng = Rng(mix_seed(seed, "openspiel-resample"))
-
-    def cb(state: SpacetableState, player: int) -> SpacetableState:
-        return state.resample(player, Rng(rng.next_u64()))
-
-    return cb
-
-
 def game_class(game_id: str, turns: bool) -> type[SpacetableGame]:
     """A subclass per registered name: OpenSpiel keeps the class it registers until the process ends
     (a registered closure instead crashes the interpreter's shutdown)."""
@@ -502,34 +464,4 @@ def register(game_id: str) -> list[str]:
 
 
 
-class EngineRollout(mcts.Evaluator):  # type: ignore[misc]
-    """An MCTS / IS-MCTS evaluator that plays uniformly random *engine* actions from the node's
-    engine state to the end (much faster than stepping tokens through OpenSpiel). A series in
-    progress is dropped (its seat plays a whole random action instead). Priors are uniform."""
-
-    def __init__(self, seed: int = 0, max_actions: int = 100_000) -> None:
-        self.rng = Rng(mix_seed(seed, "openspiel-rollout"))
-        self.max_actions = max_actions
-
-    def evaluate(self, state: SpacetableState) -> np.ndarray:
-        engine = state.game_obj.engine
-        st = state.engine_state
-        sample = getattr(engine, "sample_action", None)
-        for _ in range(self.max_actions):
-            if engine.outcome(st) is not None:
-                break
-            seat = engine.to_act(st)[0]
-            if sample is not None:
-                action = sample(st, seat, self.rng)
-            else:
-                legal = [a for a in engine.legal_actions(st, seat) if a.get("type") != "resign"]
-                action = legal[self.rng.randbelow(len(legal))]
-            st = engine.apply(st, seat, action)
-        return np.array(engine.returns(st) if engine.outcome(st) is not None else [0.0] * engine.seats(st))
-
-    def prior(self, state: SpacetableState) -> list[tuple[int, float]]:
-        legal = state.legal_actions(state.current_player())
-        return [(a, 1.0 / len(legal)) for a in legal]
-
-
-__all__ = ["SPECS", "EngineRollout", "Observer", "SpacetableGame", "SpacetableState", "register", "resampler"]
+__all__ = ["SPECS", "SpacetableGame", "SpacetableState", "register"]

@@ -174,6 +174,10 @@ class TrembleEncoder(Encoder):
         supports = [c["id"] for c in me["stations"] if not c["tapped"] and c["effect"]["op"] == "city_support"]
         tok = self.token
         done = self.offsets["done"]
+        plan0 = self.offsets["plan"]
+        hand_ids = [c["id"] for c in me.get("hand", [])]
+        if len(hand_ids) > MAX_HAND or len(me["stations"]) > MAX_STATIONS:
+            raise ValueError(f"tremble encoder: at most {MAX_HAND} ships and {MAX_STATIONS} stations per seat")
 
         def own(card: str) -> int:
             if card in hand:
@@ -200,12 +204,14 @@ class TrembleEncoder(Encoder):
                 seq += sorted(tok("drawn", drawn[c]) for c in a["buy"])
                 seq += sorted(own(c) for c in a["discard"])
                 out.append((*seq, done))
-            elif t == "plan":
+            elif t == "plan":  # the hot case: thousands of plans, written without per-token checks
                 slot_of = {sh: g["slot"] for g in a["groups"] for sh in g["ships"]}
-                seq = [tok("plan", i * (MAX_SLOTS + 1) + slot_of.get(c["id"], 0)) for i, c in enumerate(me["hand"])]
-                placed = {st["station"]: st.get("slot", 0) for st in a["stations"]}
-                seq += [tok("support", j * (MAX_SLOTS + 1) + placed.get(sid, 0)) for j, sid in enumerate(supports)]
-                out.append((*seq, done))
+                seq = [plan0 + i * (MAX_SLOTS + 1) + slot_of.get(sid, 0) for i, sid in enumerate(hand_ids)]
+                if supports:
+                    placed = {st["station"]: st.get("slot", 0) for st in a["stations"]}
+                    seq += [tok("support", j * (MAX_SLOTS + 1) + placed.get(sid, 0)) for j, sid in enumerate(supports)]
+                seq.append(done)
+                out.append(tuple(seq))
             elif t == "relocate_self":
                 seq = [tok("relocate", hand[m["ship"]] * (MAX_SLOTS + 1) + (0 if m["to_slot"] == "stay" else m["to_slot"]))
                        for m in a["moves"]]
