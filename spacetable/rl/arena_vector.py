@@ -6,7 +6,7 @@
         actions = policy(obs, mask)           # int array [N], tokens of the AEC environment
         obs, mask, rewards, terminated = vec.step(actions)
 
-* ``obs`` float32 ``[N, 618]``: the game part of the AEC observation (blocks ``ships``, ``cells``,
+* ``obs`` float32 ``[N, 617]``: the game part of the AEC observation (blocks ``ships``, ``cells``,
   ``off_board``, ``scalars`` of :class:`~spacetable.rl.encoders.arena.ArenaEncoder`) seen by the
   seat to move; the AEC environment appends a decision block that is constant here (the seat
   to move is deciding, no token chosen yet).
