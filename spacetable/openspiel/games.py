@@ -242,11 +242,17 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
         assert self._setup is not None
         result = attempt(lambda: g.engine.initial_state(g.config, g.seed), self._setup)
         if isinstance(result, ChancePending):
-            self._setup_n = result.n
+            self._setup_n = self._chance_size(result.n)
             return
         self._setup = None
         self._setup_n = 0
         self._set_engine(g.after_setup(result))
+
+    def _chance_size(self, n: int) -> int:
+        limit = self.game_obj.spec.max_chance
+        if n > limit:
+            raise RuntimeError(f"a chance node with {n} outcomes exceeds max_chance_outcomes {limit}")
+        return n
 
     def _set_engine(self, state: Any) -> None:
         self._engine = _Shared(state)
@@ -300,7 +306,7 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
             state = self.engine_state
             result = attempt(lambda s=state, p=seat, a=action.value: g.engine.apply(s, p, a), self._script)
             if isinstance(result, ChancePending):
-                self._pending_n = result.n
+                self._pending_n = self._chance_size(result.n)
                 return
             self._queue = self._queue[1:]
             self._script = ()

@@ -3,8 +3,12 @@ decision block identifies the prefix, observations are fixed-size, in [0, 1] and
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacetable.core.rng import Rng
 from spacetable.games import get_game
@@ -122,3 +126,31 @@ def test_worlds_allocation_is_a_series_of_small_choices() -> None:
     assert prog.decision.actions[0]["type"] == "allocate" and len(prog.decision) > 1
     assert {len(seq) for seq in prog.decision.sequences} == {8}  # one choice per allocated piece
     assert len(prog.choices()) <= 8  # the first piece: one of the 8 battles
+
+
+@given(st.sets(st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)), min_size=1, max_size=30),
+       st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_decision_walks_reach_exactly_the_encoded_actions(seqs: set[tuple[int, int, int]], rnd: Any) -> None:
+    """Any walk through the masks ends on an encoded action, and each action has its own walk."""
+    ordered = sorted(seqs)
+    actions = [{"type": "x", "n": i} for i in range(len(ordered))]
+    dec = Decision(actions, ordered)
+    for action, seq in zip(actions, ordered, strict=True):
+        prog = Progress(dec)
+        for k, tok in enumerate(seq):
+            assert tok in prog.choices()
+            done = prog.push(tok)
+            assert (done is None) == (k < len(seq) - 1)
+        assert done == action
+    prog = Progress(dec)
+    while (done := prog.push(rnd.choice(prog.choices()))) is None:
+        pass
+    assert dec.lookup(prog.prefix) == done
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.lists(st.integers(1, 5), min_size=0, max_size=3))
+@settings(max_examples=60, deadline=None)
+def test_decision_refuses_a_series_that_extends_another(head: list[int], tail: list[int]) -> None:
+    with pytest.raises(EncodingError):
+        Decision([{"type": "a"}, {"type": "b"}], [tuple(head), tuple(head + tail)])
