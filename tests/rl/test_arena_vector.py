@@ -17,11 +17,11 @@ from spacetable.rl.session import Session
 def test_batch_equals_engine(board: str) -> None:
     game = get_game("arena")
     enc = make_encoder("arena", {"board": board})
-    vec = arena_vector(24, seed=4, board=board)
+    vec = arena_vector(12, seed=4, board=board)
     obs, mask = vec.reset()
     sessions = [Session(game, enc, vec.to_state(i)) for i in range(vec.n)]
     finished = 0
-    for _ in range(400):
+    for _ in range(300):
         for i, s in enumerate(sessions):
             seat = s.deciding()[0]
             assert seat == vec.current_player[i]
@@ -45,7 +45,7 @@ def test_batch_equals_engine(board: str) -> None:
                 ref = vec.to_state(i)
                 assert (ref.loc, ref.to_move, ref.quiet, ref.last_capturer, ref.plies) == (
                     s.state.loc, s.state.to_move, s.state.quiet, s.state.last_capturer, s.state.plies)
-    assert finished > 24
+    assert finished > 24  # about 60 plies a game: every slot finished several games
 
 
 def test_without_auto_reset_a_finished_game_waits() -> None:

@@ -24,7 +24,7 @@ GAMES = [
     ("worlds", {"scenario": "border-worlds"}, 6, None),
     ("worlds", {"scenario": "native-uprising"}, 6, None),
     ("tremble", {"players": 2}, 2, None),
-    ("tremble", {"players": 5}, 1, None),
+    pytest.param("tremble", {"players": 5}, 1, None, marks=pytest.mark.slow),
     ("fullmetal", {}, 1, 250),
     ("fullmetal", {"players": 3, "map": "generated", "map_size": "small"}, 1, 150),
 ]
