@@ -187,16 +187,14 @@ class SpacetableGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self, recall)
 
     # ---------------------------------------------------------------- helpers
-    def root(self) -> tuple[Any, list[int]]:
-        """The engine state after the set-up's chance outcomes ``[]`` (seeded set-up) and the opening."""
+    def root(self) -> Any:
+        """The engine state of the seeded set-up after the opening (computed once per game)."""
         if self._root is None:
-            state = self.engine.initial_state(self.config, self.seed)
-            for seat, action in self.opening:
-                state = self.engine.apply(state, seat, action)
-            self._root = state
-        return self._root, []
+            self._root = self.after_setup(self.engine.initial_state(self.config, self.seed))
+        return self._root
 
     def after_setup(self, state: Any) -> Any:
+        """``state`` after the ``opening`` actions."""
         for seat, action in self.opening:
             state = self.engine.apply(state, seat, action)
         return state
@@ -232,7 +230,7 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
         self._started = True
         g = self.game_obj
         if g.setup_chance == "seeded":
-            self._set_engine(g.root()[0])
+            self._set_engine(g.root())
         else:
             self._setup = ()
             self._advance_setup()

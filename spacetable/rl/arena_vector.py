@@ -300,14 +300,13 @@ class ArenaVector:
     def to_state(self, i: int) -> ArenaState:
         """Game ``i`` as a reference-engine state (for checks and for the engine's agents)."""
         st = self.states[i]
-        face = get_face(self.board)
         over = st[19] >= 0
         kind = ("", "corvette", "no_action", "quiet_limit")[int(st[20])] if over else ""
         return ArenaState(board=self.board, red_seat=int(self.red_seat[i]),
                           loc=[[int(x) for x in st[0:8]], [int(x) for x in st[8:16]]],
                           phase="over" if over else "play", to_move=int(st[16]), quiet=int(st[17]), last_capturer=int(st[18]),
                           plies=int(st[21]), winner=int(st[19]) if over else -1, kind=kind,
-                          points=float(st[22]) / 2.0 if over else 0.0, rng=GAME.initial_state({"board": face.name}, 0).rng)
+                          points=float(st[22]) / 2.0 if over else 0.0)
 
 
 def arena_vector(n: int, seed: int = 0, board: str = "6x4", auto_reset: bool = True) -> ArenaVector:

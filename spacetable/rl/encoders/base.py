@@ -171,7 +171,3 @@ class Encoder(ABC):
         m[WAIT] = 1
         return m
 
-
-def one_hot(out: np.ndarray, index: int, size: int) -> None:
-    if 0 <= index < size:
-        out[index] = 1.0
