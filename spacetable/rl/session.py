@@ -19,7 +19,7 @@ class Session:
     """Engine state + per-seat :class:`Progress`; ``push`` a token, the action is applied once its
     series is complete. Copies share the (immutable) engine state and decisions."""
 
-    __slots__ = ("actions", "encoder", "game", "progress", "state")
+    __slots__ = ("_views", "actions", "encoder", "game", "progress", "state")
 
     def __init__(self, game: Game[Any], encoder: Encoder, state: Any) -> None:
         self.game = game
@@ -27,6 +27,7 @@ class Session:
         self.state = state
         self.progress: dict[int, Progress] = {}
         self.actions = 0  # engine actions applied
+        self._views: dict[int, Any] = {}  # seat -> view of the current state (states are immutable)
 
     def copy(self) -> Session:
         new = Session(self.game, self.encoder, self.state)
@@ -44,7 +45,7 @@ class Session:
     def progress_of(self, seat: int) -> Progress:
         prog = self.progress.get(seat)
         if prog is None:
-            prog = self.progress[seat] = Progress(self.encoder.decision(self.state, seat))
+            prog = self.progress[seat] = Progress(self.encoder.decision(self.state, seat, self.view(seat)))
             if not len(prog.decision):
                 raise RuntimeError(f"{self.game.id}: seat {seat} must act but has no encodable legal action")
         return prog
@@ -59,9 +60,16 @@ class Session:
         prog = self.progress.get(seat)
         return list(prog.prefix) if prog is not None else []
 
+    def view(self, seat: int) -> Any:
+        """The seat's view of the current state (built once per state)."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(self.state, seat)
+        return view
+
     def observation(self, seat: int) -> np.ndarray:
         deciding = seat in self.deciding()
-        view = self.game.view(self.state, seat)
+        view = self.view(seat)
         return np.clip(self.encoder.observe(view, seat, deciding, self.prefix(seat) if deciding else ()), 0.0, 1.0)
 
     def mask(self, seat: int) -> np.ndarray:
@@ -82,6 +90,7 @@ class Session:
     def play(self, seat: int, action: Action) -> None:
         """Apply a whole engine action for ``seat`` (its series, if any, is dropped)."""
         self.state = self.game.apply(self.state, seat, action)
+        self._views = {}
         self.actions += 1
         self.progress.pop(seat, None)
         if self.progress:
