@@ -1,7 +1,8 @@
 """Full Metal Planète encoding (FM-*): map planes and unit references by cell.
 
 The grid is the map's ``H × W`` (``[x, y]`` of the actions = column, row; the original map is
-36 × 23, generated maps take their size from ``players`` and ``map_size``). Seats are relative
+36 × 23, generated maps take their size from ``players`` and ``map_size``, catalogue and custom maps
+their own). Seats are relative
 (the observing seat first).
 
 Planes (``H × W`` each): terrain (sea, reef, swamp, plain, mountain, off the map); own units by
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from spacetable.games.fullmetal.fmp import bundled_map, read_fmp
+from spacetable.games.fullmetal.game import load_map
 from spacetable.games.fullmetal.mapgen import dimensions
 from spacetable.games.fullmetal.spaceship import ORIENTATIONS
 
@@ -59,13 +60,12 @@ SCALARS = len(PHASES) + 1 + 3 + 2 * 4 + SEATS * 9 + 3 + 1 + 1 + 1
 
 
 def grid_size(config: dict[str, Any]) -> tuple[int, int]:
-    """``(width, height)`` of the map a configuration plays on."""
+    """``(width, height)`` of the map a configuration plays on (a generated map's size depends only on
+    the number of players and ``map_size``, not on its seed)."""
+    players = int(config.get("players", 2))
     if config["map"] == "generated":
-        return dimensions(int(config.get("players", 2)), config["map_size"])
-    if config["map"] == "file":
-        fmap = read_fmp(config["map_file"])
-        return fmap.width, fmap.height
-    fmap = bundled_map("original")
+        return dimensions(players, config["map_size"])
+    fmap, _ = load_map(config, 0, players)
     return fmap.width, fmap.height
 
 
