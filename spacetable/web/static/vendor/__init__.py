@@ -1,0 +1,1 @@
+"""Vendored browser libraries (see VERSIONS.json)."""
