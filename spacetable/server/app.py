@@ -35,11 +35,13 @@ from spacetable.core import catalog
 from spacetable.core.match import Match
 from spacetable.games import available, get_game
 
+from . import presentation
 from .ai import agent_registry
 from .db import make_engine, run_migrations
 from .errors import HTTP_CODES, ServiceError, error_body
 from .http import BodyGuard
 from .limits import Limits, RateLimiter
+from .presentation_routes import make_router
 from .service import MatchService
 from .ws import Connection
 
@@ -145,8 +147,11 @@ def create_app(database_url: str, ai_workers: int = 1, db_writer: str = "auto", 
     app.add_middleware(BodyGuard, max_body=limits.max_body)
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content={"error": exc.to_json()}, headers=exc.headers)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        lang = presentation.pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
+        m = service.matches.get(str(request.path_params.get("match_id", "")))
+        error = presentation.error_json(exc.to_json(), m.game if m is not None else None, lang)
+        return JSONResponse(status_code=exc.status, content={"error": error}, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -314,10 +319,12 @@ def create_app(database_url: str, ai_workers: int = 1, db_writer: str = "auto", 
 
     # ------------------------------------------------------------- websocket
     @app.websocket("/ws/matches/{match_id}")
-    async def ws(websocket: WebSocket, match_id: str, seat: str | None = None, token: str | None = None) -> None:
-        await Connection(websocket, service, limits, limiter).serve(match_id, seat, token)
+    async def ws(websocket: WebSocket, match_id: str, seat: str | None = None, token: str | None = None,
+                 lang: str | None = None) -> None:
+        await Connection(websocket, service, limits, limiter).serve(match_id, seat, token, lang)
 
     # ------------------------------------------------------------ web client
+    app.include_router(make_router(service))
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
 
     @app.get("/", include_in_schema=False)

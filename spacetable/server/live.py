@@ -71,6 +71,8 @@ class Entry:
     text: str
     #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
     waiting: tuple[int, ...] = ()
+    #: the action's sentence per language (``presentation.action_texts``, computed when logged)
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,6 +88,7 @@ class Subscriber:
     token_hash: str | None = None
     overflow: bool = False
     close_code: int | None = None
+    lang: str = "en"  # the client's language for texts (``presentation``)
 
     def push(self, text: str) -> None:
         if self.overflow or self.close_code is not None:
@@ -139,6 +142,8 @@ class LiveMatch:
     _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
     _to_act: tuple[int, ...] | None = field(default=None, repr=False)
     _legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    #: per-state texts of legal actions by (seat, language) (``presentation.legal_texts``)
+    _legal_texts: dict[tuple[int, str], list[str]] = field(default_factory=dict, repr=False)
 
     def _fresh(self) -> None:
         if self._cached_for is not self.state:
@@ -147,6 +152,7 @@ class LiveMatch:
             self._legal = {}
             self._to_act = None
             self._legal_sent = {}
+            self._legal_texts = {}
 
     def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
         """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""

@@ -58,7 +58,7 @@ from spacetable.core.rng import Rng, mix_seed
 from spacetable.core.serial import action_key, to_jsonable
 from spacetable.games import UnknownGame, get_game
 
-from . import store
+from . import presentation, store
 from .ai import AIRunner, agent_registry
 from .db import Checkpointer, dumps
 from .errors import ServiceError
@@ -593,7 +593,8 @@ class MatchService:
         views: dict[int | None, Action | None] = {}
         for viewer in [None, *range(len(m.seats))]:
             views[viewer] = game.action_view(before, seat, action, viewer)
-        m.log.append(Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before))))
+        m.log.append(Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)),
+                           presentation.action_texts(game, before, seat, action)))
         m.state = after
         return before
 
@@ -676,7 +677,8 @@ class MatchService:
             # the state is published, so that nobody sees the new state ahead of its event (SRV-V3)
             legal = await self._prepare_legal(m, after, new_to_act)
             views = {viewer: game.action_view(m.state, seat, action, viewer) for viewer in [None, *range(len(m.seats))]}
-            m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action), tuple(old_to_act)))
+            m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action), tuple(old_to_act),
+                               presentation.action_texts(game, m.state, seat, action)))
             m.publish(after, legal)
             m.status = fields["status"]
             m.turn_started_at = started_at
@@ -736,9 +738,11 @@ class MatchService:
         return {"legal": True}
 
     # ------------------------------------------------------------------- messages
-    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
-        """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1)."""
+    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
+        """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1);
+        texts in ``lang`` (``presentation``)."""
         to_act = m.to_act()
+        legal = self.legal_fields(m, viewer, to_act)
         return {
             "type": kind,
             "match": m.summary(),
@@ -746,9 +750,14 @@ class MatchService:
             "version": m.version,
             "view": m.view(viewer),
             "to_act": list(to_act),
-            **self.legal_fields(m, viewer, to_act),
-            "log": [self._entry_json(m, i, e, viewer) for i, e in enumerate(m.log)],
+            **legal,
+            "legal_text": self._legal_text(m, viewer, legal["legal"], lang),
+            "log": [self._entry_json(m, i, e, viewer, lang) for i, e in enumerate(m.log)],
         }
+
+    @staticmethod
+    def _legal_text(m: LiveMatch, viewer: int | None, legal: list[Action], lang: str) -> list[str]:
+        return presentation.legal_texts(m, viewer, legal, lang) if viewer is not None and legal else []
 
     def legal_fields(self, m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
         """SRV-L1: the ``legal``, ``legal_count`` and ``legal_complete`` fields of a message.
@@ -770,16 +779,14 @@ class MatchService:
             }
         return cached
 
-    def _entry_json(self, m: LiveMatch, index: int, e: Entry, viewer: int | None) -> dict[str, Any]:
-        shown = e.views.get(viewer)
-        full = viewer == e.seat or (not m.game.hidden_information and shown == e.action)
-        return {"index": index, "seat": e.seat, "action": shown, "text": e.text if full else None, "source": e.source}
+    def _entry_json(self, m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str = "en") -> dict[str, Any]:
+        return presentation.entry_json(m.game, index, e, viewer, lang)
 
-    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None) -> Subscriber:
+    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, lang: str = "en") -> Subscriber:
         """A new client of ``m`` (its token already checked for a seat); it gets its snapshot at once."""
-        sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=hash_token(token) if token else None)
+        sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=hash_token(token) if token else None, lang=lang)
         m.subscribers.append(sub)
-        sub.queue.put_nowait(_dumps(self.snapshot(m, viewer)))
+        sub.queue.put_nowait(_dumps(self.snapshot(m, viewer, lang=lang)))
         return sub
 
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
@@ -795,17 +802,18 @@ class MatchService:
         return seat.kind == "human" and seat.token_hash is not None and sub.token_hash == seat.token_hash
 
     def _broadcast_snapshots(self, m: LiveMatch, reason: str = "update") -> None:
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         for sub in list(m.subscribers):
             if not self._bound(m, sub):
                 self._kick(m, sub)
                 continue
-            if sub.seat not in cache:
-                snap = self.snapshot(m, sub.seat)
+            key = (sub.seat, sub.lang)
+            if key not in cache:
+                snap = self.snapshot(m, sub.seat, lang=sub.lang)
                 snap["reason"] = reason
-                cache[sub.seat] = _dumps(snap)
+                cache[key] = _dumps(snap)
             sub.since = m.version
-            sub.push(cache[sub.seat])
+            sub.push(cache[key])
 
     def _broadcast_event(self, m: LiveMatch) -> None:
         """Send every connected client the event of the last action (SRV-V1) unless its snapshot already held it
@@ -818,18 +826,20 @@ class MatchService:
         entry = m.log[-1]
         index = m.version - 1
         head = f'{{"type":"event","match":{_dumps(m.summary())},"version":{m.version},"to_act":{_dumps(list(to_act))},"seat":'
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         for sub in list(m.subscribers):
             if sub.since >= m.version:
                 continue
             if not self._bound(m, sub):
                 self._kick(m, sub)
                 continue
-            v = sub.seat
-            text = cache.get(v, "")
+            v, lang = sub.seat, sub.lang
+            text = cache.get((v, lang), "")
             if not text:
-                body = {"last": self._entry_json(m, index, entry, v), "view": m.view(v), **self.legal_fields(m, v, to_act)}
-                text = cache[v] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
+                legal = self.legal_fields(m, v, to_act)
+                body = {"last": self._entry_json(m, index, entry, v, lang), "view": m.view(v), **legal,
+                        "legal_text": self._legal_text(m, v, legal["legal"], lang)}
+                text = cache[(v, lang)] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
             sub.since = m.version
             sub.push(text)
 

@@ -49,7 +49,7 @@ def test_health_openapi_and_docs(client: TestClient) -> None:
         assert path in schema["paths"]
     assert client.get("/docs").status_code == 200
     assert client.get("/").status_code == 200 and "spacetable" in client.get("/").text
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/app/main.js").status_code == 200
 
 
 def test_games_list_every_available_game(client: TestClient) -> None:
@@ -156,8 +156,11 @@ def test_action_path_and_every_bad_input(client: TestClient) -> None:
     assert r.status_code == 409 and "SRV-A1" in r.json()["error"]["message"]
     after = state(client, mid, 1, t1)
     assert after["version"] == 1 and after["view"]["heaps"] == [2, 4, 4]
-    assert after["log"] == [{"index": 0, "seat": 0, "action": good, "text": None, "source": "player"}]
-    assert state(client, mid, 0, t0)["log"][0]["text"] is not None  # the actor sees its own action's text
+    # a seat that sees an action also gets its text (presentation: sentences only say what the action shows)
+    text = '{"count":2,"heap":0,"type":"take"}'
+    assert after["log"] == [{"index": 0, "seat": 0, "action": good, "text": text, "notation": text, "sealed": False,
+                             "source": "player"}]
+    assert state(client, mid, 0, t0)["log"][0]["text"] == text
 
 
 def test_a_failed_write_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,5 @@
-// Cosmic Arena renderer (game id "arena"; spec AR-*; docs/rules/arena.md).
+// Cosmic Arena renderer (game id "arena"; rules docs/rules/arena.md, ids AR-*), on the renderer interface of
+// docs/architecture.md ("Web client").
 //
 // View JSON (game.view(state, seat)):
 //   {game:"arena", board:"6x4"|"5x5", width, height, phase:"place"|"play"|"over", setup, home,
@@ -7,236 +8,339 @@
 //    home_cells:{red:[cells], blue:[cells]}, quiet, quiet_limit, last_capturer, offer, plies,
 //    layout_label? (house default layout), placement?:{committed:{seat:bool}, own:{cell:code}|null},
 //    position? (arena position notation), result?:{winner, kind, points, plies}}
-// Legal actions (ctx.legal) use the spec §5 JSON shapes: move (with optional bonus), permute, rotate,
-// place, layout, accept_end.
-"use strict";
-(function () {
-  const NS = "http://www.w3.org/2000/svg";
-  const CELL = 64;
-  const PAD = 26;
+// Actions (spec §5): move {from, to, bonus}, permute {pair}, rotate {cls, dir} (offer_end: true attaches an offer
+// to end the game, AR-10.4), place {ship, cell} (alternate placement, AR-2.7), layout {cells} (simultaneous
+// placement: any full layout is legal; the list holds two suggestions), accept_end, resign (core move).
+//
+// On the board: a move is picked by selecting a ship, then a highlighted cell (several actions on one cell, a move
+// with or without a bonus teleport (AR-8.6), open the frame's menu); alternate placement by picking a ship in the
+// tray below the board, then a home cell; simultaneous placement is drafted the same way and sealed in the
+// composer; teleports (AR-6, AR-7), the offer to end (AR-10.4) and its acceptance are composer controls.
+import { html, placeAttrs, TargetMark, at, Button } from "/static/app/kit.js";
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v);
-    }
-    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-    return e;
+const CELL = 100;
+const PAD = 30;
+const CODES = ["111", "112", "121", "122", "211", "212", "221", "222"];
+const COLOURS = { red: "#d9463e", blue: "#3f7fd6" };
+const PAIRS = { P111: ["111", "222"], P112: ["112", "221"], P121: ["121", "212"], P122: ["122", "211"] };
+const ROTATIONS = { F: ["112", "121", "211"], D: ["122", "221", "212"] };
+
+const cellName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
+const fileOf = (c) => c.charCodeAt(0) - 97;
+const rankOf = (c) => parseInt(c.slice(1), 10) - 1;
+const other = (c) => (c === "red" ? "blue" : "red");
+
+function geometry(view) {
+  const W = view.width, H = view.height;
+  const flip = view.you === "blue"; // each player sees its own side at the bottom
+  const pos = (cell) => {
+    const f = fileOf(cell), r = rankOf(cell);
+    const x = flip ? W - 1 - f : f, y = flip ? r : H - 1 - r;
+    return [PAD + x * CELL, y * CELL];
+  };
+  return { W, H, flip, pos, width: PAD + W * CELL, height: H * CELL + PAD };
+}
+
+function colourName(t, c) { return c ? t("arena.colour." + c) : "–"; }
+function seatOfColour(view, colour) {
+  const e = Object.entries(view.seat_colours || {}).find(([, c]) => c === colour);
+  return e ? Number(e[0]) : null;
+}
+
+/** Cells of the ships a teleport moves (after it: the mover's colour). */
+function teleportShips(a) {
+  if (!a) return [];
+  if (a.type === "permute") return PAIRS[a.pair] || [];
+  if (a.type === "rotate") return ROTATIONS[a.cls] || [];
+  return [];
+}
+function shipCells(view, colour, codes) {
+  return view.ships.filter((s) => s.colour === colour && codes.includes(s.code)).map((s) => s.cell);
+}
+
+// ------------------------------------------------------------------------------------------------ pieces
+function Ship({ code, colour, x, y, size = CELL, ghost, extra = "", place, label }) {
+  const s = size - 18;
+  const corvette = code === "111";
+  return html`<g class=${"ship " + extra + (ghost ? " ghost" : "")} style=${at(x, y)} data-place=${place} aria-label=${label}>
+    <rect x="9" y="9" width=${s} height=${s} rx=${corvette ? s / 2 : 14} fill=${COLOURS[colour]} class="ship-body" />
+    ${corvette ? html`<circle cx=${size / 2} cy=${size / 2} r=${s / 2 - 5} fill="none" stroke="#f5d36b" stroke-width="3" />` : null}
+    <text x=${size / 2} y=${size / 2 + 6} text-anchor="middle" class="ship-code">${code}</text>
+    <g class="ship-digits" transform=${`translate(${size / 2 - 24}, ${size / 2 + 16})`}>
+      ${[0, 1, 2].map((k) => html`<rect x=${k * 18} y="0" width=${code[k] === "2" ? 12 : 6} height="5" rx="2" fill="#fff" opacity="0.8" />`)}
+    </g>
+  </g>`;
+}
+
+// ------------------------------------------------------------------------------------------------- board
+function Board(props) {
+  const { view, ui, t } = props;
+  const g = geometry(view);
+  const sealing = view.placement && !view.placement.own && props.legal.some((a) => a.type === "layout");
+  const draft = sealing ? (ui.draft || {}) : {};
+  let hl = props.hl;
+  if (sealing) { // drafting a sealed layout: home cells are targets for the picked ship, drafted ships can be picked up
+    const mine = view.home_cells[view.you] || [];
+    hl = { ...hl, interactive: true, sources: new Set(Object.keys(draft)),
+      targets: ui.pick ? new Map(mine.map((c) => [c, { kind: "place" }])) : new Map() };
   }
-  function sv(tag, attrs, ...kids) {
-    const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v);
-    }
-    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-    return e;
-  }
-
-  function teleText(b) {
-    if (!b) return "";
-    return b.type === "permute" ? b.pair : `R${b.cls}${b.dir}`;
-  }
-
-  function actionText(a) {
-    if (!a || typeof a !== "object") return String(a);
-    const offer = a.offer_end ? "=" : "";
-    switch (a.type) {
-      case "move": return `${a.from}-${a.to}${a.bonus ? "/" + teleText(a.bonus) : ""}${offer}`;
-      case "permute": case "rotate": return teleText(a) + offer;
-      case "accept_end": return "accept";
-      case "resign": return "resign";
-      case "place": return `${a.ship}@${a.cell}`;
-      case "layout": return typeof a.cells === "object" ? "layout" : "layout (sealed)";
-      default: return JSON.stringify(a);
+  const home = new Set(view.phase === "place" ? [...view.home_cells.red, ...view.home_cells.blue] : []);
+  const backRows = view.phase === "play" && view.you ? new Set(view.home_cells[other(view.you)].filter((c) => rankOf(c) === (view.you === "red" ? view.height - 1 : 0))) : new Set();
+  const shipAt = {};
+  for (const s of view.ships) shipAt[s.cell] = s;
+  const cells = [];
+  const marks = [];
+  for (let r = 0; r < g.H; r++) {
+    for (let f = 0; f < g.W; f++) {
+      const c = cellName(f, r);
+      const [x, y] = g.pos(c);
+      const ship = shipAt[c];
+      const label = ship ? t("arena.cell_ship", { cell: c, colour: colourName(t, ship.colour), code: ship.code }) : c;
+      const extra = ((f + r) % 2 ? "dark" : "light") + (home.has(c) ? " home" : "") + (backRows.has(c) ? " bonus-row" : "");
+      cells.push(html`<g ...${placeAttrs(hl, c, label, "cell " + extra)}><rect x=${x} y=${y} width=${CELL} height=${CELL} /></g>`);
+      const tg = hl.targets.get(c);
+      if (tg) marks.push(html`<${TargetMark} x=${x + CELL / 2} y=${y + CELL / 2} r=${CELL / 2 - 8} kind=${tg.kind} />`);
     }
   }
-
-  // per-element UI state survives re-renders of the same element
-  const uiState = new WeakMap();
-
-  function render(root, view, ctx) {
-    const t = (k, f) => (ctx && ctx.t ? ctx.t(k, f) : f);
-    const legal = (ctx && ctx.legal) || [];
-    const ui = uiState.get(root) || { selected: null, pendingDest: null, ship: null, draft: {} };
-    uiState.set(root, ui);
-    const W = view.width, H = view.height;
-    const cellName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
-    const flip = view.you === "blue"; // each player sees its own edge at the bottom
-    const pos = (name) => {
-      const f = name.charCodeAt(0) - 97, r = parseInt(name.slice(1), 10) - 1;
-      const x = flip ? W - 1 - f : f, y = flip ? r : H - 1 - r;
-      return [PAD + x * CELL, PAD + y * CELL];
-    };
-    const shipAt = {};
-    for (const s of view.ships) shipAt[s.cell] = s;
-    const moves = legal.filter((a) => a.type === "move");
-    const teleports = legal.filter((a) => a.type === "permute" || a.type === "rotate");
-    const places = legal.filter((a) => a.type === "place");
-    if (ui.selected && !moves.some((a) => a.from === ui.selected)) ui.selected = null;
-    const targets = new Set(moves.filter((a) => a.from === ui.selected).map((a) => a.to));
-    const placeCells = new Set(places.filter((a) => a.ship === ui.ship).map((a) => a.cell));
-    const homeMine = new Set((view.home_cells && view.you && view.phase === "place") ? view.home_cells[view.you] : []);
-    // simultaneous placement (AR-2.7): any layout may be sealed; the seat composes one in a local draft
-    const sealing = legal.some((a) => a.type === "layout");
-    if (!sealing) ui.draft = {};
-    const draftCells = sealing ? Object.keys(ui.draft) : [];
-    const draftOf = (code) => draftCells.find((c) => ui.draft[c] === code);
-
-    const svgW = PAD * 2 + W * CELL, svgH = PAD * 2 + H * CELL;
-    const board = sv("svg", { viewBox: `0 0 ${svgW} ${svgH}`, width: svgW, height: svgH, class: "arena-board", role: "img",
-      "aria-label": t("arena.board", "Arena board") });
-    for (let r = 0; r < H; r++) {
-      for (let f = 0; f < W; f++) {
-        const name = cellName(f, r);
-        const [x, y] = pos(name);
-        let fill = (f + r) % 2 ? "#1d2340" : "#262d52";
-        if (homeMine.has(name)) fill = "#2f3d6b";
-        const drafting = sealing && homeMine.has(name) && (ui.ship !== null || ui.draft[name] !== undefined);
-        const clickable = targets.has(name) || placeCells.has(name) || drafting;
-        const rect = sv("rect", { x, y, width: CELL, height: CELL, fill, stroke: "#0c0f1f", "data-cell": name });
-        board.append(rect);
-        if (clickable) {
-          const mark = sv("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 6, fill: "none", stroke: "#f5d36b",
-            "stroke-width": 3, "stroke-dasharray": "5 4", "data-target": name, style: "cursor:pointer" });
-          const onclick = () => {
-            if (drafting) {
-              const prev = draftOf(ui.ship);
-              if (ui.ship === null) delete ui.draft[name]; // click a drafted ship to take it back
-              else { if (prev !== undefined) delete ui.draft[prev]; ui.draft[name] = ui.ship; }
-              ui.ship = null;
-              render(root, view, ctx);
-            } else if (targets.has(name)) {
-              const options = moves.filter((a) => a.from === ui.selected && a.to === name);
-              if (options.length === 1) { ui.selected = null; ctx.send(options[0]); }
-              else { ui.pendingDest = name; render(root, view, ctx); }
-            } else {
-              const a = places.find((p) => p.ship === ui.ship && p.cell === name);
-              ui.ship = null;
-              if (a) ctx.send(a);
-            }
-          };
-          mark.addEventListener("click", onclick);
-          rect.addEventListener("click", onclick);
-          rect.setAttribute("style", "cursor:pointer");
-          board.append(mark);
-        }
-      }
-    }
-    for (let i = 0; i < W; i++) {
-      const f = flip ? W - 1 - i : i;
-      board.append(sv("text", { x: PAD + i * CELL + CELL / 2, y: svgH - 8, "text-anchor": "middle", fill: "#aab", "font-size": 13 },
-        String.fromCharCode(97 + f)));
-    }
-    for (let j = 0; j < H; j++) {
-      const r = flip ? j : H - 1 - j;
-      board.append(sv("text", { x: 10, y: PAD + j * CELL + CELL / 2 + 5, "text-anchor": "middle", fill: "#aab", "font-size": 13 }, r + 1));
-    }
-    for (const s of view.ships) {
-      const [x, y] = pos(s.cell);
-      const mine = s.colour === view.you;
-      const movable = mine && moves.some((a) => a.from === s.cell);
-      const g = sv("g", { "data-ship": s.code, "data-colour": s.colour, "data-cell": s.cell, style: movable ? "cursor:pointer" : "" });
-      const colour = s.colour === "red" ? "#d0453f" : "#3f7bd0";
-      const sel = ui.selected === s.cell;
-      g.append(sv("rect", { x: x + 7, y: y + 7, width: CELL - 14, height: CELL - 14, rx: s.code === "111" ? 25 : 9, fill: colour,
-        stroke: sel ? "#f5d36b" : "#0c0f1f", "stroke-width": sel ? 4 : 2 }));
-      g.append(sv("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", fill: "#fff", "font-size": 17,
-        "font-family": "monospace", "font-weight": "bold" }, s.code));
-      if (targets.has(s.cell)) g.addEventListener("click", () => board.querySelector(`[data-target="${s.cell}"]`).dispatchEvent(new Event("click")));
-      else if (movable) g.addEventListener("click", () => { ui.selected = sel ? null : s.cell; ui.pendingDest = null; render(root, view, ctx); });
-      board.append(g);
-    }
-
-    for (const c of draftCells) {
-      const [x, y] = pos(c);
-      const g = sv("g", { "data-draft": ui.draft[c], "data-cell": c, style: "cursor:pointer;opacity:0.7" });
-      g.append(sv("rect", { x: x + 7, y: y + 7, width: CELL - 14, height: CELL - 14, rx: ui.draft[c] === "111" ? 25 : 9,
-        fill: view.you === "red" ? "#d0453f" : "#3f7bd0", stroke: "#f5d36b", "stroke-width": 2, "stroke-dasharray": "4 3" }));
-      g.append(sv("text", { x: x + CELL / 2, y: y + CELL / 2 + 6, "text-anchor": "middle", fill: "#fff", "font-size": 17,
-        "font-family": "monospace", "font-weight": "bold" }, ui.draft[c]));
-      g.addEventListener("click", () => board.querySelector(`[data-target="${c}"]`).dispatchEvent(new Event("click")));
-      board.append(g);
-    }
-
-    const panel = el("div", { class: "arena-panel" });
-    const colourWord = (c) => (c === "red" ? t("arena.red", "Red") : c === "blue" ? t("arena.blue", "Blue") : "–");
-    if (view.result) {
-      const semi = view.result.points !== "1–0";
-      panel.append(el("p", { class: "arena-result", "data-testid": "arena-result" },
-        `${colourWord(view.result.winner)} ${t("arena.wins", "wins")} ${view.result.points} (${t("arena.kind." + view.result.kind, view.result.kind)})`
-        + (semi ? ` — ${t("arena.semi", "semi-victory")}` : "")));
-    } else if (view.placement) { // simultaneous placement: both seats act at once (AR-2.7)
-      panel.append(el("p", {}, t("arena.both_seal", "Both sides seal a layout; they are revealed together.")));
-    } else {
-      panel.append(el("p", {}, `${t("arena.to_move", "To move")}: ${colourWord(view.to_move)} · ${t("arena.quiet", "quiet")} ${view.quiet}/${view.quiet_limit}`
-        + ` · ${t("arena.last_capturer", "last capturer")}: ${colourWord(view.last_capturer)}`
-        + (view.offer ? ` · ${t("arena.offer_from", "offer from")} ${colourWord(view.offer)}` : "")));
-    }
-    if (view.you) panel.append(el("p", {}, `${t("arena.you_are", "You play")} ${colourWord(view.you)}`));
-    for (const c of ["red", "blue"]) {
-      panel.append(el("p", { "data-reserve": c }, `${t("arena.reserve", "Reserve")} ${colourWord(c)}: ${view.reserve[c].join(" ") || "–"}`));
-    }
-    if (view.layout_label) panel.append(el("p", { class: "hint" }, t("arena.house_layout", view.layout_label)));
-
-    // bonus choice after picking a triggering destination (AR-8.6: move, then "bonus or decline")
-    if (ui.pendingDest && ui.selected) {
-      const opts = moves.filter((a) => a.from === ui.selected && a.to === ui.pendingDest);
-      const box = el("div", { class: "arena-bonus" }, el("span", {}, t("arena.bonus", "Bonus teleport?") + " "));
-      for (const a of opts) {
-        box.append(el("button", { type: "button", "data-arena-action": actionText(a),
-          onclick: () => { ui.selected = null; ui.pendingDest = null; ctx.send(a); } },
-        a.bonus ? teleText(a.bonus) : t("arena.no_bonus", "no bonus")));
-      }
-      panel.append(box);
-    }
-    if (teleports.length) {
-      const box = el("div", { class: "arena-teleports" }, el("span", {}, t("arena.teleports", "Teleports") + ": "));
-      for (const a of teleports) box.append(el("button", { type: "button", "data-arena-action": actionText(a), onclick: () => ctx.send(a) }, actionText(a)));
-      panel.append(box);
-    }
-    if (places.length) {
-      const ships = [...new Set(places.map((a) => a.ship))];
-      const box = el("div", { class: "arena-place" }, el("span", {}, t("arena.place_ship", "Place a ship") + ": "));
-      for (const code of ships) {
-        box.append(el("button", { type: "button", "data-ship-choice": code, class: ui.ship === code ? "selected" : "",
-          onclick: () => { ui.ship = ui.ship === code ? null : code; render(root, view, ctx); } }, code));
-      }
-      panel.append(box);
-    }
-    const layouts = legal.filter((a) => a.type === "layout");
-    if (layouts.length) {
-      const box = el("div", { class: "arena-layouts" }, el("span", {}, t("arena.layout", "Sealed layout") + ": "));
-      layouts.forEach((a, i) => box.append(el("button", { type: "button", onclick: () => ctx.send(a) },
-        i === 0 ? t("arena.layout_default", "default layout") : t("arena.layout_mirror", "mirrored layout"))));
-      panel.append(box);
-      // own layout: pick a ship, then a home cell; send when all 8 stand (AR-2.7: any layout is legal)
-      const own = el("div", { class: "arena-draft" }, el("span", {}, t("arena.own_layout", "Or compose your own") + ": "));
-      for (const code of ["111", "112", "121", "122", "211", "212", "221", "222"]) {
-        own.append(el("button", { type: "button", "data-draft-ship": code, class: ui.ship === code ? "selected" : "",
-          title: draftOf(code) || "", onclick: () => { ui.ship = ui.ship === code ? null : code; render(root, view, ctx); } },
-        draftOf(code) ? `${code}@${draftOf(code)}` : code));
-      }
-      const send = el("button", { type: "button", "data-arena-send-layout": "1",
-        onclick: () => { const cells = { ...ui.draft }; ui.draft = {}; ui.ship = null; ctx.send({ type: "layout", cells }); } },
-      t("arena.send_layout", "Seal this layout"));
-      if (draftCells.length !== 8) send.setAttribute("disabled", "");
-      own.append(send, el("button", { type: "button", onclick: () => { ui.draft = {}; ui.ship = null; render(root, view, ctx); } },
-        t("arena.clear", "Clear")));
-      panel.append(own);
-    }
-    if (view.placement) {
-      const own = view.placement.own;
-      panel.append(el("p", {}, own ? `${t("arena.your_layout", "Your sealed layout")}: ${Object.entries(own).map(([c, s]) => s + c).join(" ")}`
-        : t("arena.waiting_layouts", "Layouts are revealed when both are in.")));
-    }
-    const accept = legal.find((a) => a.type === "accept_end");
-    if (accept) panel.append(el("button", { type: "button", onclick: () => ctx.send(accept) }, t("arena.accept", "Accept the offer to end")));
-    if (view.position) panel.append(el("p", { class: "hint arena-position" }, el("code", {}, view.position)));
-
-    root.replaceChildren(el("div", { class: "arena", style: "display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start" }, board, panel));
+  const ships = view.ships.map((s) => {
+    const [x, y] = g.pos(s.cell);
+    const cls = (hl.selected === s.cell ? "selected" : "") + (hl.sources.has(s.cell) ? " movable" : "") + (hl.hover.has(s.cell) ? " hover" : "");
+    return html`<${Ship} key=${s.colour + s.code} code=${s.code} colour=${s.colour} x=${x} y=${y} place=${s.cell} extra=${cls} />`;
+  });
+  const drafted = Object.entries(draft).map(([c, code]) => {
+    const [x, y] = g.pos(c);
+    return html`<${Ship} key=${"draft" + code} code=${code} colour=${view.you} x=${x} y=${y} place=${c} ghost extra="draft" />`;
+  });
+  const own = view.placement && view.placement.own ? Object.entries(view.placement.own).map(([c, code]) => {
+    const [x, y] = g.pos(c);
+    return html`<${Ship} key=${"own" + code} code=${code} colour=${view.you} x=${x} y=${y} place=${c} ghost extra="sealed" />`;
+  }) : [];
+  const files = [];
+  for (let i = 0; i < g.W; i++) {
+    const f = g.flip ? g.W - 1 - i : i;
+    files.push(html`<text x=${PAD + i * CELL + CELL / 2} y=${g.H * CELL + 22} class="coord">${String.fromCharCode(97 + f)}</text>`);
   }
+  const ranks = [];
+  for (let j = 0; j < g.H; j++) {
+    const r = g.flip ? j : g.H - 1 - j;
+    ranks.push(html`<text x=${PAD / 2} y=${j * CELL + CELL / 2 + 6} class="coord">${r + 1}</text>`);
+  }
+  return html`<svg class="arena-board" viewBox=${`0 0 ${g.width} ${g.height}`} role="group" aria-label=${t("arena.board")}
+      data-testid="arena-board" data-flip=${g.flip ? "yes" : "no"}>
+    <g class="cells">${cells}</g>${files}${ranks}
+    <g class="ships">${ships}${own}${drafted}</g>
+    <g class="marks">${marks}</g>
+  </svg>`;
+}
 
-  window.Spacetable.registerRenderer("arena", { render, actionText });
-})();
+// -------------------------------------------------------------------------------------------------- tray
+/** Ships waiting to be placed (AR-2.7): yours can be picked; the other side's are shown for information. */
+function Tray(props) {
+  const { view, hl, ui, t } = props;
+  if (view.phase !== "place") return null;
+  const sealing = view.placement && !view.placement.own && props.legal.some((a) => a.type === "layout");
+  const draft = sealing ? Object.values(ui.draft || {}) : [];
+  const side = (colour) => {
+    const mine = colour === view.you;
+    const codes = (view.unplaced[colour] || []).filter((c) => !(mine && draft.includes(c)));
+    if (mine && view.placement && view.placement.own) return null;
+    return html`<div class="arena-tray-side" data-colour=${colour}>
+      <span class="tray-label">${mine ? t("arena.your_ships_to_place") : t("arena.ships_to_place", { colour: colourName(t, colour) })}</span>
+      <div class="tray-ships">${codes.map((code) => {
+        const id = "tray:" + code;
+        const picked = sealing && ui.pick === code;
+        const live = mine && (sealing || hl.sources.has(id));
+        const h2 = live && sealing ? { ...hl, sources: new Set([id]), selected: picked ? id : null, interactive: true } : hl;
+        const a = mine ? placeAttrs(h2, id, t("arena.ship_code", { colour: colourName(t, colour), code })) : {};
+        return html`<svg viewBox="0 0 100 100" class=${"tray-ship " + (a.class || "")} data-place=${a["data-place"] || null}
+          tabindex=${a.tabindex} role=${a.role || "img"} aria-label=${a["aria-label"] || t("arena.ship_code", { colour: colourName(t, colour), code })}
+          aria-pressed=${a["aria-pressed"]} data-tray=${code} data-colour=${colour}><${Ship} code=${code} colour=${colour} x=${0} y=${0} /></svg>`;
+      })}${codes.length ? null : html`<span class="muted small">${t("arena.all_placed")}</span>`}</div></div>`;
+  };
+  return html`<div class="arena-tray">${side(view.you || "red")}${side(other(view.you || "red"))}</div>`;
+}
+
+// ---------------------------------------------------------------------------------------------- composer
+function Composer(props) {
+  const { view, legal, legalText, ui, setUi, play, t, interactive } = props;
+  if (!interactive && !(view.placement && props.legal.length)) return null;
+  const idx = (pred) => legal.map((a, i) => [a, i]).filter(([a]) => pred(a));
+  const parts = [];
+  const accept = idx((a) => a.type === "accept_end");
+  if (accept.length) {
+    const winner = view.last_capturer || "blue";
+    parts.push(html`<div class="banner offer" data-testid="arena-offer">
+      <p>${t("arena.offer_received", { colour: colourName(t, view.offer), winner: colourName(t, winner) })}</p>
+      <div class="row-buttons"><${Button} kind="primary" label=${t("arena.accept_offer")} testid="arena-accept"
+        onClick=${() => play(accept[0][0])} /><span class="muted small">${t("arena.or_play_on")}</span></div></div>`);
+  }
+  const teleports = idx((a) => a.type === "permute" || a.type === "rotate");
+  if (teleports.length) {
+    parts.push(html`<div class="arena-teleports" role="group" aria-label=${t("arena.teleports")}>
+      <h3>${t("arena.teleports")}</h3><p class="help">${t("arena.teleports_help")}</p>
+      <div class="chips">${teleports.map(([a, i]) => html`<button type="button" class="chip" data-testid=${"teleport-" + legalText[i]}
+        data-arena-action=${JSON.stringify(a)}
+        onPointerEnter=${() => setUi({ hover: shipCells(view, view.you, teleportShips(a)) })} onPointerLeave=${() => setUi({ hover: [] })}
+        onFocus=${() => setUi({ hover: shipCells(view, view.you, teleportShips(a)) })} onBlur=${() => setUi({ hover: [] })}
+        onClick=${() => { setUi({ hover: [] }); play(finalize(a, view, ui)); }}>${legalText[i]}</button>`)}</div></div>`);
+  }
+  if (view.phase === "play" && legal.some((a) => a.type === "move" || a.type === "permute" || a.type === "rotate")) {
+    parts.push(html`<label class="check" data-testid="arena-offer-toggle"><input type="checkbox" checked=${!!ui.offer}
+      onChange=${(e) => setUi({ offer: e.target.checked })} /> ${t("arena.offer_with_move", { winner: colourName(t, view.last_capturer || "blue") })}</label>`);
+  }
+  const layouts = idx((a) => a.type === "layout");
+  if (layouts.length) {
+    const draft = ui.draft || {};
+    const n = Object.keys(draft).length;
+    parts.push(html`<div class="arena-layout" data-testid="arena-layout">
+      <h3>${t("arena.sealed_layout")}</h3><p class="help">${t("arena.sealed_layout_help")}</p>
+      <p data-testid="arena-draft-count">${t("arena.placed_n", { n, of: 8 })}</p>
+      <div class="row-buttons">
+        <${Button} kind="primary" icon="check" label=${t("arena.seal")} disabled=${n !== 8} testid="arena-seal"
+          onClick=${() => { const cells = { ...draft }; setUi({ draft: {}, pick: null }); play({ type: "layout", cells }); }} />
+        <${Button} label=${t("arena.clear")} disabled=${n === 0} onClick=${() => setUi({ draft: {}, pick: null })} testid="arena-clear" />
+      </div>
+      <div class="row-buttons">${layouts.map(([a, i], k) => html`<${Button} label=${t(k === 0 ? "arena.use_house_layout" : "arena.use_mirror_layout")}
+        onClick=${() => setUi({ draft: { ...a.cells }, pick: null })} testid=${"arena-suggestion-" + k} />`)}</div>
+    </div>`);
+  }
+  if (!parts.length) return null;
+  return html`<section class="card composer" aria-labelledby="arena-composer-h" data-testid="composer">
+    <h2 id="arena-composer-h">${t("arena.your_move")}</h2>${parts}</section>`;
+}
+
+// ------------------------------------------------------------------------------------------------ status
+function Status({ view, t, seatName }) {
+  const you = view.you;
+  const tokens = (colour, codes) => html`<span class="mini-ships">${codes.length ? codes.map((code) => html`<svg viewBox="0 0 100 100"
+    class="mini-ship" role="img" aria-label=${t("arena.ship_code", { colour: colourName(t, colour), code })}><${Ship} code=${code} colour=${colour} x=${0} y=${0} /></svg>`)
+    : html`<span class="muted">${t("arena.none")}</span>`}</span>`;
+  const quietPct = Math.min(100, Math.round((100 * view.quiet) / view.quiet_limit));
+  const side = (colour) => {
+    const seat = seatOfColour(view, colour);
+    return html`<div class="arena-side" data-reserve=${colour}>
+      <div><span class="seat-dot" style=${{ background: COLOURS[colour] }} aria-hidden="true"></span>
+        <b>${colourName(t, colour)}</b> ${seat !== null ? html`<span class="muted">${seatName(seat)}</span>` : null}</div>
+      <div class="small">${t("arena.banished")}: ${tokens(colour, view.reserve[colour])}</div></div>`;
+  };
+  return html`<section class="card arena-status" data-testid="arena-status" aria-labelledby="arena-status-h">
+    <h2 id="arena-status-h">${t("arena.status")}</h2>
+    ${you ? html`<p data-testid="arena-you">${t("arena.you_play", { colour: colourName(t, you) })}</p>` : null}
+    ${view.result ? html`<p class="arena-result" data-testid="arena-result">${t("arena.result", { colour: colourName(t, view.result.winner),
+      points: view.result.points, how: t("arena.kind." + view.result.kind) })}</p>`
+      : view.phase === "play" ? html`<div class="quiet" data-testid="arena-quiet">
+        <div>${t("arena.quiet", { n: view.quiet, of: view.quiet_limit })}</div>
+        <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax=${view.quiet_limit} aria-valuenow=${view.quiet}
+          aria-label=${t("arena.quiet_short")}><span style=${{ width: quietPct + "%" }}></span></div>
+        <div class="help">${t("arena.quiet_help", { colour: colourName(t, view.last_capturer || "blue"), n: view.quiet_limit })}</div></div>`
+      : html`<p>${view.placement ? t("arena.both_seal") : t("arena.placing_turn", { colour: colourName(t, view.to_move) })}</p>`}
+    ${view.offer && !view.result ? html`<p class="tag">${t("arena.offer_pending", { colour: colourName(t, view.offer) })}</p>` : null}
+    ${side(you || "red")}${side(other(you || "red"))}
+    ${view.layout_label ? html`<p class="help">${t("arena.house_layout")}</p>` : null}
+  </section>`;
+}
+
+// ------------------------------------------------------------------------------------------------ legend
+function Legend({ t }) {
+  return html`<div class="arena-legend" data-testid="arena-legend">
+    <div class="legend-row"><svg viewBox="0 0 100 100" class="mini-ship" aria-hidden="true"><${Ship} code="212" colour="red" x=${0} y=${0} /></svg>
+      <p>${t("arena.legend_code")}</p></div>
+    <ul class="legend-list">
+      <li><b>1</b>/<b>2</b> ${t("arena.legend_sails")}</li>
+      <li><b>1</b>/<b>2</b> ${t("arena.legend_cannons")}</li>
+      <li><b>1</b>/<b>2</b> ${t("arena.legend_shields")}</li>
+    </ul>
+    <div class="legend-row"><svg viewBox="0 0 100 100" class="mini-ship" aria-hidden="true"><${Ship} code="111" colour="blue" x=${0} y=${0} /></svg>
+      <p>${t("arena.legend_corvette")}</p></div>
+    <ul class="legend-list">
+      <li>${t("arena.legend_classes")}</li>
+      <li><span class="legend-dot"></span> ${t("arena.legend_target")}</li>
+      <li><span class="legend-ring"></span> ${t("arena.legend_capture")}</li>
+      <li><span class="legend-last"></span> ${t("arena.legend_last")}</li>
+      <li><span class="legend-bonus"></span> ${t("arena.legend_bonus_row")}</li>
+    </ul>
+  </div>`;
+}
+
+// ---------------------------------------------------------------------------------------------- behaviour
+function places(a) {
+  if (a.type === "move") return { from: a.from, to: a.to, kind: "move" };
+  if (a.type === "place") return { from: "tray:" + a.ship, to: a.cell, kind: "place" };
+  return null;
+}
+
+/** Captures show as rings: a move onto an enemy ship. */
+function placesWithCaptures(a, view) {
+  const p = places(a);
+  if (p && a.type === "move" && view.ships.some((s) => s.cell === a.to && s.colour !== view.you)) p.kind = "capture";
+  return p;
+}
+
+function finalize(a, view, ui) {
+  if (ui && ui.offer && (a.type === "move" || a.type === "permute" || a.type === "rotate")) return { ...a, offer_end: true };
+  return a;
+}
+
+/** What a tap would have meant, to ask the server why it is refused (explained with the rule's link). */
+function guess(from, to) {
+  if (from === null || from === undefined) return null;
+  if (from.startsWith("tray:")) return to.startsWith("tray:") ? null : { type: "place", ship: from.slice(5), cell: to };
+  if (to.startsWith("tray:")) return null;
+  return { type: "move", from, to, bonus: null };
+}
+
+/** Simultaneous placement (AR-2.7): taps draft a layout locally; the composer seals it. */
+function onPlace(place, { view, legal, ui, setUi, enabled }) {
+  const sealing = enabled && view.placement && !view.placement.own && legal.some((a) => a.type === "layout");
+  if (!sealing) return false;
+  const draft = { ...(ui.draft || {}) };
+  if (place.startsWith("tray:")) {
+    const code = place.slice(5);
+    setUi({ pick: ui.pick === code ? null : code });
+    return true;
+  }
+  const home = view.home_cells[view.you] || [];
+  if (!home.includes(place)) return false;
+  if (draft[place] && !ui.pick) { // pick a drafted ship up again
+    setUi({ pick: draft[place], draft: Object.fromEntries(Object.entries(draft).filter(([c]) => c !== place)) });
+    return true;
+  }
+  if (!ui.pick) return false;
+  for (const [c, code] of Object.entries(draft)) if (code === ui.pick) delete draft[c];
+  const bumped = draft[place];
+  draft[place] = ui.pick;
+  const left = CODES.filter((c) => !Object.values(draft).includes(c));
+  setUi({ draft, pick: bumped || (left.length ? left[0] : null) });
+  return true;
+}
+
+function lastPlaces(entry, view) {
+  const a = entry.action;
+  if (!a) return [];
+  const mover = view.seat_colours[String(entry.seat)];
+  if (a.type === "move") return [a.from, a.to, ...shipCells(view, mover, teleportShips(a.bonus))];
+  if (a.type === "place") return [a.cell];
+  return shipCells(view, mover, teleportShips(a));
+}
+
+function phase(view, t) { return t("arena.phase." + view.phase); }
+function turn(view, t) {
+  if (view.phase === "place") return t("arena.placement_n", { n: 16 - view.unplaced.red.length - view.unplaced.blue.length });
+  return t("arena.turn_n", { n: Math.floor(view.plies / 2) + 1 });
+}
+function hint({ view, legal, ui, t }) {
+  if (legal.some((a) => a.type === "layout")) return ui.pick ? t("arena.hint_drop", { code: ui.pick }) : t("arena.hint_draft");
+  if (legal.some((a) => a.type === "place")) return t("arena.hint_place");
+  if (legal.some((a) => a.type === "accept_end")) return t("arena.hint_offer");
+  return t("arena.hint_move");
+}
+function seatColour(view, seat) { return COLOURS[view.seat_colours[String(seat)]]; }
+function ending(outcome, view, t) {
+  const d = outcome.details || {};
+  return t("arena.ending", { colour: colourName(t, d.winner_colour), points: d.points || "", how: t("arena.kind." + outcome.kind) });
+}
+
+export default {
+  Board, Tray, Composer, Status, Legend,
+  places: placesWithCaptures, finalize, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending,
+};

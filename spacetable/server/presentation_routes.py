@@ -1,0 +1,180 @@
+"""HTTP routes for people's pages: the lobby's game cards, rules documents, reviews and replays, checks with
+explanations. Formatting lives in :mod:`spacetable.server.presentation`; nothing here changes a match.
+
+* ``GET /api/lobby`` – per game: players, options, AI players with their level (``game.agents()`` when the game
+  declares them, else the server's agent registry), whether it has a board renderer and a rules document;
+* ``GET /api/rules/{game}`` – the rules document as HTML with an anchor per rule id; ``GET /rules/{game}`` is the
+  browser page showing it (``/rules/arena#AR-5.2``);
+* ``GET /api/matches/{id}/review`` and ``/review/{step}`` – step through a match: a running match up to now from a
+  seat's own view (header ``X-Seat-Token``) or as a spectator; a finished one as anybody, with every action shown
+  (sealed choices included) and the view of any seat (``as``);
+* ``POST /api/matches/{id}/check`` – like ``/legal/check`` (SRV-L3) plus the action's sentence and, when refused,
+  the explanation in the client's language with the rule's link.
+
+Every route takes ``lang`` (query) or the ``Accept-Language`` header.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel
+
+from spacetable.games import available, get_game
+
+from . import presentation
+from .ai import agent_registry
+from .errors import ServiceError
+from .live import LiveMatch
+from .service import MatchService
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: Replay checkpoints: a state is kept every ``CHECKPOINT`` steps for the ``CACHED_MATCHES`` most recently reviewed matches.
+CHECKPOINT = 16
+CACHED_MATCHES = 16
+#: The levels shown for agents of games that do not declare them (``game.agents()``), by agent name.
+FALLBACK_LEVELS = {"random": "easy"}
+
+
+class CheckBody(BaseModel):
+    seat: int
+    token: str | None = None
+    version: Any = None
+    action: Any = None
+
+
+def lang_of(request: Request, lang: str | None = None) -> str:
+    return presentation.pick_lang(lang or request.headers.get("accept-language"))
+
+
+def agents_of(game: Any) -> list[dict[str, Any]]:
+    """The AI players offered for a game, weakest first: ``name``, ``level`` (easy/medium/hard), ``rating``,
+    ``seconds`` (per move, measured), ``description`` and ``default``."""
+    registry, default = agent_registry(game)
+    specs = {}
+    try:
+        specs = {a.name: a for a in game.agents()}
+    except Exception:  # a game's hook must not break the lobby
+        specs = {}
+    order = {"easy": 0, "medium": 1, "hard": 2}
+    out = []
+    for name in registry:
+        spec = specs.get(name)
+        level = (spec.level if spec is not None else "") or FALLBACK_LEVELS.get(name) or ("hard" if name == default else "medium")
+        out.append({
+            "name": name, "level": level, "default": name == default,
+            "rating": spec.rating if spec is not None else None,
+            "seconds": spec.seconds_per_move if spec is not None else None,
+            "description": spec.description if spec is not None else "",
+        })
+    out.sort(key=lambda a: (order.get(a["level"], 1), not a["default"], a["name"]))
+    return out
+
+
+class ReplayCache:
+    """States of reviewed matches at every ``CHECKPOINT``-th step, so stepping through a long match replays at most
+    ``CHECKPOINT`` actions per request. A checkpoint remembers the log entry it was computed after; an undo (new
+    entries) makes it unusable, never wrong."""
+
+    def __init__(self) -> None:
+        self._matches: OrderedDict[str, dict[int, tuple[Any, Any]]] = OrderedDict()
+
+    def state(self, m: LiveMatch, step: int) -> Any:
+        if not 0 <= step <= m.version:
+            raise ServiceError(404, "no_such_step", f"steps are 0..{m.version}")
+        points = self._matches.setdefault(m.id, {})
+        self._matches.move_to_end(m.id)
+        while len(self._matches) > CACHED_MATCHES:
+            self._matches.popitem(last=False)
+        base, state = 0, None
+        for k in sorted(points, reverse=True):
+            entry, st = points[k]
+            if k <= step and m.log[k - 1] is entry:
+                base, state = k, st
+                break
+        if state is None:
+            state = m.game.initial_state(m.config, m.seed)
+        for i in range(base, step):
+            e = m.log[i]
+            state = m.game.apply(state, e.seat, e.action)
+            if (i + 1) % CHECKPOINT == 0:
+                points[i + 1] = (e, state)
+        return state
+
+
+def make_router(service: MatchService) -> APIRouter:
+    router = APIRouter()
+    replays = ReplayCache()
+
+    @router.get("/api/lobby")
+    async def lobby() -> list[dict[str, Any]]:
+        out = []
+        for gid in available():
+            g = get_game(gid)
+            out.append({
+                "id": gid, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
+                "options": [o.to_json() for o in g.options()], "agents": agents_of(g),
+                "hidden_information": g.hidden_information, "stochastic": g.stochastic,
+                "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
+                "rules": presentation.rules_source(gid) is not None,
+            })
+        return out
+
+    @router.get("/api/rules/{game_id}")
+    async def rules(game_id: str) -> dict[str, Any]:
+        doc = presentation.rules_document(game_id)
+        if doc is None:
+            raise ServiceError(404, "no_rules", f"no rules document for {game_id!r}")
+        return doc
+
+    @router.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    def viewer_of(m: LiveMatch, seat: int | None, token: str | None, as_seat: int | None) -> tuple[int | None, bool]:
+        """Whose view a review shows and whether everything is revealed (finished matches only)."""
+        if m.status == "finished":
+            if as_seat is not None and not 0 <= as_seat < len(m.seats):
+                raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
+            return (as_seat if as_seat is not None else seat), True
+        if seat is not None:
+            service.check_token(m, seat, token)
+        return seat, False
+
+    @router.get("/api/matches/{match_id}/review")
+    async def review(request: Request, match_id: str, seat: int | None = None, lang: str | None = None,
+                     x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+        m = service.get(match_id)
+        viewer, reveal = viewer_of(m, seat, x_seat_token, None)
+        code = lang_of(request, lang)
+        log = [presentation.entry_json(m.game, i, e, viewer, code, reveal) for i, e in enumerate(m.log)]
+        return {"match": m.summary(), "steps": m.version, "viewer": viewer, "reveal": reveal, "log": log}
+
+    @router.get("/api/matches/{match_id}/review/{step}")
+    async def review_step(request: Request, match_id: str, step: int, seat: int | None = None, lang: str | None = None,
+                          x_seat_token: str | None = Header(default=None), as_seat: int | None = None) -> dict[str, Any]:
+        m = service.get(match_id)
+        viewer, reveal = viewer_of(m, seat, x_seat_token, as_seat)
+        state = replays.state(m, step)
+        code = lang_of(request, lang)
+        last = presentation.entry_json(m.game, step - 1, m.log[step - 1], viewer, code, reveal) if step > 0 else None
+        return {"step": step, "steps": m.version, "viewer": viewer, "view": m.game.view(state, viewer), "last": last,
+                "to_act": list(m.game.to_act(state))}
+
+    @router.post("/api/matches/{match_id}/check")
+    async def check(request: Request, match_id: str, body: CheckBody, lang: str | None = None) -> dict[str, Any]:
+        m = service.get(match_id)
+        code = lang_of(request, lang)
+        res = service.check_action(match_id, body.seat, body.token, body.version, body.action)
+        if res.get("legal"):
+            res["text"] = presentation.action_text_in(m.game, m.state, body.seat, body.action, code)
+            return res
+        err = presentation.error_json({"status": 422, "code": "illegal_action", "message": res.get("message", ""),
+                                       "rule": res.get("rule")}, m.game, code)
+        return {**res, **{k: v for k, v in err.items() if k in ("explain", "rule_url", "rule_text")}}
+
+    return router

@@ -1,0 +1,1 @@
+"""The browser client (ES modules, no build step)."""

@@ -1,0 +1,116 @@
+// Talking to the server: REST calls (errors carry the server's explanation in the interface language) and the
+// match socket (reconnects with growing delays, stops for good when the match or the seat link is wrong).
+import { currentLang } from "./i18n.js";
+
+export class ApiError extends Error {
+  constructor(error, status) {
+    super((error && (error.explain || error.message)) || "error");
+    this.error = error || {};
+    this.status = status;
+  }
+}
+
+export async function api(path, opts = {}) {
+  const headers = { "Accept-Language": currentLang(), ...(opts.headers || {}) };
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  if (opts.token) headers["X-Seat-Token"] = opts.token;
+  let r;
+  try {
+    r = await fetch(path, { method: opts.method || (opts.body !== undefined ? "POST" : "GET"), headers,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
+  } catch (e) {
+    throw new ApiError({ code: "offline" }, 0);
+  }
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new ApiError(data.error || { code: "http_" + r.status }, r.status);
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------------- seats
+// The seats this browser holds: {matchId: {seat, token}} (a seat link works from any browser; this is a memo).
+export function mySeats() {
+  try { return JSON.parse(localStorage.getItem("spacetable.seats") || "{}"); } catch { return {}; }
+}
+export function rememberSeat(matchId, seat, token) {
+  const all = mySeats();
+  all[matchId] = { seat, token };
+  try { localStorage.setItem("spacetable.seats", JSON.stringify(all)); } catch { /* private mode */ }
+}
+export function forgetSeat(matchId) {
+  const all = mySeats();
+  delete all[matchId];
+  try { localStorage.setItem("spacetable.seats", JSON.stringify(all)); } catch { /* private mode */ }
+}
+/** A seat link keeps the secret in the fragment (#seat=..&token=..): it never reaches the server's access log. */
+export function seatLink(matchId, seat, token) {
+  return `/match/${matchId}#seat=${seat}&token=${encodeURIComponent(token)}`;
+}
+/** Seat and token from the address (fragment or query; links made by the server use the query). */
+export function seatFromUrl() {
+  for (const src of [location.hash.slice(1), location.search.slice(1)]) {
+    const p = new URLSearchParams(src);
+    if (p.has("seat") && p.get("token")) return { seat: Number(p.get("seat")), token: p.get("token") };
+  }
+  return null;
+}
+
+// --------------------------------------------------------------------------------------------- socket
+const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
+
+/**
+ * Open the match socket. handlers: {message(msg), status(state, info)} where state is "connecting", "live",
+ * "retrying" ({attempt, delay}), "stopped" (gave up after DELAYS.length failures) or "gone" ({error}: the match
+ * or the seat does not exist; nothing more is tried). Returns {send(obj), close(), retry(), setLang(code)}.
+ */
+export function openSocket(matchId, seat, token, handlers) {
+  let ws = null;
+  let attempt = 0;
+  let timer = null;
+  let closed = false;
+  let gone = false;
+  let live = false;
+
+  function url() {
+    const q = new URLSearchParams({ lang: currentLang() });
+    if (seat !== null && seat !== undefined) { q.set("seat", String(seat)); q.set("token", token || ""); }
+    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}?${q}`;
+  }
+
+  function open() {
+    clearTimeout(timer);
+    if (closed || gone) return;
+    handlers.status(attempt ? "retrying" : "connecting", { attempt });
+    live = false;
+    ws = new WebSocket(url());
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "snapshot") {
+        attempt = 0;
+        if (!live) { live = true; handlers.status("live", {}); }
+      }
+      if (msg.type === "error" && !live && ["not_found", "bad_token", "no_such_seat"].includes(msg.error && msg.error.code)) {
+        gone = true;
+        handlers.status("gone", { error: msg.error });
+        return;
+      }
+      handlers.message(msg);
+    };
+    ws.onclose = (ev) => {
+      if (closed || gone) return;
+      if (ev.code === 4404 || ev.code === 4403) { gone = true; handlers.status("gone", { error: { code: ev.code === 4404 ? "not_found" : "bad_token" } }); return; }
+      if (attempt >= DELAYS.length) { handlers.status("stopped", {}); return; }
+      const delay = DELAYS[attempt];
+      attempt += 1;
+      handlers.status("retrying", { attempt, delay });
+      timer = setTimeout(open, delay);
+    };
+  }
+  open();
+  return {
+    send(obj) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; } return false; },
+    close() { closed = true; clearTimeout(timer); if (ws) ws.close(); },
+    retry() { attempt = 0; gone = false; if (ws) { ws.onclose = null; ws.close(); } open(); },
+    setLang(code) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "lang", lang: code })); },
+  };
+}

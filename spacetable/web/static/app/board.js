@@ -1,0 +1,254 @@
+// The board frame shared by every game: a viewport that zooms and pans (wheel with Ctrl, pinch, drag when zoomed,
+// buttons), taps resolved to places (elements with data-place), the small menu shown when one place offers several
+// actions, and the picker: selection -> legal targets -> send.
+import { html, useEffect, useLayoutEffect, useMemo, useRef, useState } from "./lib.js";
+import { Icon } from "./icons.js";
+import { t } from "./i18n.js";
+import { notify } from "./ui.js";
+
+const MAX_SCALE = 4;
+
+/** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place]. */
+export function BoardViewport({ children, onPlace, resetKey, label, testid = "board" }) {
+  const outer = useRef(null);
+  const [z, setZ] = useState({ s: 1, x: 0, y: 0 });
+  const zr = useRef(z);
+  zr.current = z;
+  const pointers = useRef(new Map());
+  const gesture = useRef(null);
+
+  useEffect(() => { setZ({ s: 1, x: 0, y: 0 }); }, [resetKey]);
+
+  function clamp(s, x, y) {
+    const el = outer.current;
+    s = Math.min(MAX_SCALE, Math.max(1, s));
+    if (!el || s === 1) return { s, x: 0, y: 0 };
+    const w = el.clientWidth, hgt = el.clientHeight;
+    return { s, x: Math.min(0, Math.max(w - w * s, x)), y: Math.min(0, Math.max(hgt - hgt * s, y)) };
+  }
+  function zoomAt(factor, cx, cy) {
+    const { s, x, y } = zr.current;
+    const ns = Math.min(MAX_SCALE, Math.max(1, s * factor));
+    setZ(clamp(ns, cx - ((cx - x) * ns) / s, cy - ((cy - y) * ns) / s));
+  }
+  function local(e) {
+    const r = outer.current.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  useEffect(() => {
+    const el = outer.current;
+    const wheel = (e) => {
+      if (!e.ctrlKey) return; // plain wheel scrolls the page; Ctrl+wheel (and trackpad pinch) zooms the board
+      e.preventDefault();
+      const p = local(e);
+      zoomAt(Math.exp(-e.deltaY / 300), p.x, p.y);
+    };
+    el.addEventListener("wheel", wheel, { passive: false });
+    return () => el.removeEventListener("wheel", wheel);
+  }, []);
+
+  function down(e) {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    const p = local(e);
+    pointers.current.set(e.pointerId, { ...p, sx: p.x, sy: p.y });
+    const pts = [...pointers.current.values()];
+    if (pts.length === 2) {
+      const [a, b] = pts;
+      gesture.current = { kind: "pinch", d0: Math.hypot(a.x - b.x, a.y - b.y) || 1, m0: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, z0: zr.current };
+      try { outer.current.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
+    } else if (pts.length === 1) {
+      gesture.current = { kind: "tap", z0: zr.current };
+    }
+  }
+  function move(e) {
+    const rec = pointers.current.get(e.pointerId);
+    if (!rec) return;
+    const p = local(e);
+    rec.x = p.x; rec.y = p.y;
+    const g = gesture.current;
+    if (!g) return;
+    if (g.kind === "pinch") {
+      const [a, b] = [...pointers.current.values()];
+      if (!b) return;
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      const ns = Math.min(MAX_SCALE, Math.max(1, g.z0.s * (d / g.d0)));
+      setZ(clamp(ns, m.x - ((g.m0.x - g.z0.x) * ns) / g.z0.s, m.y - ((g.m0.y - g.z0.y) * ns) / g.z0.s));
+    } else if (Math.hypot(p.x - rec.sx, p.y - rec.sy) > 8 && g.z0.s > 1) {
+      g.kind = "pan";
+      try { outer.current.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
+    }
+    if (g.kind === "pan") setZ(clamp(g.z0.s, g.z0.x + p.x - rec.sx, g.z0.y + p.y - rec.sy));
+  }
+  function up(e) {
+    const rec = pointers.current.get(e.pointerId);
+    pointers.current.delete(e.pointerId);
+    const g = gesture.current;
+    if (!rec || !g) return;
+    if (g.kind === "tap" && pointers.current.size === 0 && Math.hypot(rec.x - rec.sx, rec.y - rec.sy) <= 8) {
+      const hit = e.target && e.target.closest ? e.target.closest("[data-place]") : null;
+      if (hit && onPlace) onPlace(hit.getAttribute("data-place"), { x: e.clientX, y: e.clientY });
+    }
+    if (pointers.current.size === 0) gesture.current = null;
+    else if (g.kind === "pinch") gesture.current = { kind: "pan-end", z0: zr.current };
+  }
+  function cancel(e) { pointers.current.delete(e.pointerId); if (!pointers.current.size) gesture.current = null; }
+  function key(e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const hit = e.target.closest && e.target.closest("[data-place]");
+    if (!hit) return;
+    e.preventDefault();
+    const r = hit.getBoundingClientRect();
+    onPlace && onPlace(hit.getAttribute("data-place"), { x: r.left + r.width / 2, y: r.top + r.height / 2 });
+  }
+  const zoomed = z.s > 1.001;
+  return html`<div class=${"board-viewport" + (zoomed ? " zoomed" : "")} ref=${outer} data-testid=${testid}
+      onPointerDown=${down} onPointerMove=${move} onPointerUp=${up} onPointerCancel=${cancel} onKeyDown=${key}
+      role="group" aria-label=${label}>
+    <div class="board-stage" style=${{ transform: `translate(${z.x}px, ${z.y}px) scale(${z.s})` }}>${children}</div>
+    <div class="zoom-controls">
+      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_in")} title=${t("board.zoom_in")}
+        onClick=${() => { const el = outer.current; zoomAt(1.4, el.clientWidth / 2, el.clientHeight / 2); }}><${Icon} name="zoomIn" /></button>
+      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_out")} title=${t("board.zoom_out")}
+        onClick=${() => { const el = outer.current; zoomAt(1 / 1.4, el.clientWidth / 2, el.clientHeight / 2); }}><${Icon} name="zoomOut" /></button>
+      ${zoomed ? html`<button type="button" class="btn icon-only ghost" aria-label=${t("board.fit")} title=${t("board.fit")}
+        onClick=${() => setZ({ s: 1, x: 0, y: 0 })}><${Icon} name="fit" /></button>` : null}
+    </div>
+  </div>`;
+}
+
+/** A tray of places outside the zoomed board (pieces waiting to be placed...): taps work like on the board. */
+export function Tray({ children, onPlace, label }) {
+  function click(e) {
+    const hit = e.target.closest && e.target.closest("[data-place]");
+    if (hit && onPlace) onPlace(hit.getAttribute("data-place"), { x: e.clientX, y: e.clientY });
+  }
+  function key(e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const hit = e.target.closest && e.target.closest("[data-place]");
+    if (!hit) return;
+    e.preventDefault();
+    const r = hit.getBoundingClientRect();
+    onPlace && onPlace(hit.getAttribute("data-place"), { x: r.left + r.width / 2, y: r.top + r.height / 2 });
+  }
+  return html`<div class="tray" onClick=${click} onKeyDown=${key} role="group" aria-label=${label} data-testid="tray">${children}</div>`;
+}
+
+/** The small menu shown where one place offers several actions; item texts come from the server. */
+export function ActionMenu({ menu, onPick, onClose }) {
+  const ref = useRef(null);
+  const [pos, setPos] = useState(null);
+  useLayoutEffect(() => {
+    if (!menu || !ref.current) return;
+    const r = ref.current.getBoundingClientRect();
+    const x = Math.max(8, Math.min(menu.x, window.innerWidth - r.width - 8));
+    const y = Math.max(8, Math.min(menu.y + 12, window.innerHeight - r.height - 8));
+    setPos({ x, y });
+    const first = ref.current.querySelector("button");
+    if (first) first.focus();
+  }, [menu]);
+  useEffect(() => {
+    if (!menu) return undefined;
+    const away = (e) => { if (ref.current && !ref.current.contains(e.target)) onClose(); };
+    const esc = (e) => { if (e.key === "Escape") onClose(); };
+    const timer = setTimeout(() => document.addEventListener("pointerdown", away), 0);
+    document.addEventListener("keydown", esc);
+    return () => { clearTimeout(timer); document.removeEventListener("pointerdown", away); document.removeEventListener("keydown", esc); };
+  }, [menu]);
+  if (!menu) return null;
+  const style = pos ? { left: pos.x + "px", top: pos.y + "px" } : { left: menu.x + "px", top: menu.y + "px", visibility: "hidden" };
+  return html`<div class="action-menu" ref=${ref} style=${style} role="menu" data-testid="action-menu" aria-label=${t("board.choose")}>
+    <div class="action-menu-title">${t("board.choose")}</div>
+    ${menu.items.map((it, i) => html`<button type="button" role="menuitem" class="action-menu-item" data-testid=${"menu-item-" + i}
+        data-action=${JSON.stringify(it.action)} onClick=${() => onPick(it.action)}>${it.text}</button>`)}
+    <button type="button" role="menuitem" class="action-menu-item cancel" onClick=${onClose}>${t("ui.cancel")}</button>
+  </div>`;
+}
+
+/**
+ * The picker: which places can be picked now, and what a tap does. The renderer's places(action, view) maps each
+ * legal action to {from, to, kind}: `from` is the place to select first (a piece; null: none), `to` the place
+ * to tap then (null: the action is not picked on the board; a composer offers it).
+ */
+export function usePicker({ renderer, view, legal, legalText, enabled, play, check, ui, setUi, decisionKey, you }) {
+  const [selected, setSelected] = useState(null);
+  const [menu, setMenu] = useState(null);
+  useEffect(() => { setSelected(null); setMenu(null); }, [decisionKey]);
+
+  const spots = useMemo(() => {
+    if (!enabled || !renderer.places) return [];
+    const out = [];
+    legal.forEach((a, i) => {
+      let p = null;
+      try { p = renderer.places(a, view, ui); } catch (e) { console.warn("places()", e); }
+      if (p && p.to !== null && p.to !== undefined) out.push({ i, action: a, from: p.from ?? null, to: p.to, kind: p.kind || "move" });
+    });
+    return out;
+  }, [legal, view, enabled, renderer, ui]);
+
+  const sources = useMemo(() => new Set(spots.filter((s) => s.from !== null).map((s) => s.from)), [spots]);
+  const sel = selected !== null && sources.has(selected) ? selected : null;
+  const targets = useMemo(() => {
+    const m = new Map();
+    for (const s of spots) {
+      if (s.from === sel || (s.from === null && sel === null)) {
+        const prev = m.get(s.to);
+        m.set(s.to, { kind: prev && prev.kind === "capture" ? "capture" : s.kind, count: (prev ? prev.count : 0) + 1 });
+      }
+    }
+    return m;
+  }, [spots, sel]);
+
+  function finalize(a) { return renderer.finalize ? renderer.finalize(a, view, ui) : a; }
+  function send(a) { setSelected(null); setMenu(null); play(finalize(a)); }
+
+  function choose(acts, pt) {
+    if (acts.length === 1) send(acts[0].action);
+    else setMenu({ x: pt.x, y: pt.y, items: acts.map((s) => ({ action: s.action, text: legalText[s.i] || JSON.stringify(s.action) })) });
+  }
+
+  async function explain(from, to) {
+    let guess = null;
+    try { guess = renderer.guess ? renderer.guess(from, to, view, ui) : null; } catch { guess = null; }
+    if (guess && check) {
+      const res = await check(finalize(guess)).catch(() => null);
+      if (res && !res.legal) {
+        notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
+        return;
+      }
+    }
+    notify({ kind: "error", text: t(from !== null ? "play.cannot_go_there" : "play.nothing_here") });
+  }
+
+  function onPlace(place, pt) {
+    setMenu(null);
+    if (renderer.onPlace) {
+      let handled = false;
+      try { handled = renderer.onPlace(place, { view, legal, ui, setUi, play: send, enabled, selected: sel, you }); } catch (e) { console.error(e); }
+      if (handled) return;
+    }
+    if (!enabled) {
+      if (legal.length === 0) notify({ kind: "info", text: t("play.not_your_turn") });
+      return;
+    }
+    if (sel !== null) {
+      const acts = spots.filter((s) => s.from === sel && s.to === place);
+      if (acts.length) { choose(acts, pt); return; }
+      if (place === sel) { setSelected(null); return; }
+      if (sources.has(place)) { setSelected(place); return; }
+      explain(sel, place);
+      return;
+    }
+    const direct = spots.filter((s) => s.from === null && s.to === place);
+    if (direct.length) { choose(direct, pt); return; }
+    if (sources.has(place)) { setSelected(place); return; }
+    explain(null, place);
+  }
+
+  const hl = {
+    selected: sel, sources, targets, interactive: enabled,
+    last: new Set(), hover: new Set((ui && ui.hover) || []),
+  };
+  return { hl, onPlace, menu, closeMenu: () => setMenu(null), pick: send, select: setSelected, selected: sel };
+}

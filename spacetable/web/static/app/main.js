@@ -1,0 +1,70 @@
+// The page: top bar (lobby link, language), the router (/, /match/<id>, /replay/<id>, /rules/<game>) and the
+// notices. Everything is drawn with Preact + htm (vendored, no build step).
+import { html, render, useEffect, useState } from "./lib.js";
+import { api, forgetSeat } from "./api.js";
+import { Icon } from "./icons.js";
+import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
+import { LobbyPage } from "./lobby.js";
+import { MatchPage } from "./match.js";
+import { ReplayPage } from "./replay.js";
+import { RulesPage } from "./rules.js";
+import { Notices, notifyError } from "./ui.js";
+
+function route(path) {
+  let m;
+  if ((m = path.match(/^\/match\/([\w-]+)\/?$/))) return { page: "match", id: m[1] };
+  if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: "replay", id: m[1] };
+  if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: "rules", id: m[1] };
+  return { page: "lobby" };
+}
+
+function Logo() {
+  return html`<svg class="logo" width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+    <circle cx="16" cy="16" r="9" fill="#f0b429" /><ellipse cx="16" cy="16" rx="15" ry="5" fill="none" stroke="#7fb2ff" stroke-width="2"
+      transform="rotate(-25 16 16)" /></svg>`;
+}
+
+function App() {
+  const [lang, setLangState] = useState(null);
+  const [loc, setLoc] = useState({ path: location.pathname, n: 0 });
+  const [lobby, setLobby] = useState(null);
+
+  useEffect(() => {
+    setLang(initialLang()).then(setLangState);
+    api("/api/lobby").then(setLobby).catch((e) => { notifyError(e); setLobby([]); });
+    const pop = () => setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
+    window.addEventListener("popstate", pop);
+    return () => window.removeEventListener("popstate", pop);
+  }, []);
+  useEffect(() => { if (lang && lobby) document.body.dataset.ready = "yes"; }, [lang, lobby]);
+
+  function navigate(url, opts = {}) {
+    const r = route(url.split(/[?#]/)[0]);
+    if (opts.forget && r.id) forgetSeat(r.id);
+    history.pushState({}, "", url);
+    setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
+    window.scrollTo(0, 0);
+  }
+  async function changeLang(code) { setLangState(await setLang(code)); }
+
+  if (!lang || !lobby) return html`<div class="loading" aria-busy="true"></div>`;
+  const r = route(loc.path);
+  const key = `${loc.path}|${loc.n}`;
+  let page;
+  if (r.page === "match") page = html`<${MatchPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
+  else if (r.page === "replay") page = html`<${ReplayPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
+  else if (r.page === "rules") page = html`<${RulesPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} />`;
+  else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
+  document.title = t("app.title");
+  return html`<header class="topbar">
+      <a href="/" class="brand" data-testid="home-link" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Logo} /><span>spacetable</span></a>
+      <nav aria-label=${t("nav.main")}><a href="/" data-testid="nav-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>${t("nav.lobby")}</a></nav>
+      <label class="lang"><${Icon} name="globe" /><span class="sr-only">${t("nav.language")}</span>
+        <select id="lang-select" data-testid="lang-select" value=${lang} onChange=${(e) => changeLang(e.target.value)}>
+          ${LANGS.map((c) => html`<option value=${c} lang=${c}>${LANG_NAMES[c]}</option>`)}</select></label>
+    </header>
+    <main id="main" data-testid="app" data-lang=${lang}>${page}</main>
+    <${Notices} />`;
+}
+
+render(html`<${App} />`, document.getElementById("root"));

@@ -1,0 +1,313 @@
+// The match page: every game plays in this frame. It keeps the socket, shows incoming moves one by one at a
+// readable pace (with a skip button), highlights the last move, runs the picker on the renderer's board, sends
+// actions, shows refusals with the rule's link, and holds the side panel (players, clocks, the renderer's status,
+// composer and legend, the log, resign/leave/share/undo, the folded list of every legal action).
+import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
+import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLink } from "./api.js";
+import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
+import { t, num } from "./i18n.js";
+import { Icon } from "./icons.js";
+import { NO_HL } from "./kit.js";
+import { ActionList, Gone, Log, Players, Result, clockText, seatNamer, useNow } from "./parts.js";
+import { loadRenderer } from "./renderers.js";
+import { Button, CopyField, Dialog, Fold, clearNotices, notify, notifyError, useConfirm } from "./ui.js";
+
+/** Milliseconds between two moves shown one after the other (the opponent's and the AI's moves). */
+export const PACE = 850;
+const SEAT_COLOURS = ["#e0524a", "#4a8fe0", "#46b86a", "#e0a63a", "#a070d8"];
+
+function frameOf(msg, last) {
+  return { view: msg.view, last, version: msg.version, match: msg.match, to_act: msg.to_act };
+}
+
+function credentials(matchId) {
+  const fromUrl = seatFromUrl();
+  if (fromUrl) { rememberSeat(matchId, fromUrl.seat, fromUrl.token); return fromUrl; }
+  const mine = mySeats()[matchId];
+  return mine || null;
+}
+
+export function MatchPage({ matchId, lobby, navigate, lang }) {
+  const cred = useMemo(() => credentials(matchId), [matchId]);
+  const seat = cred ? cred.seat : null;
+  const token = cred ? cred.token : null;
+  const [conn, setConn] = useState({ state: "connecting" });
+  const [latest, setLatest] = useState(null);
+  const [shown, setShown] = useState(null);
+  const [qlen, setQlen] = useState(0);
+  const [renderer, setRenderer] = useState(null);
+  const [pending, setPending] = useState(false);
+  const [ui, setUiRaw] = useState({});
+  const [share, setShare] = useState(false);
+  const [resultOpen, setResultOpen] = useState(true);
+  const [confirmEl, confirm] = useConfirm();
+  const queue = useRef([]);
+  const lastShownAt = useRef(0);
+  const sock = useRef(null);
+  const latestRef = useRef(null);
+  latestRef.current = latest;
+
+  const game = latest ? lobby.find((g) => g.id === latest.match.game) : null;
+  const agentLevels = useMemo(() => Object.fromEntries(((game && game.agents) || []).map((a) => [a.name, a.level])), [game]);
+
+  // ------------------------------------------------------------------------------------------ socket
+  useEffect(() => {
+    const handlers = {
+      status(state, info) { setConn({ state, ...info }); },
+      message(msg) {
+        if (msg.type === "snapshot") {
+          queue.current = [];
+          setQlen(0);
+          setLatest(msg);
+          setShown(frameOf(msg, msg.log.length ? msg.log[msg.log.length - 1] : null));
+          setPending(false);
+        } else if (msg.type === "event") {
+          const prev = latestRef.current;
+          if (!prev) return;
+          const next = { ...prev, ...msg, log: [...prev.log, msg.last] };
+          latestRef.current = next;
+          setLatest(next);
+          const frame = frameOf(msg, msg.last);
+          if (msg.last.seat === seat && msg.last.source === "player") {
+            queue.current = [];
+            setQlen(0);
+            setShown(frame);
+            lastShownAt.current = Date.now();
+            setPending(false);
+          } else {
+            queue.current.push(frame);
+            setQlen(queue.current.length);
+          }
+        } else if (msg.type === "error") {
+          setPending(false);
+          notifyError(msg.error);
+        } else if (msg.type === "undo") {
+          if (!msg.done && msg.waiting) notify({ kind: "info", text: t("match.undo_pending") });
+        }
+      },
+    };
+    sock.current = openSocket(matchId, seat, token, handlers);
+    return () => { sock.current.close(); clearNotices(); };
+  }, [matchId, seat, token]);
+
+  useEffect(() => { if (sock.current && latest) sock.current.setLang(lang); }, [lang]);
+
+  useEffect(() => {
+    if (!latest) return;
+    const g = lobby.find((x) => x.id === latest.match.game);
+    loadRenderer(latest.match.game, g ? g.renderer : false).then((r) => setRenderer(() => r));
+  }, [latest && latest.match.game]);
+
+  // --------------------------------------------------------------------------- moves one by one
+  useEffect(() => {
+    if (!queue.current.length) return undefined;
+    const since = Date.now() - lastShownAt.current;
+    const delay = since >= PACE ? 80 : PACE - since;
+    const id = setTimeout(() => {
+      const f = queue.current.shift();
+      setQlen(queue.current.length);
+      if (f) { setShown(f); lastShownAt.current = Date.now(); }
+    }, delay);
+    return () => clearTimeout(id);
+  }, [qlen, shown]);
+
+  function skip() {
+    const q = queue.current;
+    if (!q.length) return;
+    const f = q[q.length - 1];
+    queue.current = [];
+    setQlen(0);
+    setShown(f);
+    lastShownAt.current = Date.now();
+  }
+
+  // ---------------------------------------------------------------------------------------- acting
+  const caughtUp = !!(latest && shown && shown.version === latest.version && qlen === 0);
+  const running = latest && latest.match.status === "running";
+  const myTurn = !!(latest && seat !== null && running && latest.to_act.includes(seat));
+  const interactive = caughtUp && myTurn && !pending;
+  const legal = latest && myTurn ? latest.legal || [] : [];
+  const legalText = latest && myTurn ? latest.legal_text || [] : [];
+  const decisionKey = myTurn ? `${seat}|${legalText.join("\n")}` : "none";
+
+  useEffect(() => { setUiRaw({}); }, [decisionKey]);
+  function setUi(patch) { setUiRaw((u) => ({ ...u, ...(typeof patch === "function" ? patch(u) : patch) })); }
+
+  function play(action) {
+    const cur = latestRef.current;
+    if (!cur) return;
+    clearNotices();
+    if (!sock.current.send({ type: "action", version: cur.version, action })) {
+      notify({ kind: "error", text: t("conn.offline") });
+      return;
+    }
+    setPending(true);
+    setTimeout(() => setPending(false), 10000);
+  }
+  async function check(action) {
+    const cur = latestRef.current;
+    return api(`/api/matches/${matchId}/check`, { body: { seat, token, version: cur.version, action } });
+  }
+  async function fetchLegal(offset = 0, limit = 1000) {
+    return api(`/api/matches/${matchId}/legal?seat=${seat}&offset=${offset}&limit=${limit}`, { token });
+  }
+
+  const view = shown ? shown.view : null;
+  const rend = renderer || { kind: "loading", Board: () => null };
+  const picker = usePicker({
+    renderer: rend, view, legal: interactive ? legal : [], legalText, enabled: interactive, play, check, ui, setUi,
+    decisionKey, you: seat,
+  });
+
+  // ------------------------------------------------------------------------------------- seats
+  async function join(i, name) {
+    try {
+      const res = await api(`/api/matches/${matchId}/seats/${i}/join`, { body: { name } });
+      rememberSeat(matchId, i, res.token);
+      navigate(seatLink(matchId, i, res.token), { reload: true });
+    } catch (e) { notifyError(e); }
+  }
+  async function addAi(i, agent) {
+    try { await api(`/api/matches/${matchId}/seats/${i}/ai`, { body: { agent, by_seat: seat, token } }); } catch (e) { notifyError(e); }
+  }
+  async function leave() {
+    const ok = await confirm({ title: t("leave.title"), text: t("leave.text"), yes: t("leave.yes"), no: t("leave.no"), danger: true });
+    if (!ok) return;
+    try {
+      await api(`/api/matches/${matchId}/seats/${seat}/leave`, { body: { token } });
+      forgetSeat(matchId);
+      navigate(`/match/${matchId}`, { reload: true, forget: true });
+    } catch (e) { notifyError(e); }
+  }
+  async function resign() {
+    const ok = await confirm({ title: t("resign.title"), text: t("resign.text"), yes: t("resign.yes"), no: t("resign.no"), danger: true });
+    if (ok) play({ type: "resign" });
+  }
+  function undo() { sock.current.send({ type: "undo" }); }
+  async function rematch() {
+    const m = latest.match;
+    const ai = {};
+    m.seats.forEach((s, i) => { if (s.kind === "ai") ai[i] = s.agent; });
+    try {
+      const res = await api("/api/matches", { body: { game: m.game, config: m.config, ai_seats: ai, ai_seconds: m.ai_seconds,
+        turn_seconds: m.turn_seconds, join_seat: seat, player_name: m.seats[seat].name } });
+      rememberSeat(res.match.id, res.seat, res.token);
+      navigate(seatLink(res.match.id, res.seat, res.token), { reload: true });
+    } catch (e) { notifyError(e); }
+  }
+
+  // --------------------------------------------------------------------------------------- render
+  const now = useNow(!!(latest && latest.match.deadline));
+  if (conn.state === "gone") return html`<${Gone} error=${conn.error} matchId=${matchId} navigate=${navigate} />`;
+  if (!latest || !shown) {
+    return html`<div class="loading card" data-testid="match-loading" aria-busy="true">
+      ${conn.state === "stopped" ? html`<${Stopped} retry=${() => sock.current.retry()} />` : html`<p>${t("conn.connecting")}</p>`}</div>`;
+  }
+  const m = latest.match;
+  const seatName = seatNamer(m, agentLevels, seat);
+  const colourOf = (i) => {
+    try { return (rend.seatColour && rend.seatColour(view, i)) || SEAT_COLOURS[i % SEAT_COLOURS.length]; } catch { return SEAT_COLOURS[i % 5]; }
+  };
+  const lastPlaces = new Set();
+  if (shown.last && rend.lastPlaces && shown.last.action) {
+    try { for (const p of rend.lastPlaces(shown.last, view) || []) lastPlaces.add(p); } catch (e) { console.warn(e); }
+  }
+  const hl = { ...picker.hl, last: lastPlaces };
+  const props = {
+    view, seat, you: seat, legal: interactive ? legal : [], legalText, legalCount: latest.legal_count, legalComplete: latest.legal_complete,
+    hl: rend.kind === "module" ? hl : NO_HL, ui, setUi, play, check, fetchLegal, t, num, lang, seatName, colourOf, match: m,
+    version: latest.version, toAct: shown.to_act, interactive, last: shown.last, replay: false, renderer: rend,
+  };
+  const toAct = shown.to_act;
+  let turn;
+  if (m.status === "open") turn = t("match.waiting_players");
+  else if (m.status === "finished") turn = t("match.over");
+  else if (myTurn) turn = t("match.your_turn");
+  else turn = t("match.waiting_for", { who: toAct.map((i) => seatName(i)).join(", ") });
+  const call = (fn, fallback = null) => { try { return fn ? fn(props) : fallback; } catch (e) { console.warn(e); return fallback; } };
+  const phase = call(rend.phase && ((p) => rend.phase(p.view, t)));
+  const turnLabel = call(rend.turn && ((p) => rend.turn(p.view, t))) || t("match.move_n", { n: num(shown.version) });
+  const hint = myTurn && caughtUp ? call(rend.hint) || t(picker.hl.sources.size ? "play.hint_select" : "play.hint_choose") : null;
+  const legacyList = rend.kind !== "module";
+  const canAct = seat !== null && m.status !== "finished";
+  const hasOpen = m.seats.some((s) => s.kind === "open");
+  const deadline = m.deadline && m.status === "running" ? m.deadline - now : null;
+
+  return html`<div class="match" data-testid="match-page" data-match=${matchId} data-seat=${seat ?? "spectator"} data-game=${m.game}
+      data-caught-up=${caughtUp ? "yes" : "no"} data-renderer=${rend.kind}>
+    <section class="board-col" aria-label=${t("match.board")}>
+      <div class="statusbar">
+        <span class="turn" data-testid="turn-indicator" data-my-turn=${myTurn ? "yes" : "no"}>${turn}</span>
+        ${phase ? html`<span class="phase" data-testid="phase">${phase}</span>` : null}
+        <span class="turn-label" data-testid="version" data-version=${String(latest.version)}>${turnLabel}</span>
+        ${deadline !== null ? html`<span class="clock"><${Icon} name="clock" size=${16} /> ${clockText(deadline)}</span>` : null}
+        <span class="sr-only" data-testid="match-status" data-status=${m.status}>${t("status." + m.status)}</span>
+        ${seat === null ? html`<span class="tag" data-testid="spectating">${t("match.spectator")}</span>`
+          : html`<span class="sr-only" data-testid="my-seat">${seatName(seat)}</span>`}
+      </div>
+      <div class="board-wrap">
+        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")}>
+          <${rend.Board} ...${props} />
+        </${BoardViewport}>
+        ${qlen > 0 ? html`<div class="skip"><${Button} icon="skip" label=${t("match.skip", { n: qlen })} onClick=${skip} testid="skip" /></div>` : null}
+        ${conn.state === "retrying" || conn.state === "stopped" ? html`<div class="conn-banner" role="status" data-testid="conn">
+          ${conn.state === "stopped" ? html`<${Stopped} retry=${() => sock.current.retry()} />` : t("conn.retrying", { s: Math.round((conn.delay || 0) / 1000) })}</div>` : null}
+        ${m.status === "open" ? html`<div class="overlay-card card" data-testid="waiting-card">
+          <p>${t("match.waiting_players")}</p>
+          ${hasOpen ? html`<${CopyField} label=${t("share.invite")} value=${location.origin + "/match/" + matchId} testid="invite-link" />` : null}</div>` : null}
+        ${m.outcome && resultOpen ? html`<div class="overlay-result"><${Result} match=${m} mySeat=${seat} seatName=${seatName} renderer=${rend}
+          view=${view} navigate=${navigate} matchId=${matchId} onClose=${() => setResultOpen(false)}
+          onRematch=${seat !== null && m.seats.some((s) => s.kind === "ai") ? rematch : null} /></div>` : null}
+      </div>
+      ${rend.Tray ? html`<${Tray} onPlace=${picker.onPlace} label=${t("board.tray")}><${rend.Tray} ...${props} /></${Tray}>` : null}
+      ${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> ${hint}</p>` : null}
+      <${ActionMenu} menu=${picker.menu} onPick=${picker.pick} onClose=${picker.closeMenu} />
+    </section>
+    <aside class="side" aria-label=${t("match.side")}>
+      ${rend.Composer ? html`<${rend.Composer} ...${props} />` : null}
+      <${Players} match=${m} toAct=${toAct} seatName=${seatName} colourOf=${colourOf} mySeat=${seat} now=${now}
+        onJoin=${join} onAddAi=${addAi} agents=${game && game.agents} canAct=${seat !== null && m.status === "open"} />
+      ${rend.Status ? html`<${rend.Status} ...${props} />` : null}
+      ${rend.Results ? html`<${rend.Results} ...${props} />` : null}
+      ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}
+      <${Log} log=${latest.log.slice(0, shown.version)} seatName=${seatName} colourOf=${colourOf} />
+      <div class="controls card" role="group" aria-label=${t("match.controls")}>
+        ${canAct && running ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" />` : null}
+        ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="danger-outline" />` : null}
+        <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" />
+        <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId}
+          onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
+        ${rend.Legend ? html`<${Fold} summary=${t("match.legend")} testid="legend" cls="legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
+        ${canAct ? html`<${Button} icon="leave" label=${t("match.leave")} onClick=${leave} testid="leave-seat" kind="ghost" />` : null}
+        ${m.outcome && !resultOpen ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" />` : null}
+      </div>
+      ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
+        legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}
+    </aside>
+    <${ShareDialog} open=${share} onClose=${() => setShare(false)} matchId=${matchId} seat=${seat} token=${token} hasOpen=${hasOpen} />
+    ${confirmEl}
+  </div>`;
+}
+
+function Stopped({ retry }) {
+  return html`<span>${t("conn.stopped")}</span> <${Button} icon="refresh" label=${t("conn.retry")} onClick=${retry} testid="reconnect" />`;
+}
+
+function UndoBanner({ req, seat, seatName, sock }) {
+  const asked = seat !== null && req.waiting.includes(seat);
+  if (!asked) return html`<div class="banner card" data-testid="undo-pending">${t("match.undo_pending")}</div>`;
+  return html`<div class="banner card" data-testid="undo-request">${t("match.undo_asked", { who: seatName(req.seat) })}
+    <div class="row-buttons">
+      <${Button} label=${t("match.accept")} kind="primary" testid="undo-accept" onClick=${() => sock.current.send({ type: "undo_accept" })} />
+      <${Button} label=${t("match.decline")} testid="undo-decline" onClick=${() => sock.current.send({ type: "undo_decline" })} /></div></div>`;
+}
+
+function ShareDialog({ open, onClose, matchId, seat, token, hasOpen }) {
+  return html`<${Dialog} open=${open} onClose=${onClose} title=${t("share.title")} testid="share-dialog">
+    ${hasOpen ? html`<${CopyField} label=${t("share.invite")} value=${location.origin + "/match/" + matchId} testid="invite-link-share"
+      hint=${t("share.invite_hint")} />` : null}
+    ${seat !== null ? html`<${CopyField} label=${t("share.seat")} value=${location.origin + seatLink(matchId, seat, token)} testid="seat-link"
+      hint=${t("share.seat_hint")} />` : null}
+    <${CopyField} label=${t("share.watch")} value=${location.origin + "/match/" + matchId} testid="watch-link" hint=${t("share.watch_hint")} />
+  </${Dialog}>`;
+}
