@@ -9,7 +9,7 @@ import { notify } from "./ui.js";
 const MAX_SCALE = 4;
 
 /** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place]. */
-export function BoardViewport({ children, onPlace, resetKey, label, testid = "board" }) {
+export function BoardViewport({ children, onPlace, resetKey, label, footer, testid = "board" }) {
   const outer = useRef(null);
   const [z, setZ] = useState({ s: 1, x: 0, y: 0 });
   const zr = useRef(z);
@@ -103,17 +103,21 @@ export function BoardViewport({ children, onPlace, resetKey, label, testid = "bo
     onPlace && onPlace(hit.getAttribute("data-place"), { x: r.left + r.width / 2, y: r.top + r.height / 2 });
   }
   const zoomed = z.s > 1.001;
+  const centre = (f) => () => { const el = outer.current; zoomAt(f, el.clientWidth / 2, el.clientHeight / 2); };
   return html`<div class=${"board-viewport" + (zoomed ? " zoomed" : "")} ref=${outer} data-testid=${testid}
       onPointerDown=${down} onPointerMove=${move} onPointerUp=${up} onPointerCancel=${cancel} onKeyDown=${key}
       role="group" aria-label=${label}>
     <div class="board-stage" style=${{ transform: `translate(${z.x}px, ${z.y}px) scale(${z.s})` }}>${children}</div>
-    <div class="zoom-controls">
-      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_in")} title=${t("board.zoom_in")}
-        onClick=${() => { const el = outer.current; zoomAt(1.4, el.clientWidth / 2, el.clientHeight / 2); }}><${Icon} name="zoomIn" /></button>
-      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_out")} title=${t("board.zoom_out")}
-        onClick=${() => { const el = outer.current; zoomAt(1 / 1.4, el.clientWidth / 2, el.clientHeight / 2); }}><${Icon} name="zoomOut" /></button>
-      ${zoomed ? html`<button type="button" class="btn icon-only ghost" aria-label=${t("board.fit")} title=${t("board.fit")}
-        onClick=${() => setZ({ s: 1, x: 0, y: 0 })}><${Icon} name="fit" /></button>` : null}
+  </div>
+  <div class="board-toolbar">
+    <div class="board-footer">${footer}</div>
+    <div class="zoom-controls" role="group" aria-label=${t("board.zoom")}>
+      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_out")} title=${t("board.zoom_out")} disabled=${!zoomed}
+        onClick=${centre(1 / 1.4)}><${Icon} name="zoomOut" /></button>
+      <button type="button" class="btn icon-only ghost" aria-label=${t("board.zoom_in")} title=${t("board.zoom_in")} disabled=${z.s >= MAX_SCALE}
+        onClick=${centre(1.4)}><${Icon} name="zoomIn" /></button>
+      <button type="button" class="btn icon-only ghost" aria-label=${t("board.fit")} title=${t("board.fit")} disabled=${!zoomed}
+        onClick=${() => setZ({ s: 1, x: 0, y: 0 })}><${Icon} name="fit" /></button>
     </div>
   </div>`;
 }

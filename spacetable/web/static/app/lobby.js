@@ -145,7 +145,7 @@ function CreatePanel({ g, navigate }) {
     ${mode !== "friend" && agents.length ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.level")}>
       <span class="chips-label">${t("lobby.level")}</span>
       ${agents.map((a) => html`<button type="button" role="radio" aria-checked=${level === a.name ? "true" : "false"}
-        class=${"chip" + (level === a.name ? " on" : "")} data-testid=${"level-" + a.name} title=${tMaybe("agent." + a.name) || a.description || ""}
+        class=${"chip level" + (level === a.name ? " on" : "")} data-testid=${"level-" + a.name} title=${tMaybe("agent." + a.name) || a.description || ""}
         onClick=${() => { setLevel(a.name); setSeats({}); }}>${t("level." + a.level)}${a.rating ? html` <small>${Math.round(a.rating)}</small>` : null}</button>`)}
       <span class="help">${tMaybe("agent." + level) || ""}</span></div>` : null}
     ${card.presets.length > 1 ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.variant")}>

@@ -244,9 +244,20 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         <span class="sr-only" data-testid="match-status" data-status=${m.status}>${t("status." + m.status)}</span>
         ${seat === null ? html`<span class="tag" data-testid="spectating">${t("match.spectator")}</span>`
           : html`<span class="sr-only" data-testid="my-seat">${seatName(seat)}</span>`}
+        <span class="grow"></span>
+        <span class="match-tools" role="group" aria-label=${t("match.controls")}>
+          ${canAct && running ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
+          ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
+          <${Button} icon="share" label=${t("match.share_short")} title=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
+          <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
+            onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
+          ${canAct ? html`<${Button} icon="leave" label=${t("match.leave")} onClick=${leave} testid="leave-seat" kind="tool" />` : null}
+          ${m.outcome && !resultOpen ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
+        </span>
       </div>
       <div class="board-wrap">
-        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")}>
+        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")}
+          footer=${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> <span>${hint}</span></p>` : null}>
           <${rend.Board} ...${props} />
         </${BoardViewport}>
         ${qlen > 0 ? html`<div class="skip"><${Button} icon="skip" label=${t("match.skip", { n: qlen })} onClick=${skip} testid="skip" /></div>` : null}
@@ -260,7 +271,6 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           onRematch=${seat !== null && m.seats.some((s) => s.kind === "ai") ? rematch : null} /></div>` : null}
       </div>
       ${rend.Tray ? html`<${Tray} onPlace=${picker.onPlace} label=${t("board.tray")}><${rend.Tray} ...${props} /></${Tray}>` : null}
-      ${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> ${hint}</p>` : null}
       <${ActionMenu} menu=${picker.menu} onPick=${picker.pick} onClose=${picker.closeMenu} />
     </section>
     <aside class="side" aria-label=${t("match.side")}>
@@ -271,16 +281,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
       ${rend.Results ? html`<${rend.Results} ...${props} />` : null}
       ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}
       <${Log} log=${latest.log.slice(0, shown.version)} seatName=${seatName} colourOf=${colourOf} />
-      <div class="controls card" role="group" aria-label=${t("match.controls")}>
-        ${canAct && running ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" />` : null}
-        ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="danger-outline" />` : null}
-        <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" />
-        <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId}
-          onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
-        ${rend.Legend ? html`<${Fold} summary=${t("match.legend")} testid="legend" cls="legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
-        ${canAct ? html`<${Button} icon="leave" label=${t("match.leave")} onClick=${leave} testid="leave-seat" kind="ghost" />` : null}
-        ${m.outcome && !resultOpen ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" />` : null}
-      </div>
+      ${rend.Legend ? html`<${Fold} summary=${html`<${Icon} name="legend" /> ${t("match.legend")}`} testid="legend" cls="card legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
       ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
         legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}
     </aside>

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 
 export function Button({ icon, label, onClick, kind = "", disabled, testid, iconOnly, title, type = "button", href }) {
   const cls = `btn ${kind}${iconOnly ? " icon-only" : ""}`;
-  const inner = html`${icon ? html`<${Icon} name=${icon} />` : null}${iconOnly ? null : html`<span>${label}</span>`}`;
+  const inner = html`${icon ? html`<${Icon} name=${icon} />` : null}${iconOnly ? null : html`<span class="btn-label">${label}</span>`}`;
   if (href) {
     return html`<a class=${cls} href=${href} data-testid=${testid} title=${title || (iconOnly ? label : null)}
       aria-label=${iconOnly ? label : null} onClick=${onClick}>${inner}</a>`;
