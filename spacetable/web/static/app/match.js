@@ -225,7 +225,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
   else if (myTurn) turn = t("match.your_turn");
   else turn = t("match.waiting_for", { who: toAct.map((i) => seatName(i)).join(", ") });
   const call = (fn, fallback = null) => { try { return fn ? fn(props) : fallback; } catch (e) { console.warn(e); return fallback; } };
-  const phase = call(rend.phase && ((p) => rend.phase(p.view, t)));
+  const phase = m.status === "finished" ? null : call(rend.phase && ((p) => rend.phase(p.view, t)));
   const turnLabel = call(rend.turn && ((p) => rend.turn(p.view, t))) || t("match.move_n", { n: num(shown.version) });
   const hint = myTurn && caughtUp ? call(rend.hint) || t(picker.hl.sources.size ? "play.hint_select" : "play.hint_choose") : null;
   const legacyList = rend.kind !== "module";
@@ -252,7 +252,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
             onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
           ${canAct ? html`<${Button} icon="leave" label=${t("match.leave")} onClick=${leave} testid="leave-seat" kind="tool" />` : null}
-          ${m.outcome && !resultOpen ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
+          ${m.outcome && !resultOpen && caughtUp ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
         </span>
       </div>
       <div class="board-wrap">
@@ -266,7 +266,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         ${m.status === "open" ? html`<div class="overlay-card card" data-testid="waiting-card">
           <p>${t("match.waiting_players")}</p>
           ${hasOpen ? html`<${CopyField} label=${t("share.invite")} value=${location.origin + "/match/" + matchId} testid="invite-link" />` : null}</div>` : null}
-        ${m.outcome && resultOpen ? html`<div class="overlay-result"><${Result} match=${m} mySeat=${seat} seatName=${seatName} renderer=${rend}
+        ${m.outcome && resultOpen && caughtUp ? html`<div class="overlay-result"><${Result} match=${m} mySeat=${seat} seatName=${seatName} renderer=${rend}
           view=${view} navigate=${navigate} matchId=${matchId} onClose=${() => setResultOpen(false)}
           onRematch=${seat !== null && m.seats.some((s) => s.kind === "ai") ? rematch : null} /></div>` : null}
       </div>

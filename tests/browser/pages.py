@@ -1,0 +1,113 @@
+"""Helpers for the browser tests: pages that record every console error, matches made through the API, waiting
+for the page to be ready to play, and clicks on board places the way a player taps them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, Page
+
+DESKTOP = {"width": 1400, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+#: The page is ready for the seat's next decision, or the game is over.
+READY_OR_OVER = """() => {
+  if (document.querySelector('[data-testid=result]')) return true;
+  const m = document.querySelector('[data-testid=match-page]');
+  const t = document.querySelector('[data-testid=turn-indicator]');
+  return !!(m && m.dataset.caughtUp === 'yes' && t && t.dataset.myTurn === 'yes');
+}"""
+
+
+def open_page(browser: Browser, viewport: dict[str, int] | None = None, lang: str | None = None) -> Page:
+    """A new page whose console errors and uncaught exceptions are kept in ``page.errors``."""
+    ctx = browser.new_context(viewport=viewport or DESKTOP, has_touch=viewport == PHONE)
+    if lang:
+        ctx.add_init_script(f"localStorage.setItem('spacetable.lang', {json.dumps(lang)})")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def errors_of(page: Page) -> list[str]:
+    return list(page.errors)  # type: ignore[attr-defined]
+
+
+def goto(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=yes]")
+
+
+def create(server: str, game: str, config: dict[str, Any] | None = None, ai: dict[int, str] | None = None,
+           join_seat: int | None = 0, ai_seconds: float = 0.2, name: str = "Tester") -> tuple[str, int | None, str | None]:
+    body: dict[str, Any] = {"game": game, "config": config or {}, "ai_seats": {str(k): v for k, v in (ai or {}).items()},
+                            "ai_seconds": ai_seconds, "player_name": name}
+    if join_seat is not None:
+        body["join_seat"] = join_seat
+    r = httpx.post(f"{server}/api/matches", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["match"]["id"], data.get("seat"), data.get("token")
+
+
+def seat_url(server: str, mid: str, seat: int, token: str) -> str:
+    return f"{server}/match/{mid}#seat={seat}&token={token}"
+
+
+def seat_state(server: str, mid: str, seat: int, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{server}/api/matches/{mid}/state", params={"seat": seat}, headers={"X-Seat-Token": token})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def seat_of(page: Page) -> tuple[int, str]:
+    """Seat and token of the page's seat link (fragment ``#seat=..&token=..``)."""
+    frag = page.evaluate("location.hash.slice(1) || location.search.slice(1)")
+    q = dict(p.split("=", 1) for p in frag.split("&") if "=" in p)
+    return int(q["seat"]), httpx.URL("?t=" + q["token"]).params["t"]
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("[data-testid=version]", "data-version") or 0)
+
+
+def wait_version_change(page: Page, before: int, timeout: int = 120_000) -> None:
+    page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version !== '{before}'",
+                           timeout=timeout)
+
+
+def tap(page: Page, place: str) -> None:
+    """Tap a board place as a player does: the piece standing there if any, else the cell; tray places too."""
+    if place.startswith("tray:"):
+        page.locator(f"[data-testid=tray] [data-place='{place}']").click()
+        return
+    ship = page.locator(f"[data-testid=board] .ship[data-place='{place}']:not(.ghost)")
+    if ship.count():
+        ship.first.click()
+    else:
+        page.locator(f"[data-testid=board] .cell[data-place='{place}']").click()
+
+
+def pick_menu_item(page: Page, action: dict[str, Any]) -> None:
+    """Pick ``action`` in the menu that opens when one place offers several actions."""
+    menu = page.locator("[data-testid=action-menu]")
+    menu.wait_for()
+    items = menu.locator("[data-action]")
+    for i in range(items.count()):
+        if json.loads(items.nth(i).get_attribute("data-action") or "null") == action:
+            items.nth(i).click()
+            return
+    raise AssertionError(f"{action} is not in the menu")
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
