@@ -84,6 +84,13 @@ def wait_version_change(page: Page, before: int, timeout: int = 120_000) -> None
                            timeout=timeout)
 
 
+def wait_synced(page: Page, v: int, timeout: int = 120_000) -> None:
+    """Wait until the page shows version ``v`` (its incoming moves all shown)."""
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=version]').dataset.version === '{v}'"
+        " && document.querySelector('[data-testid=match-page]').dataset.caughtUp === 'yes'", timeout=timeout)
+
+
 def tap(page: Page, place: str) -> None:
     """Tap a board place as a player does: the piece standing there if any, else the cell; tray places too."""
     if place.startswith("tray:"):
