@@ -246,7 +246,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           : html`<span class="sr-only" data-testid="my-seat">${seatName(seat)}</span>`}
         <span class="grow"></span>
         <span class="match-tools" role="group" aria-label=${t("match.controls")}>
-          ${canAct && running ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
+          ${canAct && running && latest.log.some((e) => e.seat === seat && e.source === "player")
+            ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
           <${Button} icon="share" label=${t("match.share_short")} title=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"

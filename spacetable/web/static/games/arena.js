@@ -295,8 +295,7 @@ function onPlace(place, { view, legal, ui, setUi, enabled }) {
   if (!sealing) return false;
   const draft = { ...(ui.draft || {}) };
   if (place.startsWith("tray:")) {
-    const code = place.slice(5);
-    setUi({ pick: ui.pick === code ? null : code });
+    setUi({ pick: place.slice(5) });
     return true;
   }
   const home = view.home_cells[view.you] || [];
