@@ -1,155 +1,174 @@
-"""The arena web renderer (spacetable/web/static/games/arena.js) in Debian chromium: it draws the
-view, offers the legal moves by clicks (a bonus choice after a triggering move, AR-8.6), placement by
-clicks (AR-2.7) and the result (AR-10.5), without page errors."""
+"""The arena renderer (spacetable/web/static/games/arena.js, on the renderer interface of docs/architecture.md "Web
+client") in Debian chromium: which board places stand for which legal actions (moves AR-4, captures AR-5, placement
+AR-2.7), what a refused tap would have meant, the offer attached to a move (AR-10.4), the drafted secret layout
+(AR-2.7), the last move's places, and the drawing of the board, tray, composer and status from engine views.
+The files are served to the page from the package (no server); the full game in the real page is
+tests/browser/test_arena_fullgame.py."""
 
 from __future__ import annotations
 
+import json
+import mimetypes
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from spacetable.games.arena import GAME
 
-from ..chromium import require_chromium
+from ..chromium import ARGS, require_chromium
 from .arena_helpers import make
 
-JS = Path(__file__).resolve().parents[2] / "spacetable" / "web" / "static" / "games" / "arena.js"
+STATIC = Path(__file__).resolve().parents[2] / "spacetable" / "web" / "static"
+ORIGIN = "http://renderer.test"
 
 pytestmark = [pytest.mark.browser]
 
-RENDER = """([view, legal]) => { window.ctx = {seat: 0, legal, send: (a) => window.sent.push(a), t: (k, f) => f, lang: 'en'};
-  window.R.render(document.getElementById('root'), view, window.ctx); }"""
+PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<script type="importmap">{"imports": {"preact": "/static/vendor/preact.js", "preact/hooks": "/static/vendor/preact-hooks.js",
+ "htm": "/static/vendor/htm.js"}}</script>
+<link rel="stylesheet" href="/static/style.css">
+<script type="module">
+import { h, render } from "preact";
+import R from "/static/games/arena.js";
+window.R = R;
+window.sent = [];
+window.ui = {};
+window.draw = (name, view, legal, hl) => {
+  const props = { view, seat: 0, you: 0, legal, legalText: legal.map((a) => JSON.stringify(a)), ui: window.ui,
+    setUi: (p) => { window.ui = { ...window.ui, ...p }; }, play: (a) => window.sent.push(a), t: (k, v) => k + (v ? JSON.stringify(v) : ""),
+    seatName: (i) => "seat" + i, interactive: true, hl: { selected: hl.selected ?? null, sources: new Set(hl.sources || []),
+      targets: new Map(Object.entries(hl.targets || {})), last: new Set(hl.last || []), hover: new Set(hl.hover || []), interactive: true } };
+  render(h(R[name], props), document.getElementById("root"));
+};
+window.ready = true;
+</script></head><body><div id="root"></div></body></html>"""
 
 
-def test_renderer_clicks_send_legal_actions() -> None:
-    from playwright.sync_api import sync_playwright
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    from playwright.sync_api import Route, sync_playwright
+
+    def serve(route: Route) -> None:
+        path = route.request.url[len(ORIGIN):].split("?")[0]
+        if path == "/test.html":
+            route.fulfill(body=PAGE, content_type="text/html")
+            return
+        file = (STATIC / path[len("/static/"):]).resolve()
+        if not path.startswith("/static/") or STATIC not in file.parents or not file.is_file():
+            route.fulfill(status=404, body="")
+            return
+        kind = "text/javascript" if file.suffix == ".js" else mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        route.fulfill(body=file.read_bytes(), content_type=kind)
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
+        browser = p.chromium.launch(executable_path=require_chromium(), args=ARGS)
+        pg = browser.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_content("<div id=root></div><script>window.sent=[];"
-                         "window.Spacetable={registerRenderer:(id,r)=>{window.R=r;window.RID=id}};</script>")
-        page.add_script_tag(content=JS.read_text(encoding="utf-8"))
-        assert page.evaluate("window.RID") == "arena"
-        st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
-        page.evaluate(RENDER, [GAME.view(st, 0), GAME.legal_actions(st, 0)])
-        assert page.locator("[data-ship]").count() == 6
-        page.click("g[data-cell=b5]")
-        assert page.locator("[data-target]").count() == 10  # b5 has 10 destinations (AR-A12)
-        page.click("rect[data-cell=b6]")
-        assert page.locator(".arena-bonus button").all_inner_texts() == ["no bonus", "P121", "RD+", "RD-"]
-        page.click(".arena-bonus button >> nth=2")
-        assert page.evaluate("window.sent")[-1] == {"type": "move", "from": "b5", "to": "b6",
-                                                    "bonus": {"type": "rotate", "cls": "D", "dir": "+"}}
-        page.click("[data-arena-action=P112]")
-        assert page.evaluate("window.sent")[-1] == {"type": "permute", "pair": "P112"}
-        free = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 0}), 1)
-        page.evaluate(RENDER, [GAME.view(free, 0), GAME.legal_actions(free, 0)])
-        page.click("[data-ship-choice='212']")
-        page.click("rect[data-cell=d2]")
-        assert page.evaluate("window.sent")[-1] == {"type": "place", "ship": "212", "cell": "d2"}
-        over = make("6x4 111a1 112a2,122b1,111d6 r 0 -")
-        page.evaluate(RENDER, [GAME.view(over, 1), []])
-        assert page.inner_text("[data-testid=arena-result]") == "Blue wins 1–0 (no_action)"
-        assert page.evaluate("window.R.actionText({type:'move',from:'c5',to:'c6',bonus:{type:'permute',pair:'P112'}})") \
-            == "c5-c6/P112"
-        browser.close()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.route(ORIGIN + "/**", serve)
+        pg.goto(ORIGIN + "/test.html")
+        pg.wait_for_function("window.ready === true")
+        pg.errors = errors
+        yield pg
         assert errors == []
+        browser.close()
 
 
-def test_renderer_composes_any_sealed_layout() -> None:
-    """AR-2.7 simultaneous placement in the browser: besides the two listed suggestions, the seat composes
-    its own layout (ship, then home cell), can move a ship again, and seals it once all 8 stand; the engine
-    accepts the result."""
-    from playwright.sync_api import sync_playwright
+def call(page: Any, fn: str, *args: Any) -> Any:
+    return page.evaluate(f"(args) => window.R.{fn}(...args)", list(args))
 
+
+@pytest.mark.rule("AR-4", "AR-5.2", "AR-8.6")
+def test_places_of_moves_and_captures(page: Any) -> None:
+    st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
+    view, legal = GAME.view(st, 0), GAME.legal_actions(st, 0)
+    spots = [call(page, "places", a, view) for a in legal]
+    moves = [(a, s) for a, s in zip(legal, spots, strict=True) if a["type"] == "move"]
+    assert all(s["from"] == a["from"] and s["to"] == a["to"] for a, s in moves)
+    assert len({s["to"] for a, s in moves if a["from"] == "b5"}) == 10  # b5 has 10 destinations (AR-A12)
+    # a cell reached with and without a bonus teleport: several actions on one place, the frame's menu
+    b6 = [a for a, s in moves if a["from"] == "b5" and a["to"] == "b6"]
+    assert len(b6) == 4 and {json.dumps(a["bonus"]) for a in b6} >= {"null"}
+    # teleports are composer controls, not board places
+    assert all(s is None for a, s in zip(legal, spots, strict=True) if a["type"] in ("permute", "rotate"))
+    cap = make("6x4 221b3,111a1 112b4,111d6 r 0 -")
+    spot = call(page, "places", {"type": "move", "from": "b3", "to": "b4", "bonus": None}, GAME.view(cap, 0))
+    assert spot["kind"] == "capture"
+
+
+@pytest.mark.rule("AR-2.7", "AR-10.4")
+def test_placement_offer_and_refusal_guesses(page: Any) -> None:
+    free = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 0}), 1)
+    view = GAME.view(free, 0)
+    assert call(page, "places", {"type": "place", "ship": "212", "cell": "d2"}, view) == {"from": "tray:212", "to": "d2", "kind": "place"}
+    assert call(page, "guess", "tray:212", "d5") == {"type": "place", "ship": "212", "cell": "d5"}
+    assert call(page, "guess", "b3", "b5") == {"type": "move", "from": "b3", "to": "b5", "bonus": None}
+    assert call(page, "guess", None, "b5") is None
+    move = {"type": "move", "from": "a2", "to": "a3", "bonus": None}
+    assert call(page, "finalize", move, view, {"offer": True}) == {**move, "offer_end": True}
+    assert call(page, "finalize", move, view, {}) == move
+    # the offer is what the engine accepts
+    st = GAME.initial_state(GAME.normalize_config({"red_seat": 0}), 1)
+    after = GAME.apply(st, 0, call(page, "finalize", move, GAME.view(st, 0), {"offer": True}))
+    assert GAME.view(after, 1)["offer"] == "red"
+
+
+@pytest.mark.rule("AR-2.7")
+def test_secret_layout_is_drafted_by_taps(page: Any) -> None:
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "placement": "simultaneous", "red_seat": 0}), 1)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.set_content("<div id=root></div><script>window.sent=[];"
-                         "window.Spacetable={registerRenderer:(id,r)=>{window.R=r;window.RID=id}};</script>")
-        page.add_script_tag(content=JS.read_text(encoding="utf-8"))
-        page.evaluate(RENDER, [GAME.view(st, 0), GAME.legal_actions(st, 0)])
-        assert page.locator("[data-arena-send-layout]").is_disabled()
-        assert "Both sides seal a layout" in page.inner_text("#root")  # nobody is "to move" while sealing
-        cells = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"]
-        codes = ["222", "111", "112", "121", "122", "211", "212", "221"]
-        page.click("[data-draft-ship='222']")
-        page.click("rect[data-cell=d2]")
-        assert page.locator("[data-draft='222']").count() == 1
-        for code, cell in zip(codes, cells, strict=True):  # 222 moves from d2 to a1
-            page.click(f"[data-draft-ship='{code}']")
-            page.click(f"rect[data-cell={cell}]")
-        assert page.locator("[data-draft]").count() == 8
-        page.click("[data-arena-send-layout]")
-        sent = page.evaluate("window.sent")[-1]
-        assert sent == {"type": "layout", "cells": dict(zip(cells, codes, strict=True))}
-        after = GAME.apply(st, 0, sent)
-        assert after.sealed is not None and GAME.to_act(after) == (1,)
-        browser.close()
-        assert errors == []
+    view, legal = GAME.view(st, 0), GAME.legal_actions(st, 0)
+    page.evaluate("window.ui = {}")
+    tap = """([place, view, legal]) => window.R.onPlace(place, {view, legal, ui: window.ui, enabled: true,
+      setUi: (p) => { window.ui = {...window.ui, ...p}; }})"""
+    assert page.evaluate(tap, ["tray:222", view, legal]) is True
+    assert page.evaluate(tap, ["d5", view, legal]) is False  # not a home cell of Red
+    cells = ["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"]
+    codes = ["222", "111", "112", "121", "122", "211", "212", "221"]
+    for code, cell in zip(codes, cells, strict=True):
+        page.evaluate(tap, ["tray:" + code, view, legal])
+        assert page.evaluate(tap, [cell, view, legal]) is True
+    draft = page.evaluate("window.ui.draft")
+    assert draft == dict(zip(cells, codes, strict=True))
+    after = GAME.apply(st, 0, {"type": "layout", "cells": draft})  # the engine accepts the drafted layout
+    assert after.sealed is not None and GAME.to_act(after) == (1,)
+    # tapping a drafted ship picks it up again
+    page.evaluate(tap, ["a1", view, legal])
+    assert page.evaluate("window.ui.pick") == "222" and "a1" not in page.evaluate("window.ui.draft")
 
 
-def test_renderer_inside_the_real_server_page(tmp_path) -> None:
-    """The renderer in the served match page (spacetable/web + server app): an arena match against the
-    random AI is created through the HTTP API, the seat clicks a ship and a destination, the server accepts
-    the move (AR-4) and the AI replies; no page errors."""
-    import json
-    import socket
-    import threading
-    import time
-    import urllib.request
+def test_last_move_places(page: Any) -> None:
+    st = GAME.initial_state(GAME.normalize_config({"red_seat": 0}), 1)
+    view = GAME.view(st, 0)
+    entry = {"seat": 0, "action": {"type": "move", "from": "a2", "to": "a3", "bonus": None}}
+    assert call(page, "lastPlaces", entry, view) == ["a2", "a3"]
+    swap = {"seat": 0, "action": {"type": "permute", "pair": "P112"}}
+    assert sorted(call(page, "lastPlaces", swap, view)) == sorted(s["cell"] for s in view["ships"]
+                                                                    if s["colour"] == "red" and s["code"] in ("112", "221"))
 
-    import uvicorn
-    from playwright.sync_api import sync_playwright
 
-    from spacetable.server.app import create_app
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = create_app(f"sqlite:///{tmp_path / 'arena.db'}", ai_workers=0)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        body = {"game": "arena", "config": {"red_seat": 0}, "seed": 4, "open_seed": True, "ai_seats": {"1": "random"},
-                "ai_seconds": 0.05, "join_seat": 0}
-        req = urllib.request.Request(base + "/api/matches", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-        created = json.loads(urllib.request.urlopen(req, timeout=10).read())
-        match_id = created["match"]["id"]
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=require_chromium(), args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(base + created["link"])
-            page.wait_for_selector("svg.arena-board", timeout=15000)
-            assert page.locator("[data-ship]").count() == 16
-            page.click("g[data-cell=b2]")
-            assert page.locator("[data-target]").count() == 4  # 222 on b2: b3, b4, a3, c3 (AR-4.2)
-            page.click("rect[data-cell=b4]")
-            info: dict = {}
-            for _ in range(100):
-                info = json.loads(urllib.request.urlopen(f"{base}/api/matches/{match_id}", timeout=10).read())
-                if info["version"] >= 2:
-                    break
-                time.sleep(0.1)
-            assert info["version"] >= 2 and info["to_act"] == [0]  # our move and the AI's reply
-            page.wait_for_selector("g[data-cell=b4]", timeout=10000)
-            browser.close()
-            assert errors == []
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+def test_drawing_from_engine_views(page: Any) -> None:
+    st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
+    view, legal = GAME.view(st, 0), GAME.legal_actions(st, 0)
+    page.evaluate("([v, l]) => window.draw('Board', v, l, {selected: 'b5', sources: ['b5', 'a3'], targets: {b6: {kind: 'move'}, "
+                  "d6: {kind: 'capture'}}, last: ['c3']})", [view, legal])
+    assert page.locator(".ship").count() == 6
+    assert page.locator(".cell.is-selected[data-place=b5]").count() == 1
+    assert page.locator(".cell.is-target").count() == 2 and page.locator(".target-mark.capture").count() == 1
+    assert page.locator(".cell.is-last[data-place=c3]").count() == 1
+    assert page.locator(".cell.is-source[tabindex='0'][role=button]").count() == 2  # keyboard reachable
+    page.evaluate("([v, l]) => window.draw('Composer', v, l, {})", [view, legal])
+    chips = page.locator("[data-arena-action]")
+    assert chips.count() == len([a for a in legal if a["type"] in ("permute", "rotate")])
+    chips.first.click()
+    assert page.evaluate("window.sent")[-1]["type"] in ("permute", "rotate")
+    page.evaluate("([v, l]) => window.draw('Status', v, l, {})", [view, legal])
+    assert page.locator("[data-testid=arena-quiet]").count() == 1
+    over = make("6x4 111a1 112a2,122b1,111d6 r 0 -")
+    page.evaluate("([v, l]) => window.draw('Status', v, l, {})", [GAME.view(over, 1), []])
+    assert "arena.result" in page.inner_text("[data-testid=arena-result]")
+    free = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 0}), 1)
+    page.evaluate("([v, l]) => window.draw('Tray', v, l, {sources: ['tray:111']})", [GAME.view(free, 0), GAME.legal_actions(free, 0)])
+    assert page.locator("[data-place='tray:111'].is-source").count() == 1
+    assert page.locator("[data-colour=blue][data-place]").count() == 0  # the other side's ships are not pickable

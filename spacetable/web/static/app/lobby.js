@@ -43,7 +43,11 @@ function OptionInput({ g, o, value, onChange, error }) {
     input = html`<select id=${id} data-testid=${"opt-" + o.name} value=${JSON.stringify(value)} onChange=${(e) => onChange(JSON.parse(e.target.value))}>
       ${o.choices.map((c) => html`<option value=${JSON.stringify(c)}>${choiceLabel(g, o, c)}</option>`)}</select>`;
   } else if (o.kind === "bool") {
-    input = html`<input id=${id} type="checkbox" data-testid=${"opt-" + o.name} checked=${!!value} onChange=${(e) => onChange(e.target.checked)} />`;
+    return html`<div class="option option-bool">
+      <label class="check"><input id=${id} type="checkbox" data-testid=${"opt-" + o.name} checked=${!!value}
+        onChange=${(e) => onChange(e.target.checked)} /> <span>${optLabel(g, o)}</span></label>
+      ${help ? html`<p class="help">${help}</p>` : null}
+    </div>`;
   } else if (o.kind === "json") {
     input = html`<textarea id=${id} data-testid=${"opt-" + o.name} rows="3" spellcheck="false"
       onInput=${(e) => onChange({ raw: e.target.value })}>${value && value.raw !== undefined ? value.raw : value === null ? "" : JSON.stringify(value)}</textarea>`;
@@ -53,7 +57,7 @@ function OptionInput({ g, o, value, onChange, error }) {
       min=${o.minimum ?? null} max=${o.maximum ?? null} step=${o.kind === "float" ? "any" : null}
       onInput=${(e) => onChange(numeric ? (e.target.value === "" ? "" : Number(e.target.value)) : e.target.value)} />`;
   }
-  return html`<div class=${"option" + (o.kind === "bool" ? " option-bool" : "")}>
+  return html`<div class="option">
     <label for=${id}>${optLabel(g, o)}</label>${input}
     ${help ? html`<p class="help">${help}</p>` : null}
     ${error ? html`<p class="field-error" role="alert" data-testid=${"opt-error-" + o.name}>${error}</p>` : null}
