@@ -37,9 +37,10 @@ window.sent = [];
 window.ui = {};
 window.draw = (name, view, legal, hl) => {
   const props = { view, seat: 0, you: 0, legal, legalText: legal.map((a) => JSON.stringify(a)), ui: window.ui,
-    setUi: (p) => { window.ui = { ...window.ui, ...p }; }, play: (a) => window.sent.push(a), t: (k, v) => k + (v ? JSON.stringify(v) : ""),
-    seatName: (i) => "seat" + i, interactive: true, hl: { selected: hl.selected ?? null, sources: new Set(hl.sources || []),
-      targets: new Map(Object.entries(hl.targets || {})), last: new Set(hl.last || []), hover: new Set(hl.hover || []), interactive: true } };
+    setUi: (p) => { window.ui = { ...window.ui, ...p }; }, play: (a) => window.sent.push(a),
+    t: (k, v) => k + (v ? JSON.stringify(v) : ""), seatName: (i) => "seat" + i, interactive: true,
+    hl: { selected: hl.selected ?? null, sources: new Set(hl.sources || []), targets: new Map(Object.entries(hl.targets || {})),
+      last: new Set(hl.last || []), hover: new Set(hl.hover || []), interactive: true } };
   render(h(R[name], props), document.getElementById("root"));
 };
 window.ready = true;
@@ -102,7 +103,8 @@ def test_places_of_moves_and_captures(page: Any) -> None:
 def test_placement_offer_and_refusal_guesses(page: Any) -> None:
     free = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 0}), 1)
     view = GAME.view(free, 0)
-    assert call(page, "places", {"type": "place", "ship": "212", "cell": "d2"}, view) == {"from": "tray:212", "to": "d2", "kind": "place"}
+    place = {"type": "place", "ship": "212", "cell": "d2"}
+    assert call(page, "places", place, view) == {"from": "tray:212", "to": "d2", "kind": "place"}
     assert call(page, "guess", "tray:212", "d5") == {"type": "place", "ship": "212", "cell": "d5"}
     assert call(page, "guess", "b3", "b5") == {"type": "move", "from": "b3", "to": "b5", "bonus": None}
     assert call(page, "guess", None, "b5") is None
@@ -169,6 +171,7 @@ def test_drawing_from_engine_views(page: Any) -> None:
     page.evaluate("([v, l]) => window.draw('Status', v, l, {})", [GAME.view(over, 1), []])
     assert "arena.result" in page.inner_text("[data-testid=arena-result]")
     free = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 0}), 1)
-    page.evaluate("([v, l]) => window.draw('Tray', v, l, {sources: ['tray:111']})", [GAME.view(free, 0), GAME.legal_actions(free, 0)])
+    page.evaluate("([v, l]) => window.draw('Tray', v, l, {sources: ['tray:111']})",
+                  [GAME.view(free, 0), GAME.legal_actions(free, 0)])
     assert page.locator("[data-place='tray:111'].is-source").count() == 1
     assert page.locator("[data-colour=blue][data-place]").count() == 0  # the other side's ships are not pickable

@@ -16,7 +16,17 @@ from playwright.sync_api import Browser, Page
 from spacetable.core.rng import Rng
 
 from .pages import (
-    PHONE, READY_OR_OVER, errors_of, goto, open_page, pick_menu_item, seat_of, seat_state, shot, tap, version,
+    PHONE,
+    READY_OR_OVER,
+    errors_of,
+    goto,
+    open_page,
+    pick_menu_item,
+    seat_of,
+    seat_state,
+    shot,
+    tap,
+    version,
     wait_version_change,
 )
 

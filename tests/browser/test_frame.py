@@ -10,7 +10,18 @@ import pytest
 from playwright.sync_api import Browser
 
 from .pages import (
-    PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_state, seat_url, shot, tap, version, wait_synced,
+    PHONE,
+    READY_OR_OVER,
+    create,
+    errors_of,
+    goto,
+    open_page,
+    seat_state,
+    seat_url,
+    shot,
+    tap,
+    version,
+    wait_synced,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]

@@ -53,7 +53,8 @@ def test_every_language_has_every_key(folder: Path) -> None:
 
 def used_keys() -> set[str]:
     sources = [*(WEB / "app").glob("*.js"), *(WEB / "games" / f"{g}.js" for g in NEW_RENDERERS)]
-    pattern = re.compile(r'["`]((?:%s)\.[A-Za-z0-9_.-]*[A-Za-z0-9_])["`]' % "|".join(NAMESPACES))
+    names = "|".join(NAMESPACES)
+    pattern = re.compile(r'["`]((?:' + names + r')\.[A-Za-z0-9_.-]*[A-Za-z0-9_])["`]')
     out: set[str] = set()
     for path in sources:
         out |= set(pattern.findall(path.read_text(encoding="utf-8")))

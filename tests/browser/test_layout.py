@@ -22,7 +22,8 @@ SMALL_TARGETS = """() => {
     if (el.tagName === 'A' && el.closest('p, li.rule-anchor, .rules-doc, .notice-text')) continue;
     const box = (el.type === 'checkbox' || el.type === 'radio') && el.closest('label') ? el.closest('label') : el;
     const r = box.getBoundingClientRect();
-    if (r.width < 32 || r.height < 32) out.push(`${el.tagName} ${el.getAttribute('data-testid') || el.getAttribute('data-place') || el.className || ''} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    const name = el.getAttribute('data-testid') || el.getAttribute('data-place') || el.className || '';
+    if (r.width < 32 || r.height < 32) out.push(`${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`);
   }
   return out;
 }"""

@@ -52,11 +52,11 @@ def test_refusals_are_explained_in_the_clients_language_with_the_rules_link(clie
 
 def test_check_explains_and_describes(client: TestClient) -> None:
     mid, t0, _ = arena_match(client)
-    ok = client.post(f"/api/matches/{mid}/check?lang=en",
-                     json={"seat": 0, "token": t0, "version": 0, "action": {"type": "move", "from": "a2", "to": "a3", "bonus": None}})
+    move = {"type": "move", "from": "a2", "to": "a3", "bonus": None}
+    ok = client.post(f"/api/matches/{mid}/check?lang=en", json={"seat": 0, "token": t0, "version": 0, "action": move})
     assert ok.json()["legal"] is True and ok.json()["text"]
-    bad = client.post(f"/api/matches/{mid}/check?lang=en",
-                      json={"seat": 0, "token": t0, "version": 0, "action": {"type": "move", "from": "a2", "to": "a5", "bonus": None}})
+    far = {"type": "move", "from": "a2", "to": "a5", "bonus": None}
+    bad = client.post(f"/api/matches/{mid}/check?lang=en", json={"seat": 0, "token": t0, "version": 0, "action": far})
     body = bad.json()
     assert body["legal"] is False and body["rule"] and body["explain"] and body["rule_url"].startswith("/rules/arena")
 

@@ -83,7 +83,7 @@ def test_translations_are_complete() -> None:
         assert set(d) == keys, f"{code} differs from en: {sorted(set(d) ^ keys)}"
         assert all(isinstance(v, str) and v for v in d.values())
     used = set()
-    for js in [*(WEB / "static" / "app").glob("*.js"), WEB / "static" / "generic.js"]:  # (the full check: tests/browser/test_i18n.py)
+    for js in [*(WEB / "static" / "app").glob("*.js"), WEB / "static" / "generic.js"]:  # full check: tests/browser/test_i18n.py
         used |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_]+)"', js.read_text(encoding="utf-8")))
     assert used and used <= keys, sorted(used - keys)
     assert "/static/app/main.js" in (WEB / "index.html").read_text(encoding="utf-8")

@@ -23,7 +23,8 @@
   }
   function nm(obj, ctx) { return ctx.lang === "ru" ? (obj.name_ru || obj.name) : obj.name; }
   function money(n) { return (n || 0).toLocaleString("en-US"); }
-  function shipText(s, ctx) { return `${nm(s, ctx)} (${s.kind}, ${s.strength}⚔ ${s.fuel}⛽)`; }
+  function shipText(s, ctx) {
+    const t_ = (k) => (ctx.t ? ctx.t(k, k) : k); return `${nm(s, ctx)} (${s.kind}, ${t_("strength")} ${s.strength}, ${t_("fuel")} ${s.fuel})`; }
 
   function render(root, view, ctx) {
     const t = (k, f) => (ctx.t ? ctx.t(k, f) : f);
@@ -52,7 +53,7 @@
         g.appendChild(el("svg:circle", { cx: x + 12, cy: y - 4, r: 6, fill: COLORS[seat % COLORS.length] }));
         const total = contest && contest.slot === sl.slot && contest.totals ? contest.totals[seat] : undefined;
         g.appendChild(el("svg:text", { x: x + 22, y, "font-size": 11 },
-          `${t("seat", "seat")} ${seat}` + (total !== undefined ? ` · ${total}` : "") + (contest && contest.dice && contest.dice[seat] ? ` (🎲${contest.dice[seat]})` : "")));
+          `${t("seat", "seat")} ${seat}` + (total !== undefined ? ` · ${total}` : "") + (contest && contest.dice && contest.dice[seat] ? ` (${t("dice", "dice")} ${contest.dice[seat]})` : "")));
         y += 14;
         for (const s of ships) { g.appendChild(el("svg:text", { x: x + 22, y, "font-size": 10 }, shipText(s, ctx))); y += 12; }
       }
@@ -98,7 +99,7 @@
       const stTd = el("td");
       for (const s of p.stations) {
         const use = legal.find((a) => a.type === "use_station" && a.station === s.id);
-        const span = el("span", { class: "tremble-station", title: JSON.stringify(s.effect) }, nm(s, ctx) + (s.tapped ? " ⤵" : "") + " ");
+        const span = el("span", { class: "tremble-station", title: JSON.stringify(s.effect) }, nm(s, ctx) + (s.tapped ? " (" + t("tapped", "used") + ")" : "") + " ");
         if (use) { span.style.cursor = "pointer"; span.style.textDecoration = "underline"; span.addEventListener("click", () => ctx.send(use)); }
         stTd.appendChild(span);
       }
@@ -123,7 +124,7 @@
       if (me.drawn && me.drawn.length) {
         panel.appendChild(el("h4", {}, t("drawn", "Drawn cards")));
         const d = el("ul");
-        for (const c of me.drawn) d.appendChild(el("li", {}, `${nm(c, ctx)} — ${money(c.price)}` + (c.card === "ship" ? ` (${c.kind}, ${c.strength}⚔)` : ` (${c.effect.op})`)));
+        for (const c of me.drawn) d.appendChild(el("li", {}, `${nm(c, ctx)} — ${money(c.price)}` + (c.card === "ship" ? ` (${c.kind}, ${t("strength", "strength")} ${c.strength})` : ` (${c.effect.op})`)));
         panel.appendChild(d);
       }
       if (me.comps && me.comps.length) {

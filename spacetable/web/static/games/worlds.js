@@ -86,7 +86,7 @@
           ? svg("circle", { cx: x0 + 30, cy, r: 26, fill: "#ffd54a", stroke: isCombat ? "#c00" : "#b8860b", "stroke-width": isCombat ? 4 : 2 }, board)
           : svg("circle", { cx: x0 + 30, cy, r: 24, fill: "#7fb3d5", stroke: isCombat ? "#c00" : "#2e6da4", "stroke-width": isCombat ? 4 : 2 }, board);
         const name = svg("text", { x: x0 + 62, y: cy - 26, "font-size": 11 }, board);
-        name.textContent = c.card.id + (c.kind === "sun" ? " ☀" : "");
+        name.textContent = c.card.id + (c.kind === "sun" ? " (" + t("sun", "sun") + ")" : "");
         if (declare) {
           shape.setAttribute("style", "cursor:pointer");
           shape.setAttribute("data-action", JSON.stringify(declare));
