@@ -54,8 +54,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """One chromium per test module (Playwright's sync API runs one driver at a time; modules elsewhere, such as
+    tests/arena/test_renderer.py, start their own)."""
     executable = require_chromium()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=ARGS)
