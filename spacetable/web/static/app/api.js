@@ -70,6 +70,8 @@ export function openSocket(matchId, seat, token, handlers) {
   let gone = false;
   let live = false;
 
+  // The seat's token travels in the socket's query here (the server also accepts it as a first message
+  // {"type": "auth", "token": T}, which keeps it out of URLs: switch to that where every server supports it).
   function url() {
     const q = new URLSearchParams({ lang: currentLang() });
     if (seat !== null && seat !== undefined) { q.set("seat", String(seat)); q.set("token", token || ""); }
@@ -98,7 +100,12 @@ export function openSocket(matchId, seat, token, handlers) {
     };
     ws.onclose = (ev) => {
       if (closed || gone) return;
-      if (ev.code === 4404 || ev.code === 4403) { gone = true; handlers.status("gone", { error: { code: ev.code === 4404 ? "not_found" : "bad_token" } }); return; }
+      // 4400-4499: refused for good (no such match, wrong or outdated seat link); 4408 (idle) and 4429 (busy) retry
+      if (ev.code >= 4400 && ev.code < 4500 && ev.code !== 4408 && ev.code !== 4429) {
+        gone = true;
+        handlers.status("gone", { error: { code: ev.code === 4404 ? "not_found" : "bad_token" } });
+        return;
+      }
       if (attempt >= DELAYS.length) { handlers.status("stopped", {}); return; }
       const delay = DELAYS[attempt];
       attempt += 1;

@@ -197,6 +197,8 @@ function MatchList({ title, rows, lobby, testid, action, empty }) {
       const g = lobby.find((x) => x.id === m.game);
       return html`<li data-testid="match-row" data-match=${m.id} data-status=${m.status}>
         <span class="match-game">${g ? gameName(g) : m.game_name}</span>
+        ${m.open_seed ? html`<span class="tag" data-testid="open-seed" title=${t("lobby.open_seed_help")}>${t("lobby.open_seed")}</span>` : null}
+        ${m.broken ? html`<span class="tag bad" data-testid="broken" title=${m.broken}>${t("lobby.broken")}</span>` : null}
         <span class="match-seats">${m.seats.map((s, i) => (s.kind === "open" ? t("seat.open_n", { n: i + 1 })
           : s.kind === "ai" ? t("seat.computer") : s.name || t("seat.player_n", { n: i + 1 }))).join(" · ")}</span>
         ${action(m)}</li>`;

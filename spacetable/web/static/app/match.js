@@ -242,6 +242,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         <span class="turn-label" data-testid="version" data-version=${String(latest.version)}>${turnLabel}</span>
         ${deadline !== null ? html`<span class="clock"><${Icon} name="clock" size=${16} /> ${clockText(deadline)}</span>` : null}
         <span class="sr-only" data-testid="match-status" data-status=${m.status}>${t("status." + m.status)}</span>
+        ${m.open_seed ? html`<span class="tag" data-testid="open-seed" title=${t("lobby.open_seed_help")}>${t("lobby.open_seed")}</span>` : null}
         ${seat === null ? html`<span class="tag" data-testid="spectating">${t("match.spectator")}</span>`
           : html`<span class="sr-only" data-testid="my-seat">${seatName(seat)}</span>`}
         <span class="grow"></span>
@@ -287,7 +288,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
       ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
         legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}
     </aside>
-    <${ShareDialog} open=${share} onClose=${() => setShare(false)} matchId=${matchId} seat=${seat} token=${token} hasOpen=${hasOpen} />
+    <${ShareDialog} open=${share} onClose=${() => setShare(false)} matchId=${matchId} seat=${seat} token=${token} hasOpen=${hasOpen}
+      seed=${m.seed} />
     ${confirmEl}
   </div>`;
 }
@@ -305,12 +307,13 @@ function UndoBanner({ req, seat, seatName, sock }) {
       <${Button} label=${t("match.decline")} testid="undo-decline" onClick=${() => sock.current.send({ type: "undo_decline" })} /></div></div>`;
 }
 
-function ShareDialog({ open, onClose, matchId, seat, token, hasOpen }) {
+function ShareDialog({ open, onClose, matchId, seat, token, hasOpen, seed }) {
   return html`<${Dialog} open=${open} onClose=${onClose} title=${t("share.title")} testid="share-dialog">
     ${hasOpen ? html`<${CopyField} label=${t("share.invite")} value=${location.origin + "/match/" + matchId} testid="invite-link-share"
       hint=${t("share.invite_hint")} />` : null}
     ${seat !== null ? html`<${CopyField} label=${t("share.seat")} value=${location.origin + seatLink(matchId, seat, token)} testid="seat-link"
       hint=${t("share.seat_hint")} />` : null}
     <${CopyField} label=${t("share.watch")} value=${location.origin + "/match/" + matchId} testid="watch-link" hint=${t("share.watch_hint")} />
+    ${seed !== null && seed !== undefined ? html`<p class="small" data-testid="seed">${t("match.seed", { seed })}</p>` : null}
   </${Dialog}>`;
 }
