@@ -137,7 +137,7 @@ function Board(props) {
 /** Ships waiting to be placed (AR-2.7): yours can be picked; the other side's are shown for information. */
 function Tray(props) {
   const { view, hl, ui, t } = props;
-  if (view.phase !== "place") return null;
+  if (view.phase !== "place") return html`<${Reserves} view=${view} t=${t} />`;
   const sealing = view.placement && !view.placement.own && props.legal.some((a) => a.type === "layout");
   const draft = sealing ? Object.values(ui.draft || {}) : [];
   const side = (colour) => {
@@ -158,6 +158,18 @@ function Tray(props) {
       })}${codes.length ? null : html`<span class="muted small">${t("arena.all_placed")}</span>`}</div></div>`;
   };
   return html`<div class="arena-tray">${side(view.you || "red")}${side(other(view.you || "red"))}</div>`;
+}
+
+/** Under the board in play: the banished ships of both sides and the quiet-move count, always in sight. */
+function Reserves({ view, t }) {
+  const side = (colour) => html`<div class="arena-reserve" data-reserve-tray=${colour}>
+    <span class="tray-label">${t("arena.banished_of", { colour: colourName(t, colour) })}</span>
+    <span class="mini-ships">${view.reserve[colour].length ? view.reserve[colour].map((code) => html`<svg viewBox="0 0 100 100"
+      class="mini-ship" role="img" aria-label=${t("arena.ship_code", { colour: colourName(t, colour), code })}><${Ship} code=${code}
+      colour=${colour} x=${0} y=${0} /></svg>`) : html`<span class="muted small">${t("arena.none")}</span>`}</span></div>`;
+  return html`<div class="arena-tray arena-reserves">${side(view.you || "red")}${side(other(view.you || "red"))}
+    ${view.phase === "play" ? html`<div class="arena-reserve"><span class="tray-label">${t("arena.quiet_short")}</span>
+      <span class="quiet-count" data-testid="arena-quiet-count">${view.quiet} / ${view.quiet_limit}</span></div>` : null}</div>`;
 }
 
 // ---------------------------------------------------------------------------------------------- composer
