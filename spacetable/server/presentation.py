@@ -44,11 +44,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from spacetable.core import i18n
+from spacetable.core.game import Action, Game
 from spacetable.core.serial import action_key
 
 if TYPE_CHECKING:
-    from spacetable.core.game import Action, Game
-
     from .live import Entry, LiveMatch
 
 LANGUAGES: tuple[str, ...] = i18n.LANGUAGES
@@ -84,7 +83,14 @@ def translate(game: Game[Any] | None, key: str, lang: str, **args: Any) -> str |
 
 
 # ------------------------------------------------------------------------------------------ action texts
+def _no_sentences(game: Game[Any]) -> bool:
+    """The game has neither a move table nor its own ``describe_action``: its sentence is its notation."""
+    return game.moves is None and type(game).describe_action is Game.describe_action
+
+
 def _describe(game: Game[Any], state: Any, seat: int, action: Action, lang: str, notation: str) -> str:
+    if _no_sentences(game):
+        return notation
     try:
         text = str(game.describe_action(state, seat, action, lang))
     except Exception:  # a presentation helper must never break play
@@ -110,6 +116,8 @@ def action_text_in(game: Game[Any], state: Any, seat: int, action: Action, lang:
 def action_texts(game: Game[Any], state: Any, seat: int, action: Action) -> dict[str, str]:
     """The action's sentence in every language, from the state before it (see the module docstring)."""
     notation = notation_of(game, state, seat, action)
+    if _no_sentences(game):
+        return dict.fromkeys(LANGUAGES, notation)
     return {lang: _describe(game, state, seat, action, lang, notation) for lang in LANGUAGES}
 
 
