@@ -74,7 +74,7 @@ def expected_data_keys() -> set[str]:
         for o in game.options():
             keys |= {f"option.{gid}.{o.name}", f"option.{gid}.{o.name}.help"}
         agents, _ = agent_registry(game)
-        keys |= {f"agent.{name}" for name in agents}
+        keys |= {f"agent.{name}" for name in agents} | {f"agent.{name}.name" for name in agents}
         block = re.search(rf"\n  {gid}: \{{(.*?)\n  \}},", cards, re.S)
         assert block, f"no lobby card for {gid} in gamecards.js"
         for preset in re.findall(r'\{ id: "([\w-]+)"', block.group(1)):

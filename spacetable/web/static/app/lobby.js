@@ -150,7 +150,8 @@ function CreatePanel({ g, navigate }) {
       <span class="chips-label">${t("lobby.level")}</span>
       ${agents.map((a) => html`<button type="button" role="radio" aria-checked=${level === a.name ? "true" : "false"}
         class=${"chip level" + (level === a.name ? " on" : "")} data-testid=${"level-" + a.name} title=${tMaybe("agent." + a.name) || a.description || ""}
-        onClick=${() => { setLevel(a.name); setSeats({}); }}>${t("level." + a.level)}${a.rating ? html` <small>${Math.round(a.rating)}</small>` : null}</button>`)}
+        onClick=${() => { setLevel(a.name); setSeats({}); }}>${t("level." + a.level)}${agents.filter((b) => b.level === a.level).length > 1
+          ? ` · ${tMaybe("agent." + a.name + ".name") || a.name}` : ""}${a.rating ? html` <small>${Math.round(a.rating)}</small>` : null}</button>`)}
       <span class="help">${tMaybe("agent." + level) || ""}</span></div>` : null}
     ${card.presets.length > 1 ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.variant")}>
       <span class="chips-label">${t("lobby.variant")}</span>
