@@ -251,7 +251,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
             ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool"
             disabled=${!myTurn} title=${myTurn ? null : t("match.resign_on_turn")} />` : null}
-          <${Button} icon="share" label=${t("match.share_short")} title=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
+          <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
             onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
           ${canAct ? html`<${Button} icon="leave" label=${t("match.leave")} onClick=${leave} testid="leave-seat" kind="tool" />` : null}
