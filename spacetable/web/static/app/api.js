@@ -45,11 +45,16 @@ export function forgetSeat(matchId) {
 export function seatLink(matchId, seat, token) {
   return `/match/${matchId}#seat=${seat}&token=${encodeURIComponent(token)}`;
 }
-/** Seat and token from the address (fragment or query; links made by the server use the query). */
+/** Seat and token from the address: the fragment, or the query of an older link (then moved behind '#' at once,
+ *  so that the secret is not sent to the server again by a reload). */
 export function seatFromUrl() {
-  for (const src of [location.hash.slice(1), location.search.slice(1)]) {
-    const p = new URLSearchParams(src);
-    if (p.has("seat") && p.get("token")) return { seat: Number(p.get("seat")), token: p.get("token") };
+  const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.has("seat") && frag.get("token")) return { seat: Number(frag.get("seat")), token: frag.get("token") };
+  const query = new URLSearchParams(location.search.slice(1));
+  if (query.has("seat") && query.get("token")) {
+    const found = { seat: Number(query.get("seat")), token: query.get("token") };
+    history.replaceState(history.state, "", location.pathname + `#seat=${found.seat}&token=${encodeURIComponent(found.token)}`);
+    return found;
   }
   return null;
 }
@@ -70,11 +75,11 @@ export function openSocket(matchId, seat, token, handlers) {
   let gone = false;
   let live = false;
 
-  // The seat's token travels in the socket's query here (the server also accepts it as a first message
-  // {"type": "auth", "token": T}, which keeps it out of URLs: switch to that where every server supports it).
+  // SRV-A5: the seat's token never goes in a URL; it is the socket's first message {"type": "auth", "token": T}.
+  const seated = seat !== null && seat !== undefined;
   function url() {
     const q = new URLSearchParams({ lang: currentLang() });
-    if (seat !== null && seat !== undefined) { q.set("seat", String(seat)); q.set("token", token || ""); }
+    if (seated) q.set("seat", String(seat));
     return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}?${q}`;
   }
 
@@ -84,6 +89,7 @@ export function openSocket(matchId, seat, token, handlers) {
     handlers.status(attempt ? "retrying" : "connecting", { attempt });
     live = false;
     ws = new WebSocket(url());
+    ws.onopen = () => { if (seated) ws.send(JSON.stringify({ type: "auth", token: token || "" })); };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
@@ -91,7 +97,7 @@ export function openSocket(matchId, seat, token, handlers) {
         attempt = 0;
         if (!live) { live = true; handlers.status("live", {}); }
       }
-      if (msg.type === "error" && !live && ["not_found", "bad_token", "no_such_seat"].includes(msg.error && msg.error.code)) {
+      if (msg.type === "error" && !live && ["not_found", "bad_token", "no_such_seat", "seat_left", "auth_required"].includes(msg.error && msg.error.code)) {
         gone = true;
         handlers.status("gone", { error: msg.error });
         return;
