@@ -32,7 +32,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "spacetable.server.cli", "--port", str(port), "--database-url", f"sqlite:///{db}",
-         "--ai-workers", "1", "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=log)
+         "--ai-workers", "1", "--log-level", "warning",
+         # one test client makes many matches a minute: the rate limits (tested in tests/server) are off here
+         "--rate-create", "none", "--rate-join", "none", "--rate-act", "none"], cwd=ROOT, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 30
     while True:

@@ -48,6 +48,9 @@ function OptionInput({ g, o, value, onChange, error }) {
         onChange=${(e) => onChange(e.target.checked)} /> <span>${optLabel(g, o)}</span></label>
       ${help ? html`<p class="help">${help}</p>` : null}
     </div>`;
+  } else if (o.kind === "str" && o.name.endsWith("_content")) { // a player's own content (a map file's text)
+    input = html`<textarea id=${id} data-testid=${"opt-" + o.name} rows="3" spellcheck="false"
+      onInput=${(e) => onChange(e.target.value)}>${value ?? ""}</textarea>`;
   } else if (o.kind === "json") {
     input = html`<textarea id=${id} data-testid=${"opt-" + o.name} rows="3" spellcheck="false"
       onInput=${(e) => onChange({ raw: e.target.value })}>${value && value.raw !== undefined ? value.raw : value === null ? "" : JSON.stringify(value)}</textarea>`;
