@@ -180,7 +180,8 @@ def test_worlds_skirmish_against_the_ai(server: str, browser: Browser) -> None:
     worlds = next(g for g in games if g["id"] == "worlds")
     default = next(a["name"] for a in worlds["agents"] if a["default"])
     mid = create_match(page, server, "worlds", mode="computer", level=default)
-    assert page.get_attribute("[data-testid=match-page]", "data-renderer") == "legacy"
+    # the renderer module loads asynchronously: wait for it instead of reading the attribute at once
+    page.wait_for_selector("[data-testid=match-page][data-renderer=legacy]")
     moves = play_to_the_end(page, seed=2)
     assert moves > 0
     summary = httpx.get(f"{server}/api/matches/{mid}").json()
