@@ -14,6 +14,19 @@ One implementation serves every game:
 
 Rollouts are random by default; a ``rollout_policy`` or an ``evaluate`` function
 (cut-off heuristic returning per-seat values in [-1, 1]) may be supplied.
+
+A game-specific captain tunes the search through hooks instead of subclassing the game:
+
+* ``actions(game, state, seat)`` – the actions the search considers (pruning: e.g. a handful of
+  good candidates instead of thousands of sealed commits); default ``game.legal_actions``;
+* ``determinize(game, state, seat, rng)`` – how a world consistent with the seat's view is sampled
+  (e.g. guessing other seats' sealed commits); default ``game.determinize``;
+* ``returns(game, state)`` – the reward vector of a finished game; default ``game.returns``.
+
+**In-place stepping.** A game that offers ``apply_in_place(state, seat, action)`` (see
+:class:`InPlaceGame`) is stepped without copies: every iteration starts from a state of its own
+(``determinize`` returns a new state), so the search may change it freely and nothing has to be
+undone. Pass ``in_place=False`` to use the pure ``apply``.
 """
 
 from __future__ import annotations
@@ -22,7 +35,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from spacetable.core.game import Action, Game
 from spacetable.core.rng import Rng
@@ -30,6 +43,16 @@ from spacetable.core.serial import action_key
 
 RolloutPolicy = Callable[[Game[Any], Any, int, Rng], Action]
 Evaluator = Callable[[Game[Any], Any], list[float]]
+ActionFilter = Callable[[Game[Any], Any, int], list[Action]]
+Determinizer = Callable[[Game[Any], Any, int, Rng], Any]
+
+
+@runtime_checkable
+class InPlaceGame(Protocol):
+    """A game that can play an action on a state it is handed, changing that state (no copy).
+    Rule errors are raised as by ``apply``; the caller owns the state."""
+
+    def apply_in_place(self, state: Any, player: int, action: Action) -> None: ...
 
 
 @dataclass
@@ -57,6 +80,10 @@ class MCTSAgent:
         rollout_policy: RolloutPolicy | None = None,
         evaluate: Evaluator | None = None,
         tree_depth: int | None = None,
+        actions: ActionFilter | None = None,
+        determinize: Determinizer | None = None,
+        returns: Evaluator | None = None,
+        in_place: bool | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs an iteration or a time budget")
@@ -68,20 +95,33 @@ class MCTSAgent:
         self.rollout_policy = rollout_policy
         self.evaluate = evaluate
         self.tree_depth = tree_depth
+        self.actions = actions
+        self.sample_world = determinize
+        self.final_returns = returns
+        self.in_place = in_place
+        self._step: Callable[[Any, int, Action], Any] = self._unset
         self.last_stats: dict[str, Any] = {}
+
+    @staticmethod
+    def _unset(state: Any, seat: int, action: Action) -> Any:
+        raise RuntimeError("the search steps only inside choose()")
 
     # ----------------------------------------------------------------- public
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
-        legal = game.legal_actions(state, player)
+        legal = self._legal(game, state, player)
         if not legal:
             raise ValueError(f"player {player} has no legal action")
         if len(legal) == 1:
             return legal[0]
         root = _Node(player=player)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        self._step = self._stepper(game)
         n = 0
         while (self.iterations is None or n < self.iterations) and time.perf_counter() < deadline:
-            det = game.determinize(state, player, self.rng)
+            if self.sample_world is not None:
+                det = self.sample_world(game, state, player, self.rng)
+            else:
+                det = game.determinize(state, player, self.rng)
             self._iterate(game, det, root, player)
             n += 1
         keys = {action_key(a) for a in legal}
@@ -96,6 +136,29 @@ class MCTSAgent:
         return best.action
 
     # -------------------------------------------------------------- internals
+    def _legal(self, game: Game[Any], state: Any, player: int) -> list[Action]:
+        if self.actions is not None:
+            return self.actions(game, state, player)
+        return game.legal_actions(state, player)
+
+    def _stepper(self, game: Game[Any]) -> Callable[[Any, int, Action], Any]:
+        """``step(state, seat, action) -> next state``: in place when the game offers it (see the module doc)."""
+        use = self.in_place if self.in_place is not None else isinstance(game, InPlaceGame)
+        if not use:
+            return game.apply
+        apply_in_place = game.apply_in_place  # type: ignore[attr-defined]
+
+        def step(state: Any, seat: int, action: Action) -> Any:
+            apply_in_place(state, seat, action)
+            return state
+
+        return step
+
+    def _returns(self, game: Game[Any], state: Any) -> list[float]:
+        if self.final_returns is not None:
+            return self.final_returns(game, state)
+        return game.returns(state)
+
     def _acting(self, game: Game[Any], state: Any) -> int | None:
         seats = game.to_act(state)
         return seats[0] if seats else None
@@ -112,7 +175,7 @@ class MCTSAgent:
                 break
             if self.tree_depth is not None and depth >= self.tree_depth:
                 break
-            legal = game.legal_actions(state, actor)
+            legal = self._legal(game, state, actor)
             if not legal:
                 break
             node.player = actor
@@ -126,7 +189,7 @@ class MCTSAgent:
                 key, action = untried[self.rng.randbelow(len(untried))]
                 child = _Node(action=action, avail=1)
                 node.children[key] = child
-                state = game.apply(state, actor, action)
+                state = self._step(state, actor, action)
                 path.append(child)
                 node = child
                 break
@@ -143,7 +206,7 @@ class MCTSAgent:
                     best_val, best_key = val, key
             node = node.children[best_key]
             assert node.action is not None
-            state = game.apply(state, actor, node.action)
+            state = self._step(state, actor, node.action)
             path.append(node)
             depth += 1
         # rollout
@@ -162,17 +225,17 @@ class MCTSAgent:
         for _ in range(self.max_rollout):
             actor = self._acting(game, state)
             if actor is None:
-                return game.returns(state)
+                return self._returns(game, state)
             if self.rollout_policy is not None:
                 action = self.rollout_policy(game, state, actor, self.rng)
             else:
-                legal = game.legal_actions(state, actor)
+                legal = self._legal(game, state, actor)
                 if not legal:
                     break
                 action = legal[self.rng.randbelow(len(legal))]
-            state = game.apply(state, actor, action)
+            state = self._step(state, actor, action)
         if game.is_terminal(state):
-            return game.returns(state)
+            return self._returns(game, state)
         if self.evaluate is not None:
             return self.evaluate(game, state)
         return [0.0] * game.seats(state)

@@ -3,7 +3,8 @@ random, heuristic and MCTS captains, seats mixed, the house card set.
 
 Every captain is deterministic: the random and heuristic captains draw from their own seeded
 generators, the MCTS captain runs a fixed number of iterations (never a time budget). The 2-player
-random game is a complete 10-turn game (final scoring, missions and credits included); the others are cut with ``max_steps`` to keep the recording quick and the files small.
+random game is a complete 10-turn game (final scoring, missions and credits included); the others
+are cut with ``max_steps`` to keep the recording quick and the files small.
 """
 
 from __future__ import annotations

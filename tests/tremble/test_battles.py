@@ -6,8 +6,10 @@ import pytest
 
 from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
+from spacetable.games.tremble.battle import check_choose_loss
 from spacetable.games.tremble.cards import get_set
-from spacetable.games.tremble.missions import split_prizes
+from spacetable.games.tremble.flow import end_game, start_turn
+from spacetable.games.tremble.missions import final_scoring, split_prizes
 
 from .tremble_helpers import FIXTURE_KEY, fixture_set, plan, position
 
@@ -124,9 +126,7 @@ def test_TH_A13_A14_immortal_saucer() -> None:
     s = GAME.apply(s, 1, {"type": "declare", "choice": "fight"})
     assert BT in s.ship_discard and TRAIN in s.players[0].hand  # only option: chosen automatically
     with pytest.raises(RuleError, match=r"TH-9\.7"):
-        from spacetable.games.tremble.battle import check_loss
-
-        check_loss(s, H, 0, {"type": "choose_loss", "ship": TRAIN})
+        check_choose_loss(s, H, 0, {"type": "choose_loss", "ship": TRAIN})
 
 
 def test_TH_A15_A16_flee() -> None:
@@ -379,8 +379,6 @@ def test_TH_A23b_station_move_before_self_move() -> None:
 
 
 def test_TH_A22_tapped_station_is_back_next_turn() -> None:
-    from spacetable.games.tremble.turns import start_turn
-
     s = position(
         2, {0: ["bastion_cruiser#1"], 1: ["armada_cruiser#1"]}, ["cairo", "london", "berlin"], stations={0: ["amplifier#1"]}
     )
@@ -398,8 +396,6 @@ def test_TH_A22_tapped_station_is_back_next_turn() -> None:
 
 def test_TH_14_final_scoring_missions_then_credits() -> None:
     """TH-14.1–14.6, TH-A28: prizes from trophies (one trophy may count twice), then −60,000 per unpaid credit."""
-    from spacetable.games.tremble.turns import final_scoring
-
     s = GAME.initial_state({"players": 3}, 1)
     s.missions = ["m_science", "m_asia"]
     sci_asia = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "science")
@@ -413,6 +409,7 @@ def test_TH_14_final_scoring_missions_then_credits() -> None:
     a.humans, b.humans, c.humans = 430000, 520000, 100000
     a.credits = 1
     final_scoring(s, H)
+    end_game(s)
     # science: A 2, B 1, C 0 → 200k / 100k; asia: B 2, A 1, C 1 → B 200k, A and C 50k each
     assert s.final["m_science"] == [200000, 100000, 0] and s.final["m_asia"] == [50000, 200000, 50000]
     assert [p.humans for p in s.players] == [430000 + 250000 - 60000, 520000 + 300000, 150000]

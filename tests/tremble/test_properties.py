@@ -16,6 +16,8 @@ from spacetable.games.tremble.ai import HeuristicAgent
 from spacetable.games.tremble.cards import get_set
 from spacetable.games.tremble.state import TState
 
+from .tremble_helpers import sample
+
 H = get_set("house")
 
 
@@ -70,7 +72,7 @@ def play_random(players: int, seed: int, check_every: bool = True, smart: float 
     log = []
     while GAME.to_act(s):
         seat = GAME.to_act(s)[0]
-        a = captain.choose(GAME, s, seat) if smart and rng.random() < smart else GAME.sample_action(s, seat, rng)
+        a = captain.choose(GAME, s, seat) if smart and rng.random() < smart else sample(s, seat, rng)
         s = GAME.apply(s, seat, a)
         log.append((seat, a))
         if check_every:
@@ -125,7 +127,7 @@ def test_IM_views_never_leak_private_cards() -> None:
         agents = [HeuristicAgent(i) for i in range(players)]
         while GAME.to_act(s):
             seat = GAME.to_act(s)[0]
-            a = agents[seat].choose(GAME, s, seat) if rng.random() < 0.5 else GAME.sample_action(s, seat, rng)
+            a = agents[seat].choose(GAME, s, seat) if rng.random() < 0.5 else sample(s, seat, rng)
             for viewer in range(players):
                 if viewer != seat:
                     av = GAME.action_view(s, seat, a, viewer)
@@ -155,7 +157,7 @@ def test_IM6_determinize_keeps_the_view_and_resamples() -> None:
         rng = Rng.from_seed(2)
         while s.turn < 4 or s.phase != "plan":
             seat = GAME.to_act(s)[0]
-            s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+            s = GAME.apply(s, seat, sample(s, seat, rng))
         if hidden_elsewhere(s):
             break
     seat = GAME.to_act(s)[-1]
@@ -208,7 +210,7 @@ def test_TH5_timeout_defaults_are_always_legal() -> None:
             seat = GAME.to_act(s)[0]
             d = GAME.timeout_action(s, seat)
             assert GAME.is_legal(s, seat, d), (s.phase, d)
-            s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng) if rng.random() < 0.7 else d)
+            s = GAME.apply(s, seat, sample(s, seat, rng) if rng.random() < 0.7 else d)
 
 
 def test_IM6_determinize_keeps_a_pending_station_redraw_consistent() -> None:
@@ -234,7 +236,7 @@ def test_agent_registry_factories_choose_legal_actions() -> None:
     rng = Rng.from_seed(5)
     for _ in range(25):
         seat = GAME.to_act(s)[0]
-        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+        s = GAME.apply(s, seat, sample(s, seat, rng))
     seat = GAME.to_act(s)[0]
     legal = GAME.legal_actions(s, seat)
     for name, factory in AGENTS.items():
@@ -259,150 +261,5 @@ def test_IM6_view_does_not_depend_on_hidden_information() -> None:
             if not to_act:
                 break
             seat = to_act[pick.randbelow(len(to_act))]
-            s = GAME.apply(s, seat, GAME.sample_action(s, seat, pick))
+            s = GAME.apply(s, seat, sample(s, seat, pick))
             k += 1
-
-
-def _canon_buy(a: dict) -> tuple:
-    return (a["credits"], tuple(sorted(a["buy"])), tuple(sorted(a["discard"])), a["repay"], tuple(sorted(a["comp"])))
-
-
-def _canon_plan(a: dict) -> str:
-    return json.dumps(
-        {"g": a["groups"], "f": sorted(a["fuel_cards"]), "s": sorted(a["stations"], key=lambda x: json.dumps(x, sort_keys=True))},
-        sort_keys=True,
-    )
-
-
-def test_TH_5_sampled_buys_and_plans_are_members_of_the_enumerators() -> None:
-    """§5: the fast sampler behind the random captain only draws legal commits: every sampled buy
-    (TH-4.4–4.6, TH-13) and plan (TH-6) is one of the enumerated legal actions."""
-    from spacetable.games.tremble.ai import RandomCaptain
-
-    checked = 0
-    for seed in range(6):
-        players = 2 + seed % 4
-        s = GAME.initial_state({"players": players, "log_events": False}, seed)
-        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
-        while GAME.to_act(s):
-            seat = GAME.to_act(s)[0]
-            a = captains[seat].choose(GAME, s, seat)
-            if s.phase == "buy" and seed % 2 == 0:
-                assert _canon_buy(a) in {_canon_buy(x) for x in GAME.legal_actions(s, seat)}
-                checked += 1
-            elif s.phase == "plan" and len(s.players[seat].hand) <= 4:
-                assert _canon_plan(a) in {_canon_plan(x) for x in GAME.legal_actions(s, seat)}
-                checked += 1
-            GAME.apply_in_place(s, seat, a)
-    assert checked > 100
-
-
-def test_TH_5_checked_in_place_play_equals_validated_play() -> None:
-    """The simulation fast path (``apply_in_place(..., checked=True)``, no second validation of the
-    engine's own buy/plan commits, TH-4.4/TH-6) reaches exactly the states of the protocol ``apply``."""
-    from spacetable.games.tremble.ai import RandomCaptain
-
-    for seed in range(20):
-        players = 2 + seed % 4
-        cfg = {"players": players, "log_events": False}  # the readable log is trimmed differently by clones
-        ref = GAME.initial_state(cfg, seed)
-        fast = GAME.initial_state(cfg, seed)
-        a_ref = [RandomCaptain(seed * 10 + i) for i in range(players)]
-        a_fast = [RandomCaptain(seed * 10 + i) for i in range(players)]
-        while GAME.to_act(ref):
-            seat = GAME.to_act(ref)[0]
-            assert GAME.to_act(fast) == GAME.to_act(ref)
-            ref = GAME.apply(ref, seat, a_ref[seat].choose(GAME, ref, seat))
-            GAME.apply_in_place(fast, seat, a_fast[seat].choose(GAME, fast, seat), checked=True)
-        assert not GAME.to_act(fast)
-        assert state_fingerprint(GAME, fast) == state_fingerprint(GAME, ref)
-
-
-def test_TH_4_4_apply_buy_equals_the_validating_simulation() -> None:
-    """TH-4.3/4.4: resolving a sealed buy without re-checking it (``apply_buy``) changes the player and
-    returns the discards exactly as the validating ``simulate_buy`` does, for every enumerated legal commit."""
-    from spacetable.games.tremble import buying
-
-    compared = 0
-    for seed in range(4):
-        _, log = play_random(2 + seed, 500 + seed, check_every=False, smart=0.5)
-        replay = GAME.initial_state({"players": 2 + seed}, 500 + seed)
-        for seat, a in log:
-            if replay.phase == "buy" and replay.turn % 3 == seed % 3:
-                for legal in buying.enumerate_buys(replay, H, H.rules, seat)[:60]:
-                    p1, p2 = replay.players[seat].clone(), replay.players[seat].clone()
-                    out1 = buying.simulate_buy(p1, replay, H, H.rules, legal)
-                    out2 = buying.apply_buy(p2, replay, H, H.rules, legal)
-                    assert out1 == out2 and p1 == p2
-                    compared += 1
-            replay = GAME.apply(replay, seat, a)
-    assert compared > 200
-
-
-def test_TH_7_2_direct_move_samplers_match_indexing_the_legal_lists() -> None:
-    """TH-7.2: the random captain's station-move and self-move draws decode one ``randbelow`` into exactly
-    ``legal_actions(...)[randbelow(len(...))]`` (the same action, the same generator state after)."""
-    from spacetable.games.tremble import stations
-    from spacetable.games.tremble.ai import RandomCaptain
-
-    seen = {"station_move": 0, "self_move": 0}
-    for seed in range(40):
-        players = 2 + seed % 4
-        s = GAME.initial_state({"players": players, "log_events": False}, 900 + seed)
-        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
-        while GAME.to_act(s):
-            seat = GAME.to_act(s)[0]
-            if s.phase in seen:
-                sample = stations.sample_station_move if s.phase == "station_move" else stations.sample_self_move
-                legal = GAME.legal_actions(s, seat)
-                for k in range(3):
-                    r1, r2 = Rng(seed * 100 + k), Rng(seed * 100 + k)
-                    assert sample(s, H, seat, r1) == legal[r2.randbelow(len(legal))]
-                    assert r1.state == r2.state
-                seen[s.phase] += 1
-            GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
-    assert seen["station_move"] > 3 and seen["self_move"] > 3
-
-
-def test_TH_9_1_compiled_group_strength_equals_the_passive_rules() -> None:
-    """TH-9.1 / TH §6.3: the compiled passives of ``group_strength`` give exactly the sum of base strength
-    and ``passive_bonus`` per ship (with modifiers and cancelled bonuses, TH-D14) on random groups."""
-    from spacetable.games.tremble.effects import group_strength, passive_bonus
-
-    rng = Rng(77)
-    ships = sorted(H.ships)
-    cities = sorted(H.cities)
-    for _ in range(3000):
-        group = rng.sample(ships, 1 + rng.randbelow(5))
-        city = H.cities[cities[rng.randbelow(len(cities))]]
-        vs_army = rng.randbelow(2) == 1
-        mods = {group[0]: 2} if rng.randbelow(3) == 0 else None
-        cancelled = [group[-1]] if rng.randbelow(3) == 0 else None
-        kinds = [H.ships[x].kind for x in group]
-        want = 5
-        for i, sid in enumerate(group):
-            card = H.ships[sid]
-            want += card.strength
-            if cancelled and sid in cancelled:
-                continue
-            want += passive_bonus(card.abilities, kinds, i, city, vs_army) + (mods or {}).get(sid, 0)
-        assert group_strength(H, group, city, vs_army, mods, cancelled, 5) == want
-
-
-def test_TH_5_captain_rng_draws_equal_pythons_random() -> None:
-    """TH §5 random captain: the written-out draws of :class:`CaptainRng` (``randbelow``, ``randbelow_many``,
-    ``shuffle``) give exactly the values of Python's ``random.Random`` with the same seed."""
-    import random
-
-    from spacetable.games.tremble.ai import CaptainRng
-
-    for seed in range(60):
-        mine, ref = CaptainRng(seed), random.Random(seed)
-        for n in range(1, 12):
-            assert mine.randbelow(n) == ref.randrange(n)
-            assert mine.randbelow_many(n, 4) == [ref.randrange(n) for _ in range(4)]
-            a, b = list(range(n)), list(range(n))
-            mine.shuffle(a)
-            ref.shuffle(b)
-            assert a == b
-        assert mine.random() == ref.random()

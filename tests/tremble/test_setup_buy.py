@@ -12,7 +12,7 @@ from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, get_set, load_set, set_document
 
-from .tremble_helpers import buy, buy_position
+from .tremble_helpers import buy, buy_position, sample
 
 H = get_set("house")
 
@@ -40,7 +40,7 @@ def test_TH_A1_setup_five_players_and_city_flow() -> None:
         if s.phase == "plan" and len(s.slots) == 6 and (not seen or seen[-1][0] != s.turn):
             seen.append((s.turn, [H.cities[c].deck for c in s.slots]))
         seat = GAME.to_act(s)[0]
-        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+        s = GAME.apply(s, seat, sample(s, seat, rng))
     assert [t for t, _ in seen] == list(range(1, 11))
     assert all(d == ["blue"] * 6 for t, d in seen if t <= 5) and all(d == ["red"] * 6 for t, d in seen if t >= 6)
     assert s.city_deck == []
@@ -133,7 +133,7 @@ def test_TH_A25_ship_deck_switch_and_rebuild() -> None:
     rng = Rng.from_seed(1)
     while s.turn < 6:
         seat = GAME.to_act(s)[0]
-        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+        s = GAME.apply(s, seat, sample(s, seat, rng))
     assert s.blue_deck == [] and all(H.deck_of[c] == "red" for p in s.players for c in p.drawn)
     assert sum(1 for c in s.out if H.deck_of[c] == "blue") >= 1
     from spacetable.games.tremble.buying import draw_ships
@@ -209,7 +209,7 @@ def test_TH_0_3_owner_set_plays_a_whole_game(tmp_path: Path) -> None:
     rng = Rng.from_seed(4)
     while GAME.to_act(s):
         seat = GAME.to_act(s)[0]
-        s = GAME.apply(s, seat, GAME.sample_action(s, seat, rng))
+        s = GAME.apply(s, seat, sample(s, seat, rng))
     assert GAME.outcome(s) is not None
 
 

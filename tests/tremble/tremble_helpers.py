@@ -9,9 +9,15 @@ import pytest
 
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.cards import Station, get_set, register_set
+from spacetable.games.tremble.sampling import Draws, sample_action
 from spacetable.games.tremble.state import TState
 
 FIXTURE_KEY = "fixture-s1"
+
+
+def sample(s: TState, seat: int, rng: Draws) -> dict[str, Any]:
+    """A random legal action of an acting seat (the random captain's sampler, TH-4.3, TH-6.1, TH-7.2)."""
+    return sample_action(s, GAME.cards(s), seat, rng)
 
 
 def fixture_set() -> Any:

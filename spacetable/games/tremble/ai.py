@@ -1,15 +1,17 @@
-"""AI captains: random, heuristic and information-set MCTS (TH §5; agents see only their view).
+"""AI captains: random, heuristic and information-set MCTS (IM-6: agents use only their own view;
+search goes through ``determinize``).
 
-* ``random`` — a uniformly random legal action (plans drawn by the fast sampler).
+* ``random`` — a uniformly random legal action, the sealed buy and plan commits drawn directly
+  (:mod:`.sampling`), from the captain's own Mersenne Twister generator.
 * ``heuristic`` — values ships by strength over the turns left, plans concentrated
   attacks on the best cities (with a little noise so equal captains do not all collide),
   fights when not clearly weaker, catches when the army odds pay, uses effects when behind.
-* ``mcts`` — the generic :class:`spacetable.ai.mcts.MCTSAgent` (SO-ISMCTS over
-  ``determinize``) searching a pruned game whose buy/plan choices are the heuristic's
-  candidates, with heuristic rollouts.
-
-Agents read only their own seat's private data and public data (the view); search
-goes through ``determinize``.
+* ``mcts`` — the generic :class:`spacetable.ai.mcts.MCTSAgent` (SO-ISMCTS) with three hooks:
+  the buy and plan choices it searches are the heuristic's candidates (:func:`search_actions`),
+  the other seats' sealed commits in a sampled world are the heuristic's guesses
+  (:func:`sample_world`), and finished games score win/loss blended with the margin
+  (:func:`margin_returns`); rollouts are heuristic. It steps the game in place
+  (``TrembleGame.apply_in_place``), each iteration on its own sampled world.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from spacetable.core.rng import Rng, mix_seed
 
 from .battle import strength as group_str
 from .battle import total as contest_total
-from .buying import simulate_buy
+from .buying import no_buy, simulate_buy
 from .cards import CardSet, army_pass_probability
 from .effects import group_strength
+from .flow import SEALED, cards_of
 from .game import TrembleGame
-from .planning import _fuel_choice, _resources, fuel_limit
+from .planning import empty_plan, fuel_choice, fuel_limit, fuel_resources
+from .sampling import sample_action
 from .state import TState
 
 
@@ -75,7 +79,7 @@ def plan_candidates(s: TState, cards: CardSet, seat: int, rng: Rng, count: int =
     comfortably strong, within fuel. Noise varies the city ranking between candidates."""
     p = s.players[seat]
     limit = fuel_limit(s)
-    res = _resources(s, cards, seat)
+    res = fuel_resources(s, cards, seat)
     budget = limit + sum(r[2] for r in res)
     out: list[Action] = []
     seen: set[str] = set()
@@ -97,7 +101,7 @@ def plan_candidates(s: TState, cards: CardSet, seat: int, rng: Rng, count: int =
             city = cards.cities[s.slots[slot]]
             if group_strength(cards, groups[slot], city, False) >= target:
                 gi += 1
-        choice = _fuel_choice(res, fuel - limit)
+        choice = fuel_choice(res, fuel - limit)
         if choice is None:
             continue
         stations = list(choice[1])
@@ -171,7 +175,7 @@ def heuristic_buy(s: TState, cards: CardSet, seat: int) -> Action:
                 continue
             best = (sc, a)
     if best is None:
-        return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}
+        return no_buy()
     return best[1]
 
 
@@ -183,7 +187,7 @@ def heuristic_action(game: TrembleGame, s: TState, seat: int, rng: Rng) -> Actio
         return heuristic_buy(s, cards, seat)
     if ph == "plan":
         cands = plan_candidates(s, cards, seat, rng, 1)
-        return cands[0] if cands else {"type": "plan", "groups": [], "fuel_cards": [], "stations": []}
+        return cands[0] if cands else empty_plan()
     legal = game.legal_actions(s, seat)
     if len(legal) == 1:
         return legal[0]
@@ -266,61 +270,31 @@ def _is_reroll(cards: CardSet, a: Action) -> bool:
     return cid in cards.comps and cards.comps[cid].op == "reroll_own"
 
 
-class CaptainRng(Rng):
-    """The random captain's own generator: the :class:`Rng` interface over Python's Mersenne Twister
-    (seeded, reproducible, several times faster than SplitMix in pure Python). Only the captain's
-    choices use it; the game's dice and shuffles stay on the state's ``Rng``."""
+class CaptainDraws:
+    """The random captain's own generator: Python's Mersenne Twister (seeded, reproducible, cheaper per
+    draw than the engine's SplitMix in pure Python), offering what :class:`.sampling.Draws` asks for.
+    Only the captain's choices use it; the game's dice and shuffles stay on the state's ``Rng``.
+    ``randbelow(n)`` rejects ``getrandbits(n.bit_length())`` draws until one is below ``n``, which gives
+    the values of ``random.Random.randrange(n)`` without its argument handling (a test compares them)."""
 
     def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self._mt = random.Random(seed)
-        self._bits = self._mt.getrandbits
+        mt = random.Random(seed)
+        bits = mt.getrandbits
 
-    def randbelow(self, n: int) -> int:
-        """``random.Random._randbelow`` written out (the same draws: ``getrandbits(n.bit_length())``
-        until below ``n``), one Python call fewer on the captain's hottest path."""
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        bits = self._bits
-        k = n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return r
-
-    def randbelow_many(self, n: int, count: int) -> list[int]:
-        """``[self.randbelow(n) for _ in range(count)]`` in one call (the same draws in the same order)."""
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        bits = self._bits
-        k = n.bit_length()
-        out = []
-        for _ in range(count):
+        def randbelow(n: int) -> int:
+            k = n.bit_length()
             r = bits(k)
             while r >= n:
                 r = bits(k)
-            out.append(r)
-        return out
+            return r
 
-    def random(self) -> float:
-        return self._mt.random()
-
-    def shuffle(self, items: Any) -> None:
-        """``random.Random.shuffle`` written out over the same draws (Fisher-Yates from the end, each
-        index by :meth:`randbelow`), without its per-element Python calls."""
-        bits = self._bits
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            items[i], items[j] = items[j], items[i]
+        self.randbelow: Callable[[int], int] = randbelow
+        self.shuffle: Callable[[list[Any]], None] = mt.shuffle
 
 
 class RandomCaptain:
     """A random captain: every decision is a uniformly random member of ``legal_actions``, except the
-    sealed buy and plan commits, which :meth:`TrembleGame.sample_action` draws directly (a random
+    sealed buy and plan commits, which :func:`.sampling.sample_action` draws directly (a random
     affordable subset of the drawn cards with the required discards, sometimes a credit or a
     repayment; each ship home or to a uniform slot, then random ships home until the fuel fits) —
     always legal, but not uniform over the thousands of legal commits."""
@@ -328,90 +302,96 @@ class RandomCaptain:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng: Rng = CaptainRng(mix_seed(seed, "random"))
+        self.rng = CaptainDraws(mix_seed(seed, "random"))
 
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
         assert isinstance(game, TrembleGame)
-        return game.sample_action(state, player, self.rng)
+        return sample_action(state, cards_of(state), player, self.rng)
 
 
-class PrunedTremble(TrembleGame):
-    """The game as the MCTS captain searches it: buy and plan choices are the heuristic's
-    candidates (a handful instead of thousands); every other decision is unchanged."""
-
-    def legal_actions(self, state: TState, player: int) -> list[Action]:
-        if state.phase == "buy" and player in self.to_act(state):
-            cards = self.cards(state)
-            full = super().legal_actions(state, player)
-            full.sort(key=lambda a: -buy_score(state, cards, player, a))
-            return full[:4]
-        if state.phase == "plan" and player in self.to_act(state):
-            cards = self.cards(state)
-            rng = Rng(mix_seed(state.turn, player, len(state.players[player].hand)))
-            cands = plan_candidates(state, cards, player, rng, 6)
-            return [*cands, {"type": "plan", "groups": [], "fuel_cards": [], "stations": []}]
-        return super().legal_actions(state, player)
-
-    def apply(self, state: TState, player: int, action: Action) -> TState:
-        """In-place apply: the search owns every state it applies to (each iteration starts from a
-        fresh determinisation), so the clone of the public ``apply`` is skipped."""
-        self._apply(state, player, action)
-        return state
-
-    def returns(self, state: TState) -> list[float]:
-        """Win/loss blended with the score margin to the best other captain (lower-variance signal)."""
-        out = self.outcome(state)
-        n = state.num_players
-        if out is None:
-            return [0.0] * n
-        res = []
-        for i in range(n):
-            best_other = max(out.scores[j] for j in range(n) if j != i)
-            margin = max(-1.0, min(1.0, (out.scores[i] - best_other) / 300000.0))
-            res.append(0.5 * (1.0 if i in out.winners else -1.0) + 0.5 * margin)
-        return res
+# ------------------------------------------------------------------ the MCTS captain's search hooks
+def search_actions(game: Game[Any], state: TState, seat: int) -> list[Action]:
+    """The actions the MCTS captain searches: the 4 best buy commits by :func:`buy_score` and the
+    heuristic's plan candidates (plus the empty plan) instead of thousands; every other decision in full."""
+    assert isinstance(game, TrembleGame)
+    if state.phase == "buy" and seat in game.to_act(state):
+        cards = game.cards(state)
+        full = game.legal_actions(state, seat)
+        full.sort(key=lambda a: -buy_score(state, cards, seat, a))
+        return full[:4]
+    if state.phase == "plan" and seat in game.to_act(state):
+        cards = game.cards(state)
+        rng = Rng(mix_seed(state.turn, seat, len(state.players[seat].hand)))
+        return [*plan_candidates(state, cards, seat, rng, 6), empty_plan()]
+    return game.legal_actions(state, seat)
 
 
-_PRUNED = PrunedTremble()
+def sample_world(game: Game[Any], state: TState, seat: int, rng: Rng) -> TState:
+    """A world for one search iteration: the game's determinisation (IM-6), then the heuristic's guess in
+    place of every other seat's sealed commit (the engine puts neutral defaults there)."""
+    assert isinstance(game, TrembleGame)
+    d = game.determinize(state, seat, rng)
+    if d.phase in SEALED:
+        guess_rng = Rng(rng.next_u64())
+        commits = d.sealed.commits
+        for other in sorted(k for k in commits if k != seat):
+            del commits[other]
+            commits[other] = heuristic_action(game, d, other, guess_rng)
+    return d
 
 
-_BASE = TrembleGame()
+def margin_returns(game: Game[Any], state: TState) -> list[float]:
+    """Win/loss blended with the score margin to the best other captain (a lower-variance signal)."""
+    out = game.outcome(state)
+    n = state.num_players
+    if out is None:
+        return [0.0] * n
+    res = []
+    for i in range(n):
+        best_other = max(out.scores[j] for j in range(n) if j != i)
+        margin = max(-1.0, min(1.0, (out.scores[i] - best_other) / 300000.0))
+        res.append(0.5 * (1.0 if i in out.winners else -1.0) + 0.5 * margin)
+    return res
 
 
 def _rollout(game: Game[Any], state: Any, player: int, rng: Rng) -> Action:
-    return heuristic_action(_BASE, state, player, rng)
+    assert isinstance(game, TrembleGame)
+    return heuristic_action(game, state, player, rng)
 
 
 class MCTSCaptain:
-    """Information-set MCTS captain over the generic :class:`MCTSAgent` (determinised hidden hands and decks)."""
+    """Information-set MCTS captain over the generic :class:`MCTSAgent` (see the module doc)."""
 
     name = "mcts"
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = 60) -> None:
         self.agent = MCTSAgent(
-            iterations=iterations, seconds=seconds, c=0.5, seed=seed, max_rollout=3000, rollout_policy=_rollout, tree_depth=1
+            iterations=iterations, seconds=seconds, c=0.5, seed=seed, max_rollout=3000, rollout_policy=_rollout, tree_depth=1,
+            actions=search_actions, determinize=sample_world, returns=margin_returns,
         )
         self.rng = Rng.from_seed(mix_seed(seed, "mcts-fallback"))
 
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
         assert isinstance(game, TrembleGame)
-        legal_small = _PRUNED.legal_actions(state, player)
-        if len(legal_small) == 1:
-            return legal_small[0]
+        candidates = search_actions(game, state, player)
+        if len(candidates) == 1:
+            return candidates[0]
         waiting = game.to_act(state)
         if waiting and waiting[0] != player:
             # the generic search expands the first seat to act: seal placeholder commits for the seats
-            # before us (determinize replaces every other seat's commit by a guess, so nothing leaks)
+            # before us (sample_world replaces every other seat's commit by a guess, so nothing leaks)
             state = state.clone()
             for other in waiting:
                 if other == player:
                     break
-                state.sealed.commits[other] = heuristic_action(_BASE, state, other, self.rng)
-        return self.agent.choose(_PRUNED, state, player)
+                state.sealed.commits[other] = heuristic_action(game, state, other, self.rng)
+        return self.agent.choose(game, state, player)
 
 
+# ------------------------------------------------------------------ the captains a server or CLI may seat
 def _mcts_factory(seed: int, seconds: float) -> MCTSCaptain:
-    return MCTSCaptain(seed=seed, seconds=seconds, iterations=None if seconds else 60)
+    """A time budget when ``seconds`` is positive, else 60 iterations per decision."""
+    return MCTSCaptain(seed=seed, seconds=seconds or None, iterations=None if seconds else 60)
 
 
 AGENTS: dict[str, Callable[[int, float], Any]] = {
@@ -430,6 +410,7 @@ AGENT_SPECS = (
 
 
 def make_agent(name: str, seed: int, seconds: float = 0.0, iterations: int | None = None) -> Any:
+    """A captain by name; ``iterations`` fixes the MCTS budget (else ``seconds``, else 60 iterations)."""
     if name == "mcts" and iterations:
         return MCTSCaptain(seed=seed, iterations=iterations)
     if name not in AGENTS:

@@ -1,9 +1,10 @@
-"""Battles between captains (TH-9), response windows (TH-11.3, TH-D13) and losses (TH-9.7–9.9).
+"""Battles between captains (TH-9), response windows (TH-11.3, TH-D13) and losses (TH-9.7, TH-9.8, TH-9.9).
 
-The contest lives in ``state.contest``; the phases are ``declare`` (fight/flee in
-ascending start strength, TH-9.2/TH-D4), ``respond`` (post-roll windows, lowest total
-first, restarting after every use), ``loss`` (sealed ship choices) and ``claim``
-(sealed ``take_city_after_loss`` plays). Army fights reuse the window (kind ``army``).
+The contest lives in ``state.contest``. This module holds the rule steps: strengths and totals,
+the declaration order, dice, offers in a response window, effect uses, losses, compensation
+draws and the loss-window roll-off. What follows each step (the next window, the reward, the
+next slot) is decided by :mod:`.flow`. Army fights (TH-10.4) reuse the response window with a
+contest of kind ``army``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,14 @@ from .cards import CardSet
 from .effects import group_strength
 from .state import Contest, TState, new_contest
 
+#: effect ops usable in a response window of a battle (TH-11.3, §6.3 ``post_roll``) and of an army fight (TH-10.4)
 BATTLE_OPS = frozenset({"boost_own_ship", "cancel_enemy_bonuses", "reroll_own", "boost_group"})
 ARMY_OPS = frozenset({"boost_own_ship", "reroll_own", "boost_group"})
 
 
-def city_of(s: TState, cards: CardSet) -> Any:
-    return cards.cities[s.slots[s.slot]]
-
-
 def strength(s: TState, cards: CardSet, seat: int, vs_army: bool, with_mods: bool = True) -> int:
-    """TH-9.1 strength of ``seat``'s group at the current slot (with contest modifiers unless asked not to)."""
+    """TH-9.1 strength of ``seat``'s group at the current slot (with contest modifiers unless asked not to;
+    TH-6.4 ``city_support`` tokens always count)."""
     c = s.contest
     slot = s.slot
     ships = s.groups[slot].get(seat) or []
@@ -61,84 +60,61 @@ _MEMO_LIMIT = 50_000
 
 
 def order_key(s: TState, seat: int, value: int) -> tuple[int, int, int]:
-    """TH-D4: ascending value, then fewer humans, then seat order from the lead seat (the reference
-    ordering; ``start_battle`` and ``_lowest`` write it out)."""
+    """TH-D4: ascending value, then fewer humans, then seat order from the lead seat."""
     return (value, s.players[seat].humans, (seat - s.lead) % s.num_players)
 
 
 def total(s: TState, cards: CardSet, seat: int) -> int:
+    """TH-9.1: strength plus the seat's current 2d6 in this contest."""
     c = s.contest
     assert c is not None
     return strength(s, cards, seat, c.kind == "army") + c.dice.get(seat, 0)
 
 
-def start_battle(s: TState, cards: CardSet, seats: list[int]) -> None:
-    """TH-9.2: declaration order by start strength (passives and city_support only)."""
-    slot = s.slot
-    city_id = s.slots[slot]
-    group = s.groups[slot]
-    support = s.support[slot] if s.support else None
-    start = {}  # strength(..., with_mods=False) per seat, written out
-    for x in seats:
-        start[x] = base_strength(cards, city_id, False, group.get(x) or []) + (support.get(x, 0) if support else 0)
-    players = s.players
-    n = s.num_players
-    lead = (s.turn - 1) % n
-    order = sorted(seats, key=lambda x: (start[x], players[x].humans, (x - lead) % n))  # order_key, written out
+def open_battle(s: TState, cards: CardSet, seats: list[int]) -> None:
+    """TH-9.2, TH-D4: a battle contest whose declaration order is ascending start strength (passive
+    abilities and ``city_support`` only)."""
+    start = {x: strength(s, cards, x, False, with_mods=False) for x in seats}
+    order = sorted(seats, key=lambda x: order_key(s, x, start[x]))
     s.contest = new_contest("battle", order, [])
-    s.phase = "declare"
     s.log_events and s.note(
         f"battle at slot {s.slot + 1} ({cards.card_name(s.slots[s.slot])}): "
         + ", ".join(f"seat {x} strength {start[x]}" for x in order)
     )
 
 
-def declare(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+def declare_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """TH-9.3: fight or flee."""
+    return [{"type": "declare", "choice": "fight"}, {"type": "declare", "choice": "flee"}]
+
+
+def declare(s: TState, seat: int, action: dict[str, Any]) -> None:
+    """TH-9.3: the next captain in the declaration order fights or flees (ships back to hand, no loss,
+    no compensation)."""
     c = s.contest
     assert c is not None
-    choice = action.get("choice")
-    if action.get("type") != "declare" or choice not in ("fight", "flee"):
-        raise RuleError("TH-9.3", "declare fight or flee")
+    choice = action["choice"]
     c.order.pop(0)
     s.log_events and s.note(f"seat {seat} declares {choice}")
     if choice == "fight":
         c.fight.append(seat)
     else:
-        del s.groups[s.slot][seat]  # TH-9.3: ships back to hand, no loss, no compensation
-    if c.order:
-        return
-    if not c.fight:  # TH-D3
-        s.log_events and s.note("everybody fled; the city is discarded")
-        s.city_discard.append(s.slots[s.slot])
-        _turns.end_slot(s, cards)
-    elif len(c.fight) == 1:  # TH-9.4
-        _reward.start_reward(s, cards, c.fight[0])
-    else:
-        c.seats = sorted(c.fight)
-        roll(s, c.seats)
-        open_window(s, cards)
+        del s.groups[s.slot][seat]
 
 
 def roll(s: TState, seats: list[int]) -> None:
+    """TH-9.5, TH-9.6, TH-10.4: fresh 2d6 for each seat (in seat order), replacing earlier dice."""
     c = s.contest
     assert c is not None
     rng = s.rng
-    for x in sorted(seats) if len(seats) > 1 else seats:
-        if rng.forced:
-            a, b = rng.die(), rng.die()
-        else:  # Rng.die() without its two wrapper calls: the same draws
-            a = 1 + rng.randbelow(6)
-            b = 1 + rng.randbelow(6)
+    for x in sorted(seats):
+        a, b = rng.die(), rng.die()
         c.dice[x] = a + b
         s.log_events and s.note(f"seat {x} rolls {a}+{b}")
 
 
-def _valid_ops(c: Contest) -> frozenset[str]:
-    return BATTLE_OPS if c.kind == "battle" else ARMY_OPS
-
-
 def has_option(s: TState, cards: CardSet, seat: int) -> bool:
-    """Public test: an untapped station valid here or any usable compensation card (TH-11.3)."""
+    """Public test: an untapped station valid here or any usable compensation card (TH-11.3, TH-12.2)."""
     c = s.contest
     assert c is not None
     p = s.players[seat]
@@ -152,52 +128,43 @@ def has_option(s: TState, cards: CardSet, seat: int) -> bool:
     return any(st not in tapped and stations[st].op in ops for st in p.stations)
 
 
-def open_window(s: TState, cards: CardSet) -> None:
+def next_offer(s: TState, cards: CardSet, known: dict[int, int]) -> int:
+    """TH-11.3, TH-D4, TH-D30: the fighter offered the window next (lowest current total first; a fighter
+    with no possible effect passes silently), or -1 once every fighter has passed. Totals met on the
+    way are noted in ``known`` (nothing changes them until the window moves on)."""
     c = s.contest
     assert c is not None
-    c.passed = []
-    next_offer(s, cards)
-
-
-def next_offer(s: TState, cards: CardSet) -> None:
-    """TH-11.3: offer the lowest current total first; seats with no possible effect pass silently."""
-    c = s.contest
-    assert c is not None
-    known: dict[int, int] = {}  # totals met in this call: nothing changes them until it returns
     while True:
         passed = c.passed
         waiting = [x for x in c.seats if x not in passed]
         if not waiting:
             c.offer = -1
-            close_window(s, cards, known)
-            return
+            return -1
         # the lowest of one seat needs no totals (army fights, the common case)
         seat = waiting[0] if len(waiting) == 1 else _lowest(s, cards, c, waiting, known)
         if has_option(s, cards, seat):
             c.offer = seat
-            s.phase = "respond"
-            return
+            return seat
         c.passed.append(seat)
 
 
 def _lowest(s: TState, cards: CardSet, c: Contest, waiting: list[int], known: dict[int, int]) -> int:
-    """``min(waiting, key=order_key over total)`` written out (the first minimum), noting each total in ``known``."""
+    """The first waiting seat with the lowest total by :func:`order_key`, noting each total in ``known``."""
     vs_army = c.kind == "army"
     dice = c.dice
-    players = s.players
-    n = s.num_players
-    lead = (s.turn - 1) % n
     best = -1
     best_key = (0, 0, 0)
     for x in waiting:
         value = known[x] = strength(s, cards, x, vs_army) + dice.get(x, 0)
-        k = (value, players[x].humans, (x - lead) % n)
+        k = order_key(s, x, value)
         if best < 0 or k < best_key:
             best, best_key = x, k
     return best
 
 
 def window_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """The offered fighter's choices (TH-11.3): pass, or one use of an untapped station or a usable
+    compensation card valid in this contest (one entry per kind of compensation card)."""
     c = s.contest
     assert c is not None
     p = s.players[seat]
@@ -215,7 +182,7 @@ def window_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]
         done: set[str] = set()
         for cp in sorted(p.usable_comps(s.turn)):
             op = comps[cp].op
-            base = cp.split("#", 1)[0]  # CardSet.base_id
+            base = cards.base_id(cp)
             if op in ops and base not in done:
                 done.add(base)
                 _add_uses(out, s, c, seat, "use_compensation", "card", cp, op)
@@ -235,28 +202,32 @@ def _add_uses(out: list[dict[str, Any]], s: TState, c: Contest, seat: int, kind:
         out.append({"type": kind, key: cid})
 
 
-def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+def window_pass(s: TState, seat: int) -> None:
+    """TH-11.3: the offered fighter passes."""
     c = s.contest
     assert c is not None
-    t = action.get("type")
-    if t == "pass":
-        c.passed.append(seat)
-        next_offer(s, cards)
-        return
+    c.passed.append(seat)
+
+
+def use_effect(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+    """TH-11.2, TH-11.3, TH-12.2, TH-D14, TH-D15: the offered fighter uses one untapped station
+    (``use_station``) or one usable compensation card (``use_compensation``) valid in this contest; the
+    station taps, the card goes to the compensation discard, and the offers restart."""
+    c = s.contest
+    assert c is not None
     p = s.players[seat]
-    ops = _valid_ops(c)
-    if t == "use_station":
-        cid = action.get("station")
+    ops = BATTLE_OPS if c.kind == "battle" else ARMY_OPS
+    station = action["type"] == "use_station"
+    if station:
+        cid = action["station"]
         if cid not in p.stations or cid in p.tapped:
             raise RuleError("TH-11.2", f"{cid} is not an untapped station of yours")
         eff = cards.stations[cid].effect
-    elif t == "use_compensation":
-        cid = action.get("card")
+    else:
+        cid = action["card"]
         if cid not in p.usable_comps(s.turn):
             raise RuleError("TH-12.2", f"{cid} is not a usable compensation card (received before this turn)")
         eff = cards.comps[cid].effect
-    else:
-        raise RuleError("TH-11.3", "response window: pass, use_station or use_compensation")
     op = eff["op"]
     if op not in ops:
         raise RuleError("TH-11.3", f"{op} cannot be used in this {c.kind} contest")
@@ -276,13 +247,10 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         s.log_events and s.note(f"seat {seat} rerolls {a}+{b}")
     elif op == "boost_group":
         c.group_mods[seat] = c.group_mods.get(seat, 0) + eff["n"]
-    if t == "use_station":
+    if station:
         p.tapped.append(cid)
     else:
-        i = p.comps.index(cid)
-        del p.comps[i]
-        del p.comp_turns[i]
-        s.comp_discard.append(cid)
+        spend_comp(s, seat, cid)
     s.log_events and s.note(
         f"seat {seat} uses {cards.card_name(cid)}"
         + (f" on {cards.card_name(target)}" if target else "")
@@ -290,35 +258,41 @@ def window_act(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         + ", ".join(f"seat {x} {total(s, cards, x)}" for x in c.seats)
     )
     c.passed = []
-    next_offer(s, cards)
 
 
-def close_window(s: TState, cards: CardSet, known: dict[int, int] | None = None) -> None:
-    """TH-9.5/9.6: everybody passed; ``known`` holds totals the caller already computed (unchanged since)."""
+def spend_comp(s: TState, seat: int, card: str) -> None:
+    """TH-12.2: a played compensation card leaves the hand for the compensation discard."""
+    p = s.players[seat]
+    i = p.comps.index(card)
+    del p.comps[i]
+    del p.comp_turns[i]
+    s.comp_discard.append(card)
+
+
+def leaders(s: TState, cards: CardSet, known: dict[int, int]) -> list[int]:
+    """TH-9.6: once the window has closed, the fighters sharing the highest total (``known`` holds totals
+    already computed and unchanged since)."""
     c = s.contest
     assert c is not None
-    if c.kind == "army":
-        _reward.close_army_window(s, cards)
-        return
     dice = c.dice
-    known = known or {}
     totals = {x: known[x] if x in known else strength(s, cards, x, False) + dice.get(x, 0) for x in c.seats}
     top = max(totals.values())
-    best = [x for x in c.seats if totals[x] == top]
     s.log_events and s.note("battle totals: " + ", ".join(f"seat {x} {v}" for x, v in totals.items()))
-    if len(best) > 1:  # TH-9.6 / TH-D9: lower ones have lost; the tied reroll
-        c.seats = best
-        roll(s, best)
-        open_window(s, cards)
-        return
-    c.winner = best[0]
-    c.losers = [x for x in c.fight if x != c.winner]
-    s.log_events and s.note(f"seat {c.winner} wins the battle")
-    start_losses(s, cards, c.losers)
+    return [x for x in c.seats if totals[x] == top]
+
+
+def set_winner(s: TState, winner: int) -> None:
+    """TH-9.6, TH-9.7, TH-D9: the unique highest total wins; every other fighter has lost."""
+    c = s.contest
+    assert c is not None
+    c.winner = winner
+    c.losers = [x for x in c.fight if x != winner]
+    s.log_events and s.note(f"seat {winner} wins the battle")
 
 
 # ------------------------------------------------------------------ losses (TH-9.7, TH-10.6)
 def loss_options(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """TH-9.7, TH-10.6: one non-immortal ship of the group, or a usable ``salvage`` card (one per kind)."""
     table = cards.ships
     ships = [x for x in s.groups[s.slot].get(seat, []) if not table[x].immortal]
     out: list[dict[str, Any]] = [{"type": "choose_loss", "ship": x} for x in sorted(ships)]
@@ -331,8 +305,10 @@ def loss_options(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def start_losses(s: TState, cards: CardSet, losers: list[int]) -> None:
-    """Losers choose simultaneously; a choice only public facts fix is made at once."""
+def auto_losses(s: TState, cards: CardSet, losers: list[int]) -> list[int]:
+    """TH-9.7: a loss that only public facts fix (one non-immortal ship, no usable compensation card) is
+    applied at once; a loser with only immortal ships destroys nothing (TH-A13). Returns the losers
+    who must choose (sealed, simultaneous)."""
     auto: dict[int, dict[str, Any]] = {}
     deciders = []
     for x in losers:
@@ -345,37 +321,31 @@ def start_losses(s: TState, cards: CardSet, losers: list[int]) -> None:
             deciders.append(x)
     for x, a in auto.items():
         apply_loss(s, cards, x, a)
-    if deciders:
-        s.sealed.required = sorted(deciders)
-        s.sealed.commits = {}
-        s.phase = "loss"
-    else:
-        after_losses(s, cards)
+    return deciders
 
 
-def check_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    if action.get("type") == "choose_loss":
-        ship = action.get("ship")
-        if ship not in s.groups[s.slot].get(seat, []):
-            raise RuleError("TH-9.7", f"{ship} is not in your group")
-        if cards.ships[ship].immortal:
-            raise RuleError("TH-9.7", f"{cards.card_name(ship)} is immortal and cannot be chosen as a loss")
-        return
-    if action.get("type") == "use_compensation":
-        cp = action.get("card")
-        if cp in s.players[seat].usable_comps(s.turn) and cards.comps[cp].op == "salvage":
-            return
-    raise RuleError("TH-9.7", "choose_loss {ship} or a usable salvage card")
+def check_choose_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+    """TH-9.7: the lost ship is in the seat's group and not immortal (TH-A14)."""
+    ship = action["ship"]
+    if ship not in s.groups[s.slot].get(seat, []):
+        raise RuleError("TH-9.7", f"{ship} is not in your group")
+    if cards.ships[ship].immortal:
+        raise RuleError("TH-9.7", f"{cards.card_name(ship)} is immortal and cannot be chosen as a loss")
+
+
+def check_salvage(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+    """TH-9.7, TH-12.2 (§6.3 ``salvage``): a usable salvage card instead of a ship."""
+    cp = action["card"]
+    if cp not in s.players[seat].usable_comps(s.turn) or cards.comps[cp].op != "salvage":
+        raise RuleError("TH-9.7", "choose_loss {ship} or a usable salvage card")
 
 
 def apply_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+    """TH-9.7: the chosen ship goes face up to the ship discard, or the salvage card is spent instead."""
     p = s.players[seat]
     if action["type"] == "use_compensation":
         cp = action["card"]
-        i = p.comps.index(cp)
-        del p.comps[i]
-        del p.comp_turns[i]
-        s.comp_discard.append(cp)
+        spend_comp(s, seat, cp)
         s.log_events and s.note(f"seat {seat} plays {cards.card_name(cp)}: no ship destroyed")
         return
     ship = action["ship"]
@@ -387,16 +357,9 @@ def apply_loss(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
     s.log_events and s.note(f"seat {seat} loses {cards.card_name(ship)}")
 
 
-def resolve_losses(s: TState, cards: CardSet) -> None:
-    commits = s.sealed.revealed()
-    s.sealed.required, s.sealed.commits = [], {}
-    for seat in sorted(commits):
-        apply_loss(s, cards, seat, commits[seat])
-    after_losses(s, cards)
-
-
 def draw_comp(s: TState, seat: int) -> None:
-    """TH-9.8 / TH-12: one private compensation card, usable from the next turn; reshuffle if empty (TH-D19)."""
+    """TH-9.8, TH-12.1, TH-D16: one private compensation card, usable from the next turn; an empty deck is
+    rebuilt from the discard (TH-12.2), none at all when both are empty (TH-D19)."""
     if not s.comp_deck and s.comp_discard:
         s.comp_deck = s.comp_discard
         s.comp_discard = []
@@ -409,24 +372,14 @@ def draw_comp(s: TState, seat: int) -> None:
         s.log_events and s.note(f"seat {seat} draws a compensation card")
 
 
-def after_losses(s: TState, cards: CardSet) -> None:
-    c = s.contest
-    assert c is not None
-    if c.kind == "army":
-        _reward.army_failed(s, cards)
-        return
-    for x in c.losers:
-        draw_comp(s, x)
-    claimers = [x for x in c.losers if s.players[x].comps and s.players[x].usable_comps(s.turn)]
-    if claimers:
-        s.sealed.required = sorted(claimers)
-        s.sealed.commits = {}
-        s.phase = "claim"
-        return
-    _reward.start_reward(s, cards, c.winner)
+def claimers(s: TState, losers: list[int]) -> list[int]:
+    """TH-9.9: the losers who may secretly play a card in the loss window (any usable compensation card,
+    a public fact, so holding one reveals nothing)."""
+    return sorted(x for x in losers if s.players[x].comps and s.players[x].usable_comps(s.turn))
 
 
 def claim_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """TH-9.9: decline, or claim the city with a usable ``take_city_after_loss`` card (one per kind)."""
     out: list[dict[str, Any]] = [{"type": "decline"}]
     done: set[str] = set()
     for cp in sorted(s.players[seat].usable_comps(s.turn)):
@@ -437,21 +390,17 @@ def claim_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
 
 
 def check_claim(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    if action.get("type") == "decline":
-        return
-    if action.get("type") == "claim_city":
-        cp = action.get("card")
-        if cp in s.players[seat].usable_comps(s.turn) and cards.comps[cp].op == "take_city_after_loss":
-            return
-    raise RuleError("TH-9.9", "claim_city {card} with a usable take_city_after_loss card, or decline")
+    """TH-9.9: the claim is made with a usable ``take_city_after_loss`` card of the seat."""
+    cp = action["card"]
+    if cp not in s.players[seat].usable_comps(s.turn) or cards.comps[cp].op != "take_city_after_loss":
+        raise RuleError("TH-9.9", "claim_city {card} with a usable take_city_after_loss card, or decline")
 
 
-def resolve_claims(s: TState, cards: CardSet) -> None:
-    """TH-9.9: several claimants roll 1d6 (ties rerolled); the highest takes the trophy, the others keep their cards."""
+def resolve_claims(s: TState, cards: CardSet, commits: dict[int, dict[str, Any]]) -> None:
+    """TH-9.9, TH-D27: several claimants roll 1d6 (ties rerolled); the highest takes the city card as a
+    trophy and spends the card, the others keep theirs; the winner keeps only the reward humans."""
     c = s.contest
     assert c is not None
-    commits = s.sealed.revealed()
-    s.sealed.required, s.sealed.commits = [], {}
     claimants = [x for x in sorted(commits) if commits[x]["type"] == "claim_city"]
     while len(claimants) > 1:
         rolls = {x: s.rng.die() for x in claimants}
@@ -460,19 +409,7 @@ def resolve_claims(s: TState, cards: CardSet) -> None:
         claimants = [x for x in claimants if rolls[x] == top]
     if claimants:
         x = claimants[0]
-        cp = commits[x]["card"]
-        p = s.players[x]
-        i = p.comps.index(cp)
-        del p.comps[i]
-        del p.comp_turns[i]
-        s.comp_discard.append(cp)
-        p.trophies.append(s.slots[s.slot])
+        spend_comp(s, x, commits[x]["card"])
+        s.players[x].trophies.append(s.slots[s.slot])
         c.claim = x
         s.log_events and s.note(f"seat {x} takes {cards.card_name(s.slots[s.slot])} as a trophy after losing")
-    _reward.start_reward(s, cards, c.winner)
-
-
-# Late imports: ``reward`` and ``turns`` import this module (an import cycle), so they are bound once
-# every function above exists; the package always loads this module first (via ``game``).
-from . import reward as _reward  # noqa: E402
-from . import turns as _turns  # noqa: E402

@@ -1,9 +1,11 @@
-"""Buying phase (TH-4): draws, the station redraw and the sealed buy commit.
+"""Buying (TH-4): the draws, the station redraw and the sealed buy commit.
 
 A commit ``{"type": "buy", "credits", "buy", "discard", "repay", "comp"}`` is validated
-step by step in the order of TH-4.4 and applied together with the others.
-Decision (house, recorded in docs): an untapped ``price_discount`` station is applied
-automatically to the most expensive card of the purchase (it can only help).
+step by step in the order of TH-4.4 (:func:`simulate_buy`, the reference) and applied together
+with the others (TH-4.3; the resolution without a second validation is :func:`.fast.apply_buy`).
+House decisions: an untapped ``price_discount`` station is applied automatically to the most
+expensive card of the purchase (it can only help); an untapped ``extra_draw`` station is used
+automatically when drawing.
 """
 
 from __future__ import annotations
@@ -12,14 +14,19 @@ from itertools import combinations
 from typing import Any
 
 from spacetable.core.errors import RuleError
-from spacetable.core.rng import Rng
 
 from .cards import CardSet
-from .credits import credit_allowed, max_credits, take_credits
+from .credits import max_credits, take_credits
 from .state import PlayerState, TState
 
 
+def no_buy() -> dict[str, Any]:
+    """The buy commit of a seat that buys nothing (TH-4.3; the timeout default)."""
+    return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}
+
+
 def active_deck(s: TState, rules: dict[str, Any]) -> list[str]:
+    """TH-2.4, TH-3.2: blue until ``red_from_turn``, then red."""
     return s.red_deck if s.turn >= rules["red_from_turn"] else s.blue_deck
 
 
@@ -42,39 +49,79 @@ def draw_ships(s: TState, cards: CardSet, rules: dict[str, Any], n: int) -> list
 
 
 def all_stations(cards: CardSet, drawn: list[str]) -> bool:
+    """TH-4.2: the station redraw is offered when every drawn card (at least two) is a station."""
     return len(drawn) >= 2 and all(c in cards.stations for c in drawn)
 
 
-def _str(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+def draw_for_turn(s: TState, cards: CardSet) -> None:
+    """TH-4.1: in seat order each player privately draws from the active deck (an untapped
+    ``extra_draw`` station adds its cards and taps); the seats that drew only stations queue for
+    the redraw (TH-4.2)."""
+    rules = cards.rules
+    s.queue = []
+    draw = int(rules["draw_per_turn"])
+    stations = cards.stations
+    for seat in s.seat_order():
+        p = s.players[seat]
+        n = draw
+        for st in p.stations:
+            if stations[st].op == "extra_draw" and st not in p.tapped:
+                p.tapped.append(st)  # house decision: used automatically when drawing
+                n += stations[st].effect["n"]
+        deck = active_deck(s, rules)
+        if len(deck) >= n:  # no reshuffle needed: the same cards off the top as draw_ships
+            drawn = [deck.pop() for _ in range(n)]
+        else:
+            drawn = draw_ships(s, cards, rules, n)
+        p.drawn = drawn
+        if all_stations(cards, drawn):
+            s.queue.append(seat)
+
+
+def redraw_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """TH-4.2: show and redraw, or keep."""
+    return [{"type": "redraw_stations"}, {"type": "keep"}]
+
+
+def redraw_stations(s: TState, cards: CardSet, seat: int) -> None:
+    """TH-4.2 / TH-D20: show both stations, discard them face up and draw as many cards again."""
+    p = s.players[seat]
+    s.log_events and s.note(f"seat {seat} shows and discards {', '.join(cards.card_name(c) for c in p.drawn)} and redraws")
+    s.ship_discard.extend(p.drawn)
+    p.drawn = draw_ships(s, cards, cards.rules, len(p.drawn))
+
+
+def full_buy(action: dict[str, Any]) -> dict[str, Any]:
+    """A buy commit with every field present (the stored form, TH-4.3; absent fields are empty)."""
+    get = action.get
+    return {
+        "type": "buy",
+        "credits": get("credits", 0),
+        "buy": list(get("buy", ())),
+        "discard": list(get("discard", ())),
+        "repay": get("repay", 0),
+        "comp": list(get("comp", ())),
+    }
 
 
 def check_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
-    """Validate a buy commit without changing the state (TH-4.4–4.6, TH-13)."""
+    """Validate a buy commit without changing the state (TH-4.4, TH-4.5, TH-4.6, TH-13.1, TH-13.4)."""
     simulate_buy(s.players[seat], s, cards, rules, action, mutate=False)
 
 
 def simulate_buy(
     p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any], mutate: bool = True
 ) -> list[str]:
-    """Apply a buy commit to player ``p`` (a copy or the real one); returns the cards it sends to the
-    ship discard (unbought, discarded). Raises :class:`RuleError` on the first broken rule. With
-    ``mutate=False`` it only validates (nothing is changed; the player is not copied)."""
+    """Apply a buy commit to player ``p`` (a copy or the real one) in the TH-4.4 order, each step
+    validated (TH-4.4, TH-4.5, TH-4.6, TH-13.1, TH-13.3, TH-13.4, TH-D8, TH-D29); returns the cards it
+    sends to the ship discard (unbought, discarded). Raises :class:`RuleError` on the first broken
+    rule. With ``mutate=False`` it only validates (nothing is changed; the player is not copied).
+    The action's JSON shape was checked by the move schema."""
     credits = action.get("credits", 0)
     buy = action.get("buy", [])
     discard = action.get("discard", [])
     repay = action.get("repay", 0)
     comp = action.get("comp", [])
-    if not (
-        isinstance(credits, int)
-        and isinstance(repay, int)
-        and credits >= 0
-        and repay >= 0
-        and _str(buy)
-        and _str(discard)
-        and _str(comp)
-    ):
-        raise RuleError("CORE-ACTION", "buy needs credits:int, buy:[card], discard:[card], repay:int, comp:[card]")
     if credits and repay:
         raise RuleError("TH-4.4", "taking and repaying credit in one commit is illegal")
     humans = p.humans
@@ -149,52 +196,10 @@ def simulate_buy(
         humans -= cost
     if not mutate:
         return []
-    return _commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
+    return commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
 
 
-def apply_buy(p: PlayerState, s: TState, cards: CardSet, rules: dict[str, Any], action: dict[str, Any]) -> list[str]:
-    """Apply a buy commit that :func:`check_buy` accepted when it was sealed (TH-4.3: the commits are
-    applied together later), in the TH-4.4 order but without checking it again; returns what
-    :func:`simulate_buy` returns (a test keeps the two equal)."""
-    get = action.get
-    credit = rules["credit"]
-    buy = get("buy", [])
-    discard = get("discard", [])
-    humans = p.humans + get("credits", 0) * credit["amount"]
-    for c in get("comp", ()):
-        humans += cards.comps[c].effect["amount"]
-    disc_station = None
-    bought_ships: list[str] = []
-    bought_st: list[str] = []
-    if buy:
-        ships = cards.ships
-        stations = cards.stations
-        prices = []
-        for c in buy:
-            ship = ships.get(c)
-            if ship is not None:
-                prices.append(ship.price)
-                bought_ships.append(c)
-            else:
-                prices.append(stations[c].price)
-                bought_st.append(c)
-        for st in p.stations:
-            if st not in p.tapped and stations[st].op == "price_discount":
-                disc_station = st
-                break
-        humans -= sum(prices)
-        if disc_station is not None:
-            humans += min(stations[disc_station].effect["amount"], max(prices))
-    humans -= get("repay", 0) * credit["repay"]
-    if discard:
-        ship_disc = [c for c in discard if c in p.hand]
-        st_disc = [c for c in discard if c in p.stations]
-    else:
-        ship_disc, st_disc = [], []
-    return _commit_buy(p, action, humans, disc_station, ship_disc, st_disc, bought_ships, bought_st)
-
-
-def _commit_buy(
+def commit_buy(
     p: PlayerState,
     action: dict[str, Any],
     humans: int,
@@ -204,8 +209,9 @@ def _commit_buy(
     bought_ships: list[str],
     bought_st: list[str],
 ) -> list[str]:
-    """The state changes of a buy commit (TH-4.4–4.6, TH-13): balance, credits, spent compensation
-    cards, a used discount station, discards, new cards; returns the cards for the ship discard."""
+    """The state changes of a buy commit (TH-4.4, TH-4.5, TH-4.6, TH-13.2, TH-13.4): balance, credits,
+    spent compensation cards, a used discount station, discards, new cards; returns the cards for the
+    ship discard. Shared by the validating :func:`simulate_buy` and :func:`.fast.apply_buy`."""
     credits = action.get("credits", 0)
     repay = action.get("repay", 0)
     buy = action.get("buy", [])
@@ -235,7 +241,7 @@ def _commit_buy(
 
 
 def enumerate_buys(s: TState, cards: CardSet, rules: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Every legal buy commit of ``seat`` in a canonical order (TH §5 enumerator)."""
+    """Every legal buy commit of ``seat`` in a canonical order (TH-4.3: the enumerator beside the validator)."""
     p = s.players[seat]
     usable = [c for c in p.usable_comps(s.turn) if cards.comps[c].op == "gain_humans"]
     out: list[dict[str, Any]] = []
@@ -268,84 +274,18 @@ def enumerate_buys(s: TState, cards: CardSet, rules: dict[str, Any], seat: int) 
     return out
 
 
-def random_buy(s: TState, cards: CardSet, rules: dict[str, Any], seat: int, rng: Rng) -> dict[str, Any]:
-    """A random legal buy commit drawn without enumerating (fast random captains), legal by
-    construction (TH-4.4 order): one time in four up to 0–2 credits while TH-13.1 allows them; each
-    drawn card with probability 1/2 while at most ``buy_max`` are bought, no station id repeats and the
-    total (after the automatic ``price_discount``) fits the humans; exactly the discards TH-4.6
-    requires (random ships, every owned copy of a bought station id, random other stations); one
-    time in three a single repayment (TH-13.4) when there are open credits and it fits. No
-    compensation cards are played. Not uniform over the legal commits."""
+def settle_purchase(s: TState, cards: CardSet, seat: int, commit: dict[str, Any], before: int, gone: list[str]) -> None:
+    """TH-4.5, TH-4.6, TH-12.2 after a commit is applied: unbought and discarded cards go face up to the ship
+    discard, a training saucer leaves the game instead; spent compensation cards go to their discard."""
+    for c in gone:
+        if cards.deck_of[c] == "training":
+            s.out.append(c)
+        else:
+            s.ship_discard.append(c)
+    s.comp_discard.extend(commit["comp"])
     p = s.players[seat]
-    below = rng.randbelow
-    credit = rules["credit"]
-    humans = p.humans
-    credits = 0
-    if below(4) == 0:
-        want = below(3)
-        while credits < want and credit_allowed(p, humans, rules):
-            credits += 1
-            humans += credit["amount"]
-    stations = cards.stations
-    disc = 0
-    for st in p.stations:
-        if st not in p.tapped and stations[st].op == "price_discount":
-            disc = stations[st].effect["amount"]
-            break
-    ships = cards.ships
-    buy_max = rules["buy_max"]
-    buy: list[str] = []
-    total = top = 0  # sum and maximum of the bought prices
-    bases: set[str] = set()
-    cost = 0
-    bought_ships = 0
-    drawn = p.drawn
-    many = getattr(rng, "randbelow_many", None)  # the random captain's batched draw (same values, same order)
-    coins = many(2, len(drawn)) if many is not None else [below(2) for _ in drawn]
-    for c, coin in zip(drawn, coins, strict=True):
-        if coin and len(buy) < buy_max:
-            station = stations.get(c)
-            if station is not None:
-                base = c.split("#", 1)[0]
-                if base in bases:
-                    continue
-                price = station.price
-            else:
-                price = ships[c].price
-            trial_total = total + price
-            trial_top = price if price > top else top
-            trial_cost = trial_total - (disc if disc < trial_top else trial_top)  # the discount, at most the dearest card
-            if trial_cost <= humans:
-                buy.append(c)
-                total, top = trial_total, trial_top
-                cost = trial_cost
-                if station is not None:
-                    bases.add(base)
-                else:
-                    bought_ships += 1
-    humans -= cost
-    repay = 0
-    if not credits and p.credits and below(3) == 0 and credit["repay"] <= humans:
-        repay = 1
-    need = max(0, len(p.hand) + bought_ships - rules["max_ships"])
-    if need:
-        hand = p.hand[:]
-        rng.shuffle(hand)
-    else:
-        hand = []  # hand[:0] is all that is used
-    if bases:
-        dup = [c for c in p.stations if c.split("#", 1)[0] in bases]
-        rest = [c for c in p.stations if c not in dup]
-    else:
-        dup, rest = [], p.stations[:]
-    extra = max(0, len(rest) + len(bases) - rules["max_stations"])
-    if extra:
-        rng.shuffle(rest)
-    return {
-        "type": "buy",
-        "credits": credits,
-        "buy": buy,
-        "discard": hand[:need] + dup + rest[:extra],
-        "repay": repay,
-        "comp": [],
-    }
+    s.log_events and s.note(
+        f"seat {seat} buys {len(commit['buy'])} card(s); humans {before:,} → {p.humans:,}"
+        + (f"; credits +{commit['credits']}" if commit["credits"] else "")
+        + (f"; repays {commit['repay']}" if commit["repay"] else "")
+    )

@@ -1,4 +1,5 @@
-"""Credits (TH-13, TH-D5, TH-D12): +50,000 now, 60,000 debt; taken only inside a buy commit."""
+"""Credits (TH-13.1, TH-13.2, TH-13.3, TH-13.4, TH-D5, TH-D12): +50,000 now, a 60,000 debt; taken only
+inside a buy commit, before the purchases."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def credit_allowed(p: PlayerState, humans: int, rules: dict[str, Any]) -> bool:
 
 
 def take_credits(p: PlayerState, humans: int, count: int, rules: dict[str, Any]) -> int:
-    """Apply ``count`` credits one at a time (TH-13.3), each checked; returns the new balance."""
+    """Apply ``count`` credits one at a time (TH-13.2, TH-13.3), each checked; returns the new balance."""
     for i in range(count):
         if not credit_allowed(p, humans, rules):
             raise RuleError(
@@ -29,6 +30,7 @@ def take_credits(p: PlayerState, humans: int, count: int, rules: dict[str, Any])
 
 
 def max_credits(p: PlayerState, humans: int, rules: dict[str, Any]) -> int:
+    """How many credits in a row TH-13.1 allows from ``humans`` (TH-13.3 chaining; at most 10 listed)."""
     n = 0
     while credit_allowed(p, humans, rules) and n < 10:
         humans += rules["credit"]["amount"]

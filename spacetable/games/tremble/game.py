@@ -1,88 +1,268 @@
-"""Tremble, Humans! on the core protocol: phases, legal actions, views, determinisation (TH §2–§5, IM-1–IM-6)."""
+"""Tremble, Humans! on the core protocol: the declared moves and the game object (TH-3, TH-4.3, TH §5).
+
+Every action type is declared once in :data:`MOVES`: its rule, the windows where it may be played
+(see :mod:`.flow`), a strict parameter schema (also the JSON Schema the API publishes), the rule
+steps that perform it (in the rule-area modules), its notation and its translated sentence. The
+game object adds the protocol around them: legal actions per window, views, determinisation,
+the outcome, and the core ``resign`` move (house rule below).
+
+House rule for ``resign`` (the rulebook has none): a captain who resigns stays at the table with
+his humans but can no longer win and ranks after every other captain; from then on each of his
+decisions is the window's timeout default (buy nothing, empty plan, pass, flee, raid...). When only
+one captain has not resigned, the game ends at once and he wins.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from spacetable.core import catalog
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.game import Action, Game, Option, Outcome
+from spacetable.core.moves import Move, MoveTable, Name, Params, bounded_list
 from spacetable.core.rng import Rng
 
-from . import battle, buying, planning, reward, stations, turns
-from .cards import _CACHE as _SETS
+from . import battle, buying, flow, missions, notation, planning, reward, stations, views
 from .cards import CARD_SETS, FUEL_PRESETS, CardSet, content_key, get_set
+from .fast import TRUSTED
+from .flow import SEALED, cards_of
+from .setup import setup
 from .state import TState
 
-SEALED_PHASES = ("buy", "plan", "station_move", "self_move", "loss", "claim")
-_SEALED = frozenset(SEALED_PHASES)
-
-#: Sealed phases whose commit is stored as sent: phase -> (validator, rule id, resolution once all are in).
-_SIMPLE_SEALS: dict[str, tuple[Callable[[TState, CardSet, int, Action], None], str, Callable[[TState, CardSet], None]]] = {
-    "station_move": (stations.check_station_move, "TH-7.2", turns.after_station_moves),
-    "self_move": (stations.check_self_move, "TH-7.2", turns.after_self_moves),
-    "loss": (battle.check_loss, "TH-9.7", battle.resolve_losses),
-    "claim": (battle.check_claim, "TH-9.9", battle.resolve_claims),
-}
+#: a slot number as written in actions (1-based; 0 and numbers past the last slot are rule errors)
+Slot = Annotated[int, Field(ge=0, le=64)]
 
 
-def _submit(s: TState, player: int, value: Action, rule: str) -> bool:
-    """``SealedCommits.submit`` then ``complete()``, written out for speed (same checks, same errors)."""
-    sealed = s.sealed
-    commits = sealed.commits
-    if player in commits or player not in sealed.required:
-        sealed.submit(player, value, rule)  # raises the protocol's error
-    commits[player] = value
-    return len(commits) == len(sealed.required)
+# ------------------------------------------------------------------------- parameter schemas
+class BuyParams(Params):
+    """TH-4.3: the sealed buy commit; absent fields are empty."""
+
+    credits: Annotated[int, Field(ge=0, le=20)] = 0
+    buy: bounded_list(Name, 8) = Field(default_factory=list)  # type: ignore[valid-type]
+    discard: bounded_list(Name, 16) = Field(default_factory=list)  # type: ignore[valid-type]
+    repay: Annotated[int, Field(ge=0, le=100)] = 0
+    comp: bounded_list(Name, 32) = Field(default_factory=list)  # type: ignore[valid-type]
 
 
-def _seal_buy(s: TState, cards: CardSet, player: int, action: Action, checked: bool) -> None:
-    """TH-4.3: seal a buy commit (validated unless the engine produced it), resolve once all are in."""
-    if action["type"] != "buy":
-        raise RuleError("TH-4.3", "the buy commit is {type: buy, ...}")
-    if not checked:
-        buying.check_buy(s, cards, cards.rules, player, action)
-    if checked:  # the engine's own commits are full and fresh: stored as given (nothing mutates them)
-        full = action
+class Group(Params):
+    """One group of a plan: a slot and the ships sent there (TH-6.1)."""
+
+    slot: Slot
+    ships: bounded_list(Name, 16)  # type: ignore[valid-type]
+
+
+class StationUse(Params):
+    """A station used in a plan (TH-6.4); ``slot`` only for a ``city_support`` token."""
+
+    station: Name
+    slot: Slot = None  # type: ignore[assignment]
+
+
+class PlanParams(Params):
+    """TH-6.1: the sealed plan; absent fields are empty."""
+
+    groups: bounded_list(Group, 16) = Field(default_factory=list)  # type: ignore[valid-type]
+    fuel_cards: bounded_list(Name, 32) = Field(default_factory=list)  # type: ignore[valid-type]
+    stations: bounded_list(StationUse, 8) = Field(default_factory=list)  # type: ignore[valid-type]
+
+
+class RelocateEnemyParams(Params):
+    """TH-7.2 (a): a station move."""
+
+    station: Name
+    ship: Name
+    to_slot: Slot
+
+
+class SelfMove(Params):
+    """One ``relocate_self`` ship: a slot or ``"stay"`` (TH-7.2 (b))."""
+
+    ship: Name
+    to_slot: Slot | Literal["stay"]
+
+
+class RelocateSelfParams(Params):
+    """TH-7.2 (b): the sealed self moves (an empty list: every ship stays)."""
+
+    moves: bounded_list(SelfMove, 16)  # type: ignore[valid-type]
+
+
+class FightParams(Params):
+    """Fight or flee (TH-9.3, TH-10.3)."""
+
+    choice: Literal["fight", "flee"]
+
+
+class RewardParams(Params):
+    """TH-10.1: raid or catch."""
+
+    choice: Literal["raid", "catch"]
+
+
+class UseStationParams(Params):
+    """TH-11.2: use an untapped station (``target``: a ship, for the ops that name one)."""
+
+    station: Name
+    target: Name = None  # type: ignore[assignment]
+
+
+class UseCompParams(Params):
+    """TH-12.2: play a usable compensation card (``target``: a ship, for the ops that name one)."""
+
+    card: Name
+    target: Name = None  # type: ignore[assignment]
+
+
+class ShipParams(Params):
+    """TH-9.7: the ship lost."""
+
+    ship: Name
+
+
+class CardParams(Params):
+    """TH-9.9: the ``take_city_after_loss`` card played."""
+
+    card: Name
+
+
+class IgnoreParams(Params):
+    """TH-10.3: the ``ignore_army`` card and the revealed army it discards (0-based)."""
+
+    card: Name
+    army_index: Annotated[int, Field(ge=0, le=64)]
+
+
+# ------------------------------------------------------------------------- rule steps per move
+Exec = Callable[[TState, int, Action], None]
+
+
+def _by_window(execs: Mapping[str, Exec]) -> Exec:
+    """The exec of an action type that several windows accept (``pass``, ``use_station``...)."""
+
+    def run(s: TState, seat: int, a: Action) -> None:
+        execs[s.phase](s, seat, a)
+
+    return run
+
+
+def _sealed(check: Callable[[TState, CardSet, int, Action], None] | None, rule: str) -> Exec:
+    """The exec of a sealed commit stored as sent (IM-5): validated, then sealed."""
+
+    def run(s: TState, seat: int, a: Action) -> None:
+        if check is not None:
+            check(s, cards_of(s), seat, a)
+        s.sealed.submit(seat, a, rule)
+
+    return run
+
+
+def _buy(s: TState, seat: int, a: Action) -> None:
+    """TH-4.3, TH-4.4: validate the commit and seal it with every field present."""
+    cards = cards_of(s)
+    buying.check_buy(s, cards, cards.rules, seat, a)
+    s.sealed.submit(seat, buying.full_buy(a), "TH-4.3")
+
+
+def _plan(s: TState, seat: int, a: Action) -> None:
+    """TH-6.1: validate the plan and seal it with every field present."""
+    planning.check_plan(s, cards_of(s), seat, a)
+    s.sealed.submit(seat, planning.full_plan(a), "TH-6.1")
+
+
+def _reward(s: TState, seat: int, a: Action) -> None:
+    if a["choice"] == "raid":
+        reward.raid(s, cards_of(s), seat)
     else:
-        get = action.get
-        full = {
-            "type": "buy",
-            "credits": get("credits", 0),
-            "buy": list(get("buy", ())),
-            "discard": list(get("discard", ())),
-            "repay": get("repay", 0),
-            "comp": list(get("comp", ())),
-        }
-    sealed = s.sealed  # _submit, written out (the same checks)
-    commits = sealed.commits
-    if player in commits or player not in sealed.required:
-        sealed.submit(player, full, "TH-4.3")  # raises the protocol's error
-    commits[player] = full
-    if len(commits) == len(sealed.required):
-        turns.resolve_buys(s, cards)
+        reward.start_catch(s, cards_of(s), seat)
 
 
-def _seal_plan(s: TState, cards: CardSet, player: int, action: Action, checked: bool) -> None:
-    """TH-6.1: seal a plan (validated unless the engine produced it), reveal once all are in (TH-7.1)."""
-    if action["type"] != "plan":
-        raise RuleError("TH-6.1", "the plan commit is {type: plan, groups, fuel_cards, stations}")
-    if not checked:
-        planning.check_plan(s, cards, player, action)
-    if checked:  # the engine's own plans are full and fresh: stored as given (nothing mutates them)
-        plan = action
-    else:
-        get = action.get
-        plan = {"type": "plan", "groups": get("groups", []), "fuel_cards": get("fuel_cards", []), "stations": get("stations", [])}
-    sealed = s.sealed  # _submit, written out (the same checks)
-    commits = sealed.commits
-    if player in commits or player not in sealed.required:
-        sealed.submit(player, plan, "TH-6.1")  # raises the protocol's error
-    commits[player] = plan
-    if len(commits) == len(sealed.required):
-        turns.after_plans(s, cards, dict(commits))
+def _nothing(s: TState, seat: int, a: Action) -> None:
+    """A choice whose consequence is all in the flow (keep the drawn cards, pass before the armies)."""
+
+
+def _use_effect(s: TState, seat: int, a: Action) -> None:
+    battle.use_effect(s, cards_of(s), seat, a)
+
+
+def _resign(s: TState, seat: int, a: Action) -> None:
+    """The core resign move (house rule in the module doc)."""
+    s.resigned.append(seat)
+    s.log_events and s.note(f"seat {seat} resigns")
+    if s.num_players - len(s.resigned) <= 1:
+        flow.end_game(s)
+
+
+def _may_resign(s: TState, seat: int) -> bool:
+    return 0 <= seat < s.num_players and seat not in s.resigned
+
+
+MOVES: MoveTable[TState] = MoveTable(
+    "tremble",
+    [
+        Move("redraw_stations", "TH-4.2", lambda s, seat, a: buying.redraw_stations(s, cards_of(s), seat),
+             phases=("redraw",), notation=notation.notation, args=notation.no_args,
+             doc="Show the two drawn stations, discard them and draw again."),
+        Move("keep", "TH-4.2", _nothing, phases=("redraw",), notation=notation.notation, args=notation.no_args,
+             doc="Keep the two drawn stations."),
+        Move("buy", "TH-4.3", _buy, BuyParams, phases=("buy",), notation=notation.notation, args=notation.buy_args),
+        Move("plan", "TH-6.1", _plan, PlanParams, phases=("plan",), notation=notation.notation, args=notation.plan_args),
+        Move("pass", "TH-11.3",
+             _by_window({"station_move": _sealed(None, "TH-7.2"), "respond": lambda s, seat, a: battle.window_pass(s, seat),
+                         "ignore_army": _nothing}),
+             phases=("station_move", "respond", "ignore_army"), notation=notation.notation, args=notation.no_args,
+             doc="Decline: no station move (TH-7.2), no effect in a response window (TH-11.3), no ignore_army card (TH-10.3)."),
+        Move("relocate_enemy", "TH-7.2", _sealed(stations.check_relocate_enemy, "TH-7.2"), RelocateEnemyParams,
+             phases=("station_move",), notation=notation.notation, args=notation.relocate_enemy_args),
+        Move("relocate_self", "TH-7.2", _sealed(stations.check_self_move, "TH-7.2"), RelocateSelfParams,
+             phases=("self_move",), notation=notation.notation, args=notation.relocate_self_args),
+        Move("declare", "TH-9.3", battle.declare, FightParams, phases=("declare",),
+             notation=notation.notation, args=notation.choice_args),
+        Move("reward", "TH-10.1", _reward, RewardParams, phases=("reward",), notation=notation.notation,
+             args=notation.choice_args),
+        Move("choose_loss", "TH-9.7", _sealed(battle.check_choose_loss, "TH-9.7"), ShipParams, phases=("loss",),
+             notation=notation.notation, args=notation.ship_args),
+        Move("decline", "TH-9.9", _sealed(None, "TH-9.9"), phases=("claim",), notation=notation.notation,
+             args=notation.no_args, doc="Play no card in the loss window."),
+        Move("claim_city", "TH-9.9", _sealed(battle.check_claim, "TH-9.9"), CardParams, phases=("claim",),
+             notation=notation.notation, args=notation.card_args),
+        Move("use_station", "TH-11.2",
+             _by_window({"respond": _use_effect, "reward": lambda s, seat, a: reward.peek(s, cards_of(s), seat, a)}),
+             UseStationParams, phases=("respond", "reward"), notation=notation.notation, args=notation.use_args),
+        Move("use_compensation", "TH-12.2",
+             _by_window({"respond": _use_effect, "loss": _sealed(battle.check_salvage, "TH-9.7")}),
+             UseCompParams, phases=("respond", "loss"), notation=notation.notation, args=notation.use_args),
+        Move("ignore_army", "TH-10.3", lambda s, seat, a: reward.ignore_army(s, cards_of(s), seat, a), IgnoreParams,
+             phases=("ignore_army",), notation=notation.notation, args=notation.ignore_args),
+        Move("army", "TH-10.3", reward.army_choice, FightParams, phases=("army",),
+             notation=notation.notation, args=notation.choice_args),
+    ],
+    phase_of=lambda s: s.phase,
+    after=flow.after,
+    phase_rule={ph: w.rule for ph, w in flow.WINDOWS.items()},
+    resign=_resign,
+    may_resign=_may_resign,
+)
+
+#: action type -> move, and the execs of ``apply_in_place(..., checked=True)`` (trusted buy and plan)
+_BY_TYPE: dict[str, Move] = {m.type: m for m in MOVES}
+_TRUSTED_EXEC: dict[str, Exec] = {m.type: TRUSTED.get(m.type, m.exec) for m in MOVES}
+
+
+def _autopilot(s: TState) -> None:
+    """Resigned seats play the timeout default of every window they must act in (house rule)."""
+    gone = s.resigned
+    while s.phase != "over":
+        seat = next((x for x in flow.to_act(s) if x in gone), None)
+        if seat is None:
+            return
+        a = flow.default_action(s, cards_of(s), seat)
+        move = _BY_TYPE[a["type"]]
+        move.exec(s, seat, a)
+        flow.after(s, seat, move, a)
 
 
 def set_key(config: dict[str, Any]) -> str:
@@ -106,6 +286,7 @@ class TrembleGame(Game[TState]):
     #: the plan decision has thousands of legal plans (up to a third of a second to list): servers list them off the loop
     slow_legal_actions = True
     stochastic = True
+    moves = MOVES
 
     def options(self) -> list[Option]:
         return [
@@ -115,7 +296,8 @@ class TrembleGame(Game[TState]):
                    help="your own card set as one JSON document {set, cities, ships, ...} (with card_set=custom; "
                         "at most 512 KiB)"),
             Option("fuel", "default", choices=tuple(FUEL_PRESETS), help="fuel table preset (TH-D1, unverified)"),
-            Option("split_unit", 10000, choices=(10000, 1), kind="int", help="mission prize rounding unit (TH-D7)"),
+            Option("split_unit", 10000, choices=(10000, 1), kind="int", help="mission prize rounding unit (TH-D7)",
+                   minimum=1, maximum=10000),
             Option("log_events", True, kind="bool", help="keep a readable event log in the state"),
         ]
 
@@ -132,210 +314,86 @@ class TrembleGame(Game[TState]):
         return out
 
     def cards(self, s: TState) -> CardSet:
-        cards = _SETS.get(s.card_set)  # the loaded-set cache read directly (a hot lookup)
-        return cards if cards is not None else get_set(s.card_set)
+        """The card set of a state (TH-0.3)."""
+        return cards_of(s)
 
     # ----------------------------------------------------------------- protocol
     def initial_state(self, config: dict[str, Any], seed: int) -> TState:
         cfg = self.normalize_config(config)
         cards = get_set(set_key(cfg))
         fuel = FUEL_PRESETS[cfg["fuel"]] if cfg["fuel"] != "default" else list(cards.rules["fuel_by_turn"])
-        s = turns.setup(cards, cfg["players"], seed, fuel, cfg["split_unit"], cfg["log_events"])
+        s = setup(cards, cfg["players"], seed, fuel, cfg["split_unit"], cfg["log_events"])
         s.card_set = set_key(cfg)
-        turns.start_turn(s, cards)
+        flow.start_turn(s, cards)
         return s
 
-    def to_act(self, state: TState) -> tuple[int, ...]:
-        ph = state.phase
-        if ph in _SEALED:
-            sealed = state.sealed  # SealedCommits.waiting() written out (hot in simulations)
-            commits = sealed.commits
-            if not commits:
-                return tuple(sealed.required)
-            return tuple([p for p in sealed.required if p not in commits])
-        if ph == "declare":
-            c = state.contest
-            assert c is not None
-            return (c.order[0],)
-        if ph == "over":
-            return ()
-        if ph == "redraw":
-            return (state.queue[0],)
-        c = state.contest
-        assert c is not None
-        if ph == "declare":
-            return (c.order[0],)
-        if ph == "respond":
-            return (c.offer,)
-        return (c.winner,)  # reward, ignore_army, army
+    #: who acts (:func:`.flow.to_act`), bound without a wrapper: simulations ask it before every action
+    to_act = staticmethod(flow.to_act)  # type: ignore[assignment]
 
     def legal_actions(self, state: TState, player: int) -> list[Action]:
-        if player not in self.to_act(state):
+        """Every legal action of an acting seat in its window's canonical order (``resign`` is a core move,
+        always open and not listed)."""
+        if player not in flow.to_act(state):
             return []
-        return self._legal(state, self.cards(state), player)
-
-    def _legal(self, state: TState, cards: CardSet, player: int) -> list[Action]:
-        """``legal_actions`` for a seat already known to be acting (phases in order of frequency)."""
-        ph = state.phase
-        if ph == "respond":
-            return battle.window_actions(state, cards, player)
-        if ph == "reward":
-            return reward.reward_actions(state, cards, player)
-        if ph == "declare":
-            return [{"type": "declare", "choice": "fight"}, {"type": "declare", "choice": "flee"}]
-        if ph == "army":
-            return [{"type": "army", "choice": "fight"}, {"type": "army", "choice": "flee"}]
-        if ph == "loss":
-            return battle.loss_options(state, cards, player)
-        if ph == "claim":
-            return battle.claim_actions(state, cards, player)
-        if ph == "self_move":
-            return stations.self_move_actions(state, cards, player)
-        if ph == "station_move":
-            return stations.station_move_actions(state, cards, player)
-        if ph == "ignore_army":
-            return reward.ignore_actions(state, cards, player)
-        if ph == "redraw":
-            return [{"type": "redraw_stations"}, {"type": "keep"}]
-        if ph == "buy":
-            return buying.enumerate_buys(state, cards, cards.rules, player)
-        if ph == "plan":
-            return planning.enumerate_plans(state, cards, player)
-        return []
-
-    def sample_action(self, state: TState, player: int, rng: Rng) -> Action:
-        """A random legal action: uniform over ``legal_actions`` except buys and plans, which are drawn
-        by :func:`buying.random_buy` / :func:`planning.random_plan` without enumerating (fast random captains)."""
-        ph = state.phase
-        if ph == "declare" or ph == "army":
-            c = state.contest
-            if c is not None and player == (c.order[0] if ph == "declare" else c.winner):  # to_act, written out
-                # the same draw as indexing legal_actions' [fight, flee] (TH-9.3, TH-10.3), without building it
-                return {"type": ph, "choice": ("fight", "flee")[rng.randbelow(2)]}
-        cards = _SETS.get(state.card_set) or get_set(state.card_set)
-        if ph == "plan":
-            return planning.random_plan(state, cards, player, rng)
-        if ph == "buy":
-            return buying.random_buy(state, cards, cards.rules, player, rng)
-        if type(self) is TrembleGame and (ph == "reward" or ph == "respond"):
-            c = state.contest
-            if c is not None and player == (c.winner if ph == "reward" else c.offer):  # to_act, written out
-                if ph == "reward":
-                    if not state.players[player].stations:  # [raid, catch] only: index it without building it
-                        return {"type": "reward", "choice": ("raid", "catch")[rng.randbelow(2)]}
-                    actions = reward.reward_actions(state, cards, player)
-                else:
-                    actions = battle.window_actions(state, cards, player)
-                return actions[rng.randbelow(len(actions))]
-        acting = player in self.to_act(state)
-        if acting and type(self) is TrembleGame and (ph == "station_move" or ph == "self_move"):
-            if ph == "station_move":
-                return stations.sample_station_move(state, cards, player, rng)
-            return stations.sample_self_move(state, cards, player, rng)
-        if type(self) is TrembleGame:
-            actions = self._legal(state, cards, player) if acting else []
-        else:  # a subclass may narrow legal_actions (the MCTS captain's pruned game)
-            actions = self.legal_actions(state, player)
-        return actions[rng.randbelow(len(actions))]
+        return flow.legal(state, cards_of(state), player)
 
     def apply(self, state: TState, player: int, action: Action) -> TState:
-        self.check_turn(state, player)
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise RuleError("CORE-ACTION", "an action is a JSON object with a 'type'")
-        s = state.clone()
-        self._apply(s, player, action)
-        return s
+        new, _ = MOVES.play(state, player, action, to_act=flow.to_act(state), copy=TState.clone)
+        if new.resigned:
+            _autopilot(new)
+        return new
 
     def apply_in_place(self, s: TState, player: int, action: Action, checked: bool = False) -> None:
-        """Mutating apply for simulations that own their state (no clone, no turn check).
-
-        ``checked=True`` is for actions this engine produced itself (``legal_actions`` or
-        ``sample_action``, both legal by construction, every field present): the sealed buy and plan
-        commits are then not validated a second time (TH-4.4, TH-6) and are stored as given, not
-        copied, so the caller must not change them afterwards. Never pass it for actions from outside.
-        Phases are tested in the order of their frequency in a game (a hot dispatch)."""
-        cards = _SETS.get(s.card_set) or get_set(s.card_set)
-        ph = s.phase
-        if ph == "declare":
-            battle.declare(s, cards, player, action)
-        elif ph == "buy":
-            _seal_buy(s, cards, player, action, checked)
-        elif ph == "plan":
-            _seal_plan(s, cards, player, action, checked)
-        elif ph == "reward":
-            reward.reward_act(s, cards, player, action)
-        elif ph == "respond":
-            battle.window_act(s, cards, player, action)
-        elif ph == "army":
-            reward.army_act(s, cards, player, action)
-        elif ph in _SIMPLE_SEALS:
-            check, rule, resolve = _SIMPLE_SEALS[ph]
-            check(s, cards, player, action)
-            if _submit(s, player, action, rule):
-                resolve(s, cards)
-        elif ph == "ignore_army":
-            reward.ignore_act(s, cards, player, action)
-        elif ph == "redraw":
-            t = action["type"]
-            if t not in ("redraw_stations", "keep"):
-                raise RuleError("TH-4.2", "redraw_stations or keep")
-            turns.redraw(s, cards, player, t == "redraw_stations")
-        else:
-            raise RuleError("CORE-TURN", "the game is over")
-
-    _apply = apply_in_place
+        """Play ``action`` on ``s`` itself, for in-process callers that own the state (simulations, search):
+        no copy, no turn check and no schema check (the action must have the declared JSON shape), every
+        rule still checked. ``checked=True`` is for actions this engine produced itself (``legal_actions``
+        or the samplers of :mod:`.sampling`: legal by construction, every field present): the sealed buy
+        and plan commits are then not validated a second time and are stored as given (see :mod:`.fast`),
+        so the caller must not change them afterwards. Never use it for actions from outside."""
+        move = _BY_TYPE.get(action["type"])
+        if move is None:
+            raise RuleError("CORE-ACTION", f"unknown action type {action['type']!r}")
+        if move.phases:
+            if s.phase not in move.phases:
+                raise RuleError(MOVES.phase_rule.get(s.phase, "CORE-TURN"), f"{move.type} cannot be played now ({s.phase})")
+            (_TRUSTED_EXEC[move.type] if checked else move.exec)(s, player, action)
+            flow.after(s, player, move, action)
+        else:  # resign, open out of turn
+            MOVES.check_window(s, player, move, flow.to_act(s))
+            move.exec(s, player, action)
+        if s.resigned:
+            _autopilot(s)
 
     def timeout_action(self, state: TState, player: int) -> Action:
-        """The §5 default for a seat that lets its clock run out: buy nothing, empty plan, pass/stay,
-        flee, raid, army flee, decline, keep; a forced loss is the non-immortal ship with the lowest
-        base strength (then lowest card id)."""
-        cards = self.cards(state)
-        ph = state.phase
-        if ph == "buy":
-            return {"type": "buy", "credits": 0, "buy": [], "discard": [], "repay": 0, "comp": []}
-        if ph == "plan":
-            return {"type": "plan", "groups": [], "fuel_cards": [], "stations": []}
-        if ph == "self_move":
-            return {"type": "relocate_self", "moves": []}
-        if ph == "loss":
-            ships = [a for a in battle.loss_options(state, cards, player) if a["type"] == "choose_loss"]
-            return min(ships, key=lambda a: (cards.ships[a["ship"]].strength, a["ship"]))
-        simple = {
-            "redraw": {"type": "keep"},
-            "station_move": {"type": "pass"},
-            "respond": {"type": "pass"},
-            "declare": {"type": "declare", "choice": "flee"},
-            "reward": {"type": "reward", "choice": "raid"},
-            "ignore_army": {"type": "pass"},
-            "army": {"type": "army", "choice": "flee"},
-            "claim": {"type": "decline"},
-        }
-        return simple[ph]
+        """The TH §5 default of the open window (see :data:`.flow.WINDOWS`)."""
+        return flow.default_action(state, cards_of(state), player)
 
     def clone(self, state: TState) -> TState:
         return state.clone()
 
     # ------------------------------------------------------------------ results
     def outcome(self, state: TState) -> Outcome | None:
+        """TH-14.6, TH-D22: the most humans wins; ties by trophies, then fewer credits taken, then shared.
+        Resigned captains cannot win and rank last."""
         if state.phase != "over":
             return None
+        n = state.num_players
         scores = [p.humans for p in state.players]
-        key = {i: (scores[i], len(p.trophies), -p.credits_taken) for i, p in enumerate(state.players)}
-        best = max(key.values())
-        winners = tuple(i for i in range(state.num_players) if key[i] == best)  # TH-D22
-        ranking = tuple(sorted(range(state.num_players), key=lambda i: key[i], reverse=True))
-        return Outcome(
-            tuple(float(x) for x in scores),
-            winners,
-            "score",
-            ranking,
-            {
-                "missions": state.final.get("missions", []),
-                "credits": state.final.get("credits", []),
-                "trophies": [len(p.trophies) for p in state.players],
-                "card_set": self.cards(state).label,
-            },
-        )
+        active = [i for i in range(n) if i not in state.resigned]
+        best = max(missions.ranking_key(state, i) for i in active)
+        winners = tuple(i for i in active if missions.ranking_key(state, i) == best)
+        ranking = sorted(active, key=lambda i: missions.ranking_key(state, i), reverse=True)
+        ranking += sorted(state.resigned, key=lambda i: missions.ranking_key(state, i), reverse=True)
+        details: dict[str, Any] = {
+            "missions": state.final.get("missions", []),
+            "credits": state.final.get("credits", []),
+            "trophies": [len(p.trophies) for p in state.players],
+            "card_set": cards_of(state).label,
+        }
+        if state.resigned:
+            details["resigned"] = list(state.resigned)
+        kind = "score" if state.final else "resignation"
+        return Outcome(tuple(float(x) for x in scores), winners, kind, tuple(ranking), details)
 
     def returns(self, state: TState) -> list[float]:
         out = self.outcome(state)
@@ -348,33 +406,24 @@ class TrembleGame(Game[TState]):
 
     # --------------------------------------------------------------------- views
     def view(self, state: TState, player: int | None) -> dict[str, Any]:
-        from .views import build_view
-
-        return build_view(self, state, player)
+        return views.build_view(state, player)
 
     def action_view(self, state: TState, player: int, action: Action, viewer: int | None) -> Action | None:
-        """Sealed commits (buy, plan, moves, loss choices, claims) are hidden from others (IM-4, IM-5)."""
-        if state.phase in SEALED_PHASES and viewer != player:
+        """Sealed commits (buy, plan, moves, loss choices, claims) are hidden from others (IM-4, IM-5);
+        a resignation is public."""
+        if state.phase in SEALED and viewer != player and action.get("type") != "resign":
             return {"type": "committed", "phase": state.phase}
         return action
 
-    def action_text(self, state: TState, player: int, action: Action) -> str:
-        from .views import action_text
-
-        return action_text(self.cards(state), action)
-
     def render_text(self, state: TState, player: int | None) -> str:
-        from .views import render_text
-
-        return render_text(self, state, player)
+        return views.render_text(state, player)
 
     def parse_action(self, state: TState, player: int, text: str) -> Action:
         """A number from the listed legal actions, a JSON action, or the plan notation
-        ``plan 2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2`` (slot=ships, ships by
-        card id or by their 1-based position in the sorted hand)."""
+        ``plan 2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2`` (see :func:`.notation.parse_plan`)."""
         text = text.strip()
         if text.startswith("plan"):
-            return self._parse_plan(state, player, text[4:])
+            return notation.parse_plan(state, player, text[4:])
         if text.isdigit():
             legal = self.legal_actions(state, player)
             i = int(text)
@@ -383,41 +432,13 @@ class TrembleGame(Game[TState]):
             return legal[i - 1]
         return super().parse_action(state, player, text)
 
-    def _parse_plan(self, state: TState, player: int, text: str) -> Action:
-        hand = sorted(state.players[player].hand)
-        groups: list[dict[str, Any]] = []
-        fuel: list[str] = []
-        stations: list[dict[str, Any]] = []
-        for tok in text.split():
-            key, _, value = tok.partition("=")
-            if not value:
-                raise RuleError("CORE-ACTION", f"cannot read {tok!r}; use slot=ships, fuel=cards, station=id@slot")
-            if key == "fuel":
-                fuel.extend(value.split(","))
-            elif key == "station":
-                sid, _, slot = value.partition("@")
-                stations.append({"station": sid, **({"slot": int(slot)} if slot.isdigit() else {})})
-            elif key.isdigit():
-                ships = []
-                for ref in value.split(","):
-                    if ref.isdigit() and 1 <= int(ref) <= len(hand):
-                        ships.append(hand[int(ref) - 1])
-                    else:
-                        ships.append(ref)
-                groups.append({"slot": int(key), "ships": ships})
-            else:
-                raise RuleError("CORE-ACTION", f"cannot read {tok!r}")
-        return {"type": "plan", "groups": groups, "fuel_cards": fuel, "stations": stations}
-
     # ----------------------------------------------------------- determinisation
     def determinize(self, state: TState, player: int, rng: Rng) -> TState:
-        from .views import determinize
-
-        return determinize(self, state, player, rng)
+        return views.determinize(state, player, rng)
 
     def state_to_json(self, state: TState) -> dict[str, Any]:
         data = super().state_to_json(state)
-        return json.loads(json.dumps(data))
+        return json.loads(json.dumps(data))  # integer keys (seats) as JSON writes them
 
 
 GAME = TrembleGame()

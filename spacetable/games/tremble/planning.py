@@ -1,9 +1,9 @@
-"""Planning (TH-6) and the plan reveal (TH-7.1).
+"""City reveal (TH-5), planning (TH-6) and the plan reveal (TH-7.1).
 
 A plan ``{"type": "plan", "groups": [{"slot", "ships"}], "fuel_cards": [card],
 "stations": [{"station", "slot"?}]}`` names 1-based slots. Validation follows TH-6.2
 (groups), TH-6.3 (fuel) and TH-6.4 (stations); the enumerator lists every legal
-ship-to-slot-or-home assignment (≤ 7⁵) with a canonical choice of fuel resources.
+ship-to-slot-or-home assignment (at most 7⁵) with a canonical choice of fuel resources.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from itertools import product
 from typing import Any
 
 from spacetable.core.errors import RuleError
-from spacetable.core.rng import Rng
 
 from .cards import CardSet
 from .state import TState
@@ -20,25 +19,43 @@ from .state import TState
 PLAN_STATION_OPS = ("extra_fuel", "city_support")
 
 
+def deal_cities(s: TState, cards: CardSet) -> None:
+    """TH-5.1: C(P) = P+1 cities from the top of the city deck into slots 1..C(P), left to right."""
+    n = int(cards.rules["cities_per_turn"][str(s.num_players)])
+    s.slots = [s.city_deck.pop() for _ in range(n)]
+    s.groups = [{} for _ in range(n)]
+    s.support = [{} for _ in range(n)]
+    s.log_events and s.note("cities: " + ", ".join(f"{i + 1}. {cards.card_name(c)}" for i, c in enumerate(s.slots)))
+
+
 def fuel_limit(s: TState) -> int:
+    """TH-6.3, TH-D1: the fuel limit F[t] of the current turn."""
     return s.fuel[s.turn - 1]
 
 
+def empty_plan() -> dict[str, Any]:
+    """The plan that attacks nothing (TH-6.2: always legal; the timeout default)."""
+    return {"type": "plan", "groups": [], "fuel_cards": [], "stations": []}
+
+
+def full_plan(action: dict[str, Any]) -> dict[str, Any]:
+    """A plan with every field present (the stored form, TH-6.1; absent fields are empty)."""
+    get = action.get
+    return {"type": "plan", "groups": get("groups", []), "fuel_cards": get("fuel_cards", []), "stations": get("stations", [])}
+
+
 def check_plan(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    """Validate a plan (TH-6, TH-A27). Raises :class:`RuleError`."""
+    """Validate a plan (TH-6.1, TH-6.2, TH-6.3, TH-6.4, TH-11.1, TH-11.2, TH-12.2, TH-D10, TH-D21; scenario
+    TH-A27). Raises :class:`RuleError`. The action's JSON shape was checked by the move schema."""
     p = s.players[seat]
     groups = action.get("groups", [])
     fuel_cards = action.get("fuel_cards", [])
     stations = action.get("stations", [])
-    if not isinstance(groups, list) or not isinstance(fuel_cards, list) or not isinstance(stations, list):
-        raise RuleError("CORE-ACTION", "plan needs groups:[{slot, ships}], fuel_cards:[card], stations:[{station, slot?}]")
     nslots = len(s.slots)
     seen_slots: set[int] = set()
     seen_ships: set[str] = set()
     fuel = 0
     for g in groups:
-        if not isinstance(g, dict) or not isinstance(g.get("slot"), int) or not isinstance(g.get("ships"), list):
-            raise RuleError("CORE-ACTION", "a group is {slot:int, ships:[ship]}")
         slot = g["slot"]
         if not 1 <= slot <= nslots:
             raise RuleError("TH-6.1", f"slot {slot} does not exist (slots 1..{nslots})")
@@ -66,8 +83,6 @@ def check_plan(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> 
         bonus += cards.comps[c].effect["n"]
     used: set[str] = set()
     for st in stations:
-        if not isinstance(st, dict) or not isinstance(st.get("station"), str):
-            raise RuleError("CORE-ACTION", "a station use is {station, slot?}")
         sid = st["station"]
         if sid not in p.stations or sid in p.tapped or sid in used:
             raise RuleError("TH-11.2", f"{sid} is not an untapped station of yours")
@@ -118,7 +133,9 @@ def reveal_plans(s: TState, cards: CardSet, plans: dict[int, dict[str, Any]]) ->
             s.note(f"seat {seat} plan: {desc or 'no attack'}")
 
 
-def _resources(s: TState, cards: CardSet, seat: int) -> list[tuple[str, str, int]]:
+def fuel_resources(s: TState, cards: CardSet, seat: int) -> list[tuple[str, str, int]]:
+    """The seat's bonus-fuel sources usable now (TH-6.3): untapped ``extra_fuel`` stations, then usable
+    ``extra_fuel`` compensation cards, as ``(kind, card, n)`` in a canonical order."""
     p = s.players[seat]
     res: list[tuple[str, str, int]] = []
     if p.stations:
@@ -135,7 +152,7 @@ def _resources(s: TState, cards: CardSet, seat: int) -> list[tuple[str, str, int
     return res
 
 
-def _fuel_choice(res: list[tuple[str, str, int]], need: int) -> tuple[list[str], list[dict[str, Any]]] | None:
+def fuel_choice(res: list[tuple[str, str, int]], need: int) -> tuple[list[str], list[dict[str, Any]]] | None:
     """The canonical (shortest prefix) set of fuel resources covering ``need`` extra fuel."""
     if need <= 0:
         return [], []
@@ -154,13 +171,13 @@ def _fuel_choice(res: list[tuple[str, str, int]], need: int) -> tuple[list[str],
 
 
 def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
-    """Every ship-to-slot-or-home assignment within fuel (TH §5), with canonical fuel resources
-    and every placement of untapped ``city_support`` tokens on a slot the player attacks."""
+    """Every ship-to-slot-or-home assignment within fuel (TH-6.1, TH-6.2, TH-6.3), with canonical fuel
+    resources and every placement of untapped ``city_support`` tokens on a slot the player attacks (TH-6.4)."""
     p = s.players[seat]
     hand = sorted(p.hand)
     nslots = len(s.slots)
     limit = fuel_limit(s)
-    res = _resources(s, cards, seat)
+    res = fuel_resources(s, cards, seat)
     max_fuel = limit + sum(r[2] for r in res)
     fuels = [cards.ships[h].fuel for h in hand]
     supports = sorted(st for st in p.stations if st not in p.tapped and cards.stations[st].op == "city_support")
@@ -172,7 +189,7 @@ def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]
                 total += f
         if total > max_fuel:
             continue
-        choice = _fuel_choice(res, total - limit)
+        choice = fuel_choice(res, total - limit)
         if choice is None:
             continue
         groups: dict[int, list[str]] = {}
@@ -187,58 +204,3 @@ def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]
         for sopt in sup_opts:
             out.append({"type": "plan", "groups": glist, "fuel_cards": fuel_cards, "stations": st_uses + sopt})
     return out
-
-
-def random_plan(s: TState, cards: CardSet, seat: int, rng: Rng) -> dict[str, Any]:
-    """A random legal plan drawn without enumerating (fast path for random captains): each ship
-    goes home or to a uniform slot, then random ships go home until the fuel fits."""
-    p = s.players[seat]
-    hand = sorted(p.hand)
-    below = rng.randbelow
-    k = len(s.slots) + 1
-    limit = s.fuel[s.turn - 1]
-    res = _resources(s, cards, seat) if p.stations or p.comps else []
-    max_fuel = limit + sum(r[2] for r in res) if res else limit
-    fuel_of = cards.ship_fuel
-    many = getattr(rng, "randbelow_many", None)  # the random captain's batched draw (same values)
-    assign = many(k, len(hand)) if many is not None else [below(k) for _ in hand]
-    total = 0
-    groups: dict[int, list[str]] = {}
-    for a, h in zip(assign, hand, strict=False):
-        if a:
-            total += fuel_of[h]
-            if a in groups:
-                groups[a].append(h)
-            else:
-                groups[a] = [h]
-    if total > max_fuel:
-        active = [i for i, a in enumerate(assign) if a]
-        while total > max_fuel:  # the ships still out, kept in seat order as they go home
-            i = active.pop(below(len(active)))
-            assign[i] = 0
-            total -= fuel_of[hand[i]]
-        groups = {}  # regrouped after the trim (the same order as without one)
-        for a, h in zip(assign, hand, strict=False):
-            if a:
-                if a in groups:
-                    groups[a].append(h)
-                else:
-                    groups[a] = [h]
-    if res:
-        choice = _fuel_choice(res, total - limit)
-        assert choice is not None
-        fuel_cards, stations = choice[0], list(choice[1])
-    else:  # _fuel_choice with no resources: the plan fits the limit (the loop above made sure)
-        fuel_cards, stations = [], []
-    keys = sorted(groups)
-    if p.stations:
-        support = cards.support_stations
-        for sup in sorted(st for st in p.stations if st in support and st not in p.tapped):
-            if groups and below(2):
-                stations.append({"station": sup, "slot": keys[below(len(keys))]})
-    return {
-        "type": "plan",
-        "groups": [{"slot": g, "ships": groups[g]} for g in keys],
-        "fuel_cards": fuel_cards,
-        "stations": stations,
-    }

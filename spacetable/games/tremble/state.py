@@ -1,4 +1,4 @@
-"""State of a Tremble, Humans! match (TH-1, TH-2) with a hand-written fast clone.
+"""State of a Tremble, Humans! match (TH-1.1, TH-1.2, TH-2) with a hand-written fast clone.
 
 Everything is plain JSON-able data; card identities are instance ids of the card
 set named by ``card_set`` (``house`` or an owner folder). Slots are 0-based here
@@ -134,6 +134,7 @@ _STATE_LISTS = (
     "hidden_missions",
     "slots",
     "queue",
+    "resigned",
 )
 
 
@@ -169,6 +170,8 @@ class TState:
     events: list[str] = field(default_factory=list)
     log_events: bool = True
     final: dict[str, list[int]] = field(default_factory=dict)
+    #: seats that resigned (core move), in order; their decisions are played by the timeout defaults
+    resigned: list[int] = field(default_factory=list)
 
     @property
     def lead(self) -> int:

@@ -1,4 +1,4 @@
-"""Stations (TH-11) and the relocation step (TH-7.2): station moves before self moves.
+"""Stations (TH-11) and the relocation step (TH-7.2, TH-7.3): station moves before self moves.
 
 Station moves: owners of an untapped ``relocate_enemy_ship`` seal ``pass`` or
 ``{"type": "relocate_enemy", "station", "ship", "to_slot"}``; several on one ship roll
@@ -38,6 +38,7 @@ def move_ship(s: TState, ship: str, to_slot: int) -> None:
 
 
 def station_movers(s: TState, cards: CardSet) -> list[int]:
+    """TH-7.2 (a): owners of an untapped ``relocate_enemy_ship`` station while an enemy attacks somewhere."""
     out = []
     for seat, p in enumerate(s.players):
         if not p.stations:
@@ -49,12 +50,14 @@ def station_movers(s: TState, cards: CardSet) -> list[int]:
 
 
 def self_movers(s: TState, cards: CardSet) -> list[int]:
+    """TH-7.2 (b): owners of an attacking ``relocate_self`` ship."""
     movers = cards.self_movers  # ids of the ships with relocate_self, read once per set
     seats = {seat for g in s.groups for seat, ships in g.items() if not movers.isdisjoint(ships)}
     return sorted(seats)
 
 
 def station_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """The legal station-move commits (TH-7.2 (a)): pass first, then every station, enemy ship and other slot."""
     p = s.players[seat]
     out: list[dict[str, Any]] = [{"type": "pass"}]
     for st in sorted(x for x in p.stations if x not in p.tapped and cards.stations[x].op == "relocate_enemy_ship"):
@@ -69,49 +72,24 @@ def station_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str,
     return out
 
 
-def sample_station_move(s: TState, cards: CardSet, seat: int, rng: Any) -> dict[str, Any]:
-    """``station_move_actions(...)[rng.randbelow(len(...))]`` without building the list: the same single
-    draw decoded into the same action (random captains; TH-7.2)."""
-    p = s.players[seat]
-    sts = sorted(x for x in p.stations if x not in p.tapped and cards.stations[x].op == "relocate_enemy_ship")
-    dests = len(s.slots) - 1
-    targets = [
-        (slot, ship)
-        for slot, groups in enumerate(s.groups)
-        for other in sorted(groups)
-        if other != seat
-        for ship in groups[other]
-    ]
-    per = len(targets) * dests
-    i = rng.randbelow(1 + len(sts) * per)
-    if i == 0:
-        return {"type": "pass"}
-    st, r = divmod(i - 1, per)
-    slot, ship = targets[r // dests]
-    to = r % dests
-    if to >= slot:
-        to += 1  # destinations skip the ship's own slot
-    return {"type": "relocate_enemy", "station": sts[st], "ship": ship, "to_slot": to + 1}
-
-
-def check_station_move(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    if action.get("type") == "pass":
-        return
-    if action.get("type") != "relocate_enemy":
-        raise RuleError("TH-7.2", "station moves: pass or relocate_enemy")
+def check_relocate_enemy(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
+    """TH-7.2 (a), TH-11.2, TH-D24: an untapped ``relocate_enemy_ship`` station of the seat moves an attacking
+    enemy ship to another slot."""
     p = s.players[seat]
     st = action.get("station")
     if st not in p.stations or st in p.tapped or cards.stations[st].op != "relocate_enemy_ship":
         raise RuleError("TH-11.2", f"{st} is not an untapped relocate_enemy_ship station of yours")
-    loc = ship_location(s, action.get("ship", ""))
+    loc = ship_location(s, action["ship"])
     if loc is None or loc[1] == seat:
         raise RuleError("TH-7.2", "the target must be an attacking enemy ship")
-    to = action.get("to_slot")
-    if not isinstance(to, int) or not 1 <= to <= len(s.slots) or to - 1 == loc[0]:
+    to = action["to_slot"]
+    if not 1 <= to <= len(s.slots) or to - 1 == loc[0]:
         raise RuleError("TH-D24", f"destination must be another slot 1..{len(s.slots)}")
 
 
 def resolve_station_moves(s: TState, cards: CardSet, commits: dict[int, dict[str, Any]]) -> None:
+    """TH-7.2 (a): revealed together; several stations on one ship roll 1d6 each, the highest applies
+    (ties rerolled) and the others stay untapped; the winner's station taps (TH-11.2)."""
     by_ship: dict[str, list[int]] = {}
     for seat in sorted(commits):
         a = commits[seat]
@@ -134,6 +112,8 @@ def resolve_station_moves(s: TState, cards: CardSet, commits: dict[int, dict[str
 
 
 def self_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
+    """The legal self-move commits (TH-7.2 (b)): for each attacking ``relocate_self`` ship, stay or another
+    slot; every combination, the first ship varying slowest."""
     mine = sorted(x for g in s.groups for x in g.get(seat, []) if cards.ships[x].relocate_self)
     options: list[list[dict[str, Any]]] = [[]]
     for ship in mine:
@@ -144,43 +124,23 @@ def self_move_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, An
     return [{"type": "relocate_self", "moves": o} for o in options]
 
 
-def sample_self_move(s: TState, cards: CardSet, seat: int, rng: Any) -> dict[str, Any]:
-    """``self_move_actions(...)[rng.randbelow(len(...))]`` without building the product: the same single
-    draw decoded in mixed radix, the first ship the most significant digit (random captains; TH-7.2)."""
-    mine = sorted(x for g in s.groups for x in g.get(seat, []) if cards.ships[x].relocate_self)
-    per_ship: list[list[Any]] = []
-    count = 1
-    for ship in mine:
-        loc = ship_location(s, ship)
-        assert loc is not None
-        choices: list[Any] = ["stay", *[k + 1 for k in range(len(s.slots)) if k != loc[0]]]
-        per_ship.append(choices)
-        count *= len(choices)
-    i = rng.randbelow(count)
-    moves: list[dict[str, Any]] = []
-    for ship, choices in zip(reversed(mine), reversed(per_ship), strict=True):
-        i, d = divmod(i, len(choices))
-        moves.append({"ship": ship, "to_slot": choices[d]})
-    moves.reverse()
-    return {"type": "relocate_self", "moves": moves}
-
-
 def check_self_move(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    if action.get("type") != "relocate_self" or not isinstance(action.get("moves"), list):
-        raise RuleError("TH-7.2", "self moves: {type: relocate_self, moves: [{ship, to_slot|stay}]}")
+    """TH-7.2 (b), TH-D24: each named ship is an attacking ``relocate_self`` ship of the seat, named once,
+    going to a slot or staying."""
     seen = set()
     for m in action["moves"]:
-        ship = m.get("ship") if isinstance(m, dict) else None
-        loc = ship_location(s, ship) if isinstance(ship, str) else None
+        ship = m["ship"]
+        loc = ship_location(s, ship)
         if loc is None or loc[1] != seat or not cards.ships[ship].relocate_self or ship in seen:
             raise RuleError("TH-7.2", f"{ship} is not an attacking relocate_self ship of yours")
         seen.add(ship)
-        to = m.get("to_slot")
-        if to != "stay" and (not isinstance(to, int) or not 1 <= to <= len(s.slots)):
+        to = m["to_slot"]
+        if to != "stay" and not 1 <= to <= len(s.slots):
             raise RuleError("TH-D24", f"destination must be a slot 1..{len(s.slots)} or stay")
 
 
 def resolve_self_moves(s: TState, cards: CardSet, commits: dict[int, dict[str, Any]]) -> None:
+    """TH-7.2 (b), TH-7.3: all self moves revealed and applied together."""
     for seat in sorted(commits):
         for m in commits[seat]["moves"]:
             if m["to_slot"] != "stay":

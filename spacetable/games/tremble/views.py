@@ -1,4 +1,4 @@
-"""Per-seat views (IM-1–IM-4), text rendering and determinisation (IM-6).
+"""Per-seat views (IM-1, IM-2, IM-3, IM-4), text rendering and determinisation (IM-6).
 
 A view never contains another seat's hand identities (except ships revealed in a
 plan, TH-D26), drawn cards, compensation identities, army peeks, pending commits,
@@ -7,16 +7,17 @@ deck orders, hidden missions or the RNG state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spacetable.core.rng import Rng
 
 from .battle import total
 from .cards import CardSet
+from .flow import SEALED, cards_of, default_action, to_act
+from .notation import action_text
 from .state import TState
 
-if TYPE_CHECKING:
-    from .game import TrembleGame
+__all__ = ["action_text", "build_view", "determinize", "render_text"]  # action_text: cli.py imports it from here
 
 
 def ship_json(cards: CardSet, sid: str) -> dict[str, Any]:
@@ -70,8 +71,10 @@ def comp_json(cards: CardSet, cid: str, turn: int) -> dict[str, Any]:
     return {"id": cid, "name": c.name, "name_ru": c.name_ru, "effect": c.effect, "received": turn}
 
 
-def build_view(game: TrembleGame, s: TState, viewer: int | None) -> dict[str, Any]:
-    cards = game.cards(s)
+def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
+    """What ``viewer`` may see (IM-1 public facts, IM-2 the viewer's own private cards, IM-4 everything at
+    the end; ``None`` is a spectator)."""
+    cards = cards_of(s)
     over = s.phase == "over"
     players = []
     for i, p in enumerate(s.players):
@@ -130,9 +133,9 @@ def build_view(game: TrembleGame, s: TState, viewer: int | None) -> dict[str, An
         if s.phase in ("respond", "declare") or c.dice:
             contest["totals"] = {str(x): total(s, cards, x) for x in c.seats}
     sealed = None
-    if s.phase in ("buy", "plan", "station_move", "self_move", "loss", "claim"):
+    if s.phase in SEALED:
         sealed = s.sealed.view(viewer)
-    return {
+    view = {
         "game": "tremble",
         "card_set": cards.label,
         "card_set_source": cards.source,
@@ -143,7 +146,7 @@ def build_view(game: TrembleGame, s: TState, viewer: int | None) -> dict[str, An
         "lead": s.lead,
         "fuel_limit": s.fuel[s.turn - 1] if s.turn <= len(s.fuel) else None,
         "fuel_table": list(s.fuel),
-        "to_act": list(game.to_act(s)),
+        "to_act": list(to_act(s)),
         "players": players,
         "missions": [
             {
@@ -172,45 +175,9 @@ def build_view(game: TrembleGame, s: TState, viewer: int | None) -> dict[str, An
         "final": dict(s.final) if over else None,
         "events": list(s.events[-20:]),
     }
-
-
-def action_text(cards: CardSet, a: dict[str, Any]) -> str:
-    t = a.get("type")
-    n = cards.card_name
-    if t == "buy":
-        parts = []
-        if a.get("comp"):
-            parts.append("play " + ", ".join(n(c) for c in a["comp"]))
-        if a.get("credits"):
-            parts.append(f"credit x{a['credits']}")
-        parts.append("buy " + (", ".join(n(c) for c in a.get("buy", [])) or "nothing"))
-        if a.get("discard"):
-            parts.append("discard " + ", ".join(n(c) for c in a["discard"]))
-        if a.get("repay"):
-            parts.append(f"repay x{a['repay']}")
-        return "; ".join(parts)
-    if t == "plan":
-        gs = [f"slot {g['slot']}: " + "+".join(n(x) for x in g["ships"]) for g in a.get("groups", [])]
-        extra = [n(c) for c in a.get("fuel_cards", [])] + [
-            n(x["station"]) + (f"@{x['slot']}" if "slot" in x else "") for x in a.get("stations", [])
-        ]
-        return ("; ".join(gs) or "stay home") + (f" (using {', '.join(extra)})" if extra else "")
-    if t in ("declare", "army", "reward"):
-        return f"{t} {a.get('choice')}"
-    if t in ("use_station", "use_compensation"):
-        cid = a.get("station") or a.get("card") or ""
-        return f"use {n(cid)}" + (f" on {n(a['target'])}" if a.get("target") else "")
-    if t == "choose_loss":
-        return f"lose {n(a['ship'])}"
-    if t == "relocate_enemy":
-        return f"{n(a['station'])}: move {n(a['ship'])} to slot {a['to_slot']}"
-    if t == "relocate_self":
-        return "; ".join(f"{n(m['ship'])} → {m['to_slot']}" for m in a.get("moves", [])) or "stay"
-    if t == "claim_city":
-        return f"claim the city with {n(a['card'])}"
-    if t == "ignore_army":
-        return f"{n(a['card'])} against army #{a['army_index'] + 1}"
-    return str(t)
+    if s.resigned:  # present only once somebody resigned
+        view["resigned"] = list(s.resigned)
+    return view
 
 
 def _ship_line(sh: dict[str, Any]) -> str:
@@ -222,8 +189,9 @@ def _ship_line(sh: dict[str, Any]) -> str:
     )
 
 
-def render_text(game: TrembleGame, s: TState, viewer: int | None) -> str:
-    v = build_view(game, s, viewer)
+def render_text(s: TState, viewer: int | None) -> str:
+    """A plain-text picture of ``viewer``'s view (terminal, replays); names the card set (TH-0.3)."""
+    v = build_view(s, viewer)
     fuel = v["fuel_limit"] if v["fuel_limit"] is not None else "-"  # none after the last turn
     lines = [
         f"== Tremble, Humans! — {v['card_set']} ==",
@@ -269,16 +237,18 @@ def render_text(game: TrembleGame, s: TState, viewer: int | None) -> str:
     return "\n".join(lines)
 
 
-def determinize(game: TrembleGame, s: TState, seat: int, rng: Rng) -> TState:
+def determinize(s: TState, seat: int, rng: Rng) -> TState:
     """IM-6: resample what ``seat`` cannot see, consistently with its view, and reseed the RNG.
 
     Hidden ship cards (other seats' unrevealed hands and drawn cards, the decks, blue
     cards removed at turn 6) are reshuffled among their locations within each colour,
     hands receiving ships only; other seats' compensation cards are reshuffled with the
-    compensation deck; the army deck and the city deck (within colour) are reshuffled;
-    other seats' pending sealed commits are dropped (they will decide again).
+    compensation deck; the army deck and the city deck (within colour) are reshuffled.
+    Other seats' sealed commits are unknown (IM-5): each is replaced by that window's
+    timeout default on the resampled position, so the seats that have committed stay
+    committed (a search may put its own guesses in their place).
     """
-    cards = game.cards(s)
+    cards = cards_of(s)
     d = s.clone()
     d.rng = Rng(rng.next_u64())
     if d.phase == "over":  # IM-4: at the end everything is public
@@ -348,13 +318,8 @@ def determinize(game: TrembleGame, s: TState, seat: int, rng: Rng) -> TState:
     rng.shuffle(blue_c)
     rng.shuffle(red_c)
     d.city_deck = red_c + blue_c
-    if d.phase in ("buy", "plan", "station_move", "self_move", "loss", "claim"):
-        # other seats' sealed commits are unknown: replace each by a plausible commit made on the
-        # resampled position (so seats still to decide, the searcher included, keep their turn order)
-        from .ai import heuristic_action
-
-        guess_rng = Rng(rng.next_u64())
+    if d.phase in SEALED:
         for other in sorted(k for k in d.sealed.commits if k != seat):
             del d.sealed.commits[other]
-            d.sealed.commits[other] = heuristic_action(game, d, other, guess_rng)
+            d.sealed.commits[other] = default_action(d, cards, other)
     return d

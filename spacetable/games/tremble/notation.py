@@ -1,0 +1,207 @@
+"""How actions are written: the notation of each action type, the terminal plan notation, and the
+named arguments of each action's translated sentence (``i18n/<lang>.json``, keys ``tremble.move.*``).
+
+The notation is what logs, the terminal and the replays print (``buy Reaper Tripod; discard Watch
+Saucer``); the sentences are what :meth:`Game.describe_action` renders in English, French, Dutch or
+Russian. Card names in sentences come from the catalogues for the house set (``tremble.card.<id>``)
+and from the set's own (English) names for owner sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from spacetable.core.errors import RuleError
+from spacetable.core.i18n import catalog, phrase
+
+from .cards import CardSet
+from .flow import cards_of
+from .state import TState
+
+Action = dict[str, Any]
+PACKAGE = "spacetable.games.tremble"
+
+
+# ------------------------------------------------------------------------- notation
+def _buy(cards: CardSet, a: Action) -> str:
+    n = cards.card_name
+    parts = []
+    if a.get("comp"):
+        parts.append("play " + ", ".join(n(c) for c in a["comp"]))
+    if a.get("credits"):
+        parts.append(f"credit x{a['credits']}")
+    parts.append("buy " + (", ".join(n(c) for c in a.get("buy", [])) or "nothing"))
+    if a.get("discard"):
+        parts.append("discard " + ", ".join(n(c) for c in a["discard"]))
+    if a.get("repay"):
+        parts.append(f"repay x{a['repay']}")
+    return "; ".join(parts)
+
+
+def _plan(cards: CardSet, a: Action) -> str:
+    n = cards.card_name
+    gs = [f"slot {g['slot']}: " + "+".join(n(x) for x in g["ships"]) for g in a.get("groups", [])]
+    extra = [n(c) for c in a.get("fuel_cards", [])] + [
+        n(x["station"]) + (f"@{x['slot']}" if "slot" in x else "") for x in a.get("stations", [])
+    ]
+    return ("; ".join(gs) or "stay home") + (f" (using {', '.join(extra)})" if extra else "")
+
+
+def _choice(cards: CardSet, a: Action) -> str:
+    return f"{a['type']} {a.get('choice')}"
+
+
+def _use(cards: CardSet, a: Action) -> str:
+    n = cards.card_name
+    cid = a.get("station") or a.get("card") or ""
+    return f"use {n(cid)}" + (f" on {n(a['target'])}" if a.get("target") else "")
+
+
+def _relocate_self(cards: CardSet, a: Action) -> str:
+    return "; ".join(f"{cards.card_name(m['ship'])} → {m['to_slot']}" for m in a.get("moves", [])) or "stay"
+
+
+TEXT: dict[str, Callable[[CardSet, Action], str]] = {
+    "buy": _buy,
+    "plan": _plan,
+    "declare": _choice,
+    "army": _choice,
+    "reward": _choice,
+    "use_station": _use,
+    "use_compensation": _use,
+    "choose_loss": lambda cards, a: f"lose {cards.card_name(a['ship'])}",
+    "relocate_enemy": lambda cards, a: (
+        f"{cards.card_name(a['station'])}: move {cards.card_name(a['ship'])} to slot {a['to_slot']}"
+    ),
+    "relocate_self": _relocate_self,
+    "claim_city": lambda cards, a: f"claim the city with {cards.card_name(a['card'])}",
+    "ignore_army": lambda cards, a: f"{cards.card_name(a['card'])} against army #{a['army_index'] + 1}",
+}
+
+
+def action_text(cards: CardSet, a: Action) -> str:
+    """The notation of an action (types without parameters are written as their name)."""
+    fn = TEXT.get(a.get("type", ""))
+    return fn(cards, a) if fn is not None else str(a.get("type"))
+
+
+def notation(s: TState, seat: int, a: Action) -> str:
+    """A move's notation as the move table asks for it."""
+    return action_text(cards_of(s), a)
+
+
+def parse_plan(s: TState, seat: int, text: str) -> Action:
+    """The terminal plan notation ``2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2``
+    (slot=ships, ships by card id or by their 1-based position in the sorted hand) as a plan (TH-6.1)."""
+    hand = sorted(s.players[seat].hand)
+    groups: list[dict[str, Any]] = []
+    fuel: list[str] = []
+    stations: list[dict[str, Any]] = []
+    for tok in text.split():
+        key, _, value = tok.partition("=")
+        if not value:
+            raise RuleError("CORE-ACTION", f"cannot read {tok!r}; use slot=ships, fuel=cards, station=id@slot")
+        if key == "fuel":
+            fuel.extend(value.split(","))
+        elif key == "station":
+            sid, _, slot = value.partition("@")
+            stations.append({"station": sid, **({"slot": int(slot)} if slot.isdigit() else {})})
+        elif key.isdigit():
+            ships = []
+            for ref in value.split(","):
+                if ref.isdigit() and 1 <= int(ref) <= len(hand):
+                    ships.append(hand[int(ref) - 1])
+                else:
+                    ships.append(ref)
+            groups.append({"slot": int(key), "ships": ships})
+        else:
+            raise RuleError("CORE-ACTION", f"cannot read {tok!r}")
+    return {"type": "plan", "groups": groups, "fuel_cards": fuel, "stations": stations}
+
+
+# ------------------------------------------------------------------------- sentence arguments
+def card_term(cards: CardSet, cid: str) -> Any:
+    """A card's name as a sentence argument: a translated phrase for the house set, else its own name."""
+    base = cards.base_id(cid)
+    if cards.source == "house" and f"tremble.card.{base}" in catalog(PACKAGE, "en"):
+        return phrase(f"tremble.card.{base}")
+    return cards.card_name(cid)
+
+
+def _cards(s: TState, ids: list[str]) -> list[Any]:
+    cards = cards_of(s)
+    return [card_term(cards, c) for c in ids]
+
+
+def buy_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    parts: list[Any] = []
+    if a.get("comp"):
+        parts.append(phrase("tremble.buy.comp", cards=_cards(s, a["comp"])))
+    if a.get("credits"):
+        parts.append(phrase("tremble.buy.credits", n=a["credits"]))
+    buy = a.get("buy") or []
+    parts.append(phrase("tremble.buy.cards", cards=_cards(s, buy)) if buy else phrase("tremble.buy.nothing"))
+    if a.get("discard"):
+        parts.append(phrase("tremble.buy.discard", cards=_cards(s, a["discard"])))
+    if a.get("repay"):
+        parts.append(phrase("tremble.buy.repay", n=a["repay"]))
+    return {"parts": parts}
+
+
+def plan_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    cards = cards_of(s)
+    groups = [phrase("tremble.plan.group", slot=g["slot"], ships=_cards(s, g["ships"])) for g in a.get("groups", [])]
+    using: list[Any] = [card_term(cards, c) for c in a.get("fuel_cards", [])]
+    for x in a.get("stations", []):
+        name = card_term(cards, x["station"])
+        using.append(phrase("tremble.plan.support", station=name, slot=x["slot"]) if "slot" in x else name)
+    return {
+        "groups": groups or [phrase("tremble.plan.home")],
+        "using": phrase("tremble.plan.using", cards=using) if using else "",
+    }
+
+
+def choice_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    return {"choice": phrase(f"tremble.{a['type']}.{a['choice']}")}
+
+
+def use_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    cards = cards_of(s)
+    target = a.get("target")
+    return {
+        "card": card_term(cards, a.get("station") or a.get("card") or ""),
+        "target": phrase("tremble.target", ship=card_term(cards, target)) if target else "",
+    }
+
+
+def relocate_enemy_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    cards = cards_of(s)
+    return {"station": card_term(cards, a["station"]), "ship": card_term(cards, a["ship"]), "slot": a["to_slot"]}
+
+
+def relocate_self_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    cards = cards_of(s)
+    moves = [
+        phrase("tremble.relocate.stay", ship=card_term(cards, m["ship"]))
+        if m["to_slot"] == "stay"
+        else phrase("tremble.relocate.to", ship=card_term(cards, m["ship"]), slot=m["to_slot"])
+        for m in a.get("moves", [])
+    ]
+    return {"moves": moves or [phrase("tremble.relocate.none")]}
+
+
+def ship_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    return {"ship": card_term(cards_of(s), a["ship"])}
+
+
+def card_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    return {"card": card_term(cards_of(s), a["card"])}
+
+
+def ignore_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    return {"card": card_term(cards_of(s), a["card"]), "index": a["army_index"] + 1}
+
+
+def no_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    return {}

@@ -1,0 +1,134 @@
+"""The fast paths equal the reference paths: ``fast.apply_buy`` and the trusted seals of ``fast.TRUSTED``
+(against the validating engine), and the random captain's samplers (against the enumerators and
+against indexing the legal lists). See the docstrings of ``fast.py`` and ``sampling.py``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from spacetable.core.match import state_fingerprint
+from spacetable.core.rng import Rng
+from spacetable.games.tremble import GAME, buying, fast
+from spacetable.games.tremble.ai import CaptainDraws, RandomCaptain
+from spacetable.games.tremble.cards import get_set
+from spacetable.games.tremble.sampling import sample_action
+
+from .test_properties import play_random
+
+H = get_set("house")
+
+
+def _canon_buy(a: dict) -> tuple:
+    return (a["credits"], tuple(sorted(a["buy"])), tuple(sorted(a["discard"])), a["repay"], tuple(sorted(a["comp"])))
+
+
+def _canon_plan(a: dict) -> str:
+    return json.dumps(
+        {"g": a["groups"], "f": sorted(a["fuel_cards"]), "s": sorted(a["stations"], key=lambda x: json.dumps(x, sort_keys=True))},
+        sort_keys=True,
+    )
+
+
+@pytest.mark.rule("TH-4.3", "TH-4.4", "TH-4.6", "TH-13.1", "TH-6.1", "TH-6.2", "TH-6.3", "TH-6.4")
+def test_sampled_buys_and_plans_are_members_of_the_enumerators() -> None:
+    """The fast sampler behind the random captain only draws legal commits: every sampled buy
+    (TH-4.4, TH-4.6, TH-13.1) and plan (TH-6) is one of the enumerated legal actions."""
+    checked = 0
+    for seed in range(6):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, seed)
+        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            a = captains[seat].choose(GAME, s, seat)
+            if s.phase == "buy" and seed % 2 == 0:
+                assert _canon_buy(a) in {_canon_buy(x) for x in GAME.legal_actions(s, seat)}
+                checked += 1
+            elif s.phase == "plan" and len(s.players[seat].hand) <= 4:
+                assert _canon_plan(a) in {_canon_plan(x) for x in GAME.legal_actions(s, seat)}
+                checked += 1
+            GAME.apply_in_place(s, seat, a)
+    assert checked > 100
+
+
+@pytest.mark.rule("TH-4.3", "TH-6.1")
+def test_checked_in_place_play_equals_validated_play() -> None:
+    """The simulation fast path (``apply_in_place(..., checked=True)``: the engine's own buy and plan
+    commits sealed as given, ``fast.TRUSTED``) reaches exactly the states of the protocol ``apply``."""
+    for seed in range(20):
+        players = 2 + seed % 4
+        cfg = {"players": players, "log_events": False}  # the readable log is trimmed differently by clones
+        ref = GAME.initial_state(cfg, seed)
+        fast_state = GAME.initial_state(cfg, seed)
+        a_ref = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        a_fast = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(ref):
+            seat = GAME.to_act(ref)[0]
+            assert GAME.to_act(fast_state) == GAME.to_act(ref)
+            ref = GAME.apply(ref, seat, a_ref[seat].choose(GAME, ref, seat))
+            GAME.apply_in_place(fast_state, seat, a_fast[seat].choose(GAME, fast_state, seat), checked=True)
+        assert not GAME.to_act(fast_state)
+        assert state_fingerprint(GAME, fast_state) == state_fingerprint(GAME, ref)
+    assert set(fast.TRUSTED) == {"buy", "plan"}
+
+
+@pytest.mark.rule("TH-4.3", "TH-4.4", "TH-4.5", "TH-4.6", "TH-13.2", "TH-13.4")
+def test_apply_buy_equals_the_validating_simulation() -> None:
+    """TH-4.3, TH-4.4: resolving a sealed buy without re-checking it (``fast.apply_buy``) changes the player
+    and returns the discards exactly as the validating ``buying.simulate_buy`` does, for every enumerated
+    legal commit."""
+    compared = 0
+    for seed in range(4):
+        _, log = play_random(2 + seed, 500 + seed, check_every=False, smart=0.5)
+        replay = GAME.initial_state({"players": 2 + seed}, 500 + seed)
+        for seat, a in log:
+            if replay.phase == "buy" and replay.turn % 3 == seed % 3:
+                for legal in buying.enumerate_buys(replay, H, H.rules, seat)[:60]:
+                    p1, p2 = replay.players[seat].clone(), replay.players[seat].clone()
+                    out1 = buying.simulate_buy(p1, replay, H, H.rules, legal)
+                    out2 = fast.apply_buy(p2, replay, H, H.rules, legal)
+                    assert out1 == out2 and p1 == p2
+                    compared += 1
+            replay = GAME.apply(replay, seat, a)
+    assert compared > 200
+
+
+@pytest.mark.rule("TH-7.2", "TH-9.3", "TH-10.1", "TH-10.3", "TH-11.3", "TH-9.7", "TH-9.9", "TH-4.2")
+def test_samplers_equal_indexing_the_legal_lists() -> None:
+    """In every window but buy and plan, ``sample_action`` is ``legal[rng.randbelow(len(legal))]``: the same
+    action and the same generator state after, whether the list is built (respond, loss, claim...) or not
+    (fight or flee, raid or catch, station moves and self moves decoded from one draw)."""
+    seen: dict[str, int] = {}
+    for seed in range(40):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, 900 + seed)
+        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            if s.phase not in ("buy", "plan"):
+                legal = GAME.legal_actions(s, seat)
+                for k in range(3):
+                    r1, r2 = Rng(seed * 100 + k), Rng(seed * 100 + k)
+                    assert sample_action(s, H, seat, r1) == legal[r2.randbelow(len(legal))]
+                    assert r1.state == r2.state
+                seen[s.phase] = seen.get(s.phase, 0) + 1
+            GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
+    assert seen.get("station_move", 0) > 3 and seen.get("self_move", 0) > 3
+    assert {"declare", "respond", "reward", "army", "loss"} <= set(seen)
+
+
+def test_captain_draws_equal_pythons_random() -> None:
+    """The random captain's generator gives exactly the values of Python's ``random.Random`` with the same
+    seed: ``randbelow(n)`` those of ``randrange(n)``, ``shuffle`` those of ``shuffle``."""
+    for seed in range(60):
+        mine, ref = CaptainDraws(seed), random.Random(seed)
+        for n in range(1, 12):
+            assert mine.randbelow(n) == ref.randrange(n)
+            assert [mine.randbelow(n) for _ in range(4)] == [ref.randrange(n) for _ in range(4)]
+            a, b = list(range(n)), list(range(n))
+            mine.shuffle(a)
+            ref.shuffle(b)
+            assert a == b
