@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spacetable.core.errors import RuleError
-from spacetable.core.i18n import catalog, phrase
+from spacetable.core.i18n import catalog, phrase, render
 
 from .cards import CardSet
 from .flow import cards_of
@@ -21,6 +21,7 @@ from .state import TState
 
 Action = dict[str, Any]
 PACKAGE = "spacetable.games.tremble"
+PACKAGES = (PACKAGE, "spacetable.core")
 
 
 # ------------------------------------------------------------------------- notation
@@ -120,14 +121,51 @@ def parse_plan(s: TState, seat: int, text: str) -> Action:
     return {"type": "plan", "groups": groups, "fuel_cards": fuel, "stations": stations}
 
 
-# ------------------------------------------------------------------------- sentence arguments
+# ------------------------------------------------------------------------- translated terms
 def card_term(cards: CardSet, cid: str) -> Any:
-    """A card's name as a sentence argument: a translated phrase for the house set, else its own name."""
+    """A card's name as a sentence argument: a translated phrase for the house set (and for every army
+    card), else the set's own name."""
+    army = cards.armies.get(cid)
+    if army is not None:
+        return phrase("tremble.army_card.army", n=army.strength) if army.strength else phrase("tremble.army_card.no_army")
     base = cards.base_id(cid)
     if cards.source == "house" and f"tremble.card.{base}" in catalog(PACKAGE, "en"):
         return phrase(f"tremble.card.{base}")
     return cards.card_name(cid)
 
+
+def effect_term(effect: dict[str, Any]) -> Any:
+    """An effect of the §6.3 vocabulary as a translatable phrase (kinds, city types and regions translated)."""
+    args: dict[str, Any] = {k: v for k, v in effect.items() if k != "op"}
+    for key in ("kind", "city_type", "region"):
+        if key in args:
+            args[key] = phrase(f"tremble.{key}.{args[key]}")
+    return phrase(f"tremble.op.{effect['op']}", **args)
+
+
+def card_description(cards: CardSet, cid: str, lang: str = "en") -> str:
+    """A card's name and effects in ``lang`` (``en``, ``fr``, ``nl``, ``ru``)."""
+    ship = cards.ships.get(cid)
+    if ship is not None:
+        effects = list(ship.abilities)
+    elif cid in cards.stations:
+        effects = [cards.stations[cid].effect]
+    elif cid in cards.comps:
+        effects = [cards.comps[cid].effect]
+    else:
+        effects = []
+    name = card_term(cards, cid)
+    if not effects:
+        return render(PACKAGES, "tremble.card.description", {"name": name, "effects": []}, lang).rstrip(": ")
+    return render(PACKAGES, "tremble.card.description", {"name": name, "effects": [effect_term(e) for e in effects]}, lang)
+
+
+def phase_name(phase: str, lang: str = "en") -> str:
+    """The name of a window (``state.phase``) in ``lang``."""
+    return render(PACKAGES, f"tremble.phase.{phase}", {}, lang)
+
+
+# ------------------------------------------------------------------------- sentence arguments
 
 def _cards(s: TState, ids: list[str]) -> list[Any]:
     cards = cards_of(s)
