@@ -51,7 +51,7 @@ def test_action_hook_prunes_what_the_search_considers() -> None:
         seen.append(state.pile)
         return [{"type": "take", "n": 1}] if state.pile > 0 else []
 
-    action, stats = _search(Nim(), None, actions=only_one)
+    action, _ = _search(Nim(), None, actions=only_one)
     assert action == {"type": "take", "n": 1} and seen
 
 

@@ -77,7 +77,8 @@ def test_a_move_of_another_window_cites_the_open_window_rule() -> None:
 def test_normalized_actions_are_what_the_engine_stores() -> None:
     """``normalize_action`` puts ``type`` first and keeps the declared fields; absent optional fields stay absent."""
     assert list(GAME.normalize_action({"credits": 0, "type": "buy"})) == ["type", "credits"]
-    assert GAME.normalize_action({"type": "use_station", "station": "amplifier#1"}) == {"type": "use_station", "station": "amplifier#1"}
+    use = {"type": "use_station", "station": "amplifier#1"}
+    assert GAME.normalize_action(dict(use)) == use
     s = _buy_state()
     s = GAME.apply(s, 0, {"type": "buy"})
     assert s.sealed.commits[0] == buy()  # sealed with every field (TH-4.3)
