@@ -1,4 +1,4 @@
-"""Planning, battles, rewards, armies, stations, missions and scoring (TH-6–TH-14; TH-A2, A8–A24, A26–A28)."""
+"""Planning, battles, rewards, armies, stations, missions and scoring (TH-6 to TH-14 and their scenarios TH-A)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 
 from spacetable.core.errors import RuleError
 from spacetable.games.tremble import GAME
-from spacetable.games.tremble.battle import check_choose_loss
-from spacetable.games.tremble.cards import get_set
+from spacetable.games.tremble.battle import check_choose_loss, draw_comp, strength, total
+from spacetable.games.tremble.cards import Army, get_set
 from spacetable.games.tremble.flow import end_game, start_turn
-from spacetable.games.tremble.missions import final_scoring, split_prizes
+from spacetable.games.tremble.missions import final_scoring, mission_count, split_prizes
 
 from .tremble_helpers import FIXTURE_KEY, fixture_set, plan, position
 
@@ -24,11 +24,13 @@ def seoul_battle():
     return GAME.apply(s, 1, plan({1: [ZC, ZT]}))
 
 
+@pytest.mark.rule(
+    "TH-A10", "TH-0.2", "TH-9.1", "TH-9.2", "TH-9.3", "TH-9.5", "TH-9.6", "TH-9.7", "TH-9.8", "TH-9.10", "TH-10.1",
+    "TH-10.2", "TH-12.1", "TH-C3"
+)
 def test_TH_A10_seoul_battle_and_raid() -> None:
     s = seoul_battle()
     assert s.phase == "declare" and s.contest.order == [0, 1]  # Bender 14 declares before Zoidberg 17
-    from spacetable.games.tremble.battle import strength
-
     assert strength(s, H, 0, False) == 14 and strength(s, H, 1, False) == 17
     s.rng.forced = [4, 6, 2, 4]
     s = GAME.apply(s, 0, {"type": "declare", "choice": "fight"})
@@ -43,6 +45,7 @@ def test_TH_A10_seoul_battle_and_raid() -> None:
     assert s.players[0].humans == 150000 and "seoul" in s.players[0].trophies
 
 
+@pytest.mark.rule("TH-A9", "TH-0.3", "TH-D25", "TH-D13", "TH-D14", "TH-11.2", "TH-11.3", "TH-H3", "TH-D4")
 def test_TH_A9_paris_with_stations() -> None:
     fixture_set()
     saucer, armada = "huntress_saucer#1", "armada_cruiser#1"
@@ -59,8 +62,6 @@ def test_TH_A9_paris_with_stations() -> None:
     s.rng.forced = [3, 4, 4, 5]
     s = GAME.apply(s, 1, {"type": "declare", "choice": "fight"})
     s = GAME.apply(s, 0, {"type": "declare", "choice": "fight"})
-    from spacetable.games.tremble.battle import total
-
     assert (total(s, GAME.cards(s), 0), total(s, GAME.cards(s), 1)) == (21, 22) and s.contest.offer == 0
     s = GAME.apply(s, 0, {"type": "use_station", "station": "fx_boost3#1", "target": saucer})
     assert (total(s, GAME.cards(s), 0), s.contest.offer) == (24, 1)
@@ -74,6 +75,7 @@ def test_TH_A9_paris_with_stations() -> None:
     assert len(s.players[0].comps) == 1 and s.phase == "reward"
 
 
+@pytest.mark.rule("TH-A11", "TH-9.6", "TH-6.4")
 def test_TH_A11_tie_reroll_uses_fresh_dice() -> None:
     a = "spark_saucer#1"
     s = position(2, {0: ["bastion_cruiser#1", a], 1: ["bastion_cruiser#2", "drifter_saucer#1"]}, ["cairo", "london", "berlin"])
@@ -88,6 +90,7 @@ def test_TH_A11_tie_reroll_uses_fresh_dice() -> None:
     assert totals == ["battle totals: seat 0 21, seat 1 21", "battle totals: seat 0 16, seat 1 23"]
 
 
+@pytest.mark.rule("TH-A12", "TH-D9", "TH-9.6", "TH-9.7", "TH-9.8", "TH-H4", "IM-5")
 def test_TH_A12_three_captains() -> None:
     hands = {0: ["bastion_cruiser#1"], 1: ["bastion_cruiser#2", "spark_saucer#1"], 2: ["armada_cruiser#1", "spark_saucer#2"]}
     s = position(3, hands, ["cairo", "london", "berlin", "rome"])
@@ -110,6 +113,7 @@ def test_TH_A12_three_captains() -> None:
     assert len(s.players[1].comps) == 1 and len(s.players[2].comps) == 1
 
 
+@pytest.mark.rule("TH-A13", "TH-A14", "TH-D16", "TH-9.7", "TH-D11", "TH-H3")
 def test_TH_A13_A14_immortal_saucer() -> None:
     s = position(2, {0: [TRAIN], 1: ["bastion_cruiser#1"]}, ["cairo", "london", "berlin"])
     s = GAME.apply(s, 0, plan({1: [TRAIN]}))
@@ -129,6 +133,7 @@ def test_TH_A13_A14_immortal_saucer() -> None:
         check_choose_loss(s, H, 0, {"type": "choose_loss", "ship": TRAIN})
 
 
+@pytest.mark.rule("TH-A15", "TH-A16", "TH-9.3", "TH-9.4", "TH-D3")
 def test_TH_A15_A16_flee() -> None:
     s = position(2, {0: ["spark_saucer#1"], 1: ["bastion_cruiser#1"]}, ["cairo", "london", "berlin"])
     s = GAME.apply(s, 0, plan({1: ["spark_saucer#1"]}))
@@ -141,6 +146,7 @@ def test_TH_A15_A16_flee() -> None:
     assert "cairo" in both.city_discard and both.players[0].comps == [] and both.players[1].comps == []
 
 
+@pytest.mark.rule("TH-A17", "TH-D4", "TH-9.2", "TH-2.8")
 def test_TH_A17_declaration_tie_order() -> None:
     hands = {0: ["bastion_cruiser#1", TRAIN], 1: ["bastion_cruiser#2", "training#2"]}
     s = position(2, hands, ["cairo", "london", "berlin"], humans={0: 120000, 1: 70000})
@@ -160,11 +166,10 @@ def catch_position(ships: list[str], armies: list[str]):
     return s
 
 
+@pytest.mark.rule("TH-A18", "TH-10.3", "TH-10.4", "TH-10.5", "TH-10.6", "TH-D2")
 def test_TH_A18_catch_with_exact_total() -> None:
     s = catch_position([ZC, ZT], ["no_army#1", "army_25#1"])
     s.contest = s.contest
-    from spacetable.games.tremble.cards import Army
-
     # the house set may already carry these armies: add (and later remove) only the missing ones, so
     # the shared cached set is left exactly as it was (later tests and memoised setups read it)
     added = [a for a in ("army_25#1", "army_26#1") if a not in H.armies]
@@ -186,6 +191,7 @@ def test_TH_A18_catch_with_exact_total() -> None:
         del H.armies[a]
 
 
+@pytest.mark.rule("TH-A19", "TH-A20", "TH-10.6", "TH-10.7", "TH-10.8")
 def test_TH_A19_A20_catch_failed_and_flee_mid_catch() -> None:
     s = catch_position(["bastion_cruiser#1", "spark_saucer#1"], ["army_20#1"])  # strength 12 (vs army)
     s = GAME.apply(s, 0, {"type": "reward", "choice": "catch"})
@@ -203,6 +209,7 @@ def test_TH_A19_A20_catch_failed_and_flee_mid_catch() -> None:
     assert s.players[0].humans == 100000 and "seoul" in s.city_discard and len(s.players[0].hand) == 2
 
 
+@pytest.mark.rule("TH-A2", "TH-6.3", "TH-D1", "TH-7.1", "TH-D10", "TH-12.2")
 def test_TH_A2_fuel_limits() -> None:
     s = position(2, {0: [TRAIN, BT, "spark_saucer#1"]}, ["cairo", "london", "berlin"], turn=1)
     assert GAME.apply(s, 0, plan({2: [TRAIN, BT]}))
@@ -218,6 +225,7 @@ def test_TH_A2_fuel_limits() -> None:
     assert s.fuel[8] == 12 and s.fuel[9] == 12
 
 
+@pytest.mark.rule("TH-A27", "TH-6.1", "TH-6.2", "TH-D10", "TH-D21", "TH-11.1")
 def test_TH_A27_illegal_plans() -> None:
     s = position(4, {0: [TRAIN, BT], 1: [ZC]}, ["cairo", "london", "berlin", "rome", "madrid"])
     bad = [
@@ -238,6 +246,7 @@ def test_TH_A27_illegal_plans() -> None:
             GAME.apply(s, 0, a)
 
 
+@pytest.mark.rule("TH-A8", "TH-8.1", "TH-8.2", "TH-D23", "TH-5.1")
 def test_TH_A8_resolution_order_four_players() -> None:
     hands = {
         0: ["spark_saucer#1"],
@@ -263,6 +272,7 @@ def test_TH_A8_resolution_order_four_players() -> None:
     assert s.slot == 4 and s.phase == "declare" and sorted(s.contest.order) == [2, 3]
 
 
+@pytest.mark.rule("TH-A21", "TH-14.1", "TH-14.2", "TH-14.3", "TH-14.4", "TH-14.5", "TH-D6", "TH-D7")
 def test_TH_A21_mission_splits() -> None:
     assert split_prizes([3, 3, 1, 0]) == [150000, 150000, 0, 0]
     assert split_prizes([4, 2, 2, 1]) == [200000, 50000, 50000, 0]
@@ -272,12 +282,11 @@ def test_TH_A21_mission_splits() -> None:
     assert split_prizes([0, 0, 0, 0]) == [0] * 4
     assert split_prizes([2, 1, 1, 1], unit=1) == [200000, 33333, 33333, 33333]
     assert split_prizes([1, 1, 1, 1], unit=1) == [75000] * 4
-    from spacetable.games.tremble.missions import mission_count
-
     both = next(c for c in H.cities.values() if c.region == "asia" and c.city_type == "science")
     assert mission_count(H, H.missions["m_asia"], [both.id]) == 1 and mission_count(H, H.missions["m_science"], [both.id]) == 1
 
 
+@pytest.mark.rule("TH-A28", "TH-D22", "TH-14.6")
 def test_TH_A28_final_tie_breaks() -> None:
     s = GAME.initial_state({"players": 2}, 1)
     s.phase = "over"
@@ -291,6 +300,7 @@ def test_TH_A28_final_tie_breaks() -> None:
     assert GAME.outcome(s).winners == (0, 1)
 
 
+@pytest.mark.rule("TH-A22", "TH-11.2", "TH-12.2")
 def test_TH_A22_once_per_turn_and_next_turn_comp() -> None:
     s = position(
         2, {0: ["bastion_cruiser#1"], 1: ["armada_cruiser#1"]}, ["cairo", "london", "berlin"], stations={0: ["amplifier#1"]}
@@ -308,19 +318,19 @@ def test_TH_A22_once_per_turn_and_next_turn_comp() -> None:
     assert "amplifier#1" in s.players[0].tapped
 
 
+@pytest.mark.rule("TH-A23", "TH-7.2", "TH-7.3", "TH-D24")
 def test_TH_A23_relocation_breaks_partner_bonus() -> None:
     s = position(2, {0: [BS, BT], 1: ["bastion_cruiser#1"]}, ["seoul", "london", "berlin"], stations={1: ["gravity_grapple#1"]})
     s = GAME.apply(s, 0, plan({1: [BS, BT]}))
     s = GAME.apply(s, 1, plan({2: ["bastion_cruiser#1"]}))
     assert s.phase == "station_move"
     s = GAME.apply(s, 1, {"type": "relocate_enemy", "station": "gravity_grapple#1", "ship": BS, "to_slot": 3})
-    from spacetable.games.tremble.battle import strength
-
     assert s.groups[0] == {0: [BT]} and s.groups[2] == {0: [BS]}
     s.slot = 0
     assert strength(s, H, 0, False) == 5
 
 
+@pytest.mark.rule("TH-A23", "TH-7.2", "TH-7.3")
 def test_TH_A23c_simultaneous_self_moves() -> None:
     s = position(2, {0: ["hopper_tripod#1"], 1: ["hopper_tripod#2"]}, ["seoul", "london", "berlin"])
     s = GAME.apply(s, 0, plan({1: ["hopper_tripod#1"]}))
@@ -331,6 +341,7 @@ def test_TH_A23c_simultaneous_self_moves() -> None:
     assert s.slot == 2 and s.phase == "declare"
 
 
+@pytest.mark.rule("TH-A24", "TH-9.9", "TH-D27", "TH-H4")
 def test_TH_A24_take_city_after_loss() -> None:
     hands = {0: ["armada_cruiser#1"], 1: ["spark_saucer#1"], 2: ["spark_saucer#2"]}
     s = position(3, hands, ["berlin", "london", "cairo", "rome"])
@@ -355,9 +366,8 @@ def test_TH_A24_take_city_after_loss() -> None:
     assert s.players[0].humans == 100000 + H.cities["berlin"].raid and "berlin" not in s.players[0].trophies
 
 
+@pytest.mark.rule("TH-A26", "TH-12.2")
 def test_TH_A26_compensation_reshuffle() -> None:
-    from spacetable.games.tremble.battle import draw_comp
-
     s = GAME.initial_state({"players": 2}, 1)
     s.comp_discard = s.comp_deck[:6]
     s.comp_deck = []
@@ -365,6 +375,7 @@ def test_TH_A26_compensation_reshuffle() -> None:
     assert len(s.players[0].comps) == 1 and len(s.comp_deck) == 5 and s.comp_discard == []
 
 
+@pytest.mark.rule("TH-A23", "TH-7.2", "TH-11.2")
 def test_TH_A23b_station_move_before_self_move() -> None:
     s = position(
         2, {0: ["spark_saucer#1"], 1: ["hopper_tripod#1"]}, ["seoul", "london", "berlin"], stations={0: ["gravity_grapple#1"]}
@@ -378,6 +389,7 @@ def test_TH_A23b_station_move_before_self_move() -> None:
     assert s.phase == "declare" and s.slot == 0 and sorted(s.groups[0]) == [0, 1]
 
 
+@pytest.mark.rule("TH-A22", "TH-3.2", "TH-11.2")
 def test_TH_A22_tapped_station_is_back_next_turn() -> None:
     s = position(
         2, {0: ["bastion_cruiser#1"], 1: ["armada_cruiser#1"]}, ["cairo", "london", "berlin"], stations={0: ["amplifier#1"]}
@@ -394,8 +406,9 @@ def test_TH_A22_tapped_station_is_back_next_turn() -> None:
     assert s.players[0].tapped == []
 
 
+@pytest.mark.rule("TH-14.1", "TH-14.6", "TH-13.4", "TH-D5")
 def test_TH_14_final_scoring_missions_then_credits() -> None:
-    """TH-14.1–14.6, TH-A28: prizes from trophies (one trophy may count twice), then −60,000 per unpaid credit."""
+    """TH-14.1, TH-14.6: prizes from trophies (one trophy may count twice), then −60,000 per unpaid credit."""
     s = GAME.initial_state({"players": 3}, 1)
     s.missions = ["m_science", "m_asia"]
     sci_asia = next(c.id for c in H.cities.values() if c.region == "asia" and c.city_type == "science")
@@ -417,6 +430,7 @@ def test_TH_14_final_scoring_missions_then_credits() -> None:
     assert out is not None and out.winners == (1,) and out.details["credits"] == [-60000, 0, 0]
 
 
+@pytest.mark.rule("TH-7.2", "TH-H4")
 def test_TH_7_2a_competing_station_moves_roll_d6() -> None:
     """TH-7.2(a): two station moves on one ship → 1d6 each (ties rerolled); the loser's station stays untapped."""
     fixture_set()
@@ -438,6 +452,7 @@ def test_TH_7_2a_competing_station_moves_roll_d6() -> None:
     assert "fx_grapple#1" in s.players[1].tapped and "gravity_grapple#1" not in s.players[0].tapped
 
 
+@pytest.mark.rule("TH-10.3", "TH-10.5", "TH-H5")
 def test_TH_10_3_ignore_army_card_before_the_fights() -> None:
     """TH-10.3: a usable ignore_army card discards one revealed army unfought; with none left the catch succeeds."""
     s = catch_position(["spark_saucer#1"], ["army_30#1", "no_army#1"])
@@ -451,6 +466,7 @@ def test_TH_10_3_ignore_army_card_before_the_fights() -> None:
     assert "smoke_screen#1" in s.comp_discard and "army_30#1" in s.army_discard
 
 
+@pytest.mark.rule("TH-D2", "TH-10.6", "TH-12.1", "TH-9.7", "TH-H3")
 def test_TH_D2_salvage_and_army_loss_gives_no_compensation() -> None:
     """TH-10.6 / TH-D2 with a usable salvage card: no ship destroyed, no humans, no compensation card."""
     s = catch_position(["spark_saucer#1", "watch_saucer#1"], ["army_30#1"])
@@ -463,3 +479,12 @@ def test_TH_D2_salvage_and_army_loss_gives_no_compensation() -> None:
     assert s.phase == "loss"
     s = GAME.apply(s, 0, {"type": "use_compensation", "card": "repair_drones#1"})
     assert len(s.players[0].hand) == 2 and s.players[0].comps == [] and s.players[0].humans == 100000
+
+
+@pytest.mark.rule("TH-D28", "TH-10.2")
+def test_TH_D28_humans_have_no_upper_cap() -> None:
+    """TH-D28: the printed track ends at 740,000; the engine counts on."""
+    s = position(2, {0: [ZC]}, ["seoul", "london", "berlin"], humans={0: 900000})
+    s = GAME.apply(s, 0, plan({1: [ZC]}))
+    s = GAME.apply(s, 0, {"type": "reward", "choice": "raid"})
+    assert s.players[0].humans == 900000 + H.cities["seoul"].raid

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import spacetable.games.tremble as tremble_pkg
 from spacetable.cli import main
+from spacetable.games.tremble import GAME
+from spacetable.games.tremble.simulate import seat_assignment
+
+from .tremble_helpers import position
 
 CHECKS = Path(tremble_pkg.__file__).parent / "checks"
 
@@ -76,6 +81,7 @@ def test_simulate_writes_results_and_report(tmp_path: Path, capsys: pytest.Captu
     assert set(data["summary"]["ai_win_rate_per_seat"]) == {"heuristic", "random"}
 
 
+@pytest.mark.rule("TH-A10")
 def test_check_scenario_file_TH_A10(capsys: pytest.CaptureFixture[str]) -> None:
     """`spacetable check` runs Tremble scenario files step by step (TH-A10 Seoul), bundled ones by name."""
     assert main(["check", "tremble/seoul_TH-A10"]) == 0
@@ -97,12 +103,9 @@ def test_simulate_rejects_unknown_captains(capsys: pytest.CaptureFixture[str]) -
     assert "unknown AI 'nobody'" in capsys.readouterr().err
 
 
+@pytest.mark.rule("TH-6.1", "TH-P1")
 def test_plan_notation_parses_to_the_spec_action() -> None:
     """TH-6 plans typed in the terminal: slot=ships by hand position or card id."""
-    from spacetable.games.tremble import GAME
-
-    from .tremble_helpers import position
-
     s = position(2, {0: ["training#1", "reaper_tripod#1", "watch_saucer#1"]}, ["cairo", "london", "berlin"])
     a = GAME.parse_action(s, 0, "plan 2=1,2 3=watch_saucer#1 fuel=spare_tank#1 station=beacon#1@2")
     assert a == {
@@ -116,10 +119,6 @@ def test_plan_notation_parses_to_the_spec_action() -> None:
 
 def test_simulate_rotation_gives_every_seat_every_captain_equally() -> None:
     """Balance report (issue 4): with 2 captains at 3 seats, each seat has each captain in half the games."""
-    from collections import Counter
-
-    from spacetable.games.tremble.simulate import seat_assignment
-
     for players, ais in ((3, ["random", "heuristic"]), (4, ["a", "b", "c"]), (5, ["mcts", "heuristic"]), (2, ["x"])):
         games = len(ais) * 4
         for seat in range(players):

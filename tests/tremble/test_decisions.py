@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.battle import draw_comp
 from spacetable.games.tremble.cards import get_set
@@ -20,6 +22,7 @@ def _catch(ships: list[str], armies: list[str]):
     return s
 
 
+@pytest.mark.rule("TH-D15", "TH-10.4", "TH-10.6")
 def test_TH_D15_group_modifier_lasts_for_one_army_fight_only() -> None:
     """TH-D15 / TH-10.4: a boost_group played in the first army fight does not help in the second."""
     cruiser = "bastion_cruiser#1"  # strength 10, no abilities
@@ -38,6 +41,7 @@ def test_TH_D15_group_modifier_lasts_for_one_army_fight_only() -> None:
     assert cruiser in s.ship_discard and s.players[0].comps == []  # TH-10.6: the loss, no compensation
 
 
+@pytest.mark.rule("TH-D18", "TH-10.8", "TH-10.7")
 def test_TH_D18_empty_army_deck_is_rebuilt_from_its_discard() -> None:
     """TH-10.8 / TH-D18: an empty army deck is rebuilt by shuffling the discard during a reveal;
     the revealed cards go to the discard once the catch is over."""
@@ -51,6 +55,7 @@ def test_TH_D18_empty_army_deck_is_rebuilt_from_its_discard() -> None:
     assert sorted(s.army_discard) == sorted(revealed) and "seoul" in s.city_discard
 
 
+@pytest.mark.rule("TH-D19")
 def test_TH_D19_no_compensation_when_deck_and_discard_are_empty() -> None:
     """TH-D19: compensation deck and discard both empty → the loser gets no card."""
     s = GAME.initial_state({"players": 2}, 1)
@@ -59,6 +64,7 @@ def test_TH_D19_no_compensation_when_deck_and_discard_are_empty() -> None:
     assert s.players[0].comps == [] and s.players[0].comp_turns == []
 
 
+@pytest.mark.rule("TH-D20", "TH-4.2", "TH-H2")
 def test_TH_D20_station_redraw_repeats_while_two_stations() -> None:
     """TH-4.2 / TH-D20: after a redraw that again shows two stations the player may redraw again."""
     s = GAME.initial_state({"players": 2}, 3)
@@ -76,6 +82,7 @@ def test_TH_D20_station_redraw_repeats_while_two_stations() -> None:
     assert {"amplifier#1", "jammer#1", "amplifier#2", "beacon#1"} <= set(s.ship_discard)
 
 
+@pytest.mark.rule("TH-D27", "TH-9.9")
 def test_TH_D27_claimed_city_stays_with_the_loser_when_the_winner_fails_the_catch() -> None:
     """TH-9.9 / TH-D27: a loser takes the city with take_city_after_loss; the winner then fails a catch:
     no humans for the winner, the card player keeps the trophy and the city is not discarded."""
@@ -102,6 +109,7 @@ def test_TH_D27_claimed_city_stays_with_the_loser_when_the_winner_fails_the_catc
     assert "berlin" in s.players[1].trophies and "berlin" not in s.city_discard
 
 
+@pytest.mark.rule("TH-D30", "TH-9.6", "TH-11.3", "TH-D9")
 def test_TH_D30_a_captain_below_a_tie_is_out_of_the_reroll_window() -> None:
     """TH-9.6 / TH-D30 / TH-11.3: a fighter below a shared top total has lost; the tied captains reroll
     and only they are offered effects; the loser keeps his unused card."""

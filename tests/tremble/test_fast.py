@@ -14,6 +14,7 @@ from spacetable.core.rng import Rng
 from spacetable.games.tremble import GAME, buying, fast
 from spacetable.games.tremble.ai import CaptainDraws, RandomCaptain
 from spacetable.games.tremble.cards import get_set
+from spacetable.games.tremble.effects import group_strength, passive_bonus
 from spacetable.games.tremble.sampling import sample_action
 
 from .test_properties import play_random
@@ -118,6 +119,30 @@ def test_samplers_equal_indexing_the_legal_lists() -> None:
             GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
     assert seen.get("station_move", 0) > 3 and seen.get("self_move", 0) > 3
     assert {"declare", "respond", "reward", "army", "loss"} <= set(seen)
+
+
+@pytest.mark.rule("TH-9.1", "TH-C3", "TH-D14")
+def test_compiled_group_strength_equals_the_passive_rules() -> None:
+    """TH-9.1 / TH-C3: the compiled passives of ``group_strength`` give exactly the sum of base strength
+    and ``passive_bonus`` per ship (with modifiers and cancelled bonuses, TH-D14) on random groups."""
+    rng = Rng(77)
+    ships = sorted(H.ships)
+    cities = sorted(H.cities)
+    for _ in range(3000):
+        group = rng.sample(ships, 1 + rng.randbelow(5))
+        city = H.cities[cities[rng.randbelow(len(cities))]]
+        vs_army = rng.randbelow(2) == 1
+        mods = {group[0]: 2} if rng.randbelow(3) == 0 else None
+        cancelled = [group[-1]] if rng.randbelow(3) == 0 else None
+        kinds = [H.ships[x].kind for x in group]
+        want = 5
+        for i, sid in enumerate(group):
+            card = H.ships[sid]
+            want += card.strength
+            if cancelled and sid in cancelled:
+                continue
+            want += passive_bonus(card.abilities, kinds, i, city, vs_army) + (mods or {}).get(sid, 0)
+        assert group_strength(H, group, city, vs_army, mods, cancelled, 5) == want
 
 
 def test_captain_draws_equal_pythons_random() -> None:

@@ -37,6 +37,7 @@ def _buy_state():
     {"type": "teleport"},
     [],
 ])
+@pytest.mark.rule("TH-P1")
 def test_malformed_actions_are_core_action_errors(bad: object) -> None:
     """Unknown fields, wrong JSON types, unbounded lists, non-finite numbers: ``CORE-ACTION`` (issue 9 item 4)."""
     s = _buy_state()
@@ -52,6 +53,7 @@ def test_malformed_actions_are_core_action_errors(bad: object) -> None:
     {"type": "plan", "stations": [{"station": "beacon#1", "slot": None}]},
     {"type": "plan", "fuel_cards": "spare_tank#1"},
 ])
+@pytest.mark.rule("TH-P1")
 def test_malformed_plans_are_core_action_errors(bad: dict) -> None:
     s = position(2, {0: ["training#1"]}, ["cairo", "london", "berlin"])
     with pytest.raises(RuleError) as err:
@@ -74,6 +76,7 @@ def test_a_move_of_another_window_cites_the_open_window_rule() -> None:
         GAME.apply(s, 1, plan({}))  # seat 1 holds no ship: it plans nothing (TH-D10)
 
 
+@pytest.mark.rule("TH-P1", "TH-4.3")
 def test_normalized_actions_are_what_the_engine_stores() -> None:
     """``normalize_action`` puts ``type`` first and keeps the declared fields; absent optional fields stay absent."""
     assert list(GAME.normalize_action({"credits": 0, "type": "buy"})) == ["type", "credits"]
@@ -84,6 +87,7 @@ def test_normalized_actions_are_what_the_engine_stores() -> None:
     assert s.sealed.commits[0] == buy()  # sealed with every field (TH-4.3)
 
 
+@pytest.mark.rule("TH-P1")
 def test_json_schema_declares_every_action_with_its_rule_and_caps() -> None:
     schema = GAME.action_schema()
     variants = {v["title"]: v for v in schema["oneOf"]}
@@ -96,6 +100,7 @@ def test_json_schema_declares_every_action_with_its_rule_and_caps() -> None:
         assert GAME.moves.phase_rule[phase] == WINDOWS[phase].rule
 
 
+@pytest.mark.rule("TH-P1", "TH-P2")
 def test_every_window_is_served_by_declared_moves() -> None:
     """Each legal action of each window is a declared move open in that window."""
     for players, seed in ((2, 1), (4, 2), (5, 3)):
@@ -110,6 +115,7 @@ def test_every_window_is_served_by_declared_moves() -> None:
 
 
 # ------------------------------------------------------------------ resign (core move, house rule)
+@pytest.mark.rule("TH-H7")
 def test_resign_in_a_two_player_game_ends_it_at_once() -> None:
     s = _buy_state()
     s = GAME.apply(s, 1, {"type": "resign"})  # out of turn is allowed
@@ -122,6 +128,7 @@ def test_resign_in_a_two_player_game_ends_it_at_once() -> None:
     assert err.value.rule == "CORE-TURN"
 
 
+@pytest.mark.rule("TH-H7", "TH-P3")
 def test_a_resigned_captain_plays_the_timeout_defaults_and_cannot_win() -> None:
     """3 players: seat 2 resigns while the others must still commit; its later decisions are the window
     defaults (it never buys or attacks), the game goes on to the end and seat 2 ranks last."""
@@ -145,12 +152,14 @@ def test_a_resigned_captain_plays_the_timeout_defaults_and_cannot_win() -> None:
     assert s.players[2].hand and len(s.players[2].hand) == 1  # the training saucer only
 
 
+@pytest.mark.rule("TH-H7", "IM-4")
 def test_resign_is_public_even_in_a_sealed_window() -> None:
     s = _buy_state()
     assert GAME.action_view(s, 1, {"type": "resign"}, 0) == {"type": "resign"}
     assert GAME.action_view(s, 1, buy(), 0) == {"type": "committed", "phase": "buy"}
 
 
+@pytest.mark.rule("TH-H7")
 def test_resign_through_apply_in_place() -> None:
     s = GAME.initial_state({"players": 3}, 9)
     GAME.apply_in_place(s, 0, {"type": "resign"})
@@ -159,6 +168,7 @@ def test_resign_through_apply_in_place() -> None:
 
 
 # ------------------------------------------------------------------ hooks
+@pytest.mark.rule("TH-0.1")
 def test_agents_hook_offers_the_three_captains() -> None:
     specs = {a.name: a for a in GAME.agents()}
     assert [specs[n].level for n in ("random", "heuristic", "mcts")] == ["easy", "medium", "hard"]

@@ -1,4 +1,4 @@
-"""Property tests over random legal play (TH-4.6, TH-11.1, TH-D8, IM-1–IM-6): limits, conservation,
+"""Property tests over random legal play (TH-4.6, TH-11.1, TH-D8 and the information model IM): limits, conservation,
 no negative humans during play, JSON round trip, replay equality, honest views, determinisation."""
 
 from __future__ import annotations
@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spacetable.core.match import Match, state_fingerprint
 from spacetable.core.rng import Rng
 from spacetable.games.tremble import GAME
-from spacetable.games.tremble.ai import HeuristicAgent
+from spacetable.games.tremble.ai import AGENTS, DEFAULT_AGENT, HeuristicAgent, MCTSCaptain
 from spacetable.games.tremble.cards import get_set
 from spacetable.games.tremble.state import TState
 
@@ -73,13 +74,19 @@ def play_random(players: int, seed: int, check_every: bool = True, smart: float 
     while GAME.to_act(s):
         seat = GAME.to_act(s)[0]
         a = captain.choose(GAME, s, seat) if smart and rng.random() < smart else sample(s, seat, rng)
+        before = [list(p.trophies) for p in s.players]
         s = GAME.apply(s, seat, a)
         log.append((seat, a))
         if check_every:
             check_invariants(s)
+            for p, old in zip(s.players, before, strict=True):
+                assert p.trophies[: len(old)] == old, "TH-10.9: trophies are never lost"
+            if s.phase in ("redraw", "buy"):
+                assert s.slots == [] and s.groups == [] and s.contest is None, "TH-3.3: the slots are empty"
     return s, log
 
 
+@pytest.mark.rule("TH-D8", "TH-4.6", "TH-11.1", "TH-1.1", "TH-3.3", "TH-10.9", "TH-P2")
 @settings(max_examples=40, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10**6), smart=st.sampled_from([0.0, 0.6]))
 def test_random_play_invariants(players: int, seed: int, smart: float) -> None:
@@ -89,6 +96,7 @@ def test_random_play_invariants(players: int, seed: int, smart: float) -> None:
     assert out is not None and len(out.scores) == players and out.winners
 
 
+@pytest.mark.rule("TH-P4", "TH-0.1")
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10**6))
 def test_json_round_trip_and_replay_equality(players: int, seed: int) -> None:
@@ -119,6 +127,7 @@ def _private_ids(s: TState, seat: int) -> set[str]:
     return hidden
 
 
+@pytest.mark.rule("IM-1", "IM-2", "IM-3", "IM-4", "IM-5", "TH-12.1", "TH-D26")
 def test_IM_views_never_leak_private_cards() -> None:
     """IM-2/IM-3: another seat's unrevealed ships, drawn cards, compensation cards, deck orders never appear."""
     for players, seed in ((2, 3), (4, 5), (5, 8)):
@@ -146,6 +155,7 @@ def test_IM_views_never_leak_private_cards() -> None:
                         assert "hand" not in p and "comps" not in p and "drawn" not in p
 
 
+@pytest.mark.rule("IM-6", "IM-3")
 def test_IM6_determinize_keeps_the_view_and_resamples() -> None:
     def hidden_elsewhere(s: TState) -> bool:
         last = GAME.to_act(s)[-1]
@@ -186,10 +196,9 @@ def test_IM6_determinize_keeps_the_view_and_resamples() -> None:
     assert changed
 
 
+@pytest.mark.rule("IM-6", "TH-H6")
 def test_IM6_mcts_captain_moves_for_a_later_seat_in_a_sealed_phase() -> None:
     """The MCTS captain (generic SO-ISMCTS) chooses a legal commit even when an earlier seat is still to commit."""
-    from spacetable.games.tremble.ai import MCTSCaptain
-
     s = GAME.initial_state({"players": 3}, 4)
     assert s.phase in ("buy", "redraw")
     while s.phase != "buy":
@@ -201,8 +210,9 @@ def test_IM6_mcts_captain_moves_for_a_later_seat_in_a_sealed_phase() -> None:
     assert s2.sealed.waiting() == (0, 1)
 
 
+@pytest.mark.rule("TH-P3", "IM-6")
 def test_TH5_timeout_defaults_are_always_legal() -> None:
-    """§5: the timeout default of every decision is a legal action."""
+    """TH-P3: the timeout default of every decision is a legal action."""
     for players, seed in ((2, 31), (5, 32)):
         s = GAME.initial_state({"players": players}, seed)
         rng = Rng.from_seed(seed)
@@ -213,6 +223,7 @@ def test_TH5_timeout_defaults_are_always_legal() -> None:
             s = GAME.apply(s, seat, sample(s, seat, rng) if rng.random() < 0.7 else d)
 
 
+@pytest.mark.rule("IM-6", "TH-4.2")
 def test_IM6_determinize_keeps_a_pending_station_redraw_consistent() -> None:
     """A seat waiting on the TH-4.2 redraw is known to hold two stations: resampling keeps them stations."""
     s = GAME.initial_state({"players": 2}, 5)
@@ -227,10 +238,9 @@ def test_IM6_determinize_keeps_a_pending_station_redraw_consistent() -> None:
         check_invariants(d)
 
 
+@pytest.mark.rule("TH-0.1")
 def test_agent_registry_factories_choose_legal_actions() -> None:
     """Server convention: AGENTS name -> factory(seed, seconds) with ``name`` and ``choose``; DEFAULT_AGENT listed."""
-    from spacetable.games.tremble.ai import AGENTS, DEFAULT_AGENT
-
     assert DEFAULT_AGENT in AGENTS
     s = GAME.initial_state({"players": 3}, 12)
     rng = Rng.from_seed(5)
@@ -246,6 +256,7 @@ def test_agent_registry_factories_choose_legal_actions() -> None:
         assert GAME.is_legal(s, seat, a) and (s.phase == "plan" or a in legal)
 
 
+@pytest.mark.rule("IM-6", "IM-2", "TH-H6")
 def test_IM6_view_does_not_depend_on_hidden_information() -> None:
     """For every seat and phase (game end included), the view of a determinised state equals the real view."""
     for players, seed in ((3, 1), (5, 2)):

@@ -328,7 +328,7 @@ def search_actions(game: Game[Any], state: TState, seat: int) -> list[Action]:
 
 def sample_world(game: Game[Any], state: TState, seat: int, rng: Rng) -> TState:
     """A world for one search iteration: the game's determinisation (IM-6), then the heuristic's guess in
-    place of every other seat's sealed commit (the engine puts neutral defaults there)."""
+    place of every other seat's sealed commit (the engine puts neutral defaults there, TH-H6)."""
     assert isinstance(game, TrembleGame)
     d = game.determinize(state, seat, rng)
     if d.phase in SEALED:

@@ -17,7 +17,7 @@ from .cards import CardSet
 from .effects import group_strength
 from .state import Contest, TState, new_contest
 
-#: effect ops usable in a response window of a battle (TH-11.3, §6.3 ``post_roll``) and of an army fight (TH-10.4)
+#: effect ops usable in a response window of a battle (TH-11.3, TH-C3 ``post_roll``) and of an army fight (TH-10.4)
 BATTLE_OPS = frozenset({"boost_own_ship", "cancel_enemy_bonuses", "reroll_own", "boost_group"})
 ARMY_OPS = frozenset({"boost_own_ship", "reroll_own", "boost_group"})
 
@@ -103,7 +103,8 @@ def declare(s: TState, seat: int, action: dict[str, Any]) -> None:
 
 
 def roll(s: TState, seats: list[int]) -> None:
-    """TH-9.5, TH-9.6, TH-10.4: fresh 2d6 for each seat (in seat order), replacing earlier dice."""
+    """TH-9.5, TH-9.6, TH-10.4: fresh 2d6 for each seat (in seat order), replacing earlier dice; from the
+    match generator only (TH-P4)."""
     c = s.contest
     assert c is not None
     rng = s.rng
@@ -114,7 +115,8 @@ def roll(s: TState, seats: list[int]) -> None:
 
 
 def has_option(s: TState, cards: CardSet, seat: int) -> bool:
-    """Public test: an untapped station valid here or any usable compensation card (TH-11.3, TH-12.2)."""
+    """Public test: an untapped station valid here or any usable compensation card (TH-11.3, TH-12.2); a
+    fighter without either passes silently (TH-H3)."""
     c = s.contest
     assert c is not None
     p = s.players[seat]
@@ -164,7 +166,7 @@ def _lowest(s: TState, cards: CardSet, c: Contest, waiting: list[int], known: di
 
 def window_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
     """The offered fighter's choices (TH-11.3): pass, or one use of an untapped station or a usable
-    compensation card valid in this contest (one entry per kind of compensation card)."""
+    compensation card valid in this contest (one entry per kind of compensation card, TH-H5)."""
     c = s.contest
     assert c is not None
     p = s.players[seat]
@@ -306,8 +308,8 @@ def loss_options(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
 
 
 def auto_losses(s: TState, cards: CardSet, losers: list[int]) -> list[int]:
-    """TH-9.7: a loss that only public facts fix (one non-immortal ship, no usable compensation card) is
-    applied at once; a loser with only immortal ships destroys nothing (TH-A13). Returns the losers
+    """TH-9.7, TH-H3: a loss that only public facts fix (one non-immortal ship, no usable compensation card)
+    is applied at once; a loser with only immortal ships destroys nothing (TH-A13). Returns the losers
     who must choose (sealed, simultaneous)."""
     auto: dict[int, dict[str, Any]] = {}
     deciders = []
@@ -334,7 +336,7 @@ def check_choose_loss(s: TState, cards: CardSet, seat: int, action: dict[str, An
 
 
 def check_salvage(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    """TH-9.7, TH-12.2 (§6.3 ``salvage``): a usable salvage card instead of a ship."""
+    """TH-9.7, TH-12.2 (TH-C3 ``salvage``): a usable salvage card instead of a ship."""
     cp = action["card"]
     if cp not in s.players[seat].usable_comps(s.turn) or cards.comps[cp].op != "salvage":
         raise RuleError("TH-9.7", "choose_loss {ship} or a usable salvage card")
@@ -373,8 +375,8 @@ def draw_comp(s: TState, seat: int) -> None:
 
 
 def claimers(s: TState, losers: list[int]) -> list[int]:
-    """TH-9.9: the losers who may secretly play a card in the loss window (any usable compensation card,
-    a public fact, so holding one reveals nothing)."""
+    """TH-9.9, TH-H4: the losers who may secretly play a card in the loss window (any usable compensation
+    card, a public fact, so holding a ``take_city_after_loss`` card is not revealed)."""
     return sorted(x for x in losers if s.players[x].comps and s.players[x].usable_comps(s.turn))
 
 

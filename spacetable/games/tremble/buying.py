@@ -3,7 +3,7 @@
 A commit ``{"type": "buy", "credits", "buy", "discard", "repay", "comp"}`` is validated
 step by step in the order of TH-4.4 (:func:`simulate_buy`, the reference) and applied together
 with the others (TH-4.3; the resolution without a second validation is :func:`.fast.apply_buy`).
-House decisions: an untapped ``price_discount`` station is applied automatically to the most
+House decisions (TH-H1): an untapped ``price_discount`` station is applied automatically to the most
 expensive card of the purchase (it can only help); an untapped ``extra_draw`` station is used
 automatically when drawing.
 """
@@ -49,7 +49,7 @@ def draw_ships(s: TState, cards: CardSet, rules: dict[str, Any], n: int) -> list
 
 
 def all_stations(cards: CardSet, drawn: list[str]) -> bool:
-    """TH-4.2: the station redraw is offered when every drawn card (at least two) is a station."""
+    """TH-4.2, TH-H2: the station redraw is offered when every drawn card (at least two) is a station."""
     return len(drawn) >= 2 and all(c in cards.stations for c in drawn)
 
 
@@ -66,7 +66,7 @@ def draw_for_turn(s: TState, cards: CardSet) -> None:
         n = draw
         for st in p.stations:
             if stations[st].op == "extra_draw" and st not in p.tapped:
-                p.tapped.append(st)  # house decision: used automatically when drawing
+                p.tapped.append(st)  # TH-H1: used automatically when drawing
                 n += stations[st].effect["n"]
         deck = active_deck(s, rules)
         if len(deck) >= n:  # no reshuffle needed: the same cards off the top as draw_ships
@@ -84,7 +84,7 @@ def redraw_actions(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]
 
 
 def redraw_stations(s: TState, cards: CardSet, seat: int) -> None:
-    """TH-4.2 / TH-D20: show both stations, discard them face up and draw as many cards again."""
+    """TH-4.2, TH-D20, TH-H2: show the stations, discard them face up and draw as many cards again."""
     p = s.players[seat]
     s.log_events and s.note(f"seat {seat} shows and discards {', '.join(cards.card_name(c) for c in p.drawn)} and redraws")
     s.ship_discard.extend(p.drawn)
@@ -152,7 +152,7 @@ def simulate_buy(
         prices = sorted((cards.price(c) for c in buy), reverse=True)
         for st in p.stations:
             if st not in p.tapped and cards.stations[st].op == "price_discount":
-                disc_station = st
+                disc_station = st  # TH-H1: used automatically on the dearest card
                 break
         if disc_station is not None:
             prices[0] = max(0, prices[0] - cards.stations[disc_station].effect["amount"])
@@ -276,7 +276,7 @@ def enumerate_buys(s: TState, cards: CardSet, rules: dict[str, Any], seat: int) 
 
 def settle_purchase(s: TState, cards: CardSet, seat: int, commit: dict[str, Any], before: int, gone: list[str]) -> None:
     """TH-4.5, TH-4.6, TH-12.2 after a commit is applied: unbought and discarded cards go face up to the ship
-    discard, a training saucer leaves the game instead; spent compensation cards go to their discard."""
+    discard, a training saucer leaves the game instead (TH-D11); spent compensation cards go to their discard."""
     for c in gone:
         if cards.deck_of[c] == "training":
             s.out.append(c)

@@ -1,10 +1,13 @@
-"""Card-set loading and validation (TH-0.3, TH §6).
+"""Card-set loading and validation (TH-0.3, TH-C1, TH-C2, TH-C4, TH-C5, TH-C6).
 
 A set is a folder with ``set.json`` (manifest) naming the files ``cities``,
 ``ships``, ``stations``, ``armies``, ``compensations``, ``missions`` and ``rules``.
-Records with ``copies: n`` expand to instances ``id#1..n``. Hard checks (§6.5)
-raise :class:`CardSetError` with every problem listed; guidelines (§6.6) only
+Records with ``copies: n`` expand to instances ``id#1..n`` (TH-C1). Hard checks (TH-C5)
+raise :class:`CardSetError` with every problem listed; guidelines (TH-C6) only
 produce warnings. The shipped set is ``house`` (original content, clearly labelled).
+
+This module is longer than 500 lines because the loader checks every field of every record kind
+in one place (TH-C2, TH-C5), so that one error lists every problem of a set.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from typing import Any
 
 from spacetable.core import catalog
 
-from .effects import CITY_TYPES, KINDS, REGIONS, EffectError, check_effect
+from .effects import CITY_TYPES, KINDS, REGIONS, EffectError, check_effect, compile_passives
 
 HOUSE_DIR = Path(__file__).parent / "data" / "house"
 SOURCES = ("house", "owner", "fixture")
 HOUSE_LABEL = "House card set — not the published cards"
 
+#: the ``rules.json`` defaults (TH-C4)
 DEFAULT_RULES: dict[str, Any] = {
     "turns": 10,
     "red_from_turn": 6,
@@ -39,6 +43,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "credit": {"amount": 50000, "repay": 60000, "max_humans": 50000, "max_ships": 2},
 }
 
+#: fuel tables (TH-0.2, TH-D1: the rulebook's fuel text contradicts itself; the default is our reading)
 FUEL_PRESETS: dict[str, list[int]] = {
     "default": [4, 5, 6, 7, 8, 9, 10, 11, 12, 12],
     "late_step": [4, 5, 6, 7, 8, 9, 10, 11, 11, 12],
@@ -48,7 +53,7 @@ FUEL_PRESETS: dict[str, list[int]] = {
 
 
 class CardSetError(ValueError):
-    """A card set fails a hard check (TH §6.5); the message lists every problem."""
+    """A card set fails a hard check (TH-C5); the message lists every problem."""
 
 
 class _HasEffect:
@@ -98,8 +103,6 @@ class Ship:
     def passives(self) -> tuple[tuple[int, Any, int], ...]:
         """The passive abilities as ``(code, argument, n)`` (see :data:`effects.PASSIVE_CODES`), compiled
         once for :func:`effects.group_strength` (TH-9.1); other abilities are left out."""
-        from .effects import compile_passives
-
         return compile_passives(self.abilities)
 
 
@@ -311,8 +314,8 @@ def set_document(folder: str | Path) -> dict[str, Any]:
 
 def load_set(folder: str | Path | dict[str, Any]) -> CardSet:
     """Load and validate a card set: a folder, or its JSON document (:func:`set_document`). Raises
-    :class:`CardSetError` listing every hard-check failure (TH §6.5); guideline issues go to ``CardSet.warnings``
-    (TH §6.6)."""
+    :class:`CardSetError` listing every hard-check failure (TH-C5); guideline issues go to ``CardSet.warnings``
+    (TH-C6)."""
     src = _Source(folder)
     errors: list[str] = []
     manifest = src.manifest(errors)
@@ -403,7 +406,7 @@ def load_set(folder: str | Path | dict[str, Any]) -> CardSet:
             errors.append(f"{where}: price must be a non-negative multiple of 10,000")
         if rec["fuel"] < 1 or (rec["deck"] == "training" and rec["fuel"] != 1):
             errors.append(f"{where}: fuel must be >= 1 (training saucers: exactly 1)")
-        if rec["deck"] == "training" and not any(a["op"] == "immortal" for a in abilities):
+        if rec["deck"] == "training" and not any(a["op"] == "immortal" for a in abilities):  # TH-D11
             errors.append(f"{where}: training saucers must be immortal")
         for iid in _expand(rec):
             ships[iid] = Ship(
@@ -503,7 +506,7 @@ def load_set(folder: str | Path | dict[str, Any]) -> CardSet:
     if len(rules["fuel_by_turn"]) != rules["turns"]:
         errors.append("rules.json: fuel_by_turn needs one value per turn")
 
-    # ---- hard checks (TH §6.5)
+    # ---- hard checks (TH-C5; the counts of TH-1.1 and TH-15)
     training = [s for s in ships.values() if s.deck == "training"]
     deck_cards = [c for c in list(ships.values()) + list(stations.values()) if c.deck != "training"]
 
@@ -584,7 +587,7 @@ def guideline_warnings(
     armies: dict[str, Army],
     comps: dict[str, Compensation],
 ) -> list[str]:
-    """House-set guidelines (TH §6.6): returned as warnings, never errors."""
+    """House-set guidelines (TH-C6): returned as warnings, never errors."""
     out: list[str] = []
     for ctype in CITY_TYPES:
         n = sum(1 for c in cities.values() if c.city_type == ctype)

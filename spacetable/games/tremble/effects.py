@@ -1,4 +1,4 @@
-"""The effect vocabulary of TH §6.3 and its interpreter.
+"""The effect vocabulary (TH-C3) and its interpreter.
 
 Every card ability is an effect ``{"op": ..., **params}``. This module knows the
 ops (their parameters, which card kinds may carry them and in which window they
@@ -14,7 +14,7 @@ REGIONS = ("europe", "asia", "africa", "north_america", "south_america", "oceani
 CITY_TYPES = ("science", "culture", "industrial")
 KINDS = ("saucer", "tripod", "cruiser")
 
-#: op -> (parameter types, card kinds that may carry it, window). TH §6.3.
+#: op -> (parameter types, card kinds that may carry it, window). TH-C3; ``boost_own_ship`` adds its ``n`` (TH-D25).
 OPS: dict[str, tuple[dict[str, Any], frozenset[str], str]] = {
     "str_with_kind": ({"kind": KINDS, "n": int}, frozenset({"ship"}), "passive"),
     "str_vs_city_type": ({"city_type": CITY_TYPES, "n": int}, frozenset({"ship"}), "passive"),
@@ -50,7 +50,7 @@ class EffectError(ValueError):
 
 
 def check_effect(effect: Any, carrier: str, where: str) -> dict[str, Any]:
-    """Validate one effect for a carrier kind (``ship``/``station``/``comp``). TH §6.2: unknown ops
+    """Validate one effect for a carrier kind (``ship``/``station``/``comp``). TH-C2: unknown ops
     or params MUST be rejected at load time."""
     if not isinstance(effect, dict) or "op" not in effect:
         raise EffectError(f"{where}: an effect must be an object with an 'op'")
@@ -84,7 +84,7 @@ def check_effect(effect: Any, carrier: str, where: str) -> dict[str, Any]:
 def passive_bonus(
     abilities: tuple[dict[str, Any], ...], kinds_in_group: list[str], own_index: int, city: Any, vs_army: bool
 ) -> int:
-    """Sum of the passive abilities of one ship whose condition holds (TH-9.1, TH §6.3).
+    """Sum of the passive abilities of one ship whose condition holds (TH-9.1, TH-C3).
 
     ``kinds_in_group`` lists the kinds of every ship of the group, ``own_index`` is this
     ship's position in it; ``city`` has ``region`` and ``city_type``; ``vs_army`` selects
@@ -127,7 +127,7 @@ _PASSIVE_ARG = {"str_with_kind": "kind", "str_vs_city_type": "city_type", "str_v
 
 
 def compile_passives(abilities: tuple[dict[str, Any], ...]) -> tuple[tuple[int, Any, int], ...]:
-    """``(code, argument, n)`` for each passive ability, in order (TH §6.3)."""
+    """``(code, argument, n)`` for each passive ability, in order (TH-C3)."""
     out = []
     for ab in abilities:
         op = ab["op"]
@@ -157,7 +157,7 @@ def group_strength(
         if cancelled and ships[i] in cancelled:
             continue
         if card.abilities:
-            # passive_bonus over the compiled abilities (the same conditions, TH §6.3)
+            # passive_bonus over the compiled abilities (the same conditions, TH-C3)
             for code, arg, n in card.passives:
                 if code == 0:
                     if counts is None:

@@ -1,4 +1,4 @@
-"""The flow of a game (TH-3, TH-8): which window is open, who acts, and what follows every move.
+"""The flow of a game (TH-3.1: ten turns; TH-8): which window is open, who acts, and what follows every move.
 
 A *window* is a decision point, named by ``state.phase``:
 
@@ -23,8 +23,9 @@ phase           decision                                  sealed  who acts
 Rule modules perform a move's rule steps and never change the phase; :func:`after` (the move
 table's flow hook) then moves the game on: resolving sealed commits once all are in, opening the
 next window, settling a slot and going to the next (TH-8.1, TH-D23), ending the turn (TH-3.3) and
-the game (TH-14). :data:`WINDOWS` lists each window's legal actions, its timeout default (TH §5)
-and the rule cited when a move of another window is played in it.
+the game (TH-14). :data:`WINDOWS` lists each window's legal actions (TH-P2), its timeout default
+(TH-P3) and the rule cited when a move of another window is played in it (TH-P1). Loss choices,
+claims and both relocation steps are sealed windows like buying and planning (TH-H4).
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ def end_slot(s: TState, cards: CardSet, first: bool = False) -> None:
 
 
 def end_turn(s: TState, cards: CardSet) -> None:
-    """TH-3.3: slots empty, the turn marker advances; after the last turn the game ends (TH-14)."""
+    """TH-3.3: slots empty, the turn marker advances; after the last turn (TH-3.1) the game ends (TH-14)."""
     s.slots, s.groups, s.support, s.slot = [], [], [], 0
     s.turn += 1
     if s.turn > int(cards.rules["turns"]):
@@ -272,7 +273,8 @@ def window_closed(s: TState, cards: CardSet, known: dict[int, int]) -> None:
 
 
 def start_losses(s: TState, cards: CardSet, losers: list[int]) -> None:
-    """TH-9.7, TH-10.6: losses fixed by public facts at once; the others are chosen in a sealed window."""
+    """TH-9.7, TH-10.6: losses fixed by public facts at once (TH-H3); the others are chosen in a sealed window
+    (TH-H4)."""
     deciders = battle.auto_losses(s, cards, losers)
     if deciders:
         _seal(s, sorted(deciders), "loss")
@@ -332,7 +334,7 @@ def _after_reward(s: TState, cards: CardSet, kind: str, choice: str | None) -> N
 
 def next_army(s: TState, cards: CardSet) -> None:
     """TH-10.3, TH-10.5: all armies beaten → the catch; before the first fight the ``ignore_army`` window
-    if the captain holds such a card; otherwise fight or flee the next army."""
+    if the captain holds such a card (TH-H5); otherwise fight or flee the next army."""
     c = s.contest
     assert c is not None
     seat = c.winner
@@ -413,7 +415,7 @@ def after(s: TState, seat: int, move: Any, action: Action) -> None:
 
 # ------------------------------------------------------------------------- windows
 def _default_loss(s: TState, cards: CardSet, seat: int) -> Action:
-    """TH §5 timeout of a forced loss: the non-immortal ship with the lowest base strength (then lowest id)."""
+    """TH-P3 timeout of a forced loss: the non-immortal ship with the lowest base strength (then lowest id)."""
     ships = [a for a in battle.loss_options(s, cards, seat) if a["type"] == "choose_loss"]
     return min(ships, key=lambda a: (cards.ships[a["ship"]].strength, a["ship"]))
 
@@ -425,7 +427,7 @@ def _fixed(action: Action) -> Callable[[TState, CardSet, int], Action]:
 @dataclass(frozen=True)
 class Window:
     """One decision window: the rule cited when a move of another window is played in it, its legal
-    actions (canonical order) and its timeout default (TH §5: buy nothing, empty plan, pass or stay,
+    actions (canonical order, TH-P2) and its timeout default (TH-P3: buy nothing, empty plan, pass or stay,
     flee, raid, army flee, decline, keep; a forced loss takes the weakest ship)."""
 
     phase: str
@@ -461,5 +463,5 @@ def legal(s: TState, cards: CardSet, seat: int) -> list[Action]:
 
 
 def default_action(s: TState, cards: CardSet, seat: int) -> Action:
-    """The timeout default of the open window for a seat that must act (TH §5)."""
+    """The timeout default of the open window for a seat that must act (TH-P3)."""
     return WINDOWS[s.phase].default(s, cards, seat)

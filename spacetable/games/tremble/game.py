@@ -1,12 +1,13 @@
-"""Tremble, Humans! on the core protocol: the declared moves and the game object (TH-3, TH-4.3, TH §5).
+"""Tremble, Humans! on the core protocol: the declared moves and the game object (TH-0.1, TH-P1).
 
 Every action type is declared once in :data:`MOVES`: its rule, the windows where it may be played
 (see :mod:`.flow`), a strict parameter schema (also the JSON Schema the API publishes), the rule
 steps that perform it (in the rule-area modules), its notation and its translated sentence. The
 game object adds the protocol around them: legal actions per window, views, determinisation,
-the outcome, and the core ``resign`` move (house rule below).
+the outcome, and the core ``resign`` move (house rule below). AI players, the server and the
+simulations act on a game only through this protocol (TH-0.1).
 
-House rule for ``resign`` (the rulebook has none): a captain who resigns stays at the table with
+House rule for ``resign`` (TH-H7; the rulebook has none): a captain who resigns stays at the table with
 his humans but can no longer win and ranks after every other captain; from then on each of his
 decisions is the window's timeout default (buy nothing, empty plan, pass, flee, raid...). When only
 one captain has not resigned, the game ends at once and he wins.
@@ -189,7 +190,7 @@ def _use_effect(s: TState, seat: int, a: Action) -> None:
 
 
 def _resign(s: TState, seat: int, a: Action) -> None:
-    """The core resign move (house rule in the module doc)."""
+    """The core resign move (TH-H7, house rule in the module doc)."""
     s.resigned.append(seat)
     s.log_events and s.note(f"seat {seat} resigns")
     if s.num_players - len(s.resigned) <= 1:
@@ -253,7 +254,7 @@ _TRUSTED_EXEC: dict[str, Exec] = {m.type: TRUSTED.get(m.type, m.exec) for m in M
 
 
 def _autopilot(s: TState) -> None:
-    """Resigned seats play the timeout default of every window they must act in (house rule)."""
+    """TH-H7: resigned seats play the timeout default (TH-P3) of every window they must act in."""
     gone = s.resigned
     while s.phase != "over":
         seat = next((x for x in flow.to_act(s) if x in gone), None)
@@ -331,8 +332,8 @@ class TrembleGame(Game[TState]):
     to_act = staticmethod(flow.to_act)  # type: ignore[assignment]
 
     def legal_actions(self, state: TState, player: int) -> list[Action]:
-        """Every legal action of an acting seat in its window's canonical order (``resign`` is a core move,
-        always open and not listed)."""
+        """TH-P2: every legal action of an acting seat in its window's canonical order (``resign`` is a core
+        move, always open and not listed)."""
         if player not in flow.to_act(state):
             return []
         return flow.legal(state, cards_of(state), player)
@@ -365,7 +366,7 @@ class TrembleGame(Game[TState]):
             _autopilot(s)
 
     def timeout_action(self, state: TState, player: int) -> Action:
-        """The TH §5 default of the open window (see :data:`.flow.WINDOWS`)."""
+        """The TH-P3 default of the open window (see :data:`.flow.WINDOWS`)."""
         return flow.default_action(state, cards_of(state), player)
 
     def clone(self, state: TState) -> TState:

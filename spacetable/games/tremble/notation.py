@@ -135,7 +135,7 @@ def card_term(cards: CardSet, cid: str) -> Any:
 
 
 def effect_term(effect: dict[str, Any]) -> Any:
-    """An effect of the §6.3 vocabulary as a translatable phrase (kinds, city types and regions translated)."""
+    """An effect of the TH-C3 vocabulary as a translatable phrase (kinds, city types and regions translated)."""
     args: dict[str, Any] = {k: v for k, v in effect.items() if k != "op"}
     for key in ("kind", "city_type", "region"):
         if key in args:

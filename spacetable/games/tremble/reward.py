@@ -53,7 +53,7 @@ def draw_armies(s: TState, k: int, keep_out: list[str]) -> list[str]:
 
 
 def peek(s: TState, cards: CardSet, seat: int, action: dict[str, Any]) -> None:
-    """TH-11.2 (§6.3 ``army_peek``): privately see the top k army cards before choosing the reward."""
+    """TH-11.2 (TH-C3 ``army_peek``): privately see the top k army cards before choosing the reward."""
     p = s.players[seat]
     st = action["station"]
     if st not in p.stations or st in p.tapped or cards.stations[st].op != "army_peek":

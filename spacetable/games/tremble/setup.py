@@ -18,7 +18,7 @@ from .state import PlayerState, TState
 
 def setup(cards: CardSet, players: int, seed: int, fuel: list[int], split_unit: int, log_events: bool = True) -> TState:
     """TH-2.1, TH-2.2, TH-2.3, TH-2.4, TH-2.5, TH-2.6, TH-2.7: the state before the first turn begins.
-    The match seed is the one generator of the game (every shuffle and die roll comes from it)."""
+    The match seed is the one generator of the game: every shuffle and die roll comes from it (TH-P4)."""
     rules = cards.rules
     rng = Rng.from_seed(seed)
     s = TState(num_players=players, card_set="", fuel=list(fuel), split_unit=split_unit, rng=rng, log_events=log_events)
@@ -30,6 +30,7 @@ def setup(cards: CardSet, players: int, seed: int, fuel: list[int], split_unit: 
     rng.shuffle(red)
     per_turn = int(rules["cities_per_turn"][str(players)])
     if len(blue) != 5 * per_turn or len(red) != 5 * per_turn:
+        # TH-2.2, TH-15: five turns of blue cities over five turns of red
         raise ValueError(f"TH-2.2: {len(blue)} blue / {len(red)} red cities for {players} players, expected {5 * per_turn} each")
     s.city_deck = red + blue  # pop() takes from the end: blue is on top
     s.blue_deck = blue_deck

@@ -15,6 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 from spacetable.core.rng import mix_seed
 
 from .ai import make_agent
@@ -82,8 +84,6 @@ def simulate(
     tasks = [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations, g) for g in range(games)]
     results: list[dict[str, Any]] = []
     if progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         bar = Progress(TextColumn("tremble {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     else:
         bar = None
@@ -166,6 +166,8 @@ def write_outputs(results: list[dict[str, Any]], summary: dict[str, Any], out: P
 
 
 def plot(results: list[dict[str, Any]], summary: dict[str, Any], out: Path, prefix: str) -> list[Path]:
+    # matplotlib loads slowly and must be switched to the Agg backend before pyplot is imported:
+    # only a run that writes its report pays for it
     import matplotlib
 
     matplotlib.use("Agg")

@@ -15,7 +15,7 @@ from spacetable.core.simultaneous import SealedCommits
 
 @dataclass
 class PlayerState:
-    humans: int = 0
+    humans: int = 0  # no upper cap (TH-D28); below zero only after the final settlement (TH-D5, TH-D8)
     hand: list[str] = field(default_factory=list)
     stations: list[str] = field(default_factory=list)
     tapped: list[str] = field(default_factory=list)

@@ -245,8 +245,8 @@ def determinize(s: TState, seat: int, rng: Rng) -> TState:
     hands receiving ships only; other seats' compensation cards are reshuffled with the
     compensation deck; the army deck and the city deck (within colour) are reshuffled.
     Other seats' sealed commits are unknown (IM-5): each is replaced by that window's
-    timeout default on the resampled position, so the seats that have committed stay
-    committed (a search may put its own guesses in their place).
+    timeout default (TH-P3) on the resampled position, so the seats that have committed stay
+    committed (TH-H6; a search may put its own guesses in their place).
     """
     cards = cards_of(s)
     d = s.clone()
