@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from spacetable.core.rng import Rng
 from spacetable.games.tremble import GAME, buying, fast
 from spacetable.games.tremble.ai import CaptainDraws, RandomCaptain
 from spacetable.games.tremble.cards import get_set
-from spacetable.games.tremble.effects import group_strength, passive_bonus
+from spacetable.games.tremble.effects import group_strength
 from spacetable.games.tremble.sampling import sample_action
 
 from .test_properties import play_random
@@ -119,6 +120,39 @@ def test_samplers_equal_indexing_the_legal_lists() -> None:
             GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
     assert seen.get("station_move", 0) > 3 and seen.get("self_move", 0) > 3
     assert {"declare", "respond", "reward", "army", "loss"} <= set(seen)
+
+
+def passive_bonus(  # the reference reading of TH-C3 passives, for the compiled group_strength
+    abilities: tuple[dict[str, Any], ...], kinds_in_group: list[str], own_index: int, city: Any, vs_army: bool
+) -> int:
+    """Sum of the passive abilities of one ship whose condition holds (TH-9.1, TH-C3).
+
+    ``kinds_in_group`` lists the kinds of every ship of the group, ``own_index`` is this
+    ship's position in it; ``city`` has ``region`` and ``city_type``; ``vs_army`` selects
+    ``str_vs_army`` (army fight) or ``str_vs_captains`` (battle), never both (TH-10.4).
+    """
+    total = 0
+    for ab in abilities:
+        op = ab["op"]
+        if op == "str_with_kind":
+            kind = ab["kind"]
+            if any(k == kind for i, k in enumerate(kinds_in_group) if i != own_index):
+                total += ab["n"]
+        elif op == "str_vs_city_type":
+            if city.city_type == ab["city_type"]:
+                total += ab["n"]
+        elif op == "str_vs_region":
+            if city.region == ab["region"]:
+                total += ab["n"]
+        elif op == "str_vs_army":
+            if vs_army:
+                total += ab["n"]
+        elif op == "str_vs_captains":
+            if not vs_army:
+                total += ab["n"]
+        elif op == "str_alone" and len(kinds_in_group) == 1:
+            total += ab["n"]
+    return total
 
 
 @pytest.mark.rule("TH-9.1", "TH-C3", "TH-D14")

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from spacetable.core.i18n import LANGUAGES, catalog
+from spacetable.core.i18n import LANGUAGES, catalog, render
 from spacetable.core.rng import Rng
 from spacetable.games.tremble import GAME
 from spacetable.games.tremble.ai import HeuristicAgent
 from spacetable.games.tremble.cards import HOUSE_DIR, get_set
 from spacetable.games.tremble.effects import CITY_TYPES, KINDS, OPS, REGIONS
 from spacetable.games.tremble.flow import WINDOWS
-from spacetable.games.tremble.notation import card_description, phase_name
+from spacetable.games.tremble.notation import card_term, effect_term
 
 from .tremble_helpers import sample
 
@@ -66,12 +66,22 @@ def test_house_card_names_match_the_data_in_english_and_russian() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_card_and_window_reads_without_raw_keys(lang: str) -> None:
+def test_every_card_effect_and_window_reads_without_raw_keys(lang: str) -> None:
+    packages = (PKG, "spacetable.core")
     for cid in [*H.ships, *H.stations, *H.comps, *H.armies, *H.missions, *H.cities]:
-        text = card_description(H, cid, lang)
-        assert text and "tremble." not in text and "{" not in text, (cid, text)
+        text = render(packages, "tremble.card.with_effect", {"card": card_term(H, cid), "effect": ""}, lang)
+        assert text and "tremble." not in text, (cid, text)
+    effects = [e for sh in H.ships.values() for e in sh.abilities] + [c.effect for c in [*H.stations.values(), *H.comps.values()]]
+    for op, (params, _, _) in OPS.items():
+        sample_effect = next((e for e in effects if e["op"] == op), None)
+        if sample_effect is None:  # an op the house set does not use: any parameters
+            values = {"kind": KINDS[0], "city_type": CITY_TYPES[0], "region": REGIONS[0]}
+            sample_effect = {"op": op, **{k: values.get(k, 2) for k in params}}
+        term = effect_term(sample_effect)
+        text = render(packages, term["key"], term["args"], lang)
+        assert "tremble." not in text and "{" not in text, (op, text)
     for phase in [*WINDOWS, "over"]:
-        assert "tremble." not in phase_name(phase, lang)
+        assert "tremble." not in render(packages, f"tremble.phase.{phase}", {}, lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

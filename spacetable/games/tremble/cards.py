@@ -200,12 +200,6 @@ class CardSet:
                 return str(rec.name_ru if lang == "ru" else rec.name)
         return cid
 
-    def both_names(self, cid: str) -> str:
-        return f"{self.card_name(cid)} / {self.card_name(cid, 'ru')}"
-
-    def is_station(self, cid: str) -> bool:
-        return cid in self.stations
-
     def price(self, cid: str) -> int:
         ship = self.ships.get(cid)
         if ship is not None:

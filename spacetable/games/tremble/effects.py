@@ -41,9 +41,6 @@ OPS: dict[str, tuple[dict[str, Any], frozenset[str], str]] = {
     "gain_humans": ({"amount": int}, frozenset({"comp"}), "buy"),
 }
 
-#: ops usable in a post-roll response window (TH-11.3); the battle-only one is separate.
-POST_ROLL_OPS = frozenset({"boost_own_ship", "cancel_enemy_bonuses", "reroll_own", "boost_group"})
-
 
 class EffectError(ValueError):
     """An effect record is malformed (unknown op, missing/unknown/bad parameter)."""
@@ -81,40 +78,7 @@ def check_effect(effect: Any, carrier: str, where: str) -> dict[str, Any]:
     return dict(effect)
 
 
-def passive_bonus(
-    abilities: tuple[dict[str, Any], ...], kinds_in_group: list[str], own_index: int, city: Any, vs_army: bool
-) -> int:
-    """Sum of the passive abilities of one ship whose condition holds (TH-9.1, TH-C3).
-
-    ``kinds_in_group`` lists the kinds of every ship of the group, ``own_index`` is this
-    ship's position in it; ``city`` has ``region`` and ``city_type``; ``vs_army`` selects
-    ``str_vs_army`` (army fight) or ``str_vs_captains`` (battle), never both (TH-10.4).
-    """
-    total = 0
-    for ab in abilities:
-        op = ab["op"]
-        if op == "str_with_kind":
-            kind = ab["kind"]
-            if any(k == kind for i, k in enumerate(kinds_in_group) if i != own_index):
-                total += ab["n"]
-        elif op == "str_vs_city_type":
-            if city.city_type == ab["city_type"]:
-                total += ab["n"]
-        elif op == "str_vs_region":
-            if city.region == ab["region"]:
-                total += ab["n"]
-        elif op == "str_vs_army":
-            if vs_army:
-                total += ab["n"]
-        elif op == "str_vs_captains":
-            if not vs_army:
-                total += ab["n"]
-        elif op == "str_alone" and len(kinds_in_group) == 1:
-            total += ab["n"]
-    return total
-
-
-#: passive op -> compact code used by :func:`group_strength` (the conditions of :func:`passive_bonus`)
+#: passive op -> compact code used by :func:`group_strength` (the conditions are listed in the ops table, TH-C3)
 PASSIVE_CODES: dict[str, int] = {
     "str_with_kind": 0,
     "str_vs_city_type": 1,
@@ -157,7 +121,7 @@ def group_strength(
         if cancelled and ships[i] in cancelled:
             continue
         if card.abilities:
-            # passive_bonus over the compiled abilities (the same conditions, TH-C3)
+            # the passive conditions of TH-C3 over the compiled abilities (a test keeps them equal to the table)
             for code, arg, n in card.passives:
                 if code == 0:
                     if counts is None:

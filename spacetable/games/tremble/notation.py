@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spacetable.core.errors import RuleError
-from spacetable.core.i18n import catalog, phrase, render
+from spacetable.core.i18n import catalog, phrase
 
 from .cards import CardSet
 from .flow import cards_of
@@ -21,7 +21,6 @@ from .state import TState
 
 Action = dict[str, Any]
 PACKAGE = "spacetable.games.tremble"
-PACKAGES = (PACKAGE, "spacetable.core")
 
 
 # ------------------------------------------------------------------------- notation
@@ -143,28 +142,6 @@ def effect_term(effect: dict[str, Any]) -> Any:
     return phrase(f"tremble.op.{effect['op']}", **args)
 
 
-def card_description(cards: CardSet, cid: str, lang: str = "en") -> str:
-    """A card's name and effects in ``lang`` (``en``, ``fr``, ``nl``, ``ru``)."""
-    ship = cards.ships.get(cid)
-    if ship is not None:
-        effects = list(ship.abilities)
-    elif cid in cards.stations:
-        effects = [cards.stations[cid].effect]
-    elif cid in cards.comps:
-        effects = [cards.comps[cid].effect]
-    else:
-        effects = []
-    name = card_term(cards, cid)
-    if not effects:
-        return render(PACKAGES, "tremble.card.description", {"name": name, "effects": []}, lang).rstrip(": ")
-    return render(PACKAGES, "tremble.card.description", {"name": name, "effects": [effect_term(e) for e in effects]}, lang)
-
-
-def phase_name(phase: str, lang: str = "en") -> str:
-    """The name of a window (``state.phase``) in ``lang``."""
-    return render(PACKAGES, f"tremble.phase.{phase}", {}, lang)
-
-
 # ------------------------------------------------------------------------- sentence arguments
 
 def _cards(s: TState, ids: list[str]) -> list[Any]:
@@ -205,10 +182,14 @@ def choice_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
 
 
 def use_args(s: TState, seat: int, a: Action) -> dict[str, Any]:
+    """A station or compensation card named with its effect (TH-C3)."""
     cards = cards_of(s)
     target = a.get("target")
+    cid = a.get("station") or a.get("card") or ""
+    card = cards.stations.get(cid) or cards.comps.get(cid)
+    name = card_term(cards, cid)
     return {
-        "card": card_term(cards, a.get("station") or a.get("card") or ""),
+        "card": phrase("tremble.card.with_effect", card=name, effect=effect_term(card.effect)) if card else name,
         "target": phrase("tremble.target", ship=card_term(cards, target)) if target else "",
     }
 
