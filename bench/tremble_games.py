@@ -4,17 +4,19 @@ Prints games per CPU second of the process (the one-core figure, robust on a sha
 and per wall second, for 2 and 5 players (and 4, the target case) with random and heuristic
 captains, in three modes:
 
-* ``pure`` — the protocol's ``apply`` (turn check, full validation, one fast clone per action);
-* ``in-place`` — ``apply_in_place`` (no clone; every action still validated by the engine);
+* ``pure`` — the protocol's ``apply`` (turn check, the strict schema check of every action,
+  one fast clone per action);
+* ``in-place`` — ``apply_in_place`` (no clone, no schema check; every rule still checked);
 * ``checked`` — ``apply_in_place(..., checked=True)``, random captains only: their actions come from
-  the engine's own ``legal_actions`` / ``sample_action``, so the sealed buy and plan commits are not
-  validated a second time and are stored without a copy (every other action is still checked while it
-  is applied).
+  the engine's own legal lists and samplers, so the sealed buy and plan commits are not validated a
+  second time and are stored without a copy (``fast.TRUSTED``; every other action is still checked
+  while it is applied).
 
 Every game is a complete 10-turn game from ``initial_state`` to ``over``. The ``random`` captain
 (:class:`~spacetable.games.tremble.ai.RandomCaptain`) picks a uniformly random member of
 ``legal_actions`` at every decision except the sealed buy and plan commits, which it draws directly
-with a documented sampler (legal by construction, not uniform over the thousands of legal commits).
+with a documented sampler (``sampling.py``: legal by construction, not uniform over the thousands of
+legal commits).
 Run: ``.venv/bin/python bench/tremble_games.py [--seconds S] [--players 2,4,5]``. Figures only, never asserted.
 """
 

@@ -62,18 +62,13 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """Uniform integer in ``[0, n)`` without modulo bias: SplitMix64 outputs
-        at or above the largest multiple of ``n`` are rejected. The SplitMix64
-        step is written out here (hot path of every shuffle and die roll); it is
-        the same step as :meth:`next_u64`."""
+        at or above the largest multiple of ``n`` are rejected."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
         limit = _TWO64 - (_TWO64 % n)
         state = self.state
         while True:
-            state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * _M1) & _MASK
-            z = ((z ^ (z >> 27)) * _M2) & _MASK
-            x = z ^ (z >> 31)
+            state, x = _splitmix(state)
             if x < limit:
                 self.state = state
                 return x % n
@@ -102,22 +97,11 @@ class Rng:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place: for i from the end, swap with
-        ``randbelow(i + 1)`` (inlined, as in :meth:`randbelow`)."""
-        state = self.state
+        """Fisher-Yates shuffle in place: for i from the end, swap with ``randbelow(i + 1)``."""
+        below = self.randbelow
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _TWO64 - (_TWO64 % n)
-            while True:
-                state = (state + _GAMMA) & _MASK
-                z = ((state ^ (state >> 30)) * _M1) & _MASK
-                z = ((z ^ (z >> 27)) * _M2) & _MASK
-                x = z ^ (z >> 31)
-                if x < limit:
-                    break
-            j = x % n
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)
