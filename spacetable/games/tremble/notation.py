@@ -24,7 +24,15 @@ PACKAGE = "spacetable.games.tremble"
 
 
 # ------------------------------------------------------------------------- notation
-def _buy(cards: CardSet, a: Action) -> str:
+Text = Callable[[TState, int, Action], str]
+
+
+def written(fn: Callable[[CardSet, Action], str]) -> Text:
+    """A notation over the card set, as a move declaration asks for it ``(state, seat, action)``."""
+    return lambda s, seat, a: fn(cards_of(s), a)
+
+
+def buy_text(cards: CardSet, a: Action) -> str:
     n = cards.card_name
     parts = []
     if a.get("comp"):
@@ -39,7 +47,7 @@ def _buy(cards: CardSet, a: Action) -> str:
     return "; ".join(parts)
 
 
-def _plan(cards: CardSet, a: Action) -> str:
+def plan_text(cards: CardSet, a: Action) -> str:
     n = cards.card_name
     gs = [f"slot {g['slot']}: " + "+".join(n(x) for x in g["ships"]) for g in a.get("groups", [])]
     extra = [n(c) for c in a.get("fuel_cards", [])] + [
@@ -48,47 +56,39 @@ def _plan(cards: CardSet, a: Action) -> str:
     return ("; ".join(gs) or "stay home") + (f" (using {', '.join(extra)})" if extra else "")
 
 
-def _choice(cards: CardSet, a: Action) -> str:
+def choice_text(cards: CardSet, a: Action) -> str:
     return f"{a['type']} {a.get('choice')}"
 
 
-def _use(cards: CardSet, a: Action) -> str:
+def use_text(cards: CardSet, a: Action) -> str:
     n = cards.card_name
     cid = a.get("station") or a.get("card") or ""
     return f"use {n(cid)}" + (f" on {n(a['target'])}" if a.get("target") else "")
 
 
-def _relocate_self(cards: CardSet, a: Action) -> str:
+def loss_text(cards: CardSet, a: Action) -> str:
+    return f"lose {cards.card_name(a['ship'])}"
+
+
+def relocate_enemy_text(cards: CardSet, a: Action) -> str:
+    return f"{cards.card_name(a['station'])}: move {cards.card_name(a['ship'])} to slot {a['to_slot']}"
+
+
+def relocate_self_text(cards: CardSet, a: Action) -> str:
     return "; ".join(f"{cards.card_name(m['ship'])} → {m['to_slot']}" for m in a.get("moves", [])) or "stay"
 
 
-TEXT: dict[str, Callable[[CardSet, Action], str]] = {
-    "buy": _buy,
-    "plan": _plan,
-    "declare": _choice,
-    "army": _choice,
-    "reward": _choice,
-    "use_station": _use,
-    "use_compensation": _use,
-    "choose_loss": lambda cards, a: f"lose {cards.card_name(a['ship'])}",
-    "relocate_enemy": lambda cards, a: (
-        f"{cards.card_name(a['station'])}: move {cards.card_name(a['ship'])} to slot {a['to_slot']}"
-    ),
-    "relocate_self": _relocate_self,
-    "claim_city": lambda cards, a: f"claim the city with {cards.card_name(a['card'])}",
-    "ignore_army": lambda cards, a: f"{cards.card_name(a['card'])} against army #{a['army_index'] + 1}",
-}
+def claim_text(cards: CardSet, a: Action) -> str:
+    return f"claim the city with {cards.card_name(a['card'])}"
 
 
-def action_text(cards: CardSet, a: Action) -> str:
-    """The notation of an action (types without parameters are written as their name)."""
-    fn = TEXT.get(a.get("type", ""))
-    return fn(cards, a) if fn is not None else str(a.get("type"))
+def ignore_text(cards: CardSet, a: Action) -> str:
+    return f"{cards.card_name(a['card'])} against army #{a['army_index'] + 1}"
 
 
-def notation(s: TState, seat: int, a: Action) -> str:
-    """A move's notation as the move table asks for it."""
-    return action_text(cards_of(s), a)
+def type_text(cards: CardSet, a: Action) -> str:
+    """Actions without parameters are written as their type (``pass``, ``keep``...)."""
+    return str(a["type"])
 
 
 def parse_plan(s: TState, seat: int, text: str) -> Action:

@@ -14,10 +14,7 @@ from spacetable.core.rng import Rng
 from .battle import total
 from .cards import CardSet
 from .flow import SEALED, cards_of, default_action, to_act
-from .notation import action_text
 from .state import TState
-
-__all__ = ["action_text", "build_view", "determinize", "render_text"]  # action_text: cli.py imports it from here
 
 
 def ship_json(cards: CardSet, sid: str) -> dict[str, Any]:
