@@ -97,11 +97,19 @@ class Rng:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place: for i from the end, swap with ``randbelow(i + 1)``."""
-        below = self.randbelow
+        """Fisher-Yates shuffle in place: for i from the end, swap with a uniform index in ``[0, i]``
+        drawn as :meth:`randbelow` draws it (SplitMix64 outputs at or above the largest multiple of
+        ``i + 1`` rejected); the loop calls the step directly, one call per draw."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            limit = _TWO64 - (_TWO64 % n)
+            state, x = _splitmix(state)
+            while x >= limit:
+                state, x = _splitmix(state)
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)

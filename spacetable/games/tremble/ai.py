@@ -29,9 +29,9 @@ from spacetable.core.rng import Rng, mix_seed
 from .battle import strength as group_str
 from .battle import total as contest_total
 from .buying import no_buy, simulate_buy
-from .cards import CardSet, army_pass_probability
+from .cards import CardSet, army_pass_probability, get_set
 from .effects import group_strength
-from .flow import SEALED, cards_of
+from .flow import SEALED
 from .game import TrembleGame
 from .planning import empty_plan, fuel_choice, fuel_limit, fuel_resources
 from .sampling import sample_action
@@ -306,7 +306,7 @@ class RandomCaptain:
 
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
         assert isinstance(game, TrembleGame)
-        return sample_action(state, cards_of(state), player, self.rng)
+        return sample_action(state, get_set(state.card_set), player, self.rng)
 
 
 # ------------------------------------------------------------------ the MCTS captain's search hooks

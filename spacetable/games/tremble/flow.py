@@ -220,8 +220,6 @@ def _after_declare(s: TState, cards: CardSet) -> None:
     the reward without dice; otherwise the fighters roll (TH-9.5) and the response window opens."""
     c = s.contest
     assert c is not None
-    if c.order:
-        return
     if not c.fight:
         s.log_events and s.note("everybody fled; the city is discarded")
         s.city_discard.append(s.slots[s.slot])
@@ -398,10 +396,13 @@ def after(s: TState, seat: int, move: Any, action: Action) -> None:
         if len(sealed.commits) == len(sealed.required):
             resolve(s, get_set(s.card_set))
         return
-    cards = get_set(s.card_set)
     if ph == "declare":
-        _after_declare(s, cards)
-    elif ph == "reward":
+        c = s.contest
+        if c is not None and not c.order:  # nothing follows until the last declaration
+            _after_declare(s, get_set(s.card_set))
+        return
+    cards = get_set(s.card_set)
+    if ph == "reward":
         _after_reward(s, cards, move.type, action.get("choice"))
     elif ph == "respond":
         offer(s, cards)

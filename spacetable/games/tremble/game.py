@@ -139,6 +139,7 @@ class IgnoreParams(Params):
 
 
 # ------------------------------------------------------------------------- rule steps per move
+# (the execs below look the card set up with ``get_set`` directly: they run for every action of a simulation)
 Exec = Callable[[TState, int, Action], None]
 
 
@@ -156,7 +157,7 @@ def _sealed(check: Callable[[TState, CardSet, int, Action], None] | None, rule: 
 
     def run(s: TState, seat: int, a: Action) -> None:
         if check is not None:
-            check(s, cards_of(s), seat, a)
+            check(s, get_set(s.card_set), seat, a)
         s.sealed.submit(seat, a, rule)
 
     return run
@@ -164,22 +165,22 @@ def _sealed(check: Callable[[TState, CardSet, int, Action], None] | None, rule: 
 
 def _buy(s: TState, seat: int, a: Action) -> None:
     """TH-4.3, TH-4.4: validate the commit and seal it with every field present."""
-    cards = cards_of(s)
+    cards = get_set(s.card_set)
     buying.check_buy(s, cards, cards.rules, seat, a)
     s.sealed.submit(seat, buying.full_buy(a), "TH-4.3")
 
 
 def _plan(s: TState, seat: int, a: Action) -> None:
     """TH-6.1: validate the plan and seal it with every field present."""
-    planning.check_plan(s, cards_of(s), seat, a)
+    planning.check_plan(s, get_set(s.card_set), seat, a)
     s.sealed.submit(seat, planning.full_plan(a), "TH-6.1")
 
 
 def _reward(s: TState, seat: int, a: Action) -> None:
     if a["choice"] == "raid":
-        reward.raid(s, cards_of(s), seat)
+        reward.raid(s, get_set(s.card_set), seat)
     else:
-        reward.start_catch(s, cards_of(s), seat)
+        reward.start_catch(s, get_set(s.card_set), seat)
 
 
 def _nothing(s: TState, seat: int, a: Action) -> None:
@@ -187,7 +188,7 @@ def _nothing(s: TState, seat: int, a: Action) -> None:
 
 
 def _use_effect(s: TState, seat: int, a: Action) -> None:
-    battle.use_effect(s, cards_of(s), seat, a)
+    battle.use_effect(s, get_set(s.card_set), seat, a)
 
 
 def _resign(s: TState, seat: int, a: Action) -> None:
