@@ -1,24 +1,24 @@
-"""The flow of a game (TH-3.1: ten turns; TH-8): which window is open, who acts, and what follows every move.
+"""The flow of a game (TH-3.1: ten turns; TH-8): the open window, who acts, what follows every move.
 
 A *window* is a decision point, named by ``state.phase``:
 
-==============  ========================================  ======  ================================
-phase           decision                                  sealed  who acts
-==============  ========================================  ======  ================================
-``redraw``      show two stations and redraw, or keep     no      the first queued seat (TH-4.2)
-``buy``         the buy commit                            yes     everybody (TH-4.3)
-``plan``        the plan                                  yes     seats holding ships (TH-6.1)
-``station_move`` a ``relocate_enemy_ship`` use, or pass   yes     station owners (TH-7.2)
-``self_move``   moves of ``relocate_self`` ships          yes     their owners (TH-7.2)
-``declare``     fight or flee                             no      next in strength order (TH-9.3)
-``respond``     one effect, or pass                       no      the offered fighter (TH-11.3)
-``loss``        the ship lost, or salvage                 yes     losers with a choice (TH-9.7)
-``claim``       take the city after a loss, or decline    yes     losers with cards (TH-9.9)
-``reward``      raid or catch (or an army peek first)     no      the winner (TH-10.1)
-``ignore_army`` discard a revealed army, or pass          no      the winner (TH-10.3)
-``army``        fight or flee the next army               no      the winner (TH-10.3)
-``over``        nothing: the game has ended               —       nobody (TH-14)
-==============  ========================================  ======  ================================
+================  ======================================  ======  ===============================
+phase             decision                                sealed  who acts
+================  ======================================  ======  ===============================
+``redraw``        show two stations and redraw, or keep   no      the first queued seat (TH-4.2)
+``buy``           the buy commit                          yes     everybody (TH-4.3)
+``plan``          the plan                                yes     seats holding ships (TH-6.1)
+``station_move``  a ``relocate_enemy_ship`` use, or pass  yes     station owners (TH-7.2)
+``self_move``     moves of ``relocate_self`` ships        yes     their owners (TH-7.2)
+``declare``       fight or flee                           no      next in strength order (TH-9.3)
+``respond``       one effect, or pass                     no      the offered fighter (TH-11.3)
+``loss``          the ship lost, or salvage               yes     losers with a choice (TH-9.7)
+``claim``         take the city after a loss, or decline  yes     losers with cards (TH-9.9)
+``reward``        raid or catch (or an army peek first)   no      the winner (TH-10.1)
+``ignore_army``   discard a revealed army, or pass        no      the winner (TH-10.3)
+``army``          fight or flee the next army             no      the winner (TH-10.3)
+``over``          nothing: the game has ended             —       nobody (TH-14)
+================  ======================================  ======  ===============================
 
 Rule modules perform a move's rule steps and never change the phase; :func:`after` (the move
 table's flow hook) then moves the game on: resolving sealed commits once all are in, opening the
