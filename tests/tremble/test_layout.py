@@ -11,7 +11,7 @@ import spacetable.games.tremble as package
 
 HERE = Path(package.__file__).parent
 
-#: state → rule modules → flow → views and notation → game facade → samplers and AI → tools
+#: state → rule modules → flow → notation and views → game facade → samplers and AI → tools → the package
 LAYERS = [
     ["state"],
     ["effects"],
@@ -23,15 +23,15 @@ LAYERS = [
     ["notation"],
     ["views"],
     ["game"],
-    ["__init__"],
     ["sampling"],
     ["ai"],
     ["simulate"],
     ["cli"],
+    ["__init__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 #: (module, imported module): function-level imports with a reason written beside them
-ALLOWED_LATE = {("game", "ai"), ("simulate", "matplotlib"), ("simulate", "matplotlib.pyplot"), ("cli", "simulate")}
+ALLOWED_LATE = {("simulate", "matplotlib"), ("simulate", "matplotlib.pyplot")}
 
 
 def _imports(tree: ast.Module) -> list[tuple[str, bool]]:

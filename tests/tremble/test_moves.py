@@ -171,10 +171,11 @@ def test_resign_through_apply_in_place() -> None:
 @pytest.mark.rule("TH-0.1")
 def test_agents_hook_offers_the_three_captains() -> None:
     specs = {a.name: a for a in GAME.agents()}
+    assert [a.name for a in GAME.agents()] == ["mcts", "heuristic", "random"]  # the default first
     assert [specs[n].level for n in ("random", "heuristic", "mcts")] == ["easy", "medium", "hard"]
     s = GAME.initial_state({"players": 2}, 4)
     for spec in specs.values():
-        agent = spec.make(seed=1, iterations=4)
+        agent = spec.make(seed=1, seconds=0.02)
         seat = GAME.to_act(s)[0]
         assert GAME.is_legal(s, seat, agent.choose(GAME, s, seat))
 
