@@ -20,7 +20,7 @@ from spacetable.core.game import Action, Game
 from spacetable.core.hooks import AgentSpec
 
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
-from .declare import card_by_id, pieces_on
+from .declare import card_by_id, eligible_cards, pieces_on
 from .pairing import split_to_battles
 from .pieces import FACTORY, POPULATION, WORLD, anchor_sort_key
 from .state import WorldsState
@@ -152,7 +152,7 @@ class AdvisorAgent:
         """WS-10.9: declare where the ``win`` value is highest among the cards whose ``win`` value reaches the
         threshold or whose ``net`` value (its own optimisation, same opponent model) is positive."""
         best: tuple[Fraction, str] | None = None
-        for card_id in [a["card"] for a in _declarable(state, seat)]:
+        for card_id in eligible_cards(state, seat):
             win = advise(declare_situation(state, seat, card_id)).value["objective"]
             worth = win >= self.threshold or advise(declare_situation(state, seat, card_id, "net")).value["objective"] > 0
             if worth and (best is None or win > best[0]):
@@ -160,12 +160,6 @@ class AdvisorAgent:
         if best is None:
             return {"type": "end_turn"}
         return {"type": "declare_combat", "card": best[1]}
-
-
-def _declarable(state: WorldsState, seat: int) -> list[Action]:
-    from .declare import eligible_cards
-
-    return [{"type": "declare_combat", "card": c} for c in eligible_cards(state, seat)]
 
 
 AGENTS: dict[str, Callable[[int, float], Agent]] = {

@@ -24,9 +24,9 @@ from spacetable.core.steps import run_steps
 
 from . import scenario as scen
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
-from .game import GAME, TITLE
+from .game import GAME
 from .odds import BattleInput, Group, Odds, battles_from_json, combat_odds, format_odds
-from .pieces import NOTICE, POPULATION
+from .pieces import NOTICE, POPULATION, TITLE
 from .situation import odds_inputs, situation_from_scenario
 from .state import WorldsState
 

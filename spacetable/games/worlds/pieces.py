@@ -16,10 +16,18 @@ NATIVE_POWER = 4
 SUN = "sun"
 WORLD = "world"
 
+#: WS-0.3: every screen, log and replay says that only the combat chapter is implemented.
 NOTICE = (
     "Worlds & Suns - combat skirmish. Only the combat chapter of an unidentified game is implemented; "
     "its map, production, movement and victory rules are unknown and not part of this program (WS-0.3)."
 )
+TITLE = "Worlds & Suns — combat skirmish (combat chapter only; not the full game)"
+#: WS-0.4: what is house content, shown with every view.
+HOUSE_RULES = [
+    "house rule: skirmish turn, ending and material score (WS-8)",
+    "house rule: scenario format worlds-skirmish/1 (spec §6)",
+    "house rule: event deck composition and effects except the attested +1 of Mobilisation Générale (WS-7)",
+]
 
 
 @dataclass

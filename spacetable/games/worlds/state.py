@@ -1,4 +1,9 @@
-"""State of a Worlds & Suns combat skirmish (JSON-able dataclasses, WS-8)."""
+"""State of a Worlds & Suns combat skirmish (JSON-able dataclasses, WS-8).
+
+The windows of the move table are the values of :data:`WINDOWS`: ``turn`` while no combat is open
+(the active side declares a combat or ends its turn, WS-2.4, WS-8.2), then the steps of an open
+combat (:attr:`Combat.step`), and ``over``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,15 @@ from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
 
 from .pieces import Card, Piece, System
+
+#: No combat is open: the active side declares one or ends its turn (WS-2.4, WS-8.2).
+TURN = "turn"
+#: The steps of an open combat (:attr:`Combat.step`): pairing (WS-4), the sealed event and energy steps of the
+#: current battle (WS-5.1, WS-5.3), the tie choices (WS-5.6), the loser's retreat (WS-6.3), the conversion (WS-6.4).
+ALLOCATE, EVENT, ENERGY, TIE, RETREAT, CONVERT = "allocate", "event", "energy", "tie", "retreat", "convert"
+#: The skirmish is over (WS-8.3), or a side resigned.
+OVER = "over"
+WINDOWS = (TURN, ALLOCATE, EVENT, ENERGY, TIE, RETREAT, CONVERT, OVER)
 
 
 @dataclass
@@ -39,7 +53,7 @@ class Combat:
     participants: list[list[str]]
     battles: list[Battle] = field(default_factory=list)
     current: int = 0
-    step: str = "allocate"
+    step: str = ALLOCATE
     sealed: SealedCommits = field(default_factory=SealedCommits)
     tie_pending: list[int] = field(default_factory=list)
     losses: list[int] = field(default_factory=lambda: [0, 0])
@@ -73,6 +87,8 @@ class WorldsState:
     last_combat: Combat | None = None
     over: bool = False
     end_reason: str = ""
+    #: the seat that resigned (the core resign move), if any
+    resigned: int | None = None
     lost: list[int] = field(default_factory=lambda: [0, 0])
     combats_won: list[int] = field(default_factory=lambda: [0, 0])
     converted: list[int] = field(default_factory=lambda: [0, 0])
