@@ -6,15 +6,19 @@ energy amount up to the pool (no WS-10.7 cap), and in ``worst_case`` every reply
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
 import pytest
 
-from spacetable.games.worlds.advisor import Situation, _group, _sat_extra, advise, allocations
+from spacetable.cli import main
+from spacetable.games.worlds.advisor import Situation, advise, allocations
 from spacetable.games.worlds.events import card, event_number
 from spacetable.games.worlds.odds import BattleInput, combat_odds
+from spacetable.games.worlds.plans import group
+from spacetable.games.worlds.search import sat_extra
 
 
 def _side_plans(slots: list[Any], pieces: str, hand: list[str], pool: int, defender: bool, on_world: bool) -> list[tuple]:
@@ -38,7 +42,7 @@ def _side_plans(slots: list[Any], pieces: str, hand: list[str], pool: int, defen
 def _value(sit: Situation, slots: list[Any], mine: tuple, theirs: tuple) -> tuple:
     o = combat_odds(
         [
-            BattleInput(_group(sl.s_pops, sl.s_facs, ev_s, e_s), _group(sl.o_pops, sl.o_facs, ev_o, e_o))
+            BattleInput(group(sl.s_pops, sl.s_facs, ev_s, e_s), group(sl.o_pops, sl.o_facs, ev_o, e_o))
             for sl, (ev_s, e_s), (ev_o, e_o) in zip(slots, mine, theirs, strict=True)
         ]
     )
@@ -131,10 +135,10 @@ def test_ws_10_8_co_optimal_count_includes_capped_energy(objective: str) -> None
 def test_ws_10_8_saturated_energy_multiplicity() -> None:
     """WS-10.8: ways to hand out r extra energy to saturated battles: groups of interchangeable battles take
     multisets (partitions into at most m parts)."""
-    assert _sat_extra([1], 3) == 4  # 0..3 to one battle
-    assert _sat_extra([1, 1], 2) == 6  # (x, y) with x + y <= 2
-    assert _sat_extra([2], 2) == 4  # multisets {0,0} {0,1} {1,1} {0,2}
-    assert _sat_extra([], 5) == 1
+    assert sat_extra([1], 3) == 4  # 0..3 to one battle
+    assert sat_extra([1, 1], 2) == 6  # (x, y) with x + y <= 2
+    assert sat_extra([2], 2) == 4  # multisets {0,0} {0,1} {1,1} {0,2}
+    assert sat_extra([], 5) == 1
 
 
 def test_ws_a6_worst_case_value_is_a_guarantee() -> None:
@@ -156,10 +160,6 @@ def test_ws_10_3_advise_best_response_on_shipped_scenarios(scenario: str, capsys
     """WS-10.3/10.8: `spacetable advise worlds --opponent best-response` answers on every small shipped scenario
     (grand-melee, 8 against 8, is timed by bench/worlds_advisor.py instead) with a value and the opponent's reply;
     the JSON value is guaranteed: the reply shown gives exactly that objective."""
-    import json
-
-    from spacetable.cli import main
-
     assert main(["advise", "worlds", "--scenario", scenario, "--opponent", "best-response", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["opponent_response"] is not None and out["co_optimal"] >= 1

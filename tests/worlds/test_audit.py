@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
+from spacetable.cli import main
 from spacetable.core.errors import ConfigError, RuleError
+from spacetable.core.rng import Rng
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.ai import AdvisorAgent
 
@@ -62,8 +64,6 @@ def test_ws_10_9_ai_declares_when_net_is_positive_below_the_win_threshold() -> N
 def test_im_2_determinize_never_returns_the_real_hidden_hand() -> None:
     """IM-2 / IM-3: a determinized state resamples the other hand even when the scenario's hands hold more copies
     than the house deck (6 MG against 4 in the deck, 7 unseen cards for 6 left): the real hand must not leak to an AI."""
-    from spacetable.core.rng import Rng
-
     data = world_scenario({"P": 1}, {"P": 1}, hands={"A": ["MG"] * 4, "D": ["MG", "MG", "CET", "CET", "CET", "RI", "RI"]})
     st = start(data)
     seen = {tuple(GAME.determinize(st, 0, Rng.from_seed(seed)).hands[1]) for seed in range(30)}
@@ -75,8 +75,6 @@ def test_im_2_determinize_never_returns_the_real_hidden_hand() -> None:
 def test_ws_4_2_advise_cli_rejects_an_allocation_mode_for_the_wrong_side(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-4.2 / WS-10.2: in the seed's example white allocates; asking grey's advice with mode `ours`, or white's
     with `opponent_worst`, is rejected with a reason instead of optimising over the other side's split."""
-    from spacetable.cli import main
-
     assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "grey", "--allocation", "ours"]) == 2
     assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "white", "--allocation", "opponent_worst"]) == 2
     assert "WS-4.2" in capsys.readouterr().err

@@ -11,6 +11,7 @@ import pytest
 
 from spacetable.ai.base import RandomAgent, play_game
 from spacetable.cli import main
+from spacetable.core.match import Match
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.ai import AGENTS, DEFAULT_AGENT, AdvisorAgent
 from spacetable.games.worlds.cli import check_file
@@ -81,7 +82,6 @@ def test_ws_8_play_cli_with_piped_stdin(
     assert "illegal: [WS-5.3]" in out  # energy 9 was rejected, then 3 accepted
     assert "grey wins" in out and "converts Factory white.X.w1.F1" in out
     assert "combat chapter" in out and "==== seat 1 (human)" in out
-    from spacetable.core.match import Match
 
     saved = Match.load(save)
     assert saved.config["scenario_json"]["dice_script"] == [[2, 3], [2, 6]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,9 @@ from hypothesis import strategies as st
 from spacetable.core.rng import Rng
 from spacetable.games.worlds.advisor import Situation, advise, allocations
 from spacetable.games.worlds.battle import dice_counts
+from spacetable.games.worlds.events import card, event_number
 from spacetable.games.worlds.odds import BattleInput, Group, combat_odds
+from spacetable.games.worlds.plans import group
 
 GREY_S1 = [
     BattleInput(Group(pops=1, pop_bonus=1), Group(pops=2, facs=1)),
@@ -212,8 +215,6 @@ def test_ws_9_odds_match_monte_carlo(battles: list[BattleInput], seed: int) -> N
 @pytest.mark.parametrize("objective", ["win", "no_loss", "losses", "net"])
 def test_ws_10_advisor_matches_brute_force(objective: str) -> None:
     """WS-10.7: pruning and memoisation never change the answer: compare with a blind enumeration (objective value)."""
-    from itertools import product
-
     sit = Situation(
         **BASE_WHITE,
         energy_s=2,
@@ -231,10 +232,8 @@ def test_ws_10_advisor_matches_brute_force(objective: str) -> None:
         for ev1, ev2 in product([None, "MG", "CET"], repeat=2):
             if ev1 is not None and ev1 == ev2:
                 continue
-            from spacetable.games.worlds.advisor import _group
-
             o = combat_odds(
-                [BattleInput(_group(2, 1, ev1, e1), Group(pops=1, energy=1)), BattleInput(_group(1, 1, ev2, e2), Group(facs=1))]
+                [BattleInput(group(2, 1, ev1, e1), Group(pops=1, energy=1)), BattleInput(group(1, 1, ev2, e2), Group(facs=1))]
             )
             val = {"win": o.p_s_wins, "no_loss": o.p_s_wins + o.p_no_winner, "losses": -o.e_ls, "net": o.e_lo - o.e_ls}[objective]
             best = val if best is None else max(best, val)
@@ -244,11 +243,6 @@ def test_ws_10_advisor_matches_brute_force(objective: str) -> None:
 
 def _brute_force(sit: Situation) -> tuple[tuple, int, tuple]:
     """Blind enumeration of every canonical plan (WS-10.2/10.5/10.6) against a fixed passive opponent."""
-    from itertools import product
-
-    from spacetable.games.worlds.advisor import _group
-    from spacetable.games.worlds.events import card, event_number
-
     values: dict[tuple, tuple] = {}
     for slots in allocations(sit):
         k = len(slots)
@@ -280,7 +274,7 @@ def _brute_force(sit: Situation) -> tuple[tuple, int, tuple]:
                 continue
             o = combat_odds(
                 [
-                    BattleInput(_group(sl.s_pops, sl.s_facs, ev, e), Group(pops=sl.o_pops, facs=sl.o_facs))
+                    BattleInput(group(sl.s_pops, sl.s_facs, ev, e), Group(pops=sl.o_pops, facs=sl.o_facs))
                     for sl, (ev, e) in zip(slots, combo, strict=True)
                 ]
             )

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from spacetable.core.errors import RuleError
+from spacetable.ai.base import RandomAgent, play_game
+from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.match import Match, state_fingerprint
+from spacetable.core.rng import Rng
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.pairing import count_splits
+from spacetable.games.worlds.scenario import validate
 
 from .helpers import act, ids, s1, start, world_scenario
 
@@ -188,7 +193,6 @@ def test_ws_a11_sun_combat_has_no_aftermath() -> None:
             assert st.combat.step not in ("retreat", "convert")
             seat = GAME.to_act(st)[0]
             st = act(st, seat, GAME.legal_actions(st, seat)[0])
-    from spacetable.core.errors import ConfigError
 
     bad = world_scenario({"P": 2}, {"P": 1, "F": 1}, sun=True)
     with pytest.raises(ConfigError):
@@ -384,8 +388,6 @@ def test_ws_8_2_energy_income() -> None:
 
 def test_ws_a19_determinism_and_dice_script() -> None:
     """WS-A19: same scenario, seed and actions give a bit-identical log; dice_script overrides the RNG."""
-    from spacetable.ai.base import RandomAgent, play_game
-
     a, log_a = play_game(GAME, [RandomAgent(3), RandomAgent(4)], {"scenario": "border-worlds"}, seed=9)
     b, log_b = play_game(GAME, [RandomAgent(3), RandomAgent(4)], {"scenario": "border-worlds"}, seed=9)
     assert log_a == log_b and state_fingerprint(GAME, a) == state_fingerprint(GAME, b)
@@ -412,7 +414,6 @@ def test_ws_a20_labelling() -> None:
     assert "combat chapter" in st.log[0]
     done = act(act(start(world_scenario({"P": 1}, {"P": 1})), 0, {"type": "end_turn"}), 1, {"type": "end_turn"})
     assert "combat chapter" in GAME.outcome(done).details["notice"]
-    from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[2] / "docs/rules/worlds.md").read_text(encoding="utf-8")
     assert "combat chapter" in doc and "house rule" in doc
@@ -439,9 +440,6 @@ def test_ws_6_2_conversion_is_optional() -> None:
 
 def test_scenario_validation_rejects_bad_input() -> None:
     """§6: validation rejects two-side, id, Sun-Factory, count, starting-system and hand errors with a reason."""
-    from spacetable.core.errors import ConfigError
-    from spacetable.games.worlds.scenario import validate
-
     good = world_scenario({"P": 1}, {"P": 1})
     validate(good)
     bads = []
@@ -481,8 +479,6 @@ def test_random_hands_drawn_from_house_deck() -> None:
 
 def test_ws_5_timeout_defaults_are_legal() -> None:
     """§5 timeout defaults (no event, 0 energy, default tie policy, no retreat, lowest-id Factory) are legal at every step."""
-    from spacetable.core.rng import Rng
-
     for scenario in ("s1-example", "native-uprising", "border-worlds"):
         state = GAME.initial_state(GAME.normalize_config({"scenario": scenario}), 2)
         rng = Rng.from_seed(5)
@@ -497,8 +493,6 @@ def test_ws_5_timeout_defaults_are_legal() -> None:
 
 def test_config_options_and_player_names() -> None:
     """WS-8.1: the lobby options name the shipped scenarios; a bad inline scenario is a configuration error."""
-    from spacetable.core.errors import ConfigError
-
     cfg = GAME.normalize_config({"scenario": "sun-orbit"})
     assert GAME.player_names(cfg) == ["amber", "teal"]
     assert "s1-example" in next(o for o in GAME.options() if o.name == "scenario").choices

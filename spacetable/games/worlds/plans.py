@@ -1,0 +1,206 @@
+"""The advisor's plan space and its value (WS-10.1, WS-10.2, WS-10.4, WS-10.5, WS-10.6).
+
+A plan of side S for one allocation is, per battle, an option ``(event, energy)`` under the shared
+pool and hand (WS-10.2). Its value comes from the law of ``D = L_O - L_S`` (losses of the other side
+minus ours), kept as integer counts over ``36^k`` and built battle by battle (WS-9.2, WS-9.3), so
+every comparison is exact. :class:`Evaluator` turns a law into the integer key the advisor ranks
+plans by (the chosen objective, then P(win), E[L_S], E[L_O]; WS-10.4, WS-10.5).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .battle import dice_counts, group_power
+from .events import card as event_card
+from .events import event_number
+from .odds import Group, Odds
+
+OBJECTIVES = ("win", "no_loss", "losses", "net")
+FIXED = "fixed"
+WORST_CASE = "worst_case"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One battle as the advisor sees it: the anchor and both sides' pieces (S = our side)."""
+
+    anchor_id: str
+    anchor_kind: str
+    s_pops: int
+    s_facs: int
+    o_pops: int
+    o_facs: int
+
+
+@dataclass
+class Situation:
+    """WS-10.1 input. ``anchors`` are (id, kind) in WS-10.6 order; ``allocator`` is "S" or "O".
+    ``allocation`` (mode ``given``) lists per anchor the allocator's (pops, facs)."""
+
+    s_is_attacker: bool
+    on_world: bool
+    s_pieces: tuple[int, int]
+    o_pieces: tuple[int, int]
+    anchors: list[tuple[str, str]]
+    allocator: str
+    energy_s: int = 0
+    energy_o: int = 0
+    hand_s: list[str] = field(default_factory=list)
+    hand_o: list[str] | None = None
+    mode: str = "ours"
+    allocation: list[tuple[int, int]] | None = None
+    opponent: str = FIXED
+    fixed_response: list[tuple[str | None, int]] | None = None
+    objective: str = "win"
+    offsets: tuple[int, int] = (0, 0)
+    #: battle index -> event already revealed (re-planning between the event and energy steps, WS-10.9)
+    s_events_fixed: dict[int, str | None] = field(default_factory=dict)
+    o_events_fixed: dict[int, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class Advice:
+    """WS-10.8 output."""
+
+    slots: list[Slot]
+    events: list[str | None]
+    energy: list[int]
+    value: dict[str, Fraction]
+    odds: Odds
+    co_optimal: int
+    co_optimal_plans: list[tuple[tuple[int, int, int, int], ...]]
+    encoding: tuple[tuple[int, int, int, int], ...]
+    response: list[tuple[str | None, int]] | None
+    leaves: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "battles": [
+                {"anchor": s.anchor_id, "S": {"P": s.s_pops, "F": s.s_facs}, "O": {"P": s.o_pops, "F": s.o_facs},
+                 "event": ev, "energy": e}
+                for s, ev, e in zip(self.slots, self.events, self.energy, strict=True)
+            ],
+            "value": {k: str(v) for k, v in self.value.items()},
+            "odds": self.odds.to_json(),
+            "co_optimal": self.co_optimal,
+            "co_optimal_plans": [list(map(list, p)) for p in self.co_optimal_plans],
+            "encoding": [list(x) for x in self.encoding],
+            "opponent_response": None if self.response is None else [{"event": ev, "energy": e} for ev, e in self.response],
+        }
+
+
+
+Reply = list[tuple[str | None, int]]
+Key4 = tuple[int, int, int, int]
+
+
+def battle_options(pops: int, is_defender: bool, on_world: bool, hand: list[str], fixed: Any,
+                   cap: int) -> list[tuple[str | None, int]]:
+    """Per-battle options (event, energy), sorted by (energy, event code) = encoding order."""
+    if fixed is not FREE:
+        evs: list[str | None] = [fixed]
+    else:
+        evs = [None, *sorted({c for c in hand if event_card(c).legal(pops, is_defender, on_world)}, key=event_number)]
+    return sorted(((ev, e) for ev in evs for e in range(cap + 1)), key=lambda o: (o[1], event_number(o[0])))
+
+
+#: The battle's event is still to choose (as opposed to a card already revealed, WS-10.9).
+FREE = object()
+
+
+def side_power(pops: int, facs: int, ev: str | None, e: int) -> int:
+    """A group's power with an optional event card and energy (WS-5.2, WS-5.3)."""
+    bonus = event_card(ev).bonus(pops) if ev else 0
+    return group_power(pops, facs) + bonus + e
+
+
+def max_event_bonus(pops: int, is_defender: bool, on_world: bool, hand: list[str] | None, fixed: Any) -> int:
+    """The largest bonus a legal card of ``hand`` (or the revealed card ``fixed``) adds to the group (WS-7)."""
+    if fixed is not FREE:
+        return event_card(fixed).bonus(pops) if fixed else 0
+    best = 0
+    for c in set(hand or []):
+        ec = event_card(c)
+        if ec.legal(pops, is_defender, on_world):
+            best = max(best, ec.bonus(pops))
+    return best
+
+
+def battle_law(d: int, n_s: int, n_o: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """Per-battle law of D = L_O - L_S as ((shift, count), ...) plus E[L_S]*36 and E[L_O]*36."""
+    w, t, lo = COUNTS[max(-7, min(7, d))]
+    law = tuple(x for x in ((n_o, w), (0, t), (-n_s, lo)) if x[1])
+    return law, t + lo * n_s, w * n_o + t
+
+
+COUNTS = {d: dice_counts(d) for d in range(-7, 8)}
+
+
+def convolve(dist: dict[int, int], law: tuple[tuple[int, int], ...]) -> dict[int, int]:
+    """WS-9.3: the law of D after one more independent battle (counts multiply)."""
+    out: defaultdict[int, int] = defaultdict(int)
+    items = dist.items()
+    for s, n in law:
+        for k, c in items:
+            out[k + s] += c * n
+    return out
+
+
+class Evaluator:
+    """Turns a D-law and expectation numerators into comparable integer value vectors."""
+
+    def __init__(self, objective: str, k: int, offsets: tuple[int, int]) -> None:
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {OBJECTIVES}")
+        self.objective = objective
+        self.k = k
+        self.den = 36**k
+        self.shift = offsets[1] - offsets[0]
+        self.offsets = offsets
+
+    def key(self, dist: dict[int, int], els: int, elo: int) -> tuple[int, int, int, int]:
+        """(objective, P(win), -E[L_S], E[L_O]) as integers: probabilities over 36^k, expectations over 36."""
+        win = sum(c for d, c in dist.items() if d + self.shift > 0)
+        els_t = els + 36 * self.offsets[0]
+        elo_t = elo + 36 * self.offsets[1]
+        if self.objective == "win":
+            obj = win
+        elif self.objective == "no_loss":
+            obj = sum(c for d, c in dist.items() if d + self.shift >= 0)
+        elif self.objective == "losses":
+            obj = -els_t
+        else:
+            obj = elo_t - els_t
+        return (obj, win, -els_t, elo_t)
+
+    def fraction_value(self, key: tuple[int, int, int, int], energy: int, cards: int) -> dict[str, Fraction]:
+        """The WS-10.8 value vector of a key as exact fractions."""
+        obj = Fraction(key[0], 36 if self.objective in ("losses", "net") else self.den)
+        if self.objective == "losses":
+            obj = -obj
+        return {
+            "objective": obj,
+            "p_win": Fraction(key[1], self.den),
+            "e_ls": Fraction(-key[2], 36),
+            "e_lo": Fraction(key[3], 36),
+            "energy": Fraction(energy),
+            "cards": Fraction(cards),
+        }
+
+
+
+def slot_tail(sl: Slot) -> tuple[str, int, int, int, int]:
+    """What makes two battles interchangeable: the anchor's kind and both groups (not the anchor's id)."""
+    return (sl.anchor_kind, sl.s_pops, sl.s_facs, sl.o_pops, sl.o_facs)
+
+
+def group(pops: int, facs: int, ev: str | None, e: int) -> Group:
+    """The calculator's group (WS-9.1) for pieces with an optional event card and energy."""
+    if ev is None:
+        return Group(pops=pops, facs=facs, energy=e)
+    c = event_card(ev)
+    return Group(pops=pops, facs=facs, natives=c.natives, pop_bonus=c.pop_bonus, energy=e)
