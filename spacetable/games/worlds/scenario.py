@@ -58,6 +58,14 @@ MAX_PIECES_PER_CARD = 50
 MAX_PIECES = 400
 MAX_ENERGY = 1000
 MAX_ROUNDS = 100
+#: Further bounds of scenario content: side names and ids (a piece id ``<side>.<card>.<P|F><n>`` then fits the
+#: 64 characters of an action's names), systems, Worlds per system, listed hand cards, dice script pairs, labels.
+MAX_NAME = 24
+MAX_SYSTEMS = 50
+MAX_WORLDS = 20
+MAX_HAND = 100
+MAX_DICE_SCRIPT = 10_000
+MAX_LABEL = 200
 
 
 def _count(value: Any, where: str, maximum: int = MAX_PIECES_PER_CARD) -> int:
@@ -66,74 +74,101 @@ def _count(value: Any, where: str, maximum: int = MAX_PIECES_PER_CARD) -> int:
     return value
 
 
-def validate(data: dict[str, Any]) -> None:
-    """§6 validation; raises :class:`ConfigError` with the reason."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ConfigError(f"a scenario must be a JSON object with format {FORMAT!r}")
+def _check_sides(data: dict[str, Any]) -> list[str]:
     sides = data.get("sides")
     if not isinstance(sides, list) or len(sides) != 2 or len(set(sides)) != 2 or not all(isinstance(s, str) and s for s in sides):
         raise ConfigError("a scenario has exactly two sides with distinct names")
+    if any(len(s) > MAX_NAME for s in sides):
+        raise ConfigError(f"side names are at most {MAX_NAME} characters")
     if data.get("first_player", sides[0]) not in sides:
         raise ConfigError("first_player must be one of the sides")
+    for key in ("id", "label"):
+        if key in data and (not isinstance(data[key], str) or len(data[key]) > MAX_LABEL):
+            raise ConfigError(f"{key} is a string of at most {MAX_LABEL} characters")
+    return sides
+
+
+def _pieces_of(holder: dict[str, Any], sides: list[str], sun: bool) -> None:
+    """A card's pieces ``{side: {"P": n, "F": n}}``: known sides, kinds P and F, bounded counts, no Factory
+    on a Sun (WS-1.3)."""
+    pcs = holder.get("pieces") or {}
+    if not isinstance(pcs, dict) or not all(isinstance(v, dict) for v in pcs.values()):
+        raise ConfigError(f"{holder.get('id')}: pieces are {{side: {{\"P\": n, \"F\": n}}}}")
+    cid = holder["id"]
+    for side, per in pcs.items():
+        if side not in sides:
+            raise ConfigError(f"{cid}: unknown side {side!r}")
+        if sun and _count(per.get("F", 0), cid) > 0:
+            raise ConfigError(f"{cid}: a Sun holds Populations only, no Factory (WS-1.3)")
+        if sun:
+            _count(per.get("P", 0), cid)
+        if set(per) - {"P", "F"}:
+            raise ConfigError(f"{cid}: piece kinds are P and F")
+        if not sun:
+            _count(per.get("P", 0), cid)
+            _count(per.get("F", 0), cid)
+
+
+class _Ids:
+    """Unique ids of systems and cards; short enough that piece ids ``<side>.<card>.<P|F><n>`` stay short."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def add(self, i: Any) -> None:
+        if not isinstance(i, str) or not i or i in self.seen:
+            raise ConfigError(f"ids must be unique non-empty strings ({i!r})")
+        if len(i) > MAX_NAME:
+            raise ConfigError(f"ids are at most {MAX_NAME} characters ({i!r})")
+        self.seen.add(i)
+
+
+def _check_system(sysd: Any, sides: list[str], ids: _Ids, starting: dict[str, str]) -> None:
+    """One Sun and at least one World (WS-1.2), at most one starting system per side (WS-1.6)."""
+    if not isinstance(sysd, dict):
+        raise ConfigError("each system is a JSON object {id, starting_system_of, sun, worlds}")
+    ids.add(sysd.get("id"))
+    owner = sysd.get("starting_system_of")
+    if owner is not None:
+        if owner not in sides:
+            raise ConfigError(f"system {sysd['id']}: starting_system_of must be a side or null")
+        if owner in starting:
+            raise ConfigError(f"side {owner} has more than one starting system (WS-1.6)")
+        starting[owner] = sysd["id"]
+    sun = sysd.get("sun")
+    if not isinstance(sun, dict):
+        raise ConfigError(f"system {sysd['id']} needs exactly one Sun")
+    ids.add(sun.get("id"))
+    _pieces_of(sun, sides, sun=True)
+    worlds = sysd.get("worlds")
+    if not isinstance(worlds, list) or not worlds:
+        raise ConfigError(f"system {sysd['id']} needs at least one World")
+    if len(worlds) > MAX_WORLDS:
+        raise ConfigError(f"system {sysd['id']} has more than {MAX_WORLDS} Worlds")
+    for w in worlds:
+        if not isinstance(w, dict):
+            raise ConfigError(f"system {sysd['id']}: each World is a JSON object {{id, pieces}}")
+        ids.add(w.get("id"))
+        _pieces_of(w, sides, sun=False)
+
+
+def _check_systems(data: dict[str, Any], sides: list[str]) -> None:
     systems = data.get("systems")
     if not isinstance(systems, list) or not systems:
         raise ConfigError("a scenario needs at least one system")
-    ids: set[str] = set()
+    if len(systems) > MAX_SYSTEMS:
+        raise ConfigError(f"a scenario has at most {MAX_SYSTEMS} systems")
+    ids = _Ids()
     starting: dict[str, str] = {}
-
-    def new_id(i: Any) -> None:
-        if not isinstance(i, str) or not i or i in ids:
-            raise ConfigError(f"ids must be unique non-empty strings ({i!r})")
-        ids.add(i)
-
-    def pieces_of(holder: dict[str, Any]) -> dict[str, Any]:
-        pcs = holder.get("pieces") or {}
-        if not isinstance(pcs, dict) or not all(isinstance(v, dict) for v in pcs.values()):
-            raise ConfigError(f"{holder.get('id')}: pieces are {{side: {{\"P\": n, \"F\": n}}}}")
-        return pcs
-
     for sysd in systems:
-        if not isinstance(sysd, dict):
-            raise ConfigError("each system is a JSON object {id, starting_system_of, sun, worlds}")
-        new_id(sysd.get("id"))
-        owner = sysd.get("starting_system_of")
-        if owner is not None:
-            if owner not in sides:
-                raise ConfigError(f"system {sysd['id']}: starting_system_of must be a side or null")
-            if owner in starting:
-                raise ConfigError(f"side {owner} has more than one starting system (WS-1.6)")
-            starting[owner] = sysd["id"]
-        sun = sysd.get("sun")
-        if not isinstance(sun, dict):
-            raise ConfigError(f"system {sysd['id']} needs exactly one Sun")
-        new_id(sun.get("id"))
-        for side, pcs in pieces_of(sun).items():
-            if side not in sides:
-                raise ConfigError(f"{sun['id']}: unknown side {side!r}")
-            if _count(pcs.get("F", 0), sun["id"]) > 0:
-                raise ConfigError(f"{sun['id']}: a Sun holds Populations only, no Factory (WS-1.3)")
-            _count(pcs.get("P", 0), sun["id"])
-            if set(pcs) - {"P", "F"}:
-                raise ConfigError(f"{sun['id']}: piece kinds are P and F")
-        worlds = sysd.get("worlds")
-        if not isinstance(worlds, list) or not worlds:
-            raise ConfigError(f"system {sysd['id']} needs at least one World")
-        for w in worlds:
-            if not isinstance(w, dict):
-                raise ConfigError(f"system {sysd['id']}: each World is a JSON object {{id, pieces}}")
-            new_id(w.get("id"))
-            for side, pcs in pieces_of(w).items():
-                if side not in sides:
-                    raise ConfigError(f"{w['id']}: unknown side {side!r}")
-                if set(pcs) - {"P", "F"}:
-                    raise ConfigError(f"{w['id']}: piece kinds are P and F")
-                _count(pcs.get("P", 0), w["id"])
-                _count(pcs.get("F", 0), w["id"])
+        _check_system(sysd, sides, ids, starting)
     total = sum(int(v) for sysd in systems for cd in [sysd["sun"], *sysd["worlds"]]
                 for pcs in (cd.get("pieces") or {}).values() for v in pcs.values())
     if total > MAX_PIECES:
         raise ConfigError(f"a scenario holds at most {MAX_PIECES} pieces in all, not {total}")
-    deck = house_deck()
+
+
+def _check_pools(data: dict[str, Any], sides: list[str]) -> None:
     for key in ("energy", "energy_income", "hands"):
         if not isinstance(data.get(key) or {}, dict):
             raise ConfigError(f"{key} is a JSON object keyed by side")
@@ -142,6 +177,11 @@ def validate(data: dict[str, Any]) -> None:
             if side not in sides:
                 raise ConfigError(f"{key}: unknown side {side!r}")
             _count(v, key, MAX_ENERGY)
+
+
+def _check_hands(data: dict[str, Any], sides: list[str]) -> None:
+    """Listed hands hold house cards; random hands together draw at most the house deck (WS-7)."""
+    deck = house_deck()
     for side, hand in (data.get("hands") or {}).items():
         if side not in sides:
             raise ConfigError(f"hands: unknown side {side!r}")
@@ -150,6 +190,8 @@ def validate(data: dict[str, Any]) -> None:
             if n > sum(c.copies for c in deck.values()):
                 raise ConfigError("hands.random asks for more cards than the house deck holds")
         elif isinstance(hand, list):
+            if len(hand) > MAX_HAND:
+                raise ConfigError(f"a hand lists at most {MAX_HAND} cards")
             for c in hand:
                 if c not in deck:
                     raise ConfigError(f"hand card {c!r} is not in the house deck {sorted(deck)}")
@@ -158,15 +200,33 @@ def validate(data: dict[str, Any]) -> None:
     drawn = sum(int(h["random"]) for h in (data.get("hands") or {}).values() if isinstance(h, dict))
     if drawn > sum(c.copies for c in deck.values()):
         raise ConfigError(f"random hands draw {drawn} cards in all; the house deck holds {sum(c.copies for c in deck.values())}")
+
+
+def _is_die(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+
+
+def _check_rounds_dice_seed(data: dict[str, Any]) -> None:
     mr = data.get("max_rounds", 10)
     if not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= MAX_ROUNDS:
         raise ConfigError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}")
     script = data.get("dice_script")
-    pairs_ok = isinstance(script, list) and all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) and 1 <= x <= 6 for x in p) for p in script
+    pairs_ok = isinstance(script, list) and len(script) <= MAX_DICE_SCRIPT and all(
+        isinstance(p, list) and len(p) == 2 and all(_is_die(x) for x in p) for p in script
     )
     if script is not None and not pairs_ok:
-        raise ConfigError("dice_script is a list of [attacker_die, defender_die] pairs of 1..6")
+        raise ConfigError(f"dice_script is a list of at most {MAX_DICE_SCRIPT} [attacker_die, defender_die] pairs of 1..6")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ConfigError("seed must be an integer")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not -(2**63) <= seed < 2**64:
+        raise ConfigError("seed must be an integer (at most 64 bits)")
+
+
+def validate(data: dict[str, Any]) -> None:
+    """§6 validation; raises :class:`ConfigError` with the reason."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ConfigError(f"a scenario must be a JSON object with format {FORMAT!r}")
+    sides = _check_sides(data)
+    _check_systems(data, sides)
+    _check_pools(data, sides)
+    _check_hands(data, sides)
+    _check_rounds_dice_seed(data)
