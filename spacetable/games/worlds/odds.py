@@ -95,33 +95,42 @@ def battle_counts(b: BattleInput) -> tuple[int, int, int]:
     return dice_counts(b.s.power - b.o.power)
 
 
-def combat_odds(
-    battles: list[BattleInput],
-    offsets: tuple[int, int] = (0, 0),
-    kept_factories: tuple[int, int] = (0, 0),
-) -> Odds:
-    """WS-9.3/9.4 exact odds of a combat. ``offsets`` are losses already incurred (S, O) and
-    ``kept_factories`` Factories each side already keeps on the card (a combat in progress)."""
-    # joint law over (L_S, L_O, S keeps a Factory, O keeps a Factory) as integer counts
-    start = (offsets[0], offsets[1], min(kept_factories[0], 1), min(kept_factories[1], 1))
+def _battle_outcomes(b: BattleInput) -> list[tuple[int, int, int, int, int]]:
+    """WS-9.2 outcomes of one battle as (S lost, O lost, S keeps a Factory, O keeps a Factory, count/36)."""
+    w, t, lo = battle_counts(b)
+    out = []
+    if w:
+        out.append((0, b.o.pieces, b.s.facs, 0, w))
+    if t:
+        out.append((1, 1, b.s.facs_after_tie(), b.o.facs_after_tie(), t))
+    if lo:
+        out.append((b.s.pieces, 0, 0, b.o.facs, lo))
+    return out
+
+
+def _joint_counts(battles: list[BattleInput], start: tuple[int, int, int, int]) -> dict[tuple[int, int, int, int], int]:
+    """WS-9.3: the joint law over (L_S, L_O, S keeps a Factory, O keeps a Factory) as integer counts."""
     law: dict[tuple[int, int, int, int], int] = {start: 1}
-    per_battle = []
     for b in battles:
-        w, t, lo = battle_counts(b)
-        per_battle.append((w, t, lo))
-        outcomes = []
-        if w:
-            outcomes.append((0, b.o.pieces, b.s.facs, 0, w))
-        if t:
-            outcomes.append((1, 1, b.s.facs_after_tie(), b.o.facs_after_tie(), t))
-        if lo:
-            outcomes.append((b.s.pieces, 0, 0, b.o.facs, lo))
         new: dict[tuple[int, int, int, int], int] = {}
+        outcomes = _battle_outcomes(b)
         for (ls, lo_, fs, fo), c in law.items():
             for dls, dlo, kfs, kfo, cnt in outcomes:
                 key = (ls + dls, lo_ + dlo, 1 if (fs or kfs) else 0, 1 if (fo or kfo) else 0)
                 new[key] = new.get(key, 0) + c * cnt
         law = new
+    return law
+
+
+def combat_odds(
+    battles: list[BattleInput],
+    offsets: tuple[int, int] = (0, 0),
+    kept_factories: tuple[int, int] = (0, 0),
+) -> Odds:
+    """WS-9.3, WS-9.4 exact odds of a combat. ``offsets`` are losses already incurred (S, O) and
+    ``kept_factories`` Factories each side already keeps on the card (a combat in progress)."""
+    start = (offsets[0], offsets[1], min(kept_factories[0], 1), min(kept_factories[1], 1))
+    law = _joint_counts(battles, start)
     den = 36 ** len(battles)
     joint: dict[tuple[int, int], Fraction] = {}
     sw = nw = ow = scv = ocv = 0
@@ -139,8 +148,8 @@ def combat_odds(
         else:
             nw += c
     return Odds(
-        per_battle=per_battle, joint=joint, p_s_wins=Fraction(sw, den), p_no_winner=Fraction(nw, den),
-        p_o_wins=Fraction(ow, den), e_ls=Fraction(els, den), e_lo=Fraction(elo, den),
+        per_battle=[battle_counts(b) for b in battles], joint=joint, p_s_wins=Fraction(sw, den),
+        p_no_winner=Fraction(nw, den), p_o_wins=Fraction(ow, den), e_ls=Fraction(els, den), e_lo=Fraction(elo, den),
         p_s_converts=Fraction(scv, den), p_o_converts=Fraction(ocv, den), denominator=den,
     )
 
