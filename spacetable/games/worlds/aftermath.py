@@ -71,7 +71,6 @@ def retreat(s: WorldsState, seat: int, action: Action) -> None:
     for p in s.pieces:
         if p.id in ids:
             p.card = sun
-    c.retreated = ids
     who = s.sides[seat]
     s.log.append(f"{who} retreats {len(ids)} Population(s) to {sun}" if ids else f"{who} does not retreat")
 

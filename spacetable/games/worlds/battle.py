@@ -262,16 +262,3 @@ def default_tie_loss(s: WorldsState, seat: int) -> str:
     facs = [p for p in own if p.kind == FACTORY]
     return (facs[0] if facs else own[0]).id
 
-
-@cache
-def loss_law(d: int, n_s: int, n_o: int) -> tuple[tuple[int, int, int], ...]:
-    """WS-9.2 loss contributions as ``((l_s, l_o, count/36), ...)``: S wins -> (0, n_O), tie -> (1, 1), O wins -> (n_S, 0)."""
-    win, tie, loss = dice_counts(d)
-    out = []
-    if win:
-        out.append((0, n_o, win))
-    if tie:
-        out.append((1, 1, tie))
-    if loss:
-        out.append((n_s, 0, loss))
-    return tuple(out)

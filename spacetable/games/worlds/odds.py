@@ -8,14 +8,18 @@ reported as :class:`fractions.Fraction`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from spacetable.core.errors import ConfigError
+
 from .battle import dice_counts, group_power
 
+#: Tie policies (WS-9.1): which piece a side removes after a tie when its group holds both kinds.
 FACTORY_FIRST = "factory_first"
 POPULATION_FIRST = "population_first"
+TIE_POLICIES = (FACTORY_FIRST, POPULATION_FIRST)
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,10 @@ class Group:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Group:
+        """A group written ``{"P": n, "F": n, "natives": n, "pop_bonus": n, "energy": n, "tie_policy": ...}``."""
+        policy = data.get("tie_policy", FACTORY_FIRST)
+        if policy not in TIE_POLICIES:
+            raise ConfigError(f"tie_policy is one of {list(TIE_POLICIES)}, not {policy!r}")
         return cls(
             pops=int(data.get("P", data.get("pops", 0))), facs=int(data.get("F", data.get("facs", 0))),
             natives=int(data.get("natives", 0)), pop_bonus=int(data.get("pop_bonus", 0)),
@@ -72,7 +80,6 @@ class Odds:
     p_s_converts: Fraction
     p_o_converts: Fraction
     denominator: int
-    extras: dict[str, Any] = field(default_factory=dict)
 
     def total(self) -> Fraction:
         return sum(self.joint.values(), Fraction(0))

@@ -10,7 +10,6 @@ combat for ``spacetable odds`` / ``spacetable advise``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,15 +20,6 @@ from .events import house_deck
 
 FORMAT = "worlds-skirmish/1"
 
-
-@dataclass
-class Scenario:
-    data: dict[str, Any]
-    sides: list[str] = field(default_factory=list)
-
-    @property
-    def id(self) -> str:
-        return str(self.data.get("id", "scenario"))
 
 
 def shipped_names() -> list[str]:

@@ -18,7 +18,7 @@ from .advisor import FIXED, Situation
 from .declare import card_by_id, eligible_cards, pieces_on
 from .events import card as event_card
 from .game import GAME
-from .odds import BattleInput, Group
+from .odds import FACTORY_FIRST, TIE_POLICIES, BattleInput, Group
 from .pieces import POPULATION, WORLD, Piece, anchor_sort_key
 from .state import WorldsState
 
@@ -121,6 +121,8 @@ def odds_inputs(raw: dict[str, Any], side: str | None) -> tuple[list[BattleInput
     evs = block.get("events") or {}
     ens = block.get("energy") or {}
     pol = block.get("tie_policy") or {}
+    if not isinstance(pol, dict) or any(v not in TIE_POLICIES for v in pol.values()):
+        raise ConfigError(f"combat block: tie_policy maps sides to one of {list(TIE_POLICIES)}")
     inputs: list[BattleInput] = []
     for i, b in enumerate(battles):
         groups = []
@@ -129,7 +131,7 @@ def odds_inputs(raw: dict[str, Any], side: str | None) -> tuple[list[BattleInput
             name = state.sides[seat]
             ev = (evs.get(name) or [None] * len(battles))[i]
             en = (ens.get(name) or [0] * len(battles))[i]
-            groups.append(group_for(state, ids, ev, int(en), pol.get(name, "factory_first")))
+            groups.append(group_for(state, ids, ev, int(en), pol.get(name, FACTORY_FIRST)))
         inputs.append(BattleInput(groups[0], groups[1]))
     return inputs, names
 

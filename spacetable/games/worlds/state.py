@@ -58,7 +58,6 @@ class Combat:
     tie_pending: list[int] = field(default_factory=list)
     losses: list[int] = field(default_factory=lambda: [0, 0])
     winner: int | None = None
-    retreated: list[str] = field(default_factory=list)
     converted: str | None = None
 
 
