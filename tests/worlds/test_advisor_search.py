@@ -1,4 +1,4 @@
-"""Allocation advisor search (WS-10.2/10.3/10.5/10.7/10.8) against blind enumeration of the whole plan space.
+"""Allocation advisor search (WS-10.2, WS-10.3, WS-10.5, WS-10.7, WS-10.8) against blind enumeration of the whole plan space.
 
 The blind enumerations below know nothing of the advisor's pruning: every canonical plan of Π_S (WS-10.2), every
 energy amount up to the pool (no WS-10.7 cap), and in ``worst_case`` every reply of the opponent (WS-10.3).
@@ -94,9 +94,10 @@ def _check(sit: Situation) -> None:
     assert a.co_optimal == co
 
 
+@pytest.mark.rule("WS-10.3", "WS-10.5")
 @pytest.mark.parametrize("objective", ["win", "no_loss", "losses", "net"])
 def test_ws_10_3_worst_case_matches_blind_maximin(objective: str) -> None:
-    """WS-10.3/10.5: the worst_case plan, its value vector (at the opponent's lexicographically worst reply) and
+    """WS-10.3, WS-10.5: the worst_case plan, its value vector (at the opponent's lexicographically worst reply) and
     the co-optimal count equal a blind max-min over every plan and every reply (2P1F vs {P, F}, pools 2/2)."""
     _check(
         Situation(
@@ -107,8 +108,9 @@ def test_ws_10_3_worst_case_matches_blind_maximin(objective: str) -> None:
     )
 
 
+@pytest.mark.rule("WS-10.3", "WS-10.7")
 def test_ws_10_3_worst_case_identical_battles_match_blind_maximin() -> None:
-    """WS-10.3/10.7: identical battles (3P vs {P, P, P}) with cards on both sides, defender's view."""
+    """WS-10.3, WS-10.7: identical battles (3P vs {P, P, P}) with cards on both sides, defender's view."""
     _check(
         Situation(
             s_is_attacker=False, on_world=True, s_pieces=(3, 0), o_pieces=(3, 0),
@@ -118,9 +120,10 @@ def test_ws_10_3_worst_case_identical_battles_match_blind_maximin() -> None:
     )
 
 
+@pytest.mark.rule("WS-10.7", "WS-10.8")
 @pytest.mark.parametrize("objective", ["win", "losses"])
 def test_ws_10_8_co_optimal_count_includes_capped_energy(objective: str) -> None:
-    """WS-10.7/10.8: the energy cap (d >= 6) prunes plans but must not change the co-optimal count: with a pool of 9
+    """WS-10.7, WS-10.8: the energy cap (d >= 6) prunes plans but must not change the co-optimal count: with a pool of 9
     the plans that pour extra energy into already certain battles are counted (identical battles included)."""
     for anchors, s_pieces, pool in ((["P"], (1, 0), 9), (["P", "F"], (1, 2), 13), (["P", "P"], (2, 0), 14)):
         _check(
@@ -132,6 +135,7 @@ def test_ws_10_8_co_optimal_count_includes_capped_energy(objective: str) -> None
         )
 
 
+@pytest.mark.rule("WS-10.8")
 def test_ws_10_8_saturated_energy_multiplicity() -> None:
     """WS-10.8: ways to hand out r extra energy to saturated battles: groups of interchangeable battles take
     multisets (partitions into at most m parts)."""
@@ -141,6 +145,7 @@ def test_ws_10_8_saturated_energy_multiplicity() -> None:
     assert sat_extra([], 5) == 1
 
 
+@pytest.mark.rule("WS-A6", "WS-10.3")
 def test_ws_a6_worst_case_value_is_a_guarantee() -> None:
     """WS-10.3: the worst_case value is a guaranteed lower bound: no reply of grey (E=3, MG) gets white below it."""
     sit = Situation(
@@ -155,9 +160,10 @@ def test_ws_a6_worst_case_value_is_a_guarantee() -> None:
         assert _value(sit, a.slots, mine, reply)[0] >= Fraction(215, 648)
 
 
+@pytest.mark.rule("WS-10.3", "WS-10.8")
 @pytest.mark.parametrize("scenario", ["s1-example", "border-worlds", "native-uprising", "sun-orbit"])
 def test_ws_10_3_advise_best_response_on_shipped_scenarios(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """WS-10.3/10.8: `spacetable advise worlds --opponent best-response` answers on every small shipped scenario
+    """WS-10.3, WS-10.8: `spacetable advise worlds --opponent best-response` answers on every small shipped scenario
     (grand-melee, 8 against 8, is timed by bench/worlds_advisor.py instead) with a value and the opponent's reply;
     the JSON value is guaranteed: the reply shown gives exactly that objective."""
     assert main(["advise", "worlds", "--scenario", scenario, "--opponent", "best-response", "--json"]) == 0
@@ -166,8 +172,9 @@ def test_ws_10_3_advise_best_response_on_shipped_scenarios(scenario: str, capsys
     assert Fraction(out["value"]["objective"]) == Fraction(out["odds"]["p_s_wins"]["fraction"])
 
 
+@pytest.mark.rule("WS-10.7", "WS-10.8")
 def test_ws_10_8_co_optimal_count_with_cap_in_worst_case() -> None:
-    """WS-10.7/10.8 in worst_case: the cap is taken against the opponent's strongest reply (its pool and best card),
+    """WS-10.7, WS-10.8 in worst_case: the cap is taken against the opponent's strongest reply (its pool and best card),
     and the plans it removed are still counted (1P vs 1P and 2P vs {P, F}, our pool 9 or 12, theirs 1 with MG)."""
     for anchors, s_pieces, pool in ((["P"], (1, 0), 9), (["P", "F"], (2, 0), 12)):
         _check(

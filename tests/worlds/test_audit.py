@@ -22,6 +22,7 @@ def _opened(data: dict[str, Any]) -> Any:
     return act(st, 0, GAME.legal_actions(st, 0)[0])
 
 
+@pytest.mark.rule("WS-2.4", "WS-6.5", "WS-D21")
 def test_ws_2_4_end_turn_while_a_combat_is_open_names_ws_2_4() -> None:
     """WS-2.4 / WS-6.5: the attacker cannot end its turn while its combat is open, even while the other side is
     sealing a choice; the rejection names WS-2.4."""
@@ -42,6 +43,7 @@ BAD: list[tuple[str, Any]] = [
 ]
 
 
+@pytest.mark.rule("WS-8.1", "WS-D17")
 @pytest.mark.parametrize(("why", "spoil"), BAD, ids=[b[0] for b in BAD])
 def test_scenario_format_rejects_malformed_input_with_a_reason(why: str, spoil: Any) -> None:
     """Spec §6: validation rejects bad scenarios with a ConfigError (a reason), never a crash; random hands draw
@@ -52,6 +54,7 @@ def test_scenario_format_rejects_malformed_input_with_a_reason(why: str, spoil: 
         start(data)
 
 
+@pytest.mark.rule("WS-10.9")
 def test_ws_10_9_ai_declares_when_net_is_positive_below_the_win_threshold() -> None:
     """WS-10.9: A 1P against D 2F: P(win) = 15/36 < 1/2 but E[L_O - L_S] = 15/36 > 0, so the AI declares;
     against D 1P + 1F (P(win) 10/36, net -1/36) it ends its turn."""
@@ -61,6 +64,7 @@ def test_ws_10_9_ai_declares_when_net_is_positive_below_the_win_threshold() -> N
     assert AdvisorAgent().choose(GAME, st, 0) == {"type": "end_turn"}
 
 
+@pytest.mark.rule("IM-2", "IM-3")
 def test_im_2_determinize_never_returns_the_real_hidden_hand() -> None:
     """IM-2 / IM-3: a determinized state resamples the other hand even when the scenario's hands hold more copies
     than the house deck (6 MG against 4 in the deck, 7 unseen cards for 6 left): the real hand must not leak to an AI."""
@@ -72,6 +76,7 @@ def test_im_2_determinize_never_returns_the_real_hidden_hand() -> None:
     assert tuple(st.hands[1]) not in seen
 
 
+@pytest.mark.rule("WS-4.2", "WS-10.2")
 def test_ws_4_2_advise_cli_rejects_an_allocation_mode_for_the_wrong_side(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-4.2 / WS-10.2: in the seed's example white allocates; asking grey's advice with mode `ours`, or white's
     with `opponent_worst`, is rejected with a reason instead of optimising over the other side's split."""

@@ -21,6 +21,7 @@ SCEN = Path(__file__).resolve().parents[2] / "spacetable/games/worlds/scenarios/
 CHECKS = Path(__file__).resolve().parents[2] / "spacetable/games/worlds/checks"
 
 
+@pytest.mark.rule("WS-9.4", "WS-A2")
 def test_ws_9_odds_cli_prints_the_seed_example(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """WS-9.4 / WS-A2 through the CLI: fractions, percentages and a plot."""
     png = tmp_path / "odds.png"
@@ -31,6 +32,7 @@ def test_ws_9_odds_cli_prints_the_seed_example(capsys: pytest.CaptureFixture[str
     assert png.exists() and png.stat().st_size > 1000
 
 
+@pytest.mark.rule("WS-9.1", "WS-A11")
 def test_ws_9_odds_cli_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """WS-9.1: a worlds-odds/1 file with explicit battles (WS-A11 numbers)."""
     f = tmp_path / "sun.json"
@@ -40,6 +42,7 @@ def test_ws_9_odds_cli_json_file(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert data["p_s_wins"]["fraction"] == "13/18" and data["p_no_winner"]["fraction"] == "1/9"
 
 
+@pytest.mark.rule("WS-10.8", "WS-A4", "WS-A6")
 def test_ws_10_advise_cli(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-10.8 through the CLI: WS-A4 (grey, given allocation) and WS-A6 (white, best-response)."""
     assert main(["advise", "worlds", "--scenario", "s1-example", "--side", "grey", "--json"]) == 0
@@ -53,6 +56,7 @@ def test_ws_10_advise_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert "co-optimal" in capsys.readouterr().out
 
 
+@pytest.mark.rule("WS-8.1", "WS-A1", "WS-0.3", "WS-D19")
 def test_ws_8_play_cli_with_piped_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -91,6 +95,7 @@ def test_ws_8_play_cli_with_piped_stdin(
     assert sorted(p.id for p in final.pieces if p.owner == 1) == ["grey.X.w1.F1", "white.X.w1.F1"]
 
 
+@pytest.mark.rule("WS-8.2")
 def test_ws_8_play_cli_vs_ai_stops_at_end_of_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """WS-8: --vs ai; end of piped input stops cleanly."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
@@ -99,6 +104,7 @@ def test_ws_8_play_cli_vs_ai_stops_at_end_of_input(monkeypatch: pytest.MonkeyPat
     assert "AI (advisor) plays: amber:" in out and "input ended" in out
 
 
+@pytest.mark.rule("WS-10.9")
 def test_ws_10_9_ai_registry_and_default() -> None:
     """WS-10.9: the advisor AI is the default agent; every agent plays legal moves to the end."""
     assert DEFAULT_AGENT == "advisor" and set(AGENTS) >= {"advisor", "random"}
@@ -109,6 +115,7 @@ def test_ws_10_9_ai_registry_and_default() -> None:
         assert GAME.outcome(final) is not None and log
 
 
+@pytest.mark.rule("WS-10.9", "WS-D12")
 def test_ws_10_9_ai_replans_and_follows_the_advisor_in_the_seed_example() -> None:
     """WS-10.9: as grey in A1 (white allocated S1's split), the AI plays MG in battle 1 and re-plans the energy."""
     st = GAME.from_scenario(load("s1-example"))
@@ -132,6 +139,7 @@ def test_ws_10_9_ai_replans_and_follows_the_advisor_in_the_seed_example() -> Non
     assert ai.last_advice is not None and ai.last_advice.value["p_win"] > 0
 
 
+@pytest.mark.rule("WS-10.9")
 def test_ws_10_9_ai_beats_random_on_average() -> None:
     """WS-10.9: over a few seeded skirmishes the advisor AI scores at least as much material as a random player."""
     diff = 0.0
@@ -145,6 +153,7 @@ def test_ws_10_9_ai_beats_random_on_average() -> None:
     assert diff >= 0
 
 
+@pytest.mark.rule("WS-A1")
 def test_ws_a1_check_file(capsys: pytest.CaptureFixture[str]) -> None:
     """WS-A1 as a `spacetable check` step file: every step passes, and a wrong expectation fails."""
     assert main(["check", "worlds"]) == 0

@@ -22,6 +22,7 @@ GREY_S1 = [
 ]
 
 
+@pytest.mark.rule("WS-A2", "WS-9.3", "WS-9.4")
 def test_ws_a2_example_odds_exact() -> None:
     """WS-A2: battle 1 grey 6/4/26, battle 2 grey 21/5/10; 47/72, 5/324, 215/648; E 5/4 and 23/12."""
     o = combat_odds(GREY_S1)
@@ -34,6 +35,7 @@ def test_ws_a2_example_odds_exact() -> None:
     assert 36**2 % o.p_s_wins.denominator == 0
 
 
+@pytest.mark.rule("WS-A3", "WS-9.2")
 def test_ws_a3_dice_table() -> None:
     """WS-A3 / WS-9.2: the counts for d = -7..7, each row sums to 36, P(tie) = (6-|d|)/36."""
     table = {
@@ -55,12 +57,14 @@ def test_ws_a3_dice_table() -> None:
             assert t == 6 - abs(d)
 
 
+@pytest.mark.rule("WS-A11", "WS-9.2")
 def test_ws_a11_sun_odds() -> None:
     """WS-A11: 2P against 1P, 4 vs 2: P(A wins) 13/18, P(no winner) 1/9, P(D wins) 1/6."""
     o = combat_odds([BattleInput(Group(pops=2), Group(pops=1))])
     assert (o.p_s_wins, o.p_no_winner, o.p_o_wins) == (Fraction(13, 18), Fraction(1, 9), Fraction(1, 6))
 
 
+@pytest.mark.rule("WS-A15", "WS-9.1", "WS-7.4")
 def test_ws_a15_cet_odds() -> None:
     """WS-A15: grey 1F + CET (5) vs white 2P (4): 21/5/10; a tie costs grey its Factory; P(grey wins combat) = 7/12."""
     o = combat_odds([BattleInput(Group(facs=1, natives=1), Group(pops=2))])
@@ -88,6 +92,7 @@ BASE_WHITE = dict(
 )
 
 
+@pytest.mark.rule("WS-A4", "WS-10.1", "WS-10.4", "WS-10.5")
 def test_ws_a4_advisor_grey_side() -> None:
     """WS-A4: given allocation, passive white, grey E=3 + MG, objective win: 47/72 at MG b1 with (3, 0)."""
     a = advise(Situation(**BASE_GREY, energy_s=3, hand_s=["MG"], mode="given", allocation=[(2, 1), (1, 1)]))
@@ -104,6 +109,7 @@ def test_ws_a4_advisor_grey_side() -> None:
     assert empty.value["objective"] == Fraction(89, 144) and empty.energy == [0, 3]
 
 
+@pytest.mark.rule("WS-A5", "WS-10.6")
 def test_ws_a5_advisor_white_passive_grey() -> None:
     """WS-A5: white allocates, grey passive: 163/216 by three splits; the encoding picks {2P | 1P2F}."""
     a = advise(Situation(**BASE_WHITE, energy_s=0, mode="ours"))
@@ -116,6 +122,7 @@ def test_ws_a5_advisor_white_passive_grey() -> None:
     assert third.value["e_ls"] == Fraction(31, 36) and a.value["e_ls"] == Fraction(7, 9)
 
 
+@pytest.mark.rule("WS-A6", "WS-10.3")
 def test_ws_a6_advisor_white_worst_case() -> None:
     """WS-A6: grey worst_case with E=3 and MG: the unique best split is S1's {2P1F | 1P1F}, guaranteeing 215/648;
     grey's reply is MG in battle 1 with 3 energy; the next best splits guarantee 53/216."""
@@ -134,6 +141,7 @@ def test_ws_a6_advisor_white_worst_case() -> None:
     assert values[0] == Fraction(215, 648) and values[1] == Fraction(53, 216)
 
 
+@pytest.mark.rule("WS-10.2")
 def test_ws_10_2_opponent_worst_allocation() -> None:
     """WS-10.2 mode opponent_worst: grey's value when white picks the split against it is min over splits of grey's best."""
     sit = dict(BASE_GREY, energy_s=3, hand_s=["MG"])
@@ -145,6 +153,7 @@ def test_ws_10_2_opponent_worst_allocation() -> None:
     assert worst.value["objective"] == min(per_split)
 
 
+@pytest.mark.rule("WS-10.9", "WS-D12")
 def test_ws_10_9_replanning_with_offsets_and_revealed_events() -> None:
     """WS-10.9: re-planning battle 2 of A1 after grey lost battle 1 (offset 1-0) with 3 energy left."""
     sit = Situation(
@@ -194,6 +203,7 @@ groups = st.builds(
 ).filter(lambda g: g.pieces > 0)
 
 
+@pytest.mark.rule("WS-9.3")
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.builds(BattleInput, groups, groups), min_size=1, max_size=4))
 def test_ws_9_3_odds_sum_to_one_exactly(battles: list[BattleInput]) -> None:
@@ -204,6 +214,7 @@ def test_ws_9_3_odds_sum_to_one_exactly(battles: list[BattleInput]) -> None:
     assert all((36 ** len(battles)) % p.denominator == 0 for p in o.joint.values())
 
 
+@pytest.mark.rule("WS-9.2", "WS-9.3", "WS-5.8")
 @settings(max_examples=6, deadline=None)
 @given(st.lists(st.builds(BattleInput, groups, groups), min_size=1, max_size=3), st.integers(0, 1000))
 def test_ws_9_odds_match_monte_carlo(battles: list[BattleInput], seed: int) -> None:
@@ -212,6 +223,7 @@ def test_ws_9_odds_match_monte_carlo(battles: list[BattleInput], seed: int) -> N
     assert abs(_mc_win(battles, 4000, seed) - exact) < 0.05
 
 
+@pytest.mark.rule("WS-10.7")
 @pytest.mark.parametrize("objective", ["win", "no_loss", "losses", "net"])
 def test_ws_10_advisor_matches_brute_force(objective: str) -> None:
     """WS-10.7: pruning and memoisation never change the answer: compare with a blind enumeration (objective value)."""
@@ -242,7 +254,7 @@ def test_ws_10_advisor_matches_brute_force(objective: str) -> None:
 
 
 def _brute_force(sit: Situation) -> tuple[tuple, int, tuple]:
-    """Blind enumeration of every canonical plan (WS-10.2/10.5/10.6) against a fixed passive opponent."""
+    """Blind enumeration of every canonical plan (WS-10.2, WS-10.5, WS-10.6) against a fixed passive opponent."""
     values: dict[tuple, tuple] = {}
     for slots in allocations(sit):
         k = len(slots)
@@ -289,10 +301,11 @@ def _brute_force(sit: Situation) -> tuple[tuple, int, tuple]:
     return best_vec, co, best_enc
 
 
+@pytest.mark.rule("WS-10.5", "WS-10.6", "WS-10.7", "WS-10.8")
 @pytest.mark.parametrize("objective", ["win", "losses", "net", "no_loss"])
 @pytest.mark.parametrize("anchor_kinds", ["PF", "PP", "PPF"])
 def test_ws_10_5_ranking_and_co_optimal_count_match_blind_enumeration(objective: str, anchor_kinds: str) -> None:
-    """WS-10.5/10.6/10.7/10.8: chosen plan, value vector and co-optimal count equal a blind enumeration
+    """WS-10.5, WS-10.6, WS-10.7, WS-10.8: chosen plan, value vector and co-optimal count equal a blind enumeration
     (2P2F against 2 or 3 anchors, E=2, MG+CET), identical anchors included."""
     sit = Situation(
         s_is_attacker=True,

@@ -1,9 +1,10 @@
-"""Property tests (hypothesis): random legal play, JSON round trip, replay, honest views (WS-8, IM-1/IM-2, WS-A19)."""
+"""Property tests (hypothesis): random legal play, JSON round trip, replay, honest views (WS-8, IM-1, IM-2, WS-A19)."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def _random_play(scenario: str, seed: int, max_actions: int = 400) -> tuple[Matc
     return match, states
 
 
+@pytest.mark.rule("WS-8.3", "WS-6.1", "WS-A19")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SCENARIOS), st.integers(0, 10_000))
 def test_ws_8_random_legal_play_terminates_and_round_trips(scenario: str, seed: int) -> None:
@@ -51,10 +53,11 @@ def test_ws_8_random_legal_play_terminates_and_round_trips(scenario: str, seed: 
     assert len(final.pieces) + sum(final.lost) == m0
 
 
+@pytest.mark.rule("IM-1", "IM-2")
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SCENARIOS), st.integers(0, 10_000))
 def test_im_2_views_hide_the_other_hand_and_sealed_choice(scenario: str, seed: int) -> None:
-    """IM-1/IM-2: a seat's view is unchanged when the hidden parts (other hand, other sealed choice, dice) are resampled."""
+    """IM-1, IM-2: a seat's view is unchanged when the hidden parts (other hand, other sealed choice, dice) are resampled."""
     _, states = _random_play(scenario, seed)
     rng = Rng.from_seed(seed + 1)
     for s in states:
@@ -71,6 +74,7 @@ def test_im_2_views_hide_the_other_hand_and_sealed_choice(scenario: str, seed: i
         assert spectator["hand"] is None
 
 
+@pytest.mark.rule("IM-2", "WS-5.1", "WS-5.3")
 def test_im_2_action_view_hides_sealed_choices() -> None:
     """IM-2 / WS-A17: the other seat learns only that an event or energy choice was sent."""
     st_ = GAME.initial_state(GAME.normalize_config({"scenario": "s1-example"}), 1)

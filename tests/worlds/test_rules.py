@@ -26,6 +26,8 @@ A1_ALLOC = {
 }
 
 
+@pytest.mark.rule("WS-A1", "WS-3.1", "WS-4.2", "WS-4.4", "WS-5.1", "WS-5.2", "WS-5.3", "WS-5.4", "WS-5.5", "WS-5.7",
+                  "WS-6.1", "WS-6.2", "WS-6.3", "WS-6.4", "WS-7.3", "WS-1.4", "WS-1.5", "WS-D13", "WS-D16")
 def test_ws_a1_seed_worked_example_exact() -> None:
     """WS-A1: the seed's worked example, step by step, with its exact totals."""
     st = start(s1(dice_script=[[2, 3], [2, 6]]))
@@ -53,6 +55,7 @@ def test_ws_a1_seed_worked_example_exact() -> None:
     assert st.converted[GREY] == 1 and st.combats_won[GREY] == 1
 
 
+@pytest.mark.rule("WS-A1", "WS-1.1", "WS-4.2")
 def test_ws_a1_grey_attacking_gives_identical_results() -> None:
     """WS-A1: with grey as the attacker the totals and results are identical (white still allocates, WS-4.2)."""
     st = start(s1(first_player="grey", dice_script=[[3, 2], [6, 2]]))
@@ -66,6 +69,7 @@ def test_ws_a1_grey_attacking_gives_identical_results() -> None:
     assert st.combat.losses == [2, 1] and st.combat.winner == GREY
 
 
+@pytest.mark.rule("WS-A7", "WS-4.1", "WS-4.2", "WS-4.5")
 def test_ws_a7_allocation_count_and_rejections() -> None:
     """WS-A7 / WS-4.5: 10 canonical splits against {P, F}, 5 against {P, P}; bad splits rejected (WS-4.2)."""
     assert count_splits(3, 2, ["P", "F"]) == 10
@@ -97,6 +101,7 @@ def test_ws_a7_allocation_count_and_rejections() -> None:
     assert e.value.rule == "WS-4.2"
 
 
+@pytest.mark.rule("WS-A7", "WS-4.4", "WS-D2", "WS-D15")
 def test_ws_a7_any_resolution_order_accepted() -> None:
     """WS-4.4: the allocator lists battles in any resolution order."""
     st = act(start(s1()), WHITE, {"type": "declare_combat", "card": "X.w1"})
@@ -105,6 +110,7 @@ def test_ws_a7_any_resolution_order_accepted() -> None:
     assert st.combat.battles[0].anchor == "grey.X.w1.F1"
 
 
+@pytest.mark.rule("WS-A8", "WS-4.3", "WS-D1")
 def test_ws_a8_equal_counts_attacker_matches() -> None:
     """WS-A8 / WS-4.3: {P, F} against {P, F}: 2 matchings, chosen by the attacker; the defender's allocate is rejected."""
     st = start(world_scenario({"P": 1, "F": 1}, {"P": 1, "F": 1}))
@@ -116,6 +122,7 @@ def test_ws_a8_equal_counts_attacker_matches() -> None:
     assert e.value.rule == "WS-4.3"
 
 
+@pytest.mark.rule("WS-A9", "WS-2.1", "WS-2.2", "WS-2.3", "WS-2.4", "WS-D7", "WS-8.3a")
 def test_ws_a9_where_combat_may_happen() -> None:
     """WS-A9 / WS-2.3 / WS-2.4: starting systems, absent pieces, second combat, open combat; end_turn without combat."""
     extra = [{"id": "X.w2", "pieces": {"A": {"P": 1}}}, {"id": "X.w3", "pieces": {"D": {"P": 1}}}]
@@ -158,6 +165,7 @@ def test_ws_a9_where_combat_may_happen() -> None:
     assert not st3.over and st3.active == 1
 
 
+@pytest.mark.rule("WS-A9", "WS-2.3", "WS-6.5", "WS-D8")
 def test_ws_a9_same_card_twice_in_a_turn_rejected() -> None:
     """WS-A9 / WS-D8: a second combat on the same card in one turn is rejected."""
     st = start(world_scenario({"P": 2}, {"P": 2}, dice=[[6, 1], [1, 6]]))
@@ -169,6 +177,7 @@ def test_ws_a9_same_card_twice_in_a_turn_rejected() -> None:
     assert e.value.rule == "WS-2.3"
 
 
+@pytest.mark.rule("WS-A10", "WS-5.6", "WS-6.2", "WS-D14")
 def test_ws_a10_tie_each_loses_no_winner() -> None:
     """WS-A10: 1P vs 1P, dice (4, 4), totals 6/6: each loses its Population; no retreat, no conversion."""
     st = start(
@@ -183,6 +192,7 @@ def test_ws_a10_tie_each_loses_no_winner() -> None:
     assert st.lost == [1, 1] and st.combats_won == [0, 0] and st.converted == [0, 0]
 
 
+@pytest.mark.rule("WS-A11", "WS-1.3", "WS-2.1", "WS-6.3", "WS-D9")
 def test_ws_a11_sun_combat_has_no_aftermath() -> None:
     """WS-A11: on a Sun, 2P vs 1P; after any result there is no retreat or conversion step; a Factory on a Sun is rejected."""
     for dice in ([[1, 6]], [[6, 1]], [[3, 5]]):
@@ -199,6 +209,7 @@ def test_ws_a11_sun_combat_has_no_aftermath() -> None:
         start(bad)
 
 
+@pytest.mark.rule("WS-A12", "WS-4.2", "WS-5.6", "WS-6.3", "WS-6.4", "WS-D5", "WS-D9", "WS-D10")
 def test_ws_a12_retreat_conversion_tie_choice() -> None:
     """WS-A12: 2P attack 3P+1F; D allocates; alpha D loses 1P; beta ties 8-8, D picks a Population; A wins;
     D retreats its P to the Sun; A converts D's Factory."""
@@ -234,6 +245,7 @@ def test_ws_a12_retreat_conversion_tie_choice() -> None:
     assert alt.combat is None and alt.converted == [0, 0]
 
 
+@pytest.mark.rule("WS-A13", "WS-6.4")
 def test_ws_a13_no_factory_no_conversion() -> None:
     """WS-A13: 2P against 1F; A wins; D has no Factory left, so no conversion is offered."""
     st = start(
@@ -244,6 +256,7 @@ def test_ws_a13_no_factory_no_conversion() -> None:
     assert st.combat is None and st.combats_won == [1, 0] and st.converted == [0, 0]
 
 
+@pytest.mark.rule("WS-A14", "WS-5.1", "WS-7.3", "WS-D3")
 def test_ws_a14_mobilisation_generale() -> None:
     """WS-A14 / WS-7: MG without an own Population is rejected; 2P + MG gives power 6; in A1, MG in battle 2 is rejected."""
     st = start(world_scenario({"P": 2}, {"P": 2}, hands={"A": ["MG"]}, dice=[[1, 1]] * 2))
@@ -281,6 +294,7 @@ def test_ws_a14_mobilisation_generale() -> None:
     assert GAME.legal_actions(st, 1) == [{"type": "play_event", "card": None}]
 
 
+@pytest.mark.rule("WS-A14", "WS-5.2", "WS-7.3")
 def test_ws_a14_power_of_two_populations_with_mg() -> None:
     """WS-A14: grey 2P + MG gives power 6."""
     st = start(world_scenario({"P": 2}, {"P": 1}, hands={"A": ["MG"]}, dice=[[1, 1]]))
@@ -291,6 +305,7 @@ def test_ws_a14_power_of_two_populations_with_mg() -> None:
     assert st.last_combat.battles[0].power == [6, 2] and st.last_combat.battles[0].totals == [7, 3]
 
 
+@pytest.mark.rule("WS-A15", "WS-6.1", "WS-7.1", "WS-7.4", "WS-D6")
 def test_ws_a15_cet_native_is_not_a_loss_nor_a_tie_choice() -> None:
     """WS-A15: grey 1F + CET vs white 2P (5 vs 4); the native never counts as a loss nor as a tie choice."""
     # grey = A (attacker) with 1F, white = D with 2P: white allocates its 2P against grey's F
@@ -306,6 +321,7 @@ def test_ws_a15_cet_native_is_not_a_loss_nor_a_tie_choice() -> None:
     assert tie.lost == [1, 1] and ids(tie, "X.w1", 0) == []
 
 
+@pytest.mark.rule("WS-A16", "WS-7.5")
 def test_ws_a16_revolte_indigene() -> None:
     """WS-A16: RI from the attacker or in a Sun battle is rejected; the defender's RI on a World adds 4."""
     st = start(world_scenario({"P": 1}, {"P": 1}, hands={"A": ["RI"], "D": ["RI"]}, dice=[[1, 1]]))
@@ -325,6 +341,7 @@ def test_ws_a16_revolte_indigene() -> None:
     assert e.value.rule == "WS-7"
 
 
+@pytest.mark.rule("WS-A17", "WS-1.4", "WS-5.3", "WS-D4")
 def test_ws_a17_energy_sealed_and_spent() -> None:
     """WS-A17: over-commit rejected; the other seat sees only 'committed'; spent energy stays spent; pools public."""
     st = start(world_scenario({"P": 1}, {"P": 1}, energy={"A": 2, "D": 3}, dice=[[1, 6]]))
@@ -345,6 +362,7 @@ def test_ws_a17_energy_sealed_and_spent() -> None:
     assert st.energy == [0, 3] and st.lost == [1, 0]
 
 
+@pytest.mark.rule("WS-A18", "WS-8.3", "WS-8.3a", "WS-8.3b", "WS-8.4")
 def test_ws_a18_end_after_two_quiet_turns_and_score() -> None:
     """WS-A18: two consecutive end_turns without combat end it; 2P+1F = 5 against 2F = 2 wins; equal material draws."""
     st = start(world_scenario({"P": 2, "F": 1}, {"F": 2}))
@@ -361,6 +379,7 @@ def test_ws_a18_end_after_two_quiet_turns_and_score() -> None:
     assert none.over and GAME.to_act(none) == ()
 
 
+@pytest.mark.rule("WS-8.3", "WS-8.3c")
 def test_ws_8_3c_max_rounds() -> None:
     """WS-8.3(c): the skirmish ends after max_rounds complete rounds (combats keep it going)."""
     data = world_scenario({"P": 4}, {"P": 4}, dice=[[6, 1], [1, 6]] * 3)
@@ -376,6 +395,7 @@ def test_ws_8_3c_max_rounds() -> None:
     assert st.over and "rounds" in st.end_reason
 
 
+@pytest.mark.rule("WS-8.2", "WS-D18")
 def test_ws_8_2_energy_income() -> None:
     """WS-8.2: the active player receives its income at the start of its turn."""
     data = world_scenario({"P": 1}, {"P": 1}, energy={"A": 1})
@@ -386,6 +406,7 @@ def test_ws_8_2_energy_income() -> None:
     assert st.energy == [3, 1]
 
 
+@pytest.mark.rule("WS-A19", "WS-8.5")
 def test_ws_a19_determinism_and_dice_script() -> None:
     """WS-A19: same scenario, seed and actions give a bit-identical log; dice_script overrides the RNG."""
     a, log_a = play_game(GAME, [RandomAgent(3), RandomAgent(4)], {"scenario": "border-worlds"}, seed=9)
@@ -403,6 +424,7 @@ def test_ws_a19_determinism_and_dice_script() -> None:
         assert st.lost == [1, 0]
 
 
+@pytest.mark.rule("WS-A20", "WS-0.2", "WS-0.3", "WS-0.4")
 def test_ws_a20_labelling() -> None:
     """WS-A20 / WS-0.3: the title, views, outcome and rules page carry the combat-chapter-only notice; house cards say so."""
     st = start(s1())
@@ -419,6 +441,7 @@ def test_ws_a20_labelling() -> None:
     assert "combat chapter" in doc and "house rule" in doc
 
 
+@pytest.mark.rule("WS-6.2", "WS-6.4")
 def test_ws_6_2_conversion_is_optional() -> None:
     """WS-6.4 / WS-D10: the winner may decline conversion; only the loser's Factories on the card qualify."""
     st = start(world_scenario({"P": 2}, {"P": 1, "F": 1}, dice=[[6, 1], [6, 1]]))
@@ -438,6 +461,7 @@ def test_ws_6_2_conversion_is_optional() -> None:
     assert st.combat is None
 
 
+@pytest.mark.rule("WS-8.1", "WS-1.2", "WS-1.3", "WS-1.6")
 def test_scenario_validation_rejects_bad_input() -> None:
     """§6: validation rejects two-side, id, Sun-Factory, count, starting-system and hand errors with a reason."""
     good = world_scenario({"P": 1}, {"P": 1})
@@ -468,6 +492,7 @@ def test_scenario_validation_rejects_bad_input() -> None:
         validate(two_starts)
 
 
+@pytest.mark.rule("WS-D17")
 def test_random_hands_drawn_from_house_deck() -> None:
     """WS-7 / §6: {"random": n} hands are drawn from the 10-card house deck, reproducibly from the seed."""
     a = start(world_scenario({"P": 1}, {"P": 1}, hands={"A": {"random": 3}, "D": {"random": 3}}), 5)
@@ -477,6 +502,7 @@ def test_random_hands_drawn_from_house_deck() -> None:
     assert counts == {"MG": 4, "CET": 3, "RI": 3}
 
 
+@pytest.mark.rule("WS-D22")
 def test_ws_5_timeout_defaults_are_legal() -> None:
     """§5 timeout defaults (no event, 0 energy, default tie policy, no retreat, lowest-id Factory) are legal at every step."""
     for scenario in ("s1-example", "native-uprising", "border-worlds"):
@@ -491,6 +517,7 @@ def test_ws_5_timeout_defaults_are_legal() -> None:
         assert GAME.outcome(state) is not None
 
 
+@pytest.mark.rule("WS-8.1")
 def test_config_options_and_player_names() -> None:
     """WS-8.1: the lobby options name the shipped scenarios; a bad inline scenario is a configuration error."""
     cfg = GAME.normalize_config({"scenario": "sun-orbit"})

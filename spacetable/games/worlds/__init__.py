@@ -1,7 +1,7 @@
 """Worlds & Suns — combat skirmish (game id ``worlds``).
 
 Only the combat chapter of an unidentified space 4X is known; this package
-implements that chapter (WS-1 to WS-7), a house skirmish wrapper (WS-8), exact
+implements that chapter (WS-1, WS-2, WS-3, WS-4, WS-5, WS-6, WS-7), a house skirmish wrapper (WS-8), exact
 odds (WS-9) and an allocation advisor (WS-10).
 
 Importing the package declares the game's AI players and commands on the game

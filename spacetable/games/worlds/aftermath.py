@@ -76,7 +76,7 @@ def retreat(s: WorldsState, seat: int, action: Action) -> None:
 
 
 def legal_retreats(s: WorldsState, seat: int) -> list[Action]:
-    """The first n Populations for each n (any subset is accepted, WS-6.3)."""
+    """The first n Populations for each n (any subset is accepted, WS-6.3, WS-D15)."""
     pops = [p.id for p in retreat_candidates(s, _combat(s), seat)]
     return [{"type": "retreat", "pieces": pops[:n]} for n in range(len(pops) + 1)]
 
@@ -89,7 +89,7 @@ class ConvertParams(Params):
 
 def convert(s: WorldsState, seat: int, action: Action) -> None:
     """WS-6.4: the winner may take exactly one of the loser's remaining Factories (optional, WS-D10);
-    it changes owner, keeps its id and stays on the World."""
+    it changes owner, keeps its id (WS-D16) and stays on the World."""
     c = _combat(s)
     fid = action.get("factory")
     if fid is None:

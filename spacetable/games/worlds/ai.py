@@ -35,7 +35,7 @@ def _kinds(pieces: list[Any]) -> tuple[int, int]:
 
 
 def _opponent_model(n_battles: int, energy_s: int, energy_o: int) -> str:
-    """Worst-case replies when the nested search stays small, else a fixed reply (WS-10.3)."""
+    """Worst-case replies when the nested search stays small, else a fixed all-in reply (WS-10.3, WS-D24)."""
     size = (energy_s + 1) ** min(n_battles, 4) * (energy_o + 1) ** min(n_battles, 4)
     return WORST_CASE if size <= WORST_CASE_LIMIT else FIXED
 

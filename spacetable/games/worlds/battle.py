@@ -117,8 +117,8 @@ def legal_events(s: WorldsState, seat: int) -> list[Action]:
 
 
 def reveal_events(s: WorldsState) -> None:
-    """WS-5.1, WS-5.2: both choices revealed together; cards go to the discard pile, their effects
-    (MG's +1 per Population, a native of power 4) last for this battle only (WS-7, WS-7.1)."""
+    """WS-5.1, WS-5.2: both choices revealed together; a card is used once and goes to the discard pile
+    (WS-1.5), its effect (MG's +1 per Population, a native of power 4) lasts for this battle only (WS-7.1)."""
     c, b = _current(s)
     for p, code in c.sealed.revealed().items():
         if code is None:
@@ -155,7 +155,8 @@ def legal_energy(s: WorldsState, seat: int) -> list[Action]:
 
 
 def reveal_energy(s: WorldsState) -> None:
-    """WS-5.3: both commitments revealed together; both pools drop whatever the outcome (WS-A17)."""
+    """WS-5.3: both commitments revealed together; both pools drop whatever the outcome, spent energy is gone
+    (WS-1.4, WS-A17)."""
     c, b = _current(s)
     for p, e in c.sealed.revealed().items():
         b.energy[p] = int(e)
@@ -187,7 +188,8 @@ def remove_pieces(s: WorldsState, seat: int, ids: list[str]) -> None:
 
 def resolve(s: WorldsState) -> bool:
     """WS-5.2, WS-5.4, WS-5.5, WS-5.6: powers, one die each, totals. The lower total loses all its pieces
-    in the battle; on equal totals both sides owe one piece, the attacker first. Returns True on a tie."""
+    in the battle; on equal totals both sides owe one piece, the attacker first. The log shows powers, dice
+    and totals (WS-D19). Returns True on a tie."""
     c, b = _current(s)
     powers = []
     for p in (0, 1):
@@ -243,8 +245,8 @@ def legal_tie_losses(s: WorldsState, seat: int) -> list[Action]:
 
 
 def forced_tie_losses(s: WorldsState) -> bool:
-    """WS-5.6 in announcement order: a seat whose group holds one kind only loses its lowest id at once.
-    Returns True when the next seat has a real choice (a Population or a Factory) to make."""
+    """WS-5.6 in announcement order: a seat whose group holds one kind only loses its lowest id at once
+    (WS-D14). Returns True when the next seat has a real choice (a Population or a Factory) to make."""
     c, b = _current(s)
     while c.tie_pending:
         own = battle_pieces(s, c, b, c.tie_pending[0])

@@ -75,7 +75,8 @@ class DeclareParams(Params):
 
 
 def declare_combat(s: WorldsState, seat: int, action: Action) -> None:
-    """WS-2.3, WS-3.1: name an eligible card; the engine fixes the participants (WS-2.5). The side with
+    """WS-2.3, WS-3.1: the side whose turn it is, the attacker (WS-1.1), names an eligible card; the engine fixes
+    the participants (WS-2.5). The side with
     more pieces allocates, the attacker when counts are equal (WS-4.2, WS-4.3, WS-D1)."""
     card_id = action["card"]
     err = eligibility_error(s, seat, card_id)

@@ -30,7 +30,8 @@ class EventCard:
     text: str
 
     def legal(self, own_pops: int, is_defender: bool, on_world: bool) -> bool:
-        """WS-7 legality: MG needs an own Population in the battle; RI only for the defender on a World."""
+        """WS-7 legality from the card's conditions: MG needs an own Population in the battle (WS-7.3), CET is
+        legal anywhere (WS-7.4), RI only for the defender in a battle on a World (WS-7.5)."""
         if "own_population" in self.conditions and own_pops < 1:
             return False
         if "defender" in self.conditions and not is_defender:
@@ -38,7 +39,8 @@ class EventCard:
         return not ("world" in self.conditions and not on_world)
 
     def bonus(self, own_pops: int) -> int:
-        """Power added by the card in a battle where the player has ``own_pops`` Populations (WS-5.2)."""
+        """Power added by the card in a battle where the player has ``own_pops`` Populations (WS-5.2): MG's +1
+        per Population (WS-7.3), a native's 4 (WS-7.4, WS-7.5)."""
         return self.pop_bonus * own_pops + NATIVE_POWER * self.natives
 
     def to_json(self) -> dict[str, object]:

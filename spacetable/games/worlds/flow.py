@@ -19,7 +19,7 @@ played out of its window. The windows (:data:`.state.WINDOWS`):
 
 A seat is asked for a sealed event only if its hand is non-empty and for energy only if its pool
 is non-zero: both facts are public, so skipping reveals nothing. Steps that need nobody's decision
-follow each other at once (a battle without cards or energy is rolled straight away).
+follow each other at once (a battle without cards or energy is rolled straight away; WS-D13).
 """
 
 from __future__ import annotations
@@ -76,9 +76,10 @@ def to_act(s: WorldsState) -> tuple[int, ...]:
 
 
 def check_window(s: WorldsState, seat: int, kind: str) -> None:
-    """Raise the rule ``seat`` breaks by playing ``kind`` now. The spec names them even for seats not to
+    """Raise the rule ``seat`` breaks by playing ``kind`` now. The rules doc names them even for seats not to
     act: the defender's ``allocate`` breaks WS-4.3 (WS-A8), a declaration while a combat is open breaks
-    WS-2.4, and so does the attacker ending its turn then (WS-A9). A finished game is left to the table."""
+    WS-2.4, and so does the attacker ending its turn then (WS-A9); see WS-D21. A finished game is left to the
+    table."""
     if s.over or kind not in WINDOW_OF:
         return
     c = s.combat
@@ -126,7 +127,8 @@ def after(s: WorldsState, seat: int, move: Move, action: Action) -> None:
 
 # ------------------------------------------------------------------------------ turns
 def start_turn(s: WorldsState) -> None:
-    """WS-8.2 income, then WS-8.3(a): the skirmish ends when no card is eligible for either side."""
+    """WS-8.2 income, paid before the end check of WS-8.3a (WS-D18): the skirmish ends when no card is eligible
+    for either side."""
     skirmish.start_turn(s)
     if not any_contested(s):
         skirmish.finish(s, "no card is eligible for combat (WS-8.3a)")
@@ -236,7 +238,7 @@ def close_combat(s: WorldsState) -> None:
 
 # ------------------------------------------------------------------------------ timeouts
 def timeout_action(s: WorldsState, seat: int) -> Action:
-    """Spec §5 timeout defaults: end the turn, the first canonical allocation, no event, 0 energy, the default
+    """Timeout defaults (WS-D22): end the turn, the first canonical allocation, no event, 0 energy, the default
     tie policy (WS-9.1), no retreat, the lowest-id Factory."""
     c = s.combat
     if c is None:

@@ -1,9 +1,10 @@
 """Worlds & Suns combat skirmish, the facade: the declared moves and the game protocol (rules doc
 ``docs/rules/worlds.md``).
 
-Only the combat chapter of an unidentified game is known (WS-0.3): this engine plays combats
-between two sides on a fixed map from a scenario, with a house turn structure, ending and score
-(WS-8, house rules). Seat 0 is the scenario's first side, seat 1 the second.
+Only the combat chapter of an unidentified game is known (WS-0.2, WS-0.3). The package holds the four
+parts of WS-0.1: this engine, which plays combats between two sides on a fixed map from a scenario
+with a house turn structure, ending and score (WS-8, house rules); the odds calculator (:mod:`.odds`);
+the allocation advisor (:mod:`.advisor`). Seat 0 is the scenario's first side, seat 1 the second.
 
 Every action type is declared once in :data:`MOVES` with its rule, window, strict schema,
 ``exec`` (in the rule-area module), legal list, notation and sentence; resignation is the core
@@ -130,14 +131,14 @@ class WorldsGame(Game[WorldsState]):
 
     def apply(self, state: WorldsState, player: int, action: Action) -> WorldsState:
         """The move table, after :func:`.flow.check_window` names the rule of an action played out of its
-        window (the spec cites WS-4.3 for the defender's ``allocate``, not the turn rule)."""
+        window (WS-A8 cites WS-4.3 for the defender's ``allocate``, not the turn rule)."""
         act = MOVES.normalize(action)
         flow.check_window(state, player, act["type"])
         new, _ = MOVES.play(state, player, act, to_act=flow.to_act(state), copy=self.clone)
         return new
 
     def timeout_action(self, state: WorldsState, player: int) -> Action:
-        """Spec §5 timeout defaults (:func:`.flow.timeout_action`)."""
+        """Timeout defaults (WS-D22, :func:`.flow.timeout_action`)."""
         return flow.timeout_action(state, player)
 
     def material(self, state: WorldsState) -> list[int]:

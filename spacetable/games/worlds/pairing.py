@@ -131,7 +131,7 @@ def allocate(s: WorldsState, seat: int, action: Action) -> None:
 
 
 def legal_allocations(s: WorldsState, seat: int | None = None) -> list[Action]:
-    """WS-4.5: one ``allocate`` per canonical split, battles in anchor order (any order is accepted)."""
+    """WS-4.5: one ``allocate`` per canonical split, battles in anchor order; any order is accepted (WS-D15)."""
     c = s.combat
     assert c is not None
     anchor_pieces = anchors(s, c)

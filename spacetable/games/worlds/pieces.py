@@ -10,13 +10,14 @@ from dataclasses import dataclass
 
 POPULATION = "P"
 FACTORY = "F"
-#: WS-1.3 / WS-5.2 piece powers; a native (event piece, WS-7.1) has power 4.
+#: WS-1.3, WS-5.2 piece powers; a native (a temporary event piece, never material: WS-7.1, WS-D6) has power 4.
 POWER = {POPULATION: 2, FACTORY: 1}
 NATIVE_POWER = 4
 SUN = "sun"
 WORLD = "world"
 
-#: WS-0.3: every screen, log and replay says that only the combat chapter is implemented.
+#: WS-0.2, WS-0.3: the seed is the combat chapter of an unidentified game, and every screen, log and replay says
+#: that only that chapter is implemented.
 NOTICE = (
     "Worlds & Suns - combat skirmish. Only the combat chapter of an unidentified game is implemented; "
     "its map, production, movement and victory rules are unknown and not part of this program (WS-0.3)."

@@ -1,4 +1,4 @@
-"""Skirmish scenarios (WS-8, format ``worlds-skirmish/1``, spec §6) — the format is house content.
+"""Skirmish scenarios (WS-8.1, format ``worlds-skirmish/1``) — the format is house content.
 
 A scenario names two sides, systems (one Sun and >= 1 World each) with pieces per
 side, energy pools and incomes, hands (explicit lists or ``{"random": n}`` drawn
@@ -29,7 +29,7 @@ def shipped_names() -> list[str]:
 
 
 def load(name_or_file: str) -> dict[str, Any]:
-    """A shipped scenario by name, or a JSON file by path; validated (WS-8.1, §6)."""
+    """A shipped scenario by name, or a JSON file by path; validated (WS-8.1)."""
     path = Path(name_or_file)
     if path.suffix == ".json" and path.exists():
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -48,8 +48,9 @@ MAX_PIECES_PER_CARD = 50
 MAX_PIECES = 400
 MAX_ENERGY = 1000
 MAX_ROUNDS = 100
-#: Further bounds of scenario content: side names and ids (a piece id ``<side>.<card>.<P|F><n>`` then fits the
-#: 64 characters of an action's names), systems, Worlds per system, listed hand cards, dice script pairs, labels.
+#: Further bounds of scenario content (WS-D23 lists them all): side names and ids (a piece id
+#: ``<side>.<card>.<P|F><n>`` then fits the 64 characters of an action's names), systems, Worlds per system,
+#: listed hand cards, dice script pairs, labels.
 MAX_NAME = 24
 MAX_SYSTEMS = 50
 MAX_WORLDS = 20
@@ -212,7 +213,7 @@ def _check_rounds_dice_seed(data: dict[str, Any]) -> None:
 
 
 def validate(data: dict[str, Any]) -> None:
-    """§6 validation; raises :class:`ConfigError` with the reason."""
+    """Validation of the format (docs/rules/worlds.md, "Scenario format"); raises :class:`ConfigError` with the reason."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ConfigError(f"a scenario must be a JSON object with format {FORMAT!r}")
     sides = _check_sides(data)

@@ -5,7 +5,8 @@ income; it may declare combats one after another, each card at most once, and th
 (WS-8.2). The skirmish ends when no card can be fought over, after two consecutive turns without
 a combat, or after ``max_rounds`` rounds (WS-8.3). Material decides: 2 per Population, 1 per
 Factory (WS-8.4). Dice come from the seeded RNG or a ``dice_script`` (WS-8.5). Resignation is the
-core move: the other side wins.
+core move: the other side wins (WS-D20). There is no movement and no production, since none is known
+(WS-D11).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .state import WorldsState
 
 # ------------------------------------------------------------------------------ setup (WS-8.1)
 def _place_pieces(st: WorldsState, sides: list[str], system: dict[str, Any]) -> None:
-    """The system's cards and their pieces, ids ``<side>.<card>.<P|F><n>`` (spec §6)."""
+    """The system's cards and their pieces, ids ``<side>.<card>.<P|F><n>`` (WS-8.1)."""
     owner = system.get("starting_system_of")
     st.systems.append(System(system["id"], system["sun"]["id"], [w["id"] for w in system["worlds"]],
                              None if owner is None else sides.index(owner)))
@@ -36,7 +37,8 @@ def _place_pieces(st: WorldsState, sides: list[str], system: dict[str, Any]) -> 
 
 
 def _deal_hands(st: WorldsState, data: dict[str, Any], hands_rng: Rng) -> None:
-    """Listed hands as given; ``{"random": n}`` hands drawn in seat order from the shuffled house deck (WS-7)."""
+    """Listed hands as given; ``{"random": n}`` hands drawn in seat order from the house deck shuffled with the
+    match seed (WS-D17)."""
     deck = deck_list()
     hands_rng.shuffle(deck)
     hands: list[list[str]] = [[], []]
@@ -108,7 +110,7 @@ def finish(s: WorldsState, reason: str) -> None:
 
 
 def resign(s: WorldsState, seat: int, action: Action) -> None:
-    """The core resign move: the skirmish ends at once and the other side wins."""
+    """The core resign move (WS-D20): the skirmish ends at once and the other side wins."""
     s.resigned = seat
     finish(s, f"{s.sides[seat]} resigns")
 

@@ -45,7 +45,7 @@ class Battle:
 
 @dataclass
 class Combat:
-    """A combat in progress (WS-3 to WS-6). ``step``: allocate, event, energy, tie, retreat, convert."""
+    """A combat in progress (WS-3, WS-4, WS-5, WS-6). ``step``: allocate, event, energy, tie, retreat, convert."""
 
     card: str
     attacker: int
