@@ -2,7 +2,7 @@
 the advisor AI against the random player and against itself, the MCTS player on an iteration budget
 (it determinizes hidden hands and sealed choices), a player that writes its own allocations and
 retreats (battle orders and retreat subsets the legal list does not show), a player that always lets
-its clock run out (the timeout defaults of spec §5), and a scenario given as JSON with a dice script
+its clock run out (the timeout defaults, WS-D22), and a scenario given as JSON with a dice script
 and starting systems.
 
 Every agent is deterministic: the advisor has no clock and no randomness, the random players draw from
@@ -74,7 +74,7 @@ class Freestyle:
 
 
 class Sleeper:
-    """Never answers: the server would play the game's timeout default for it (spec §5)."""
+    """Never answers: the server would play the game's timeout default for it (WS-D22)."""
 
     name = "sleeper"
 
