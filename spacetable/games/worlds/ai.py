@@ -23,7 +23,7 @@ from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .declare import card_by_id, eligible_cards, pieces_on
 from .pairing import split_to_battles
 from .pieces import FACTORY, POPULATION, WORLD, anchor_sort_key
-from .state import WorldsState
+from .state import ALLOCATE, CONVERT, ENERGY, EVENT, RETREAT, TIE, WorldsState
 
 #: above this many (our options x their options) the worst-case reply is replaced by a fixed all-in reply
 WORST_CASE_LIMIT = 4_000_000
@@ -117,34 +117,45 @@ class AdvisorAgent:
         c = state.combat
         if c is None:
             return self._turn(state, player)
-        if c.step == "allocate":
-            sit = declare_situation(state, player, c.card)
-            sit.s_is_attacker = player == c.attacker
-            a = advise(sit)
-            self.last_advice = a
-            mine = pieces_on(state, c.card, player)
-            pops = [p.id for p in mine if p.kind == POPULATION]
-            facs = [p.id for p in mine if p.kind == FACTORY]
-            split = tuple((s.s_pops, s.s_facs) for s in a.slots)
-            return {"type": "allocate", "battles": split_to_battles(split, [s.anchor_id for s in a.slots], pops, facs)}
-        if c.step == "event":
-            a = advise(battle_situation(state, player))
-            self.last_advice = a
-            return {"type": "play_event", "card": a.events[0]}
-        if c.step == "energy":
-            a = advise(battle_situation(state, player, fix_current_events=True))
-            self.last_advice = a
-            return {"type": "commit_energy", "amount": min(a.energy[0], state.energy[player])}
+        if c.step == ALLOCATE:
+            return self._allocate(state, player)
+        if c.step == EVENT:
+            self.last_advice = advise(battle_situation(state, player))
+            return {"type": "play_event", "card": self.last_advice.events[0]}
+        if c.step == ENERGY:
+            self.last_advice = advise(battle_situation(state, player, fix_current_events=True))
+            return {"type": "commit_energy", "amount": min(self.last_advice.energy[0], state.energy[player])}
+        return self._aftermath(game, state, player)
+
+    def _allocate(self, state: WorldsState, player: int) -> Action:
+        """WS-4: the advisor's best split, pieces handed out in id order."""
+        c = state.combat
+        assert c is not None
+        sit = declare_situation(state, player, c.card)
+        sit.s_is_attacker = player == c.attacker
+        a = advise(sit)
+        self.last_advice = a
+        mine = pieces_on(state, c.card, player)
+        pops = [p.id for p in mine if p.kind == POPULATION]
+        facs = [p.id for p in mine if p.kind == FACTORY]
+        split = tuple((s.s_pops, s.s_facs) for s in a.slots)
+        return {"type": "allocate", "battles": split_to_battles(split, [s.anchor_id for s in a.slots], pops, facs)}
+
+    def _aftermath(self, game: Game[Any], state: WorldsState, player: int) -> Action:
+        """A tie costs a Factory when there is one; retreat everything when the Sun holds no enemy, else stay;
+        always convert (the last listed Factory)."""
+        c = state.combat
+        assert c is not None
         legal = game.legal_actions(state, player)
-        if c.step == "tie":
+        if c.step == TIE:
             facs = [x for x in legal if x["piece"].rsplit(".", 1)[-1].startswith("F")]
             return facs[0] if facs else legal[0]
-        if c.step == "retreat":
+        if c.step == RETREAT:
             card = card_by_id(state, c.card)
             sun = next(sy.sun for sy in state.systems if card is not None and sy.id == card.system)
             safe = not pieces_on(state, sun, 1 - player)
             return max(legal, key=lambda x: len(x["pieces"])) if safe else legal[0]
-        if c.step == "convert":
+        if c.step == CONVERT:
             return legal[-1]
         return legal[0]
 

@@ -45,7 +45,7 @@ from .plans import (
 )
 from .replies import SideSearch, additive_reply, descend, search_min, side_laws
 
-Option = tuple[str | None, int]
+PlanOption = tuple[str | None, int]
 Hand = tuple[tuple[str, int], ...]
 #: co-optimal plans listed in the advice (WS-10.8)
 MAX_LISTED = 20
@@ -143,7 +143,7 @@ class PlanSearch:
             o_max.append(p)
         return o_max, o_fixed
 
-    def _our_options(self) -> tuple[list[list[Option]], list[int]]:
+    def _our_options(self) -> tuple[list[list[PlanOption]], list[int]]:
         """Per battle our options and energy cap: WS-10.7, energy beyond the point where even the card-less
         group reaches d >= 6 is pointless."""
         sit = self.sit
@@ -166,7 +166,7 @@ class PlanSearch:
         ]
 
     # ------------------------------------------------------------------ plans found
-    def multiplicity(self, opts: list[Option], pool: int) -> int:
+    def multiplicity(self, opts: list[PlanOption], pool: int) -> int:
         """Plans of the full space Π_S this capped plan stands for (WS-10.7 must not change the count)."""
         groups: dict[tuple[int, str | None], int] = {}
         run = 0
@@ -179,7 +179,7 @@ class PlanSearch:
             return 1
         return sat_extra(list(groups.values()), pool)
 
-    def record(self, key4: Key4, opts: list[Option], pool: int, response: Reply | None) -> None:
+    def record(self, key4: Key4, opts: list[PlanOption], pool: int, response: Reply | None) -> None:
         """A plan with its exact key: counted among the co-optimal plans, kept if it ranks first (WS-10.5:
         less energy, fewer cards, then the smallest encoding break ties)."""
         best, slots = self.best, self.slots
@@ -354,7 +354,7 @@ class WorstCaseSearch(PlanSearch):
             self.record(key4, opts, pool, reply)
 
     def killed(self, i: int, j: int, e: int, pool: int, hkey: Hand) -> bool:
-        """Option j of battle i is cut: against some killer its bound is below the best objective found."""
+        """PlanOption j of battle i is cut: against some killer its bound is below the best objective found."""
         thr = self._threshold()
         if thr is None:
             return False
