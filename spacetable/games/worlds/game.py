@@ -26,11 +26,22 @@ from spacetable.core.rng import Rng
 from . import aftermath, battle, declare, flow, notation, pairing, skirmish, views
 from . import scenario as scen
 from .render import render_text
-from .state import WorldsState
+from .state import WorldsState, clone
 
 W = flow.WINDOW_OF
 
-MOVES: MoveTable[WorldsState] = MoveTable(
+
+class WorldsMoveTable(MoveTable[WorldsState]):
+    """The move table, with the rule an action breaks out of its window named first (:func:`.flow.check_window`):
+    the rules doc cites WS-4.3 for the defender's ``allocate`` and WS-2.4 for a declaration during a combat, where
+    the generic check would name the turn rule (WS-D21)."""
+
+    def check_window(self, state: Any, seat: int, move: Move, to_act: tuple[int, ...]) -> None:
+        flow.check_window(state, seat, move.type)
+        super().check_window(state, seat, move, to_act)
+
+
+MOVES: MoveTable[WorldsState] = WorldsMoveTable(
     "worlds",
     [
         Move("declare_combat", "WS-3.1", declare.declare_combat, declare.DeclareParams, phases=W["declare_combat"],
@@ -129,17 +140,13 @@ class WorldsGame(Game[WorldsState]):
         """WS-4.5: one ``allocate`` per canonical split, battles in anchor order (any order is accepted)."""
         return pairing.legal_allocations(state)
 
-    def apply(self, state: WorldsState, player: int, action: Action) -> WorldsState:
-        """The move table, after :func:`.flow.check_window` names the rule of an action played out of its
-        window (WS-A8 cites WS-4.3 for the defender's ``allocate``, not the turn rule)."""
-        act = MOVES.normalize(action)
-        flow.check_window(state, player, act["type"])
-        new, _ = MOVES.play(state, player, act, to_act=flow.to_act(state), copy=self.clone)
-        return new
-
     def timeout_action(self, state: WorldsState, player: int) -> Action:
         """Timeout defaults (WS-D22, :func:`.flow.timeout_action`)."""
         return flow.timeout_action(state, player)
+
+    def clone(self, state: WorldsState) -> WorldsState:
+        """The written-out copy of :func:`.state.clone` (``apply`` copies the state once per action)."""
+        return clone(state)
 
     def material(self, state: WorldsState) -> list[int]:
         """WS-8.4 material per seat (house rule): 2 per Population, 1 per Factory."""

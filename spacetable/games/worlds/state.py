@@ -7,7 +7,7 @@ combat (:attr:`Combat.step`), and ``over``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
@@ -95,3 +95,32 @@ class WorldsState:
     dice_script: list[list[int]] | None = None
     dice_used: int = 0
     rng: Rng = field(default_factory=Rng)
+
+
+def _clone_battle(b: Battle) -> Battle:
+    return replace(b, pieces=list(b.pieces), events=list(b.events), natives=list(b.natives), pop_bonus=list(b.pop_bonus),
+                   energy=list(b.energy), power=list(b.power), dice=list(b.dice), totals=list(b.totals),
+                   lost=[list(b.lost[0]), list(b.lost[1])])
+
+
+def _clone_combat(c: Combat | None) -> Combat | None:
+    if c is None:
+        return None
+    return replace(c, participants=[list(p) for p in c.participants], battles=[_clone_battle(b) for b in c.battles],
+                   sealed=SealedCommits(list(c.sealed.required), dict(c.sealed.commits)),
+                   tie_pending=list(c.tie_pending), losses=list(c.losses))
+
+
+def clone(s: WorldsState) -> WorldsState:
+    """A copy of ``s`` sharing nothing that play changes: the generic deep copy written out, because the pure
+    ``apply`` copies the state once per action (search plays thousands). Cards and systems never change after
+    setup, so the copy shares them; sealed values are strings, integers or None. ``tests/worlds/test_clone.py``
+    checks it against ``copy.deepcopy``."""
+    return replace(
+        s, pieces=[replace(p) for p in s.pieces], energy=list(s.energy), income=list(s.income),
+        hands=[list(h) for h in s.hands], discards=[list(d) for d in s.discards], deck=list(s.deck),
+        fought=list(s.fought), combat=_clone_combat(s.combat), last_combat=_clone_combat(s.last_combat),
+        lost=list(s.lost), combats_won=list(s.combats_won), converted=list(s.converted), log=list(s.log),
+        dice_script=None if s.dice_script is None else [list(p) for p in s.dice_script], rng=s.rng.copy(),
+        cards=list(s.cards), systems=list(s.systems), sides=list(s.sides),
+    )

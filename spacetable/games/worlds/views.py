@@ -8,7 +8,6 @@ are in; the other seat sees only "committed yes/no". The deck order is hidden fr
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from spacetable.core.game import Action
@@ -20,7 +19,7 @@ from .events import deck_list, event_number, house_deck
 from .flow import to_act
 from .pieces import HOUSE_RULES, NOTICE, TITLE
 from .skirmish import material, outcome
-from .state import ENERGY, EVENT, Combat, WorldsState
+from .state import ENERGY, EVENT, Combat, WorldsState, clone
 
 
 def _pieces(s: WorldsState, card_id: str) -> list[dict[str, Any]]:
@@ -83,7 +82,7 @@ def determinize(state: WorldsState, player: int, rng: Rng) -> WorldsState:
     """Resample the other seat's hand from the unseen house cards and its sealed choice; new dice
     (IM-2, IM-3). Scenario hands may hold more copies than the deck: the hand is then topped up with
     random house cards, never the real hand."""
-    s = copy.deepcopy(state)
+    s = clone(state)
     other = 1 - player
     pool = deck_list()
     for code in s.hands[player] + s.discards[0] + s.discards[1]:
