@@ -162,6 +162,10 @@ def _explain(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _resign_text(state: Any, seat: int, action: Action) -> str:
+    return "resign"
+
+
 @dataclass
 class MoveTable(Generic[S]):
     """The declared moves of one game, with its phase function and flow hook.
@@ -187,7 +191,7 @@ class MoveTable(Generic[S]):
     def __post_init__(self) -> None:
         moves = list(self.moves)
         if self.resign is not None:
-            moves.append(Move(self.RESIGN, CORE_RESIGN, self.resign, out_of_turn=True,
+            moves.append(Move(self.RESIGN, CORE_RESIGN, self.resign, out_of_turn=True, notation=_resign_text,
                               key="core.move.resign", doc="Give up the game (a core move of every game)."))
         self._by_type: dict[str, Move] = {}
         for m in moves:
@@ -227,9 +231,10 @@ class MoveTable(Generic[S]):
         except ValidationError as exc:
             raise RuleError(CORE_ACTION, f"{move.type}: {_explain(exc)}") from None
         out: Action = {"type": move.type}
-        for name in move.schema.model_fields:
-            if name in params:
-                out[name] = params[name]
+        for name, info in move.schema.model_fields.items():
+            key = info.alias or name  # a field named after a keyword (``from``) is declared with an alias
+            if key in params:
+                out[key] = params[key]
         return out
 
     # ---------------------------------------------------------------- dispatch

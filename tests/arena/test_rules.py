@@ -11,7 +11,7 @@ from spacetable.core.match import state_fingerprint
 from spacetable.games.arena import GAME
 from spacetable.games.arena.board import BLUE, CODES, RED, can_capture, cannons, get_face, shields
 from spacetable.games.arena.keys import position_key
-from spacetable.games.arena.moves import destinations
+from spacetable.games.arena.movement import destinations
 
 from .arena_helpers import make, play, ships_on, texts
 

@@ -1,6 +1,7 @@
 """Arena AI players: alpha-beta with iterative deepening, a transposition table and a
 time budget (compiled with numba on the :mod:`.fast` arrays), an MCTS with compiled
-random rollouts, and the random player. ``AGENTS`` is the registry the server uses.
+random rollouts, and the random player. ``AGENTS`` is the registry the server uses;
+``AGENT_SPECS`` gives the same players to the game's ``agents()`` hook.
 
 Evaluation (side to move's view): ship values on the board (frigate 100, destroyer 130,
 cruiser 180; the corvette is priceless and its loss ends the game), a small bonus for
@@ -25,7 +26,8 @@ from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
 from . import fast
-from .board import RED
+from .board import CODES, RED
+from .setup import default_layout
 
 INF = 1_000_000
 MATE_BOUND = fast.MATE_BOUND  # |score| above this is a terminal (game-over) score
@@ -255,8 +257,6 @@ def _warm_up(tb: SearchTables) -> None:
     kernels carry explicit signatures: numba's on-disk cache of lazily typed recursive functions crashes."""
     if _WARM:
         return
-    from .setup import default_layout
-
     geo, nb = fast.tables("6x4")
     red, blue = default_layout("6x4")
     st = np.array([*red, *blue, 0, 0, -1, -1, 0, 0, 0, 0], dtype=np.int64)
@@ -358,15 +358,13 @@ class AlphaBetaAgent:
 
 def _placement_choice(state: Any, legal: list[Action], rng: Rng) -> Action:
     """Free placement for AIs: follow the default layout where possible, else random (AR-2.7)."""
-    from .setup import default_layout
-
     if legal[0].get("type") == "layout":
         return legal[0]
     red, blue = default_layout(state.board)
     slots = red if state.to_move == RED else blue
     face = state.face
     for a in legal:
-        s = ["111", "112", "121", "122", "211", "212", "221", "222"].index(a["ship"])
+        s = CODES.index(a["ship"])
         if face.cell_name(slots[s]) == a["cell"]:
             return a
     return rng.choice(legal)

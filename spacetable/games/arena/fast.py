@@ -1,6 +1,6 @@
 """Compiled fast path (numba) for playouts, perft and search.
 
-The reference rules are :mod:`.game`; this module re-implements them on compact
+The reference rules are the rule modules behind :mod:`.game`; this module re-implements them on compact
 arrays and bitboards (spec §6.1–6.2) and is kept equivalent by tests (identical
 legal-action lists, perft numbers and seeded random playouts).
 
@@ -23,7 +23,8 @@ import numpy as np
 from numba import njit
 
 from .board import BLUE, RED, get_face
-from .teleports import TELEPORTS
+from .teleports import TELEPORTS, teleport_action, teleport_name
+from .turns import move_action
 
 MOVE_CODES = 8 * 32 * 9
 MAX_ACTIONS = 256
@@ -336,24 +337,18 @@ def action_to_code(state: Any, action: dict[str, Any]) -> int:
     """Code of a reference turn action in ``state`` (for agents and tests)."""
     face = state.face
     if action.get("type") in ("permute", "rotate"):
-        from .game import teleport_name
-
         return MOVE_CODES + TELEPORTS.index(teleport_name(action))
     origin, dest = face.parse_cell(action["from"]), face.parse_cell(action["to"])
     ship = state.loc[state.to_move].index(origin)
     bonus = action.get("bonus")
     b = 0
     if bonus:
-        from .game import teleport_name
-
         b = 1 + TELEPORTS.index(teleport_name(bonus))
     return (ship * 32 + dest) * 9 + b
 
 
 def code_to_action(state: Any, code: int) -> dict[str, Any]:
     """Reference action object for a code in ``state``."""
-    from .game import move_action, teleport_action
-
     face = state.face
     if code >= MOVE_CODES:
         return teleport_action(TELEPORTS[code - MOVE_CODES])

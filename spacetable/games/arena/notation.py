@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spacetable.core.errors import MalformedAction, RuleError
+from spacetable.core.i18n import phrase
 
-from .board import BLUE, CODES, CORVETTE, RED, Face, get_face, ship_index
+from .board import BLUE, CLASS_NAMES, CODES, CORVETTE, RED, Face, get_face, ship_class, ship_index
 from .setup import layout_label
-
-if TYPE_CHECKING:
-    from .game import ArenaState
+from .state import ArenaState
+from .teleports import PAIRS, teleport_action
 
 _SIDE = {"r": RED, "b": BLUE, "-": -1}
 _SIDE_TEXT = {RED: "r", BLUE: "b", -1: "-"}
@@ -109,38 +110,115 @@ def teleport_text(action: dict[str, Any]) -> str:
     return f"R{action.get('cls')}{action.get('dir')}"
 
 
+def _offer(action: dict[str, Any]) -> str:
+    return "=" if action.get("offer_end") else ""
+
+
+def move_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    """``c5-c6``, ``c5xc6`` when the destination holds a ship, ``/P112`` for a bonus, ``=`` for an offer."""
+    dest = state.face.parse_cell(str(action.get("to")))
+    capture = dest >= 0 and any(row[s] == dest for row in state.loc for s in range(8))
+    text = f"{action.get('from')}{'x' if capture else '-'}{action.get('to')}"
+    if action.get("bonus"):
+        text += "/" + teleport_text(action["bonus"])
+    return text + _offer(action)
+
+
+def teleport_move_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    """``P111`` ... ``RD-``, ``=`` for an offer."""
+    return teleport_text(action) + _offer(action)
+
+
+def accept_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    return "accept"
+
+
+def place_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    """``212@d2``."""
+    return f"{action.get('ship')}@{action.get('cell')}"
+
+
+def layout_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    """``layout 112a1,...``, or ``layout (sealed)`` for the hidden form others see."""
+    cells = action.get("cells")
+    if not isinstance(cells, dict):
+        return "layout (sealed)"
+    return "layout " + ",".join(f"{code}{cell}" for cell, code in cells.items())
+
+
+def resign_text(state: ArenaState, seat: int, action: dict[str, Any]) -> str:
+    return "resign"
+
+
+#: The notation of each action type, as declared in the move table.
+TEXT: dict[str, Callable[[ArenaState, int, dict[str, Any]], str]] = {
+    "move": move_text, "permute": teleport_move_text, "rotate": teleport_move_text, "accept_end": accept_text,
+    "resign": resign_text, "place": place_text, "layout": layout_text,
+}
+
+
 def action_to_text(state: ArenaState, action: dict[str, Any]) -> str:
-    """Notation of an action played in ``state`` (spec §5)."""
-    kind = action.get("type")
-    suffix = "=" if action.get("offer_end") else ""
-    if kind == "move":
-        face = state.face
-        dest = face.parse_cell(str(action.get("to")))
-        capture = dest >= 0 and any(row[s] == dest for row in state.loc for s in range(8))
-        text = f"{action.get('from')}{'x' if capture else '-'}{action.get('to')}"
-        if action.get("bonus"):
-            text += "/" + teleport_text(action["bonus"])
-        return text + suffix
-    if kind in ("permute", "rotate"):
-        return teleport_text(action) + suffix
-    if kind == "accept_end":
-        return "accept"
-    if kind == "resign":
-        return "resign"
-    if kind == "place":
-        return f"{action.get('ship')}@{action.get('cell')}"
-    if kind == "layout":
-        cells = action.get("cells")
-        if not isinstance(cells, dict):
-            return "layout (sealed)"
-        return "layout " + ",".join(f"{code}{cell}" for cell, code in cells.items())
-    return json.dumps(action, sort_keys=True)
+    """Notation of an action played in ``state`` (spec §5), for callers without the game object."""
+    text = TEXT.get(str(action.get("type")))
+    if text is None:
+        return json.dumps(action, sort_keys=True)
+    return text(state, state.seat_of(state.to_move), action)
+
+
+# ------------------------------------------------------------------ sentences (i18n arguments)
+def ship_phrase(ship: int) -> dict[str, Any]:
+    """A ship by class and code, translated (``the frigate 112``)."""
+    return phrase("arena.ship", kind=phrase(f"arena.class.{CLASS_NAMES[ship_class(ship)]}"), code=CODES[ship])
+
+
+def teleport_phrase(action: dict[str, Any]) -> dict[str, Any]:
+    """A permutation or rotation as a translated phrase (also used for bonuses)."""
+    if action.get("type") == "permute":
+        low = PAIRS[str(action["pair"])]
+        return phrase("arena.teleport.permute", a=ship_phrase(low), b=ship_phrase(low ^ 7), pair=action["pair"])
+    group = "frigates" if action.get("cls") == "F" else "destroyers"
+    way = "forward" if action.get("dir") == "+" else "backward"
+    return phrase("arena.teleport.rotate", group=phrase(f"arena.group.{group}"), way=phrase(f"arena.way.{way}"),
+                  name=teleport_text(action))
+
+
+def _offer_phrase(action: dict[str, Any]) -> Any:
+    return phrase("arena.part.offer") if action.get("offer_end") else ""
+
+
+def move_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """Arguments of ``arena.move.move``: the ship, both cells, the captured ship, the bonus, the offer."""
+    face = state.face
+    origin, dest = face.parse_cell(str(action.get("from"))), face.parse_cell(str(action.get("to")))
+    where = {c: (colour, s) for colour in (RED, BLUE) for s, c in enumerate(state.loc[colour]) if 0 <= c < face.size}
+    mover = where.get(origin)
+    target = where.get(dest)
+    bonus = action.get("bonus")
+    return {
+        "ship": ship_phrase(mover[1]) if mover else phrase("arena.ship.unknown"),
+        "from": action.get("from"), "to": action.get("to"),
+        "capture": phrase("arena.part.capture", ship=ship_phrase(target[1])) if target else "",
+        "bonus": phrase("arena.part.bonus", teleport=teleport_phrase(bonus)) if bonus else "",
+        "offer": _offer_phrase(action),
+    }
+
+
+def teleport_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """Arguments of ``arena.move.permute`` / ``arena.move.rotate``."""
+    return {"teleport": teleport_phrase(action), "offer": _offer_phrase(action)}
+
+
+def place_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    return {"ship": ship_phrase(CODES.index(str(action.get("ship")))) if action.get("ship") in CODES
+            else action.get("ship"), "cell": action.get("cell")}
+
+
+def layout_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    return {}
 
 
 def parse_action_text(state: ArenaState, player: int, text: str) -> dict[str, Any]:
     """Parse the action notation (or JSON) into an action object."""
-    from .game import teleport_action
-
     text = text.strip()
     if text.startswith("{"):
         try:

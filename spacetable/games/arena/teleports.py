@@ -1,20 +1,84 @@
 """Permutations (AR-6), rotations (AR-7) and the own-corvette rule (AR-9.1).
 
 Teleports act on one colour's slot list ``own[ship]`` (a cell or ``banished``) and
-return a new list; they never capture (AR-3.3, AR-5.3).
+return a new list; they ignore paths and never capture (AR-3.3, AR-5.3). A permutation
+acts on one complementary pair (AR-6.1, AR-1.6); a rotation on the three frigates or the
+three destroyers (AR-7.1), never on the corvette or the cruiser (AR-7.6); the direction is
+the player's choice (AR-D4). This module also holds the JSON shapes of teleports (spec §5)
+and their strict schemas, used by the ``permute`` and ``rotate`` actions and by bonuses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Literal
 
-from spacetable.core.errors import RuleError
+from spacetable.core.errors import MalformedAction, RuleError
+from spacetable.core.moves import Params
 
-from .board import CORVETTE, CRUISER, DESTROYERS, FRIGATES, predecessor, successor
+from .board import CRUISER, DESTROYERS, FRIGATES, predecessor, successor
 
 #: Canonical teleport order (spec §5).
 TELEPORTS: tuple[str, ...] = ("P111", "P112", "P121", "P122", "RF+", "RF-", "RD+", "RD-")
 PAIRS: dict[str, int] = {"P111": 0, "P112": 1, "P121": 2, "P122": 3}
+
+Pair = Literal["P111", "P112", "P121", "P122"]
+RotClass = Literal["F", "D"]
+RotDir = Literal["+", "-"]
+
+
+class PermuteParams(Params):
+    """Permute one complementary pair of own ships (AR-6); ``offer_end`` offers to end (AR-10.4)."""
+
+    pair: Pair
+    offer_end: bool = False
+
+
+class RotateParams(Params):
+    """Rotate the own frigates (``F``) or destroyers (``D``), ``+`` or ``-`` (AR-7)."""
+
+    cls: RotClass
+    dir: RotDir
+    offer_end: bool = False
+
+
+class PermuteBonus(Params):
+    """A permutation taken as a move's bonus (AR-8.2)."""
+
+    type: Literal["permute"]
+    pair: Pair
+
+
+class RotateBonus(Params):
+    """A rotation taken as a move's bonus (AR-8.2)."""
+
+    type: Literal["rotate"]
+    cls: RotClass
+    dir: RotDir
+
+
+def teleport_action(name: str) -> dict[str, Any]:
+    """JSON shape of a teleport (spec §5): ``{"type": "permute", "pair": ...}`` or a rotation."""
+    if name in PAIRS:
+        return {"type": "permute", "pair": name}
+    return {"type": "rotate", "cls": name[1], "dir": name[2]}
+
+
+def teleport_name(action: Any) -> str:
+    """Teleport name (``P112``, ``RD+``) of a permute/rotate object; ``CORE-ACTION`` otherwise."""
+    if not isinstance(action, dict):
+        raise MalformedAction("a teleport is a JSON object")
+    if action.get("type") == "permute":
+        pair = action.get("pair")
+        if pair not in PAIRS:
+            raise MalformedAction(f"unknown pair {pair!r}; use P111, P112, P121 or P122")
+        return str(pair)
+    if action.get("type") == "rotate":
+        cls, d = action.get("cls"), action.get("dir")
+        if cls not in ("F", "D") or d not in ("+", "-"):
+            raise MalformedAction("a rotation needs cls F|D and dir +|-")
+        return f"R{cls}{d}"
+    raise MalformedAction(f"not a teleport: {action.get('type')!r}")
 
 
 def members(name: str) -> tuple[int, ...]:
@@ -30,7 +94,14 @@ def members(name: str) -> tuple[int, ...]:
 
 
 def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
-    """Apply teleport ``name`` to one colour's slots; raise :class:`RuleError` if illegal."""
+    """Apply teleport ``name`` to one colour's slots; raise :class:`RuleError` if illegal.
+
+    Permutation: both on board swap (AR-6.2); one on board is banished and its partner takes
+    its cell (AR-6.3); both banished is no option (AR-6.4); ``P111`` with the cruiser banished
+    is refused (AR-6.5, AR-9.1). Rotation: each ship of the class takes the slot of its
+    successor (``+``) or predecessor (``-``) in the cycles of AR-7.2, all at once (AR-7.3);
+    it needs two or three of the class on the board (AR-7.4, with the two-on-board table of
+    AR-7.5)."""
     new = list(own)
     if name in PAIRS:
         a = PAIRS[name]
@@ -54,7 +125,8 @@ def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
 
 
 def available(own: Sequence[int], banished: int) -> list[str]:
-    """Legal teleports of one colour in canonical order (AR-6, AR-7, AR-9.1)."""
+    """Legal teleports of one colour in canonical order (AR-6, AR-7, AR-9.1): at most one
+    permutation per pair (AR-6.4) and two rotations per class."""
     out = []
     for name in TELEPORTS:
         try:
@@ -64,7 +136,3 @@ def available(own: Sequence[int], banished: int) -> list[str]:
         out.append(name)
     return out
 
-
-def corvette_safe(own: Sequence[int], banished: int) -> bool:
-    """AR-9.1 invariant: the own corvette is on the board."""
-    return own[CORVETTE] != banished

@@ -1,7 +1,10 @@
-"""Movement and capture (AR-4, AR-5) on the reference representation.
+"""Movement (AR-4) and capture (AR-5) on the reference representation.
 
 A position is ``loc[colour][ship]``: a cell index, or ``face.banished`` (AR-1.7).
 :func:`occupancy` turns it into a per-cell map ``colour * 8 + ship`` (−1 = empty).
+Movement has no memory between turns (AR-4.6): nothing here looks at earlier plies.
+A capture banishes the enemy ship to its owner's reserve (AR-5.1); only a movement
+captures (AR-5.3), and capturing the corvette ends the game (AR-5.4, see :mod:`.endings`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections.abc import Sequence
 
 from spacetable.core.errors import RuleError
 
-from .board import CORVETTE, Face, can_capture, sails
+from .board import Face, can_capture, sails
 
 Loc = Sequence[Sequence[int]]
 
@@ -26,11 +29,13 @@ def occupancy(face: Face, loc: Loc) -> list[int]:
 
 
 def destinations(face: Face, loc: Loc, colour: int, ship: int, cells: list[int] | None = None) -> list[int]:
-    """Legal destination cells of one ship, sorted by cell index (AR-4.1–AR-4.5, AR-5.2).
+    """Legal destination cells of one ship, sorted by cell index (AR-4.1, AR-4.2, AR-4.3, AR-4.4,
+    AR-4.5, AR-5.2).
 
     One step to a neighbour; with 2 sails also the cells at distance 2 reached through
     an *empty* neighbour (no jumping, no U-turn). Arrival on an empty cell or on an enemy
-    ship whose shields ≤ the mover's cannons; never on an own ship."""
+    ship whose shields ≤ the mover's cannons; never on an own ship. A destination is one
+    move whichever path reaches it (AR-4.4, AR-D6)."""
     origin = loc[colour][ship]
     if not 0 <= origin < face.size:
         return []
@@ -82,8 +87,3 @@ def check_move(face: Face, loc: Loc, colour: int, origin: int, dest: int) -> tup
 def is_one_step(face: Face, origin: int, dest: int) -> bool:
     """AR-4.4: a move is a one-step move iff its destination is adjacent to its origin."""
     return face.distance(origin, dest) == 1
-
-
-def triggers_bonus(face: Face, colour: int, origin: int, dest: int, captured: int) -> bool:
-    """AR-8.1/AR-8.5: a one-step arrival on the opponent's back row, not ending the game."""
-    return captured != CORVETTE and is_one_step(face, origin, dest) and dest in face.target_row(colour)

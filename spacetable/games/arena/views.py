@@ -1,0 +1,60 @@
+"""What each seat sees (IM-1): everything is public except a sealed layout not yet revealed.
+
+The view JSON carries the ships, both reserves (AR-1.7), the unplaced ships and home
+areas during placement (AR-2.4), the counters of AR-10.2, a pending offer (AR-10.4), the
+house-layout label (AR-0.3), the position notation and, at the end, the result (AR-10.5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spacetable.core.game import Action
+
+from .board import CODES, COLOUR_NAMES
+from .endings import points_text
+from .notation import format_position
+from .setup import layout_action, layout_label
+from .state import OVER, PLACE, QUIET_LIMIT, ArenaState
+
+
+def view(state: ArenaState, player: int | None) -> dict[str, Any]:
+    """The JSON view of ``player`` (``None``: spectator)."""
+    face = state.face
+    ships = [{"colour": COLOUR_NAMES[c], "code": CODES[s], "cell": face.cell_name(state.loc[c][s])}
+             for c in (0, 1) for s in range(8) if 0 <= state.loc[c][s] < face.size]
+    out: dict[str, Any] = {
+        "game": "arena", "board": state.board, "width": face.width, "height": face.height,
+        "phase": state.phase, "setup": state.setup, "home": state.home,
+        "seat_colours": {str(state.red_seat): "red", str(1 - state.red_seat): "blue"},
+        "you": COLOUR_NAMES[state.colour_of(player)] if player in (0, 1) else None,
+        "to_move": COLOUR_NAMES[state.to_move] if state.phase != OVER else None,
+        "ships": ships,
+        "reserve": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == face.banished] for c in (0, 1)},
+        "unplaced": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == -1] for c in (0, 1)},
+        "home_cells": {COLOUR_NAMES[c]: [face.cell_name(x) for x in face.home(c, state.wide)] for c in (0, 1)},
+        "quiet": state.quiet, "quiet_limit": QUIET_LIMIT,
+        "last_capturer": COLOUR_NAMES[state.last_capturer] if state.last_capturer >= 0 else None,
+        "offer": COLOUR_NAMES[state.offer] if state.offer >= 0 else None,
+        "plies": state.plies,
+    }
+    if state.setup == "default":
+        out["layout_label"] = layout_label(state.board)  # AR-0.3
+    if state.sealed is not None:
+        out["placement"] = {"committed": {str(s): d for s, d in state.sealed.public().items()}, "own": None}
+        own = state.sealed.own(player)
+        if own is not None and player is not None:
+            out["placement"]["own"] = layout_action(face, own)["cells"]
+    if state.phase != PLACE:
+        out["position"] = format_position(state)
+    if state.phase == OVER:
+        out["result"] = {"winner": COLOUR_NAMES[state.winner], "kind": state.kind, "points": points_text(state),
+                         "plies": state.plies}
+    return out
+
+
+def action_view(state: ArenaState, player: int, action: Action, viewer: int | None) -> Action | None:
+    """A sealed layout stays hidden from the others until both are in (AR-A24, AR-2.7)."""
+    if action.get("type") == "layout" and viewer != player:
+        return {"type": "layout", "cells": "hidden"}
+    return action
