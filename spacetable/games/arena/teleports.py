@@ -124,11 +124,15 @@ def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
     raise RuleError("CORE-ACTION", f"unknown teleport {name!r}")
 
 
-def available(own: Sequence[int], banished: int) -> list[str]:
-    """Legal teleports of one colour in canonical order (AR-6, AR-7, AR-9.1): at most one
-    permutation per pair (AR-6.4) and two rotations per class."""
+PERMUTATIONS: tuple[str, ...] = TELEPORTS[:4]
+ROTATIONS: tuple[str, ...] = TELEPORTS[4:]
+
+
+def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> list[str]:
+    """Legal teleports of one colour among ``names``, in canonical order (AR-6, AR-7, AR-9.1):
+    at most one permutation per pair (AR-6.4) and two rotations per class."""
     out = []
-    for name in TELEPORTS:
+    for name in names:
         try:
             teleport(own, name, banished)
         except RuleError:

@@ -20,7 +20,7 @@ from .board import Face
 from .endings import count_ply
 from .movement import check_move, destinations, occupancy
 from .state import ArenaState
-from .teleports import PermuteBonus, RotateBonus, available, teleport, teleport_action, teleport_name
+from .teleports import PERMUTATIONS, ROTATIONS, PermuteBonus, RotateBonus, available, teleport, teleport_action, teleport_name
 
 
 class MoveParams(Params):
@@ -64,12 +64,12 @@ def legal_moves(st: ArenaState, seat: int) -> list[Action]:
 
 def legal_permutes(st: ArenaState, seat: int) -> list[Action]:
     """The permutations open to the seat's colour, in canonical order (AR-6)."""
-    return [teleport_action(name) for name in available(st.loc[st.colour_of(seat)], st.face.banished) if name[0] == "P"]
+    return [teleport_action(name) for name in available(st.loc[st.colour_of(seat)], st.face.banished, PERMUTATIONS)]
 
 
 def legal_rotations(st: ArenaState, seat: int) -> list[Action]:
     """The rotations open to the seat's colour, in canonical order (AR-7)."""
-    return [teleport_action(name) for name in available(st.loc[st.colour_of(seat)], st.face.banished) if name[0] == "R"]
+    return [teleport_action(name) for name in available(st.loc[st.colour_of(seat)], st.face.banished, ROTATIONS)]
 
 
 def move(st: ArenaState, seat: int, action: Action) -> None:
