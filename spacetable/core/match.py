@@ -4,12 +4,16 @@ A :class:`Match` is the whole truth about a game in progress or finished: the
 game id, the normalised config, the seed and the list of ``(player, action)``
 entries. The state is never stored as the source of truth; it is always
 ``replay(match)``. Files use the format ``spacetable-match/1`` (JSON).
+
+The core does not know the game registry: a match made with :meth:`Match.new` keeps the
+game object it was given, and a match read from JSON gets its game from the caller, either
+a resolver (``Match.load(path, get_game)``) or :meth:`Match.attach`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,9 @@ from .game import Action, Game
 from .serial import dumps
 
 FORMAT = "spacetable-match/1"
+
+#: Finds the game object of a game id (``spacetable.games.get_game`` for the built-in games).
+Resolver = Callable[[str], Game[Any]]
 
 
 @dataclass
@@ -37,16 +44,26 @@ class Match:
     seed: int
     log: list[LogEntry] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The game object that replays this match (not saved; see the module docstring).
+    engine: Game[Any] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ building
     @classmethod
     def new(cls, game: Game[Any], config: dict[str, Any] | None, seed: int, **meta: Any) -> Match:
-        return cls(game=game.id, config=game.normalize_config(config), seed=seed, meta=dict(meta))
+        return cls(game=game.id, config=game.normalize_config(config), seed=seed, meta=dict(meta), engine=game)
+
+    def attach(self, game: Game[Any]) -> Match:
+        """Give the match the game object that plays it (its id must be the match's)."""
+        if game.id != self.game:
+            raise SpacetableError(f"this match is a {self.game!r} match, not {game.id!r}")
+        self.engine = game
+        return self
 
     def game_obj(self) -> Game[Any]:
-        from spacetable.games import get_game
-
-        return get_game(self.game)
+        if self.engine is None:
+            raise SpacetableError(f"no game attached to this {self.game!r} match: read it with a resolver "
+                                  "(Match.load(path, get_game)) or call attach(game)")
+        return self.engine
 
     def initial_state(self) -> Any:
         return self.game_obj().initial_state(self.config, self.seed)
@@ -88,23 +105,27 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Match:
+    def from_json(cls, data: dict[str, Any], resolve: Resolver | None = None) -> Match:
+        """Read a ``spacetable-match/1`` object; ``resolve`` (a game id -> game function) attaches the game."""
         if data.get("format") != FORMAT:
             raise SpacetableError(f"not a {FORMAT} file (format={data.get('format')!r})")
-        return cls(
+        match = cls(
             game=data["game"],
             config=dict(data["config"]),
             seed=int(data["seed"]),
             log=[LogEntry(int(e["player"]), dict(e["action"])) for e in data["log"]],
             meta=dict(data.get("meta", {})),
         )
+        if resolve is not None:
+            match.attach(resolve(match.game))
+        return match
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> Match:
-        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    def load(cls, path: str | Path, resolve: Resolver | None = None) -> Match:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")), resolve)
 
 
 def state_fingerprint(game: Game[Any], state: Any) -> str:

@@ -305,7 +305,8 @@ def create_app(database_url: str, ai_workers: int = 1, db_writer: str = "auto", 
     async def export(match_id: str) -> dict[str, Any]:
         """The ``spacetable-match/1`` file of a finished match: config (player content included), seed, log."""
         m = _finished(match_id)
-        match = Match(game=m.game.id, config=m.config, seed=m.seed, meta={"server_match": m.id, "name": m.name})
+        match = Match(game=m.game.id, config=m.config, seed=m.seed, meta={"server_match": m.id, "name": m.name},
+                      engine=m.game)
         state = m.game.initial_state(m.config, m.seed)
         for e in m.log:
             state = match.play(state, e.seat, e.action)

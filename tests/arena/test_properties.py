@@ -64,7 +64,7 @@ def test_random_play_keeps_invariants(config, seed: int, plies: int, offers: boo
     # JSON round trip and replay equality (IM-2)
     again = GAME.state_from_json(GAME.state_to_json(state))
     assert state_fingerprint(GAME, again) == state_fingerprint(GAME, state)
-    loaded = Match.from_json(match.to_json())
+    loaded = Match.from_json(match.to_json()).attach(GAME)
     assert state_fingerprint(GAME, loaded.replay()) == state_fingerprint(GAME, state)
 
 

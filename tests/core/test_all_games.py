@@ -73,7 +73,7 @@ def test_random_play_round_trip_and_replay(game_id: str, seed: int, data: st.Dat
     _check_views_and_round_trip(game, state)
     replayed = match.replay()
     assert state_fingerprint(game, replayed) == state_fingerprint(game, state)
-    back = Match.from_json(json.loads(json.dumps(match.to_json())))
+    back = Match.from_json(json.loads(json.dumps(match.to_json())), get_game)
     assert state_fingerprint(game, back.replay()) == state_fingerprint(game, state)
 
 

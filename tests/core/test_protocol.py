@@ -3,11 +3,13 @@ exercised on two small test games (tests/core/toygames.py)."""
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import spacetable.core
 from spacetable.ai import MCTSAgent, RandomAgent, play_game
-from spacetable.core import ConfigError, Match, NotYourTurn, RuleError, SealedCommits, state_fingerprint
+from spacetable.core import ConfigError, Match, NotYourTurn, RuleError, SealedCommits, SpacetableError, state_fingerprint
 from spacetable.core.match import LogEntry
 from spacetable.games import available, register_game, unregister_game
 
@@ -60,14 +62,32 @@ def test_match_replay_and_file_round_trip(tmp_path) -> None:  # type: ignore[no-
     m.save(path)
     loaded = json.loads(path.read_text())
     assert loaded["format"] == "spacetable-match/1"
-    back = Match.from_json(loaded)
-    assert back.log == m.log
+    back = Match.from_json(loaded, {"toy-duel": DUEL}.__getitem__)
+    assert back.log == m.log and back.game_obj() is DUEL
     s2 = back.replay()
     assert state_fingerprint(DUEL, back.replay(upto=2)) != state_fingerprint(DUEL, s2)
     assert state_fingerprint(DUEL, s2) == state_fingerprint(DUEL, state)
     assert DUEL.outcome(s2) == DUEL.outcome(state)
     assert isinstance(back.log[0], LogEntry)
     assert "toy-duel" in available()
+
+
+def test_match_takes_its_game_from_the_caller_never_from_the_registry(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Core does not import the game registry: a loaded match plays only once given its game."""
+    m = Match.new(DUEL, {"rounds": 2}, seed=5)
+    path = tmp_path / "m.json"
+    m.save(path)
+    bare = Match.load(path)
+    with pytest.raises(SpacetableError, match="no game attached"):
+        bare.replay()
+    with pytest.raises(SpacetableError, match="not 'other'"):
+        bare.attach(type("Other", (), {"id": "other"})())  # type: ignore[arg-type]
+    assert bare.attach(DUEL).game_obj() is DUEL
+    assert Match.load(path, lambda gid: DUEL).replay() == m.initial_state()
+    core = Path(spacetable.core.__file__).parent
+    for source in core.glob("*.py"):
+        assert "spacetable.games" not in "\n".join(
+            line for line in source.read_text().splitlines() if line.lstrip().startswith(("import", "from"))), source
 
 
 def test_sealed_commits_hide_and_resolve() -> None:

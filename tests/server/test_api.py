@@ -266,7 +266,7 @@ def test_replay_and_export_of_finished_match(client: TestClient) -> None:
     views = [client.get(f"/api/matches/{mid}/replay/{i}").json()["view"]["heaps"] for i in range(3)]
     assert views == [[3], [2], [0]]
     assert client.get(f"/api/matches/{mid}/replay/3").status_code == 404
-    match = Match.from_json(client.get(f"/api/matches/{mid}/export").json())
+    match = Match.from_json(client.get(f"/api/matches/{mid}/export").json(), get_game)
     assert match.seed == 7 and len(match.log) == 2
     assert get_game("nim").outcome(match.replay()).winners == (1,)
 

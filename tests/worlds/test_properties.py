@@ -46,7 +46,7 @@ def test_ws_8_random_legal_play_terminates_and_round_trips(scenario: str, seed: 
         back = GAME.state_from_json(data)
         assert state_fingerprint(GAME, back) == state_fingerprint(GAME, s)
         assert GAME.legal_actions(back, (GAME.to_act(back) or (0,))[0]) == GAME.legal_actions(s, (GAME.to_act(s) or (0,))[0])
-    saved = Match.from_json(json.loads(json.dumps(match.to_json())))
+    saved = Match.from_json(json.loads(json.dumps(match.to_json()))).attach(GAME)
     assert state_fingerprint(GAME, saved.replay()) == state_fingerprint(GAME, final)
     # conservation: pieces only leave play through battles
     m0 = len(states[0].pieces)
