@@ -231,11 +231,6 @@ class Game(ABC, Generic[S]):
     def is_terminal(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def current_player(self, state: S) -> int | None:
-        """The first seat to act, or ``None`` when the game is over."""
-        seats = self.to_act(state)
-        return seats[0] if seats else None
-
     def seats(self, state: S) -> int:
         """Number of seats in this match (states carry ``num_players``)."""
         return int(getattr(state, "num_players", self.min_players))

@@ -47,12 +47,6 @@ def neighbours(a: Axial) -> list[Axial]:
     return [(a[0] + dq, a[1] + dr) for dq, dr in AXIAL_DIRECTIONS]
 
 
-def direction_to(a: Axial, b: Axial) -> int | None:
-    """Index in :data:`AXIAL_DIRECTIONS` of the step from ``a`` to adjacent ``b``."""
-    d = sub(b, a)
-    return AXIAL_DIRECTIONS.index(d) if d in AXIAL_DIRECTIONS else None
-
-
 def ring(center: Axial, radius: int) -> list[Axial]:
     """Cells at exactly ``radius`` from ``center`` (``[center]`` for radius 0)."""
     if radius == 0:

@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spacetable.core import hexgrid as hx
-from spacetable.core.squaregrid import SquareGrid
 
 coords = st.tuples(st.integers(-20, 20), st.integers(-20, 20))
 
@@ -59,11 +58,3 @@ def test_hexmap_with_holes() -> None:
     assert sorted(m.within(0, 1)) == sorted([0, *m.adjacent(0)])
     assert hx.connected([(0, 0), (1, 0), (1, 1)]) and not hx.connected([(0, 0), (2, 0)])
 
-
-def test_square_grid() -> None:
-    g = SquareGrid(4, 6)
-    assert g.name(0) == "a1" and g.parse("d6") == 23 and g.parse("e1") == -1 and g.parse("a7") == -1
-    assert sorted(g.neighbours(0)) == [1, 4]
-    assert len(g.neighbours(5, diagonal=True)) == 8
-    assert g.manhattan(0, 23) == 8 and g.chebyshev(0, 23) == 5
-    assert g.mirror_file(0) == 3 and g.mirror_rank(0) == 20

@@ -21,6 +21,7 @@ from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
 
 from . import endings, flow, notation, setup, turns, views
+from .board import FACES
 from .notation import parse_position
 from .state import KINDS, PLAY, QUIET_LIMIT, ArenaState
 from .teleports import PermuteParams, RotateParams, teleport_action, teleport_name
@@ -74,7 +75,7 @@ class ArenaGame(Game[ArenaState]):
 
     def options(self) -> list[Option]:
         return [
-            Option("board", "6x4", ("6x4", "5x5"), help="board face (AR-2.1)"),
+            Option("board", "6x4", FACES, help="board face (AR-2.1)"),
             Option("setup", "default", ("default", "free"), help="house default layout or free placement (AR-2.3)"),
             Option("placement", "alternate", ("alternate", "simultaneous"), help="free placement mode (AR-2.7)"),
             Option("home", "standard", ("standard", "wide"), help="home areas; wide = full home ranks, 5x5 only (AR-2.4)"),

@@ -25,7 +25,7 @@ from typing import Any
 from spacetable.core.errors import MalformedAction, RuleError
 from spacetable.core.i18n import phrase
 
-from .board import BLUE, CLASS_NAMES, CODES, CORVETTE, RED, Face, get_face, ship_class, ship_index
+from .board import BLUE, CLASS_NAMES, CODES, CORVETTE, RED, Face, complement, get_face, ship_class, ship_index
 from .setup import layout_label
 from .state import ArenaState
 from .teleports import PAIRS, teleport_action
@@ -175,7 +175,7 @@ def teleport_phrase(action: dict[str, Any]) -> dict[str, Any]:
     """A permutation or rotation as a translated phrase (also used for bonuses)."""
     if action.get("type") == "permute":
         low = PAIRS[str(action["pair"])]
-        return phrase("arena.teleport.permute", a=ship_phrase(low), b=ship_phrase(low ^ 7), pair=action["pair"])
+        return phrase("arena.teleport.permute", a=ship_phrase(low), b=ship_phrase(complement(low)), pair=action["pair"])
     group = "frigates" if action.get("cls") == "F" else "destroyers"
     way = "forward" if action.get("dir") == "+" else "backward"
     return phrase("arena.teleport.rotate", group=phrase(f"arena.group.{group}"), way=phrase(f"arena.way.{way}"),

@@ -251,7 +251,7 @@ def _apply_raw(st: np.ndarray, code: int, n: int) -> bool:
 
 
 @njit(cache=True)
-def _decode(i: int, n: int, nblocks_b: int, offset: np.ndarray, kinds: np.ndarray, mats: np.ndarray,
+def _decode(i: int, n: int, offset: np.ndarray, kinds: np.ndarray, mats: np.ndarray,
             st: np.ndarray, cells: np.ndarray, used: np.ndarray) -> None:
     """Fill ``st`` with the position of table index ``i``."""
     nr, nb_ = offset.shape
@@ -295,7 +295,7 @@ def _build(npos: int, n: int, offset: np.ndarray, kinds: np.ndarray, mats: np.nd
     buf = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     total = 0
     for i in range(npos):
-        _decode(i, n, offset.shape[1], offset, kinds, mats, st, cells, used)
+        _decode(i, n, offset, kinds, mats, st, cells, used)
         cnt = fast.gen(st, geo, nb, buf)
         p = starts[i]
         for j in range(cnt):
@@ -433,5 +433,5 @@ def _count_children(npos: int, n: int, offset: np.ndarray, kinds: np.ndarray, ma
     used = np.zeros(n, dtype=np.int64)
     buf = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     for i in range(npos):
-        _decode(i, n, offset.shape[1], offset, kinds, mats, st, cells, used)
+        _decode(i, n, offset, kinds, mats, st, cells, used)
         counts[i] = fast.gen(st, geo, nb, buf)

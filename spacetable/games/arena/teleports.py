@@ -16,7 +16,7 @@ from typing import Any, Literal
 from spacetable.core.errors import MalformedAction, RuleError
 from spacetable.core.moves import Params
 
-from .board import CRUISER, DESTROYERS, FRIGATES, predecessor, successor
+from .board import CRUISER, DESTROYERS, FRIGATES, complement, predecessor, successor
 
 #: Canonical teleport order (spec §5).
 TELEPORTS: tuple[str, ...] = ("P111", "P112", "P121", "P122", "RF+", "RF-", "RD+", "RD-")
@@ -85,7 +85,7 @@ def members(name: str) -> tuple[int, ...]:
     """Ships that take part in a teleport (AR-8.2)."""
     if name in PAIRS:
         low = PAIRS[name]
-        return (low, low ^ 7)
+        return (low, complement(low))
     if name.startswith("RF"):
         return FRIGATES
     if name.startswith("RD"):
@@ -105,7 +105,7 @@ def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
     new = list(own)
     if name in PAIRS:
         a = PAIRS[name]
-        b = a ^ 7
+        b = complement(a)
         on_a, on_b = own[a] != banished, own[b] != banished
         if not on_a and not on_b:
             raise RuleError("AR-6.4", f"{name}: both ships of the pair are banished")
