@@ -1,1 +1,1 @@
-"""Cosmic Arena tests (spec shared/specs/arena.md, AR-*)."""
+"""Cosmic Arena tests (docs/rules/arena.md, AR-*)."""

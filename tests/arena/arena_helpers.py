@@ -1,4 +1,4 @@
-"""Shared helpers for the arena tests (spec shared/specs/arena.md, AR-*)."""
+"""Shared helpers for the arena tests (docs/rules/arena.md, AR-*)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from spacetable.ai.base import play_game
 from spacetable.games.arena import GAME, fast
 from spacetable.games.arena.ai import AGENTS, DEFAULT_AGENT, AlphaBetaAgent, evaluate
@@ -16,6 +18,7 @@ def test_registry_shapes() -> None:
         assert agent.name == name
 
 
+@pytest.mark.rule("AR-10.1", "AR-5.4")
 def test_alphabeta_takes_the_corvette() -> None:
     """AR-10.1: a corvette capture in one is found."""
     st = make("6x4 111a1,222c4,112d1 111c6,112a6,122d6 r 0 -")
@@ -25,6 +28,7 @@ def test_alphabeta_takes_the_corvette() -> None:
     assert GAME.outcome(GAME.apply(st, 0, action)).kind == "corvette"
 
 
+@pytest.mark.rule("AR-11.1", "AR-11.2")
 def test_alphabeta_wins_two_corvette_race() -> None:
     """AR-11: from a won two-corvette position the search keeps the parity and wins."""
     st = make("5x5 111c1 111c4 r 0 -")  # distance 3, odd: Red to move wins
@@ -38,6 +42,7 @@ def test_alphabeta_wins_two_corvette_race() -> None:
     assert out is not None and out.details["winner_colour"] == "red" and out.kind == "corvette"
 
 
+@pytest.mark.rule("AR-D7", "AR-10.4")
 def test_alphabeta_accepts_only_good_offers() -> None:
     """AR-D7: accept an offer only when continuing is worth less than the agreed result."""
     # Red captured last (semi-victory for Red if accepted) and is a cruiser down: accepting is good for Red.
@@ -53,7 +58,7 @@ def test_alphabeta_accepts_only_good_offers() -> None:
 
 
 def test_evaluation_symmetry() -> None:
-    """The static evaluation is from the side to move: mirrored files give the same value (§6.4)."""
+    """The static evaluation is from the side to move: mirrored files give the same value (a file mirror keeps every rule)."""
     st = make("6x4 111a1,222b2,221c2 111d6,112a6 r 3 -")
     mirror = make("6x4 111d1,222c2,221b2 111a6,112d6 r 3 -")
     geo, nb = fast.tables("6x4")
@@ -62,6 +67,7 @@ def test_evaluation_symmetry() -> None:
     assert evaluate(fast.to_array(st), geo, nb, SHIP_VALUE) == evaluate(fast.to_array(mirror), geo, nb, SHIP_VALUE)
 
 
+@pytest.mark.rule("AR-0.1")
 def test_agents_play_legal_games() -> None:
     for names in (("alphabeta", "random"), ("random", "mcts")):
         agents = [AGENTS[n](3, 0.02) for n in names]
@@ -69,6 +75,7 @@ def test_agents_play_legal_games() -> None:
         assert GAME.outcome(state) is not None and 0 < len(log) <= 600
 
 
+@pytest.mark.rule("AR-2.7")
 def test_agents_place_in_free_setup() -> None:
     agents = [AGENTS["alphabeta"](1, 0.02), AGENTS["random"](2, 0.02)]
     state, log = play_game(GAME, agents, {"setup": "free", "red_seat": 0}, seed=5, max_actions=40)
@@ -76,6 +83,7 @@ def test_agents_place_in_free_setup() -> None:
     assert len(log) > 16 and log[16][0] == 0 and state.phase in ("play", "over")
 
 
+@pytest.mark.rule("AR-D1", "AR-2.6")
 def test_AR_D1_default_layouts_have_no_forced_corvette_capture_within_5_plies() -> None:
     """AR-D1: from the default layouts Red has no forced corvette capture within 5 plies (exact
     depth-5 alpha-beta: a forced capture would score a full victory, 100000 − plies)."""

@@ -1,4 +1,4 @@
-"""Second-pass rules audit of arena (spec shared/specs/arena.md): regressions for the deviations found,
+"""Second-pass rules audit of arena (docs/rules/arena.md): regressions for the deviations found,
 and checks that the alpha-beta player is tactically sound (AR-10.1, AR-5.4, AR-11)."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .arena_helpers import make
 
 
 # ------------------------------------------------------------------------- AR-2.7 layouts
+@pytest.mark.rule("AR-2.7", "AR-1.7")
 def test_AR_2_7_simultaneous_layout_rejects_two_ships_on_one_cell() -> None:
     """AR-2.7 / AR-1.7: a sealed layout puts the 8 ships on *distinct* cells; "a1" and "A1" name one cell."""
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "placement": "simultaneous", "red_seat": 0}), 3)
@@ -29,6 +30,7 @@ def test_AR_2_7_simultaneous_layout_rejects_two_ships_on_one_cell() -> None:
     assert e.value.rule == "AR-2.7"
 
 
+@pytest.mark.rule("AR-2.7")
 def test_AR_2_7_layout_with_every_ship_once_is_accepted_in_any_order() -> None:
     """AR-2.7: any assignment of the 8 ships to distinct home cells is legal (not only the listed two)."""
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "placement": "simultaneous", "red_seat": 0}), 3)
@@ -41,6 +43,7 @@ def test_AR_2_7_layout_with_every_ship_once_is_accepted_in_any_order() -> None:
 POS_CORVETTE_CAPTURE = "6x4 111a1,222c5 111c6,112a6 r 0 -"  # c5xc6 ends the game (AR-10.1)
 
 
+@pytest.mark.rule("AR-3.2", "AR-5.4")
 def test_perft_counts_a_game_ending_turn_as_a_leaf_at_the_last_depth() -> None:
     """Issue (perft): leaves of the turn tree; a terminal position has no actions, so it is a leaf only at
     the final depth. Depth 1 counts c5xc6; --divide then shows 1 below it and sums to the same total."""
@@ -56,6 +59,7 @@ def test_perft_counts_a_game_ending_turn_as_a_leaf_at_the_last_depth() -> None:
         assert reference_perft(st, depth) == fast.run_perft(fast.to_array(st), "6x4", depth) == by_child == fast_child
 
 
+@pytest.mark.rule("AR-3.2")
 def test_perft_divide_sums_to_the_total(monkeypatch, capsys) -> None:
     """`spacetable perft arena --divide`: the per-action counts add up to the last line (the total)."""
     import io
@@ -74,6 +78,7 @@ def test_perft_divide_sums_to_the_total(monkeypatch, capsys) -> None:
 
 
 # ------------------------------------------------------------------------- alpha-beta
+@pytest.mark.rule("AR-A22", "AR-11.3")
 def test_AR_A22_alphabeta_reports_exact_win_distances_with_a_reused_table() -> None:
     """AR-A22 example (6x4, R a1, B d5: Red wins in 13): terminal scores kept in the transposition table are
     stored relative to the node, so every later search (same table) reports the solver's exact distance."""
@@ -117,6 +122,7 @@ def _forced_capture(st, board: str, plies: int) -> bool:
     return False
 
 
+@pytest.mark.rule("AR-10.1", "AR-5.4")
 def test_AR_10_1_alphabeta_never_misses_a_corvette_capture_within_3_plies_and_defends() -> None:
     """AR-10.1 / AR-5.4 tactics on positions met in seeded random games of both faces, at 0.02 s per move:
     whenever a capture of the enemy corvette can be forced within 1 or 3 plies, the chosen action keeps it
@@ -164,6 +170,7 @@ def _play(monkeypatch, capsys, argv: list[str], stdin: str) -> str:
     return str(capsys.readouterr().out)
 
 
+@pytest.mark.rule("AR-10.5")
 def test_play_shows_the_result_once_and_whether_you_won(monkeypatch, capsys) -> None:
     """AR-10.5 in the terminal: the result line appears once, followed by "You win."/"You lose."."""
     out = _play(monkeypatch, capsys, ["--vs", "random", "--red-seat", "0", "--position", POS_CORVETTE_CAPTURE], "c5xc6\n")
@@ -172,6 +179,7 @@ def test_play_shows_the_result_once_and_whether_you_won(monkeypatch, capsys) -> 
     assert out.count("Result: Red wins 1–0 (resignation)") == 1 and "You lose." in out
 
 
+@pytest.mark.rule("AR-2.4", "AR-2.7")
 def test_play_free_placement_marks_the_home_areas(monkeypatch, capsys, tmp_path) -> None:
     """AR-2.4 / AR-2.7 in the terminal: empty home cells are drawn as ':' while placing; quitting early
     says how to resume a saved match."""
@@ -185,10 +193,13 @@ def test_play_free_placement_marks_the_home_areas(monkeypatch, capsys, tmp_path)
 
 
 # ------------------------------------------------------------------------- independent generator, mid-game
-def test_AR_4_to_AR_9_every_turn_result_matches_the_independent_generator_in_random_positions() -> None:
-    """AR-4 – AR-9: in positions met in seeded random games (banished ships, recalls, bonus rows), the
+@pytest.mark.rule("AR-3.2", "AR-3.3", "AR-4.1", "AR-4.2", "AR-4.3", "AR-4.4", "AR-4.5", "AR-5.1", "AR-5.2", "AR-6.1",
+                  "AR-6.2", "AR-6.3", "AR-6.4", "AR-7.1", "AR-7.3", "AR-7.4", "AR-8.1", "AR-8.2", "AR-9.1")
+def test_every_turn_result_matches_the_independent_generator_in_random_positions() -> None:
+    """Movement, capture, teleports, bonuses and the own-corvette rule: in positions met in seeded random
+    games (banished ships, recalls, bonus rows), the
     multiset of positions reached by the reference engine's legal turns equals the one produced by the
-    independent generator of test_fast.py (written from the spec, no engine code); corvette captures agree."""
+    independent generator of test_fast.py (written from the rules, no engine code); corvette captures agree."""
     from collections import Counter
 
     from .test_fast import CODES as CODE_LIST
@@ -236,6 +247,7 @@ def format_position_of(state) -> str:
     return format_position(state)
 
 
+@pytest.mark.rule("AR-2.7")
 def test_play_simultaneous_placement_in_the_terminal(monkeypatch, capsys) -> None:
     """AR-2.7 simultaneous mode in the terminal: both sides place at once, the human types a full layout
     (any order of ships), the AI's layout is announced sealed, then play starts with Red (AR-2.2)."""
@@ -247,6 +259,7 @@ def test_play_simultaneous_placement_in_the_terminal(monkeypatch, capsys) -> Non
     assert "6x4 111b1,112c1,121d1,122a2,211b2,212c2,221d2,222a1 " in out and "Red to move ply 0" in flat
 
 
+@pytest.mark.rule("AR-A16")
 def test_play_undo_after_the_game_ended(monkeypatch, capsys) -> None:
     """Issue (terminal play): undo of one's own move against the AI also works once the game is over
     (AR-A16: the corvette capture is taken back and play goes on); other actions are refused then."""
@@ -257,6 +270,7 @@ def test_play_undo_after_the_game_ended(monkeypatch, capsys) -> None:
     assert "6x4 111a1,222c5 111c6,112a6 r 0 - -" in out and flat.endswith("Game not finished.")
 
 
+@pytest.mark.rule("AR-10.6", "AR-10.2", "AR-9.2")
 @pytest.mark.parametrize(("quiet", "kind", "winner", "points"), [(39, "quiet_limit", 1, 0.5), (38, "no_action", 0, 1.0)])
 def test_AR_10_6_quiet_limit_is_checked_before_no_action(quiet: int, kind: str, winner: int, points: float) -> None:
     """AR-10.6: after Red's quiet step c6-b6 the lone Blue corvette on a6 has no legal action (AR-9.2). With
@@ -278,6 +292,7 @@ def play_text(state, text: str):
     return GAME.apply(state, seat, GAME.parse_action(state, seat, text))
 
 
+@pytest.mark.rule("AR-0.3", "AR-D1")
 def test_AR_0_3_house_layout_is_labelled_in_play_saves_and_replays(monkeypatch, capsys, tmp_path) -> None:
     """AR-0.3: the default layout is labelled "house default layout (the original setup is unknown)" at the
     play prompt, in the saved match log and in `spacetable replay`."""

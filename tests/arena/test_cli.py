@@ -19,6 +19,7 @@ def _run(monkeypatch, capsys, argv: list[str], stdin: str = "") -> tuple[int, st
     return rc, capsys.readouterr().out
 
 
+@pytest.mark.rule("AR-9.2")
 def test_perft_last_line_is_count(monkeypatch, capsys) -> None:
     rc, out = _run(monkeypatch, capsys, ["perft", "arena", "--board", "6x4", "--depth", "2"])
     assert rc == 0 and out.strip().splitlines()[-1] == "470"
@@ -59,6 +60,7 @@ def test_play_piped_against_random(monkeypatch, capsys, tmp_path) -> None:
     assert "legal actions" in out and "seat 1 random" in out  # the saved seats come back
 
 
+@pytest.mark.rule("AR-A16")
 def test_play_to_the_end_from_position(monkeypatch, capsys, tmp_path) -> None:
     """AR-A16 in the terminal: the human captures the corvette and the result is shown."""
     save = tmp_path / "w.json"
@@ -77,6 +79,7 @@ def test_play_against_ai_replies(monkeypatch, capsys, vs: str) -> None:
     assert rc == 0 and f"AI ({vs}) plays" in out and "legal actions" in out and "You play Blue." in out
 
 
+@pytest.mark.rule("AR-A10", "AR-A12", "AR-A16", "AR-A21")
 def test_check_bundled_and_given_files(monkeypatch, capsys, tmp_path) -> None:
     """`spacetable check arena` runs the bundled step files (AR-A10, AR-A12, AR-A16, AR-A21); a file that
     expects the wrong thing fails with exit status 1."""

@@ -145,6 +145,7 @@ def _simple_perft(w: int, h: int, cells: dict, colour: str, depth: int) -> int:
     return total
 
 
+@pytest.mark.rule("AR-3.2", "AR-8.6")
 @pytest.mark.parametrize("board", ["6x4", "5x5"])
 def test_perft_regression_and_independent_generator(board: str) -> None:
     """Perft depths 1–3 of the default layouts: reference engine == fast path == independent generator."""
@@ -158,6 +159,7 @@ def test_perft_regression_and_independent_generator(board: str) -> None:
     assert fast.run_perft(fast.to_array(state), board, 4) == PERFT[board][3]
 
 
+@pytest.mark.rule("AR-8.1", "AR-8.2", "AR-8.6")
 @pytest.mark.parametrize("position", [
     "6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -",
     "6x4 111a1,221c5,112b2,122d6 111a6,112c6 r 0 -",
@@ -190,8 +192,9 @@ def _random_states(count: int, seed: int):
         yield state
 
 
+@pytest.mark.rule("AR-8.6", "AR-0.1")
 def test_fast_legal_lists_equal_reference() -> None:
-    """The compiled generator lists exactly the reference actions in the canonical order (spec §5)."""
+    """The compiled generator lists exactly the reference actions in the canonical order (docs/rules/arena.md)."""
     for state in _random_states(60, 3):
         if GAME.outcome(state) is not None:
             assert fast.legal_codes(fast.to_array(state), state.board) == []
@@ -201,6 +204,7 @@ def test_fast_legal_lists_equal_reference() -> None:
         assert got == ref
 
 
+@pytest.mark.rule("AR-10.6", "AR-10.2")
 def test_fast_random_playouts_equal_reference() -> None:
     """Seeded random playouts: identical action sequences and final states on both paths."""
     for seed in range(40):
@@ -221,6 +225,7 @@ def test_fast_random_playouts_equal_reference() -> None:
         assert (fast.to_array(state) == st).all()
 
 
+@pytest.mark.rule("AR-A26", "AR-10.7", "AR-9.2")
 @pytest.mark.parametrize("board", ["6x4", "5x5"])
 def test_AR_A26_bounds(board: str) -> None:
     """AR-A26 (the full 10,000 seeded playouts per face, compiled path): every random game ends by

@@ -1,4 +1,4 @@
-"""Notation (spec §5) and position notation (docs/rules/arena.md)."""
+"""Action notation and position notation (docs/rules/arena.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from spacetable.games.arena.notation import format_position, parse_position
 from .arena_helpers import make
 
 
+@pytest.mark.rule("AR-1.3", "AR-10.4")
 def test_action_notation_shapes() -> None:
     st = make("6x4 111a1,221c5,112b2,122d6 111a6,112c6 r 0 -")
     p = lambda t: GAME.parse_action(st, 0, t)  # noqa: E731
@@ -28,6 +29,7 @@ def test_action_notation_shapes() -> None:
     assert GAME.action_text(st, 0, p("c5-c6")) == "c5xc6"
 
 
+@pytest.mark.rule("AR-1.2", "AR-1.7", "AR-10.2")
 def test_position_notation_round_trip_and_errors() -> None:
     st = GAME.initial_state(GAME.normalize_config({"red_seat": 0}), 0)
     text = format_position(st)

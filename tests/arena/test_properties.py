@@ -3,6 +3,7 @@ through JSON, and config + seed + log replays to the same state (IM-2)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ def _on_board(state) -> int:
     return sum(1 for row in state.loc for c in row if 0 <= c < n)
 
 
+@pytest.mark.rule("AR-1.7", "AR-10.2", "AR-10.3", "AR-5.3", "AR-3.1")
 @settings(max_examples=30, deadline=None)
 @given(config=CONFIGS, seed=st.integers(0, 2**32), plies=st.integers(0, 140), offers=st.booleans())
 def test_random_play_keeps_invariants(config, seed: int, plies: int, offers: bool) -> None:
@@ -68,6 +70,7 @@ def test_random_play_keeps_invariants(config, seed: int, plies: int, offers: boo
     assert state_fingerprint(GAME, loaded.replay()) == state_fingerprint(GAME, state)
 
 
+@pytest.mark.rule("AR-1.7")
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 80), board=st.sampled_from(["6x4", "5x5"]))
 def test_views_and_notation_round_trip(seed: int, plies: int, board: str) -> None:
@@ -96,6 +99,7 @@ def test_views_and_notation_round_trip(seed: int, plies: int, board: str) -> Non
         assert format_position(pos) == text
 
 
+@pytest.mark.rule("AR-0.1", "AR-3.2", "AR-8.6")
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 60), board=st.sampled_from(["6x4", "5x5"]))
 def test_apply_accepts_exactly_the_listed_actions(seed: int, plies: int, board: str) -> None:

@@ -81,7 +81,7 @@ def call(page: Any, fn: str, *args: Any) -> Any:
     return page.evaluate(f"(args) => window.R.{fn}(...args)", list(args))
 
 
-@pytest.mark.rule("AR-4", "AR-5.2", "AR-8.6")
+@pytest.mark.rule("AR-4.1", "AR-4.2", "AR-5.2", "AR-8.6")
 def test_places_of_moves_and_captures(page: Any) -> None:
     st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
     view, legal = GAME.view(st, 0), GAME.legal_actions(st, 0)

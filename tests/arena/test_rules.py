@@ -1,4 +1,5 @@
-"""Acceptance scenarios AR-A1..AR-A21, AR-A23..AR-A25 (spec §7) and rule errors."""
+"""The acceptance scenarios of docs/rules/arena.md (all but AR-A22, in test_solver.py, and AR-A26, in
+test_fast.py) and the rule errors; each test names its scenario and rules with ``pytest.mark.rule``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def dests(state, code: str) -> set[str]:
     return {face.cell_name(c) for c in destinations(face, state.loc, state.to_move, ship)}
 
 
+@pytest.mark.rule("AR-A1", "AR-5.2", "AR-1.4")
 def test_AR_A1_capture_table() -> None:
     """AR-A1 / AR-5.2: 48 of 64 pairs capture; 112 never takes 122; 111 takes 221; all take 111."""
     pairs = [(m, t) for m in range(8) for t in range(8) if can_capture(m, t)]
@@ -32,22 +34,26 @@ def test_AR_A1_capture_table() -> None:
     assert all(can_capture(m, 0) for m in range(8))
 
 
+@pytest.mark.rule("AR-A2", "AR-4.1", "AR-1.3")
 def test_AR_A2_one_sail() -> None:
     st = make("6x4 111a1,112b3 111d6 r 0 -")
     assert dests(st, "112") == {"a3", "c3", "b2", "b4"}
 
 
+@pytest.mark.rule("AR-A3", "AR-4.2", "AR-4.4")
 def test_AR_A3_two_sails_open() -> None:
     st = make("5x5 111a1,211c3 111e5 r 0 -")
     assert dests(st, "211") == {"b3", "d3", "c2", "c4", "a3", "e3", "c1", "c5", "b2", "b4", "d2", "d4"}
 
 
+@pytest.mark.rule("AR-A4", "AR-4.2", "AR-4.5")
 def test_AR_A4_blocked_path() -> None:
     st = make("5x5 111a1,211c3,112c4 111e5 r 0 -")
     d = dests(st, "211")
     assert len(d) == 10 and "c4" not in d and "c5" not in d and {"b4", "d4"} <= d
 
 
+@pytest.mark.rule("AR-A5", "AR-4.3", "AR-4.5", "AR-5.2")
 def test_AR_A5_cannon_one_no_jumping() -> None:
     st = make("5x5 111a1,212c3 112c4,121d3,211c2,111e3 r 0 -")
     assert dests(st, "212") == {"b3", "a3", "b2", "b4", "d3", "c2"}
@@ -59,6 +65,7 @@ def test_AR_A5_cannon_one_no_jumping() -> None:
     assert e.value.rule == "AR-4.5"
 
 
+@pytest.mark.rule("AR-A6", "AR-4.2", "AR-4.3")
 def test_AR_A6_no_u_turn_own_ships() -> None:
     st = make("6x4 221a1,111b1,112a3 111d6 r 0 -")
     assert dests(st, "221") == {"a2", "b2"}
@@ -67,6 +74,7 @@ def test_AR_A6_no_u_turn_own_ships() -> None:
     assert e.value.rule == "AR-4.3"
 
 
+@pytest.mark.rule("AR-A7", "AR-1.6", "AR-6.2", "AR-6.3", "AR-7.3", "AR-7.4")
 def test_AR_A7_teleport_enumeration() -> None:
     st = make("6x4 111a1,222b1,112c1,121d1,211a2,122b2 111d6 r 0 -")
     acts = texts(st)
@@ -86,6 +94,7 @@ def test_AR_A7_teleport_enumeration() -> None:
     assert (after["112"], after["121"], after["211"]) == ("a2", "c1", "d1")
 
 
+@pytest.mark.rule("AR-A8", "AR-7.2", "AR-7.3", "AR-7.5")
 def test_AR_A8_rotation_with_banished_ship() -> None:
     st = make("6x4 111a1,122b2,212c2 111d6 r 0 -")
     plus = ships_on(play(st, "RD+"), RED)
@@ -95,6 +104,7 @@ def test_AR_A8_rotation_with_banished_ship() -> None:
     assert len(plus) == len(minus) == 3
 
 
+@pytest.mark.rule("AR-A9", "AR-6.4", "AR-7.4")
 def test_AR_A9_not_available() -> None:
     st = make("6x4 111a1,122b2,211c2 111d6 r 0 -")
     acts = texts(st)
@@ -107,6 +117,7 @@ def test_AR_A9_not_available() -> None:
     assert e.value.rule == "AR-6.4"
 
 
+@pytest.mark.rule("AR-A10", "AR-6.5", "AR-9.1", "AR-D2")
 def test_AR_A10_corvette_swap() -> None:
     st = make("6x4 111a1,222c3 111d6 r 0 -")
     assert "P111" in texts(st)
@@ -120,6 +131,7 @@ def test_AR_A10_corvette_swap() -> None:
     assert state_fingerprint(GAME, st) == before
 
 
+@pytest.mark.rule("AR-A11", "AR-9.2")
 def test_AR_A11_no_legal_action() -> None:
     st = make("6x4 111a1 112a2,122b1,111d6 r 0 -")
     out = GAME.outcome(st)
@@ -128,6 +140,7 @@ def test_AR_A11_no_legal_action() -> None:
     assert GAME.to_act(st) == ()
 
 
+@pytest.mark.rule("AR-A12", "AR-8.1", "AR-8.2", "AR-8.6")
 def test_AR_A12_bonus_enumeration() -> None:
     st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
     acts = texts(st)
@@ -149,6 +162,7 @@ def test_AR_A12_bonus_enumeration() -> None:
         assert e.value.rule == "AR-8.1"
 
 
+@pytest.mark.rule("AR-A13", "AR-8.1", "AR-8.2", "AR-5.1")
 def test_AR_A13_capture_and_sideways_bonus() -> None:
     st = make("6x4 111a1,221c5,112b2,122d6 111a6,112c6 r 0 -")
     acts = texts(st)
@@ -166,6 +180,7 @@ def test_AR_A13_capture_and_sideways_bonus() -> None:
     assert r["211"] == "c6" and "122" not in r
 
 
+@pytest.mark.rule("AR-A14", "AR-8.1", "AR-8.2")
 def test_AR_A14_bonus_recall() -> None:
     st = make("5x5 111a1,211d4,112b2 111a5,121e5 r 0 -")
     acts = texts(st)
@@ -179,6 +194,7 @@ def test_AR_A14_bonus_recall() -> None:
     assert [a for a in acts if a.startswith("d4xe5")] == ["d4xe5"]
 
 
+@pytest.mark.rule("AR-A15", "AR-8.1", "AR-9.1")
 def test_AR_A15_corvette_bonus() -> None:
     st = make("6x4 111b5,222a1 111d6 r 0 -")
     assert [a for a in texts(st) if a.startswith("b5-b6")] == ["b5-b6", "b5-b6/P111"]
@@ -187,6 +203,7 @@ def test_AR_A15_corvette_bonus() -> None:
     assert [a for a in texts(st) if a.startswith("b5-b6")] == ["b5-b6"]
 
 
+@pytest.mark.rule("AR-A16", "AR-10.1", "AR-5.4", "AR-8.5")
 def test_AR_A16_win_by_corvette_capture() -> None:
     st = make("6x4 111a1,222c5 111c6,112a6 r 0 -")
     assert [a for a in texts(st) if a.startswith("c5xc6")] == ["c5xc6"]  # AR-8.5: no bonus
@@ -201,6 +218,7 @@ def test_AR_A16_win_by_corvette_capture() -> None:
         GAME.apply(end, 1, {"type": "move", "from": "a6", "to": "a5", "bonus": None})
 
 
+@pytest.mark.rule("AR-A17", "AR-5.3", "AR-10.2", "AR-10.3", "AR-D3")
 def test_AR_A17_quiet_teleport() -> None:
     st = make("6x4 111a1,222b1,112c1,121d1,211a2,122b2 111d6,112c4 r 5 -")
     after = play(st, "P112")
@@ -218,6 +236,7 @@ def _shuffle_until(state, plies: int):
     return state
 
 
+@pytest.mark.rule("AR-A18", "AR-10.2")
 def test_AR_A18_semi_victory_without_capture(default6) -> None:
     st = _shuffle_until(default6, 39)
     assert GAME.outcome(st) is None and st.quiet == 39
@@ -236,6 +255,7 @@ def _toggle(st):
     return play(st, "a6-a5" if st.loc[BLUE][4] == face.parse_cell("a6") else "a5-a6")
 
 
+@pytest.mark.rule("AR-A19", "AR-10.2", "AR-10.3")
 def test_AR_A19_semi_victory_after_captures() -> None:
     # Red captures on ply 7 (from a position with quiet 6), then 40 quiet plies end it at ply 47.
     st = make("6x4 111a1,222b3,211d1 111d6,112b4,211a6 r 6 -")
@@ -260,6 +280,7 @@ def test_AR_A19_semi_victory_after_captures() -> None:
     assert out is not None and st.plies == 70 and out.details["winner_colour"] == "blue" and out.scores[1] == 0.5
 
 
+@pytest.mark.rule("AR-A20", "AR-10.4", "AR-D7")
 def test_AR_A20_agreement() -> None:
     st = make("6x4 111a1,222b3 111d6,112c4 b 3 r")
     offered = play(st, "c4-c5=")
@@ -275,6 +296,7 @@ def test_AR_A20_agreement() -> None:
     assert e.value.rule == "AR-10.4"
 
 
+@pytest.mark.rule("AR-A21", "AR-8.3", "AR-8.4")
 def test_AR_A21_bonus_optional_and_single() -> None:
     st = make("6x4 111a1,212b5,121c3,122d2,221a3 111d6 r 0 -")
     after = play(st, "b5-b6")
@@ -286,6 +308,7 @@ def test_AR_A21_bonus_optional_and_single() -> None:
         GAME.apply(st, 0, {"type": "move", "from": "b5", "to": "b6", "bonus": {"type": "move", "from": "c3", "to": "c4"}})
 
 
+@pytest.mark.rule("AR-A23", "AR-2.5", "AR-2.6", "AR-0.3")
 @pytest.mark.parametrize("board", ["6x4", "5x5"])
 def test_AR_A23_default_setup(board: str) -> None:
     st = GAME.initial_state(GAME.normalize_config({"board": board, "red_seat": 0}), 1)
@@ -307,6 +330,7 @@ def test_AR_A23_default_setup(board: str) -> None:
     assert "house default layout" in GAME.view(st, 0)["layout_label"]
 
 
+@pytest.mark.rule("AR-A24", "AR-2.7", "AR-2.4", "AR-D8")
 def test_AR_A24_free_placement_alternate() -> None:
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "red_seat": 1}), 3)
     assert st.phase == "place"
@@ -331,6 +355,7 @@ def test_AR_A24_free_placement_alternate() -> None:
     assert st.phase == "play" and st.to_move == RED and st.quiet == 0 and GAME.to_act(st) == (1,)
 
 
+@pytest.mark.rule("AR-A24", "AR-2.7")
 def test_AR_A24_free_placement_simultaneous_hidden() -> None:
     st = GAME.initial_state(GAME.normalize_config({"setup": "free", "placement": "simultaneous", "red_seat": 0}), 3)
     assert GAME.to_act(st) == (0, 1)
@@ -351,6 +376,7 @@ def test_AR_A24_free_placement_simultaneous_hidden() -> None:
     assert st2.phase == "play" and st2.to_move == RED and len(GAME.view(st2, 1)["ships"]) == 16
 
 
+@pytest.mark.rule("AR-A25")
 def test_AR_A25_keys(default6) -> None:
     a = play(play(play(play(default6, "a2-a3"), "d5-d4"), "b2-b3"), "c5-c4")
     b = play(play(play(play(default6, "b2-b3"), "c5-c4"), "a2-a3"), "d5-d4")
@@ -365,6 +391,7 @@ def test_AR_A25_keys(default6) -> None:
     assert position_key(mirror, canonical=True) == position_key(a, canonical=True)
 
 
+@pytest.mark.rule("AR-0.1", "AR-3.2", "AR-4.2", "AR-4.3", "AR-10.4")
 def test_rejected_actions_name_rules_and_keep_state(default6) -> None:
     """Every rejection names an AR id (or CORE-*) and leaves the state unchanged (AR-0.1)."""
     before = state_fingerprint(GAME, default6)
@@ -388,6 +415,7 @@ def test_rejected_actions_name_rules_and_keep_state(default6) -> None:
     assert state_fingerprint(GAME, default6) == before
 
 
+@pytest.mark.rule("AR-10.5", "AR-2.2")
 def test_resignation_and_colour_draw() -> None:
     """AR-10.5 resignation; AR-2.2 seeded colour draw, Red first."""
     seats = {GAME.initial_state(GAME.normalize_config({}), seed).red_seat for seed in range(20)}
@@ -399,6 +427,7 @@ def test_resignation_and_colour_draw() -> None:
     assert out is not None and out.kind == "resignation" and out.winners == (st.red_seat,) and out.scores[st.red_seat] == 1.0
 
 
+@pytest.mark.rule("AR-2.4")
 def test_AR_2_4_home_areas_and_wide_option() -> None:
     """AR-2.4: home areas of 8 cells; `home: wide` (5x5 only) opens both full home ranks."""
     from spacetable.core.errors import ConfigError

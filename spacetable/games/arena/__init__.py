@@ -1,4 +1,8 @@
-"""Cosmic Arena (working title; game id ``arena``): rules AR-* in docs/rules/arena.md.
+"""Cosmic Arena (game id ``arena``; the name is our working title, AR-0.2): rules in ``docs/rules/arena.md``.
+
+The engine (AR-0.1) holds the state, setup, legal actions, turns, endings, scoring, notation and
+position keys, plus an exact solver for small endgames; AIs, the server and the tools act only
+through the declared actions of :data:`~.game.MOVES`, and every refused action names its rule.
 
 Importing the package declares the game's AI players and commands on the game
 (:meth:`~spacetable.core.game.Game.provide`); the ``ai`` and ``cli`` modules import the facade

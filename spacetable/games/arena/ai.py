@@ -36,7 +36,8 @@ SHIP_VALUE = np.array([0, 100, 100, 130, 100, 130, 130, 180], dtype=np.int64)
 
 
 def _zobrist_table() -> np.ndarray:
-    """Fixed-seed random keys (spec §6.3): rows 0–15 colour×ship by location, 16 side, 17 quiet, 18 last capturer."""
+    """Fixed-seed random keys (docs/rules/arena.md, position keys): rows 0–15 colour×ship by location,
+    16 side, 17 quiet, 18 last capturer."""
     rng = Rng.from_seed("arena-zobrist")
     z = np.zeros((19, 41), dtype=np.int64)
     for i in range(19):

@@ -1,6 +1,6 @@
 """Cosmic Arena geometry and ship data (AR-1).
 
-Ships are numbered by the index of spec §6.1: ``4·(s−1) + 2·(c−1) + (h−1)`` so that
+Ships are numbered by the ship index of docs/rules/arena.md: ``4·(s−1) + 2·(c−1) + (h−1)`` so that
 ``111=0, 112=1, 121=2, 122=3, 211=4, 212=5, 221=6, 222=7``. With that numbering the
 complement (AR-1.6) is ``i ^ 7``, the class (AR-1.5) is the popcount and the rotation
 successor (AR-7.2) is a 3-bit rotate left. Colours: ``RED = 0`` (edge rank 1, moves
@@ -67,7 +67,7 @@ def predecessor(ship: int) -> int:
 
 
 def can_capture(mover: int, target: int) -> bool:
-    """AR-5.2: a move may arrive on an enemy ship iff its shields ≤ the mover's cannons."""
+    """AR-5.2: a move may arrive on an enemy ship iff its shields ≤ the mover's cannons (48 pairs, AR-A1)."""
     return shields(target) <= cannons(mover)
 
 
@@ -118,7 +118,7 @@ class Face:
         return abs(a % self.width - b % self.width) + abs(a // self.width - b // self.width)
 
     def mirror_file(self, cell: int) -> int:
-        """Reflection a↔d / a↔e (§6.4)."""
+        """Reflection a↔d / a↔e (it keeps every rule, see the position keys)."""
         return self.rank_of(cell) * self.width + (self.width - 1 - self.file_of(cell))
 
     def mirror_rank(self, cell: int) -> int:

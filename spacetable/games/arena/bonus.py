@@ -6,7 +6,7 @@ AR-8.2); captures, sideways steps along that row and corvette steps count (AR-D5
 bonus is optional (AR-8.3); it is a teleport and only moves trigger one, so there is never
 a second (AR-8.4); a move that captured the enemy corvette ended the game and takes none
 (AR-8.5). The legal list holds each triggering move once without a bonus and once per
-available bonus teleport (AR-8.6).
+available bonus teleport (AR-8.6). Scenarios AR-A12, AR-A13, AR-A14, AR-A15, AR-A21.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def count_ply(st: ArenaState, colour: int, captured: int) -> None:
     """The checks of AR-10.6 (1) and (2) after a ply of ``colour`` that captured ``captured``
     (a ship index, −1 for none): the enemy corvette taken ends the game (AR-10.1, AR-5.4);
     otherwise ``quiet`` and ``last_capturer`` are updated (AR-10.2, AR-10.3) and the quiet
-    limit may end it."""
+    limit may end it. Scenarios AR-A16, AR-A17, AR-A18, AR-A19."""
     if captured == CORVETTE:
         finish(st, colour, "corvette", 1.0)
         return
@@ -57,14 +57,15 @@ def has_turn_action(face: Face, loc: list[list[int]], colour: int) -> bool:
 
 def check_no_action(st: ArenaState) -> None:
     """AR-10.6 (3), AR-9.2: the player to move without a legal action loses at once, and a
-    pending offer lapses."""
+    pending offer lapses (scenario AR-A11)."""
     if st.phase == PLAY and not has_turn_action(st.face, st.loc, st.to_move):
         st.offer = -1
         finish(st, 1 - st.to_move, "no_action", 1.0)
 
 
 def accept(st: ArenaState, seat: int, action: Action) -> None:
-    """``accept_end`` (AR-10.4, AR-D7): end the game with the AR-10.2 result, if the opponent offered."""
+    """``accept_end`` (AR-10.4, AR-D7): end the game with the AR-10.2 result, if the opponent offered
+    (scenario AR-A20)."""
     colour = st.colour_of(seat)
     if st.offer != 1 - colour:
         raise RuleError("AR-10.4", "there is no pending offer to accept")

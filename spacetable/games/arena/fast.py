@@ -1,7 +1,7 @@
 """Compiled fast path (numba) for playouts, perft and search.
 
 The reference rules are the rule modules behind :mod:`.game`; this module re-implements them on compact
-arrays and bitboards (spec §6.1–6.2) and is kept equivalent by tests (identical
+arrays and bitboards (the ship index of docs/rules/arena.md, one bit per cell) and is kept equivalent by tests (identical
 legal-action lists, perft numbers and seeded random playouts).
 
 State array ``st`` (int64[24]): ``st[0:8]`` Red slots, ``st[8:16]`` Blue slots (cell or
@@ -120,7 +120,7 @@ def _member(t: int, ship: int) -> bool:
 
 @njit(cache=True)
 def gen(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, out: np.ndarray) -> int:
-    """Fill ``out`` with the canonical turn actions (spec §5) of the side to move; return the count."""
+    """Fill ``out`` with the canonical turn actions (docs/rules/arena.md) of the side to move; return the count."""
     n = geo[2]
     side = st[16]
     base = side * 8
@@ -283,7 +283,8 @@ def random_playout(st: np.ndarray, rs: np.ndarray, geo: np.ndarray, nb: np.ndarr
 
 @njit(cache=True)
 def many_playouts(st0: np.ndarray, seed: np.uint64, games: int, geo: np.ndarray, nb: np.ndarray, stats: np.ndarray) -> int:
-    """``games`` random playouts from ``st0``; ``stats[kind]`` counts endings, returns total plies."""
+    """``games`` random playouts from ``st0``; ``stats[kind]`` counts endings, returns total plies
+    (the AR-A26 bound check of ``bench/arena_playouts.py``: every game ends within 600 plies, AR-10.7)."""
     rs = np.empty(1, dtype=np.uint64)
     rs[0] = seed
     log = np.empty(0, dtype=np.int64)

@@ -122,7 +122,7 @@ class ArenaGame(Game[ArenaState]):
         return flow.to_act(state)
 
     def legal_actions(self, state: ArenaState, player: int) -> list[Action]:
-        """Canonical legal actions (spec §5): moves with their bonus variants, permutations,
+        """Canonical legal actions (docs/rules/arena.md): moves with their bonus variants, permutations,
         rotations, then ``accept_end`` while an offer of the opponent is pending; placement
         actions while placing. Resignation and the ``offer_end`` flag are always accepted by
         :meth:`apply` but not listed."""

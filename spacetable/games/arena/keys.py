@@ -1,10 +1,10 @@
-"""Position keys (spec §6.3, §6.4, AR-A25).
+"""Position keys (AR-A25; docs/rules/arena.md, implementation notes).
 
 64-bit Zobrist keys from a fixed seed, one table per board face:
 ``Z[colour][ship][loc 0..N]`` XOR ``Z_side``, with ``Z_quiet[q]`` and ``Z_last[L]`` mixed
 in by default (scores near the quiet horizon depend on them). With ``canonical=True`` the
 key is the smaller of the position's and its file-mirror's key (reflection a↔d / a↔e
-preserves every rule, §6.4); colours are never swapped (Blue wins a capture-free game).
+preserves every rule); colours are never swapped (Blue wins a capture-free game).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def destinations(face: Face, loc: Loc, colour: int, ship: int, cells: list[int] 
     One step to a neighbour; with 2 sails also the cells at distance 2 reached through
     an *empty* neighbour (no jumping, no U-turn). Arrival on an empty cell or on an enemy
     ship whose shields ≤ the mover's cannons; never on an own ship. A destination is one
-    move whichever path reaches it (AR-4.4, AR-D6)."""
+    move whichever path reaches it (AR-4.4, AR-D6). Scenarios AR-A2, AR-A3, AR-A4, AR-A5, AR-A6."""
     origin = loc[colour][ship]
     if not 0 <= origin < face.size:
         return []

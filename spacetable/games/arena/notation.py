@@ -1,4 +1,4 @@
-"""Text notations (spec §5 and docs/rules/arena.md).
+"""Text notations (docs/rules/arena.md: actions, JSON and notation; position notation).
 
 * **Action notation**: ``c5-c6``, capture ``c5xc6``, bonus suffix ``/P112`` or ``/RD+``,
   teleports ``P111 P112 P121 P122 RF+ RF- RD+ RD-``; ``accept``, ``resign``; a trailing
@@ -158,7 +158,7 @@ TEXT: dict[str, Callable[[ArenaState, int, dict[str, Any]], str]] = {
 
 
 def action_to_text(state: ArenaState, action: dict[str, Any]) -> str:
-    """Notation of an action played in ``state`` (spec §5), for callers without the game object."""
+    """Notation of an action played in ``state`` (docs/rules/arena.md), for callers without the game object."""
     text = TEXT.get(str(action.get("type")))
     if text is None:
         return json.dumps(action, sort_keys=True)

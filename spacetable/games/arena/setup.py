@@ -57,7 +57,7 @@ def _layout_file(board: str) -> dict[str, Any]:
 
 @cache
 def default_layout(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(red_slots, blue_slots)`` of the default layout of a face (AR-2.5)."""
+    """``(red_slots, blue_slots)`` of the default layout of a face (AR-2.5, checked by AR-A23)."""
     face = get_face(board)
     data = _layout_file(board)
     red = [-1] * 8

@@ -1,4 +1,4 @@
-"""Exact retrograde solver for small endgames (AR-11, AR-A22).
+"""Exact retrograde solver for small endgames (AR-11.1, AR-11.2, AR-11.3, AR-A22).
 
 A table covers every position in which Red has at most ``red_max`` ships on the board
 and Blue at most ``blue_max`` (corvettes included; any ship identities, since
@@ -142,7 +142,8 @@ def solve(board: str, red_max: int = 1, blue_max: int = 1) -> Tablebase:
 
 
 def two_corvette_claim(tb: Tablebase) -> list[str]:
-    """Check AR-11.1/AR-11.3 on a (1, 1) table; returns the list of violations (empty = proved)."""
+    """Check AR-11.1 and AR-11.3 on a (1, 1) table; returns the list of violations (empty = proved).
+    Why it holds (AR-11.2): only corvette steps are legal and each flips the distance parity."""
     face = get_face(tb.board)
     bad = []
     for key, i in tb.index.items():

@@ -4,7 +4,7 @@ Teleports act on one colour's slot list ``own[ship]`` (a cell or ``banished``) a
 return a new list; they ignore paths and never capture (AR-3.3, AR-5.3). A permutation
 acts on one complementary pair (AR-6.1, AR-1.6); a rotation on the three frigates or the
 three destroyers (AR-7.1), never on the corvette or the cruiser (AR-7.6); the direction is
-the player's choice (AR-D4). This module also holds the JSON shapes of teleports (spec §5)
+the player's choice (AR-D4). This module also holds the JSON shapes of teleports (docs/rules/arena.md)
 and their strict schemas, used by the ``permute`` and ``rotate`` actions and by bonuses.
 """
 
@@ -18,7 +18,7 @@ from spacetable.core.moves import Params
 
 from .board import CRUISER, DESTROYERS, FRIGATES, complement, predecessor, successor
 
-#: Canonical teleport order (spec §5).
+#: Canonical teleport order (docs/rules/arena.md).
 TELEPORTS: tuple[str, ...] = ("P111", "P112", "P121", "P122", "RF+", "RF-", "RD+", "RD-")
 PAIRS: dict[str, int] = {"P111": 0, "P112": 1, "P121": 2, "P122": 3}
 
@@ -58,7 +58,7 @@ class RotateBonus(Params):
 
 
 def teleport_action(name: str) -> dict[str, Any]:
-    """JSON shape of a teleport (spec §5): ``{"type": "permute", "pair": ...}`` or a rotation."""
+    """JSON shape of a teleport: ``{"type": "permute", "pair": ...}`` or a rotation."""
     if name in PAIRS:
         return {"type": "permute", "pair": name}
     return {"type": "rotate", "cls": name[1], "dir": name[2]}
@@ -101,7 +101,8 @@ def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
     is refused (AR-6.5, AR-9.1). Rotation: each ship of the class takes the slot of its
     successor (``+``) or predecessor (``-``) in the cycles of AR-7.2, all at once (AR-7.3);
     it needs two or three of the class on the board (AR-7.4, with the two-on-board table of
-    AR-7.5)."""
+    AR-7.5). Scenarios AR-A7, AR-A8, AR-A9, AR-A10; AR-D2: the self-banishing ``P111`` is refused,
+    not legal and losing."""
     new = list(own)
     if name in PAIRS:
         a = PAIRS[name]

@@ -34,13 +34,13 @@ class MoveParams(Params):
 
 
 def move_action(face: Face, origin: int, dest: int, bonus_name: str | None = None) -> Action:
-    """JSON shape of a move (spec §5), with ``bonus`` a teleport object or ``null``."""
+    """JSON shape of a move, with ``bonus`` a teleport object or ``null``."""
     return {"type": "move", "from": face.cell_name(origin), "to": face.cell_name(dest),
             "bonus": teleport_action(bonus_name) if bonus_name else None}
 
 
 def legal_moves(st: ArenaState, seat: int) -> list[Action]:
-    """Every move of the seat's colour in the canonical order of spec §5: by ship index, then
+    """Every move of the seat's colour in the canonical order: by ship index, then
     destination index, each triggering move followed by its bonus variants (AR-8.6)."""
     face, loc = st.face, st.loc
     colour = st.colour_of(seat)
