@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
 from .hooks import AgentSpec, Command
+from .i18n import render
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
 from .serial import action_key, from_jsonable, to_jsonable
@@ -280,8 +281,6 @@ class Game(ABC, Generic[S]):
         translation key and arguments; the notation when the game declares no phrase."""
         if self.moves is None or not isinstance(action, dict):
             return self.action_text(state, player, action)
-        from .i18n import render
-
         key, args = self.moves.phrase(state, player, action)
         return render((type(self).__module__.rsplit(".", 1)[0], "spacetable.core"), key, args, lang)
 

@@ -35,6 +35,7 @@ from typing import Annotated, Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from .errors import NotYourTurn, RuleError
+from .serial import action_key
 
 S = TypeVar("S")
 Action = dict[str, Any]
@@ -280,8 +281,6 @@ class MoveTable(Generic[S]):
         move = self._by_type.get(action.get("type", "")) if isinstance(action, dict) else None
         if move is not None and move.notation is not None:
             return move.notation(state, seat, action)
-        from .serial import action_key
-
         return action_key(action)
 
     def phrase(self, state: Any, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
