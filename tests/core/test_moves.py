@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import pytest
+from pydantic import Field
 
 from spacetable.core.errors import RuleError
 from spacetable.core.moves import Count, Move, MoveTable, Name, Params, bounded_list, check_json_action
@@ -42,8 +44,6 @@ TABLE = MoveTable(
 
 
 def play(state: Toy, seat: int, action: object, to_act: tuple[int, ...] = (0,)) -> Toy:
-    import copy
-
     return TABLE.play(state, seat, action, to_act=to_act, copy=copy.deepcopy)[0]
 
 
@@ -129,3 +129,25 @@ def test_i18n_renders_nested_phrases_and_falls_back_to_english():
     keys = set(catalog("spacetable.core", "en"))
     for lang in LANGUAGES:
         assert set(catalog("spacetable.core", lang)) == keys, lang
+
+
+class HopParams(Params):
+    from_: Name = Field(alias="from")
+    to: Name
+
+
+def test_a_field_named_after_a_keyword_keeps_its_json_name():
+    table = MoveTable("hop", [Move("hop", "HOP-1", lambda s, p, a: s.log.append((p, a["from"])), HopParams)],
+                      phase_of=lambda s: s.phase)
+    assert table.normalize({"to": "b", "from": "a", "type": "hop"}) == {"type": "hop", "from": "a", "to": "b"}
+    with pytest.raises(RuleError) as err:
+        table.normalize({"type": "hop", "from_": "a", "to": "b"})
+    assert err.value.rule == "CORE-ACTION"
+    hop = next(v for v in table.json_schema()["oneOf"] if v["title"] == "hop")
+    assert hop["required"] == ["type", "from", "to"]
+    assert table.play(Toy(), 0, {"type": "hop", "from": "a", "to": "b"}, to_act=(0,), copy=copy.deepcopy)[0].log == [(0, "a")]
+
+
+def test_the_core_resign_move_is_written_resign():
+    assert TABLE.notation(Toy(), 0, {"type": "resign"}) == "resign"
+    assert TABLE.phrase(Toy(), 0, {"type": "resign"}) == ("core.move.resign", {})
