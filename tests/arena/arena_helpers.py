@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spacetable.games.arena import GAME
-from spacetable.games.arena.game import ArenaState
+from spacetable.games.arena.state import ArenaState
 
 
 def make(position: str, red_seat: int = 0) -> ArenaState:

@@ -122,7 +122,7 @@ def test_apply_accepts_exactly_the_listed_actions(seed: int, plies: int, board: 
     face = state.face
     listed = {action_key(a) for a in GAME.legal_actions(state, seat)}
     before = state_fingerprint(GAME, state)
-    from spacetable.games.arena.game import teleport_action
+    from spacetable.games.arena.teleports import teleport_action
 
     candidates = [teleport_action(t) for t in TELEPORTS]
     for _ in range(60):

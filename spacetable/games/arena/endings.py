@@ -73,6 +73,11 @@ def accept(st: ArenaState, seat: int, action: Action) -> None:
     finish(st, semi_winner(st), "agreement", 0.5)
 
 
+def legal_accept(st: ArenaState, seat: int) -> list[Action]:
+    """``accept_end`` is listed (last) while the opponent's offer is pending (AR-10.4)."""
+    return [{"type": "accept_end"}] if st.offer == 1 - st.colour_of(seat) else []
+
+
 def resign(st: ArenaState, seat: int, action: Action) -> None:
     """Resignation, a platform feature allowed to either seat while the game runs (AR-10.5):
     the opponent wins outright."""

@@ -23,9 +23,8 @@ from spacetable.core.simultaneous import SealedCommits
 from . import endings, flow, notation, setup, turns, views
 from .board import FACES
 from .notation import parse_position
-from .state import KINDS, PLAY, QUIET_LIMIT, ArenaState
-from .teleports import PermuteParams, RotateParams, teleport_action, teleport_name
-from .turns import move_action
+from .state import PLAY, ArenaState
+from .teleports import PermuteParams, RotateParams
 
 TURN = (PLAY,)
 
@@ -41,9 +40,8 @@ MOVES: MoveTable[ArenaState] = MoveTable(
         Move("rotate", "AR-7.1", turns.rotate, RotateParams, phases=TURN, legal=turns.legal_rotations,
              notation=notation.teleport_move_text, args=notation.teleport_args,
              doc="Rotate the own frigates or destroyers (AR-7)."),
-        Move("accept_end", "AR-10.4", endings.accept, NoParams, phases=TURN,
-             legal=lambda st, seat: [{"type": "accept_end"}] if st.offer == 1 - st.colour_of(seat) else [],
-             notation=notation.accept_text, args=lambda st, seat, a: {},
+        Move("accept_end", "AR-10.4", endings.accept, NoParams, phases=TURN, legal=endings.legal_accept,
+             notation=notation.accept_text,
              doc="Accept the opponent's offer to end the game with the quiet-limit result (AR-10.4)."),
         Move("place", "AR-2.7", setup.place, setup.PlaceParams, phases=(flow.PLACE_ALTERNATE,), legal=setup.legal_place,
              notation=notation.place_text, args=notation.place_args,
@@ -177,5 +175,4 @@ class ArenaGame(Game[ArenaState]):
 
 GAME = ArenaGame()
 
-__all__ = ["GAME", "KINDS", "MOVES", "QUIET_LIMIT", "ArenaGame", "ArenaState", "move_action", "teleport_action",
-           "teleport_name"]
+__all__ = ["GAME", "MOVES", "ArenaGame", "ArenaState"]
