@@ -183,7 +183,7 @@ def test_match_save_and_replay(tmp_path) -> None:  # type: ignore[no-untyped-def
         s = m.play(s, p, agent.choose(GAME, s, p))
     path = tmp_path / "m.json"
     m.save(path)
-    again = Match.load(path)
+    again = Match.load(path).attach(GAME)
     states = list(again.states())
     assert GAME.state_to_json(states[-1]) == GAME.state_to_json(s)
 
