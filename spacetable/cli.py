@@ -156,6 +156,13 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     return int(serve_main(list(ns.args)))
 
 
+def cmd_rules(ns: argparse.Namespace) -> int:
+    # imported here: the rule index reads the source tree (docs/rules, tests), which only this command needs
+    from spacetable.ruleindex import main as rules_main
+
+    return int(rules_main(list(ns.args)))
+
+
 def _unsupported(gid: str, command: str, by_game: dict[str, Any]) -> str:
     return f"{gid} does not support {command}; {command} is available for: {', '.join(by_game) or 'no game'}"
 
@@ -204,6 +211,11 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
                        add_help=False, prefix_chars="\0")
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("rules", help="where each rule id is implemented and tested (`spacetable rules --help`)",
+                       add_help=False, prefix_chars="\0")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    p.set_defaults(run=cmd_rules)
 
     for name, by_game in commands.items():
         first = next(iter(by_game.values()))

@@ -32,6 +32,15 @@ def test_rule_ids_are_hyphenated_and_never_ranges(game: str) -> None:
     assert lint(game) == []
 
 
+def test_the_generated_rule_index_is_current() -> None:
+    """docs/rules/index.md lists files, not line numbers, so it changes only when a rule id moves
+    between files, a test is renamed or a rule is added: regenerate it then with
+    ``spacetable rules --write``."""
+    page = ruleindex.ROOT / ruleindex.INDEX_PAGE
+    expected = render_markdown([report(g) for g in games_with_docs()])
+    assert page.read_text(encoding="utf-8") == expected, "run: spacetable rules --write"
+
+
 def test_traced_games_have_rules_docs() -> None:
     assert set(games_with_docs()) >= TRACED
 
