@@ -99,7 +99,7 @@ def test_report_finds_statements_code_and_markers(tmp_path: Path) -> None:
     assert sorted(rep.unknown) == ["TY-7.7", "TY-9.9"]
     assert "TestMore.test_unknown" in str(rep.unknown["TY-7.7"][0])
     page = render_markdown([rep])
-    assert "| TY-1.2 | A piece never jumps. | rules.py:4,5 | toy/test_rules.py:test_param |" in page
+    assert "| TY-1.2 | A piece never jumps. | rules.py | toy/test_rules.py:test_param |" in page
     assert "| TY-2.1 |  | — | — |" in page
 
 
