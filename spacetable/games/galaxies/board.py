@@ -1,0 +1,158 @@
+"""The board and ship footprints (BG-2, BG-3, BG-15.6 obstacles; D-1, D-2, D-10).
+
+Pointy-top axial coordinates ``(q, r)`` (BG-2.2). Directions, in the spec's order: 0 E (+1,0),
+1 NE (+1,−1), 2 NW (0,−1), 3 W (−1,0), 4 SW (−1,+1), 5 SE (0,+1). Boards stored as offset
+rectangles use odd-r: ``q = col − (row − (row & 1)) / 2``, ``r = row``.
+
+A board has **full hexes** (playable), **half hexes** (the rim: drawn, never playable, BG-2.5),
+one starting zone per side, obstacles (BG-15.6: **asteroid** hexes are never occupied, entered,
+passed through or placed on; **debris** hexes cost 2 to newly cover) and tile slots.
+
+Footprints (BG-3.1): small = 1 hex, medium = 2 adjacent hexes, large = a 7-hex rosette (centre
+first, then its 6 neighbours in direction order; D-1). Two ships are **adjacent** when a hex of one
+shares an edge with a hex of the other [S]; **in contact** (ECM, BG-11.1) when adjacent or
+overlapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .packs import BoardData
+
+Hex = tuple[int, int]
+DIRS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+DIR_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
+LETTERS = "ABCDEFGHIJ"
+
+
+def step(h: Hex, d: int) -> Hex:
+    dq, dr = DIRS[d]
+    return (h[0] + dq, h[1] + dr)
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [(h[0] + dq, h[1] + dr) for dq, dr in DIRS]
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """BG-2.2 hex distance."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def rosette(center: Hex) -> list[Hex]:
+    """D-1 a large ship's footprint: the centre and its 6 neighbours."""
+    return [center, *neighbours(center)]
+
+
+def offset_to_axial(col: int, row: int) -> Hex:
+    """odd-r offset (column, row) to axial (BG-2.2)."""
+    return (col - (row - (row & 1)) // 2, row)
+
+
+def axial_to_offset(h: Hex) -> tuple[int, int]:
+    q, r = h
+    return (q + (r - (r & 1)) // 2, r)
+
+
+def fp_distance(a: Sequence[Hex], b: Sequence[Hex]) -> int:
+    """D-6 the least hex distance between any hex of ``a`` and any hex of ``b``."""
+    return min(distance(x, y) for x in a for y in b)
+
+
+def adjacent_fp(a: Sequence[Hex], b: Sequence[Hex]) -> bool:
+    """[S] ships are adjacent when a hex of one shares an edge with a hex of the other."""
+    return any(distance(x, y) == 1 for x in a for y in b)
+
+
+def in_contact(a: Sequence[Hex], b: Sequence[Hex]) -> bool:
+    """BG-11.1 contact: some hex of ``a`` is adjacent to, or the same as, a hex of ``b``."""
+    return any(distance(x, y) <= 1 for x in a for y in b)
+
+
+def rect_hexes(cols: tuple[int, int], rows: tuple[int, int]) -> list[Hex]:
+    return [offset_to_axial(c, r) for r in range(rows[0], rows[1] + 1) for c in range(cols[0], cols[1] + 1)]
+
+
+@dataclass
+class Board:
+    """A board ready for play: hex sets (full, half, zones, asteroids, debris) and tile slots."""
+
+    id: str
+    full: frozenset[Hex]
+    half: frozenset[Hex]
+    zones: tuple[frozenset[Hex], frozenset[Hex]]
+    asteroids: frozenset[Hex] = frozenset()
+    debris: frozenset[Hex] = frozenset()
+    slots: list[tuple[Hex, str, str]] = field(default_factory=list)
+    order: list[Hex] = field(default_factory=list)
+
+    def open(self, h: Hex) -> bool:
+        """BG-10.5 a hex a ship may cover: a full hex that is not an asteroid."""
+        return h in self.full and h not in self.asteroids
+
+    def fp_open(self, fp: Iterable[Hex]) -> bool:
+        return all(h in self.full and h not in self.asteroids for h in fp)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "full": [list(h) for h in self.order],
+            "half": [list(h) for h in sorted(self.half, key=lambda h: (h[1], h[0]))],
+            "zones": {"A": sorted(map(list, self.zones[0])), "B": sorted(map(list, self.zones[1]))},
+            "obstacles": {"asteroid": sorted(map(list, self.asteroids)), "debris": sorted(map(list, self.debris))},
+        }
+
+
+def _hexes(spec: Any) -> list[Hex]:
+    if isinstance(spec, list):
+        out: list[Hex] = []
+        for item in spec:
+            if hasattr(item, "cols"):
+                out += rect_hexes(tuple(item.cols), tuple(item.rows))
+            else:
+                out.append((int(item[0]), int(item[1])))
+        return out
+    return rect_hexes(tuple(spec.cols), tuple(spec.rows))
+
+
+def make_board(data: BoardData, obstacles: Any = None, tiles: Any = None) -> Board:
+    """Build a :class:`Board` from board data, with a mission's obstacle and tile overrides."""
+    order = _hexes(data.full)
+    order.sort(key=lambda h: (h[1], h[0]))
+    full = frozenset(order)
+    if data.half == "rim":
+        half = frozenset(n for h in full for n in neighbours(h) if n not in full)
+    else:
+        half = frozenset(_hexes(data.half)) - full
+    zones = (frozenset(_hexes(data.zones["A"])), frozenset(_hexes(data.zones["B"])))
+    obs = data.obstacles if obstacles is None else obstacles
+    ast = frozenset(tuple(h) for o in obs if o.kind == "asteroid" for h in o.hexes)
+    deb = frozenset(tuple(h) for o in obs if o.kind == "debris" for h in o.hexes)
+    slots = [(tuple(t.hex), t.tile, t.face) for t in (data.tile_slots if tiles is None else tiles)]
+    return Board(data.id, full, half, zones, ast, deb, slots, order)  # type: ignore[arg-type]
+
+
+def board_problems(data: BoardData) -> tuple[str, str] | None:
+    """§6.4 validation: zones, obstacles and tiles lie on full hexes, and each zone can take a
+    rosette launch. Returns ``(field, message)`` or ``None``."""
+    b = make_board(data)
+    if not b.full:
+        return ("full", "no full hexes")
+    for side, z in zip("AB", b.zones, strict=True):
+        if not z or not z <= b.full:
+            return (f"zones.{side}", "zone hexes must be full hexes")
+        if not any(b.fp_open(rosette(c)) and any(h in z for h in rosette(c)) for c in b.full):
+            return (f"zones.{side}", "the zone cannot take a rosette launch")
+    for h in b.asteroids | b.debris:
+        if h not in b.full:
+            return ("obstacles", f"obstacle hex {list(h)} is not a full hex")
+    for h, _, _ in b.slots:
+        if h not in b.full:
+            return ("tile_slots", f"tile hex {list(h)} is not a full hex")
+    return None
+

@@ -1,0 +1,589 @@
+"""Content packs: ships, tactic cards, boards and missions as validated data (spec §6, BG-1.2, BG-4, BG-14).
+
+The engine hard-codes no ship, card, board or mission value: everything comes from a **pack**.
+The bundled pack ``house`` (``data/house/*.json``) is **house content**, labelled as such in every
+record (``content_source: house``); it is not official Battleship Galaxies card data. Owners may load
+a private **owner pack** of their real cards: it is validated completely before anything is used, and
+a bad pack raises :class:`PackError` naming the file, the record (card, ship, board, mission) and the
+field, and nothing is loaded.
+
+Packs are chosen by name among the bundled ones (``bundled_pack``) or passed as content
+(``load_pack_content``, what the CLI does with a user-local file); match configurations never carry
+server paths. Loaded packs are cached by the SHA-256 of their canonical JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from spacetable.core.errors import ConfigError
+
+from .board import board_problems
+
+HOUSE_LABEL = "House set, not official Battleship Galaxies card data"
+SIZES = ("small", "medium", "large")
+SIZE_RANK = {"small": 0, "medium": 1, "large": 2}
+FOOTPRINT = {"small": 1, "medium": 2, "large": 7}  # BG-3.2
+VERSIONS = ("standard", "seasoned", "veteran")
+FACTIONS = ("isn", "wretch")
+TILE_KINDS = ("energy_source", "orbital_market", "shield_regenerator", "alien_artifact",
+              "observation_station", "warp_gate", "victory_point")
+TIMINGS = ("own_energy", "own_deploy", "own_action", "activation_start", "before_attack_roll",
+           "after_attack_roll", "any_own_turn", "enemy_activation", "enemy_hit")
+REACTIONS = ("enemy_activation", "enemy_hit")
+TRIGGERS = ("passive", "activation_start", "on_attack_hit", "on_hit_taken", "on_launch", "energy_phase")
+STATS = ("range", "strength", "attacks", "move", "charge_cost")
+SELECTOR_KINDS = ("self_side", "enemy_side", "friendly_ship", "enemy_ship", "attached_card")
+
+Nat = Annotated[int, Field(ge=0, le=1000)]
+Pos = Annotated[int, Field(ge=1, le=1000)]
+Ident = Annotated[str, Field(min_length=1, max_length=48, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
+Text = Annotated[str, Field(max_length=600)]
+Hex = tuple[int, int]
+
+
+class PackError(ConfigError):
+    """A pack failed validation: ``file``, ``record`` and ``field`` say where."""
+
+    def __init__(self, file: str, record: str, fld: str, message: str) -> None:
+        super().__init__(f"{file}: {record}: field {fld}: {message}")
+        self.file, self.record, self.field, self.message = file, record, fld, message
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- effects (§6.2)
+class Condition(Model):
+    """``if:`` of an effect: checked on the effect's subject ship."""
+
+    shields: Literal["up", "down"] | None = None
+    size: list[Literal["small", "medium", "large"]] | None = None
+    hit: bool | None = None
+
+
+class WeaponData(Model):
+    """BG-12.1 a weapon: charge cost, range, attacks, strength, damage tag."""
+
+    id: Ident
+    name: Annotated[str, Field(min_length=1, max_length=60)]
+    slot: Literal["primary", "secondary"]
+    charge_cost: Nat = 0
+    range: Annotated[int, Field(ge=1, le=30)]
+    attacks: Annotated[int, Field(ge=1, le=10)]
+    strength: Annotated[int, Field(ge=1, le=10)]
+    tag: Ident = "laser"
+    special: Text | None = None
+
+
+class Effect(Model):
+    """One effect of the §6.2 vocabulary. ``op`` names it; the other fields are its parameters;
+    ``on`` names the subject (a selector's ``as`` name, ``self`` for a power's own ship, ``target``
+    for the ship an attack hit, ``attacker``); ``if`` is an optional condition."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    op: Literal["gain_energy", "drain_energy", "draw", "damage", "repair_shields", "repair_hull",
+                "extra_attacks", "modify", "add_weapon", "reroll", "cancel_hit", "ecm_immunity",
+                "place_ship", "reveal_hold", "take_over"]
+    n: Annotated[int, Field(ge=0, le=20)] | None = None
+    kind: Literal["direct", "shield", "hull"] | None = None
+    amount: Annotated[int, Field(ge=0, le=20)] | None = None
+    tag: Ident | None = None
+    weapon: Ident | None = None
+    stat: Literal["range", "strength", "attacks", "move", "charge_cost"] | None = None
+    delta: Annotated[int, Field(ge=-10, le=10)] | None = None
+    duration: Literal["instant", "attached", "end_of_activation", "end_of_turn", "permanent"] | None = None
+    add: WeaponData | None = None
+    dice: Literal["both", "letter", "number"] | None = None
+    whose: Literal["own", "enemy"] | None = None
+    within: Annotated[int, Field(ge=0, le=30)] | None = None
+    sizes: list[Literal["small", "medium", "large"]] | None = None
+    on: Ident | None = None
+    cond: Condition | None = Field(default=None, alias="if")
+
+    @model_validator(mode="after")
+    def _params(self) -> Effect:
+        need = {
+            "gain_energy": ("n",), "drain_energy": ("n",), "draw": ("n",), "damage": ("kind", "amount"),
+            "repair_shields": ("n",), "repair_hull": ("n",), "extra_attacks": ("weapon", "n"),
+            "modify": ("stat", "delta", "duration"), "add_weapon": ("add",), "reroll": ("dice", "whose"),
+            "cancel_hit": (), "ecm_immunity": ("duration",), "place_ship": ("within",), "reveal_hold": (),
+            "take_over": ("sizes",),
+        }[self.op]
+        for name in need:
+            if getattr(self, name) is None:
+                raise ValueError(f"{self.op} needs '{name}'")
+        if self.op == "take_over" and self.sizes and "large" in self.sizes:
+            raise ValueError("take_over is limited to small or medium targets")
+        return self
+
+
+class Power(Model):
+    """A ship power: a trigger, an optional cost, effects of the same vocabulary (§6.2)."""
+
+    trigger: Literal["passive", "activation_start", "on_attack_hit", "on_hit_taken", "on_launch", "energy_phase"]
+    cost: Nat = 0
+    effects: list[Effect] = Field(min_length=1, max_length=6)
+    text: Text = ""
+
+
+# ------------------------------------------------------------------------------- ships (§6.1)
+class VersionData(Model):
+    fleet_cost: Nat | None = None
+    launch_cost: Nat
+    activation_cost: Nat
+    shields: Nat
+    hull: Pos
+    move: Annotated[int, Field(ge=0, le=12)]
+    capacity: Nat = 0
+    weapons: list[WeaponData] = Field(min_length=1, max_length=4)
+    powers: list[Power] = Field(default_factory=list, max_length=4)
+    damage_mods: dict[Ident, int | Literal["immune"]] = Field(default_factory=dict)
+    text: Text = ""
+
+    @property
+    def cost(self) -> int:
+        """BG-4.1 fleet cost (defaults to the launch cost)."""
+        return self.launch_cost if self.fleet_cost is None else self.fleet_cost
+
+    @field_validator("weapons")
+    @classmethod
+    def _one_primary(cls, v: list[WeaponData]) -> list[WeaponData]:
+        if sum(1 for w in v if w.slot == "primary") != 1:
+            raise ValueError("exactly one primary weapon")
+        if len({w.id for w in v}) != len(v):
+            raise ValueError("weapon ids repeat")
+        return v
+
+
+class ShipData(Model):
+    key: Ident
+    name: Annotated[str, Field(min_length=1, max_length=60)]
+    faction: Literal["isn", "wretch"]
+    size: Literal["small", "medium", "large"]
+    squadron_size: Literal[1, 3] = 1
+    grid: list[Annotated[str, Field(pattern=r"^[#.]{10}$")]] = Field(min_length=8, max_length=8)
+    versions: dict[Literal["standard", "seasoned", "veteran"], VersionData]
+    pack_id: Ident = "house"
+    content_source: Literal["house", "owner"] = "house"
+
+    @model_validator(mode="after")
+    def _rules(self) -> ShipData:
+        if self.squadron_size > 1 and self.size != "small":
+            raise ValueError("squadrons are small (BG-1.2)")
+        if not any("#" in row for row in self.grid):
+            raise ValueError("the grid needs at least one silhouette cell (BG-12.5)")
+        order = [v for v in VERSIONS if v in self.versions]
+        if not order:
+            raise ValueError("at least one version")
+        for v in order:
+            ver = self.versions[v]
+            if self.size == "small" and ver.capacity:
+                raise ValueError(f"{v}: small ships have capacity 0 (BG-8.8)")
+        costs = [self.versions[v].launch_cost for v in order]
+        if any(b <= a for a, b in pairwise(costs)):
+            raise ValueError("launch costs must rise strictly from standard to seasoned to veteran")
+        return self
+
+    @property
+    def cells(self) -> int:
+        return sum(row.count("#") for row in self.grid)
+
+    @property
+    def footprint(self) -> int:
+        """BG-3.2 the number of hexes the card's ships cover (hold space)."""
+        return FOOTPRINT[self.size] * self.squadron_size
+
+    def hit(self, letter: int, number: int) -> bool:
+        """BG-12.5 the cell (letter 1..10 = A..J, number 1..8) is a silhouette cell."""
+        return self.grid[number - 1][letter - 1] == "#"
+
+
+# ----------------------------------------------------------------------- tactics (§6.2)
+class Selector(Model):
+    """A target of a tactic card: ``as`` names it in the action's ``targets``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name_as: Ident = Field(alias="as")
+    kind: Literal["self_side", "enemy_side", "friendly_ship", "enemy_ship", "attached_card"]
+    size: list[Literal["small", "medium", "large"]] | None = None
+    shields: Literal["up", "down"] | None = None
+    within: Annotated[int, Field(ge=0, le=30)] | None = None
+    of: Literal["friendly_ship", "enemy_ship"] | None = None
+    names: list[Ident] | None = None
+    active: bool | None = None
+    loaded: bool | None = None
+
+
+class AttachTo(Model):
+    solo: bool | None = None
+    squadron: bool | None = None
+    sizes: list[Literal["small", "medium", "large"]] | None = None
+    names: list[Ident] | None = None
+
+
+class TacticData(Model):
+    id: Ident
+    name: Annotated[str, Field(min_length=1, max_length=60)]
+    faction: Literal["isn", "wretch"]
+    type: Literal["hero", "upgrade", "weapon", "event", "sabotage"]
+    cost: Annotated[int, Field(ge=0, le=20)]
+    copies_max: Annotated[int, Field(ge=1, le=3)]
+    timing: Literal["own_energy", "own_deploy", "own_action", "activation_start", "before_attack_roll",
+                    "after_attack_roll", "any_own_turn", "enemy_activation", "enemy_hit"]
+    targets: list[Selector] = Field(default_factory=list, max_length=3)
+    attach_to: AttachTo | None = None
+    duration: Literal["instant", "attached", "end_of_activation", "end_of_turn"] = "instant"
+    effects: list[Effect] = Field(min_length=1, max_length=6)
+    text: Text = ""
+    pack_id: Ident = "house"
+    content_source: Literal["house", "owner"] = "house"
+
+    @model_validator(mode="after")
+    def _rules(self) -> TacticData:
+        attaches = self.type in ("hero", "upgrade", "weapon")
+        if attaches != (self.attach_to is not None):
+            raise ValueError("hero, upgrade and weapon cards need attach_to; events and sabotage have none (BG-14.1)")
+        if attaches and not any(s.kind == "attached_card" for s in self.targets):
+            raise ValueError("an attachment needs an attached_card target")
+        names = [s.name_as for s in self.targets]
+        if len(set(names)) != len(names):
+            raise ValueError("selector 'as' names repeat")
+        known = {*names, "self_side", "enemy_side", "attack"}
+        for e in self.effects:
+            if e.on is not None and e.on not in known:
+                raise ValueError(f"effect {e.op} acts on unknown target {e.on!r}")
+        if self.type == "weapon" and not any(e.op == "add_weapon" for e in self.effects):
+            raise ValueError("an additional weapon card adds a weapon")
+        return self
+
+    @property
+    def attaches(self) -> bool:
+        return self.attach_to is not None
+
+
+# ------------------------------------------------------------------------ boards (§6.4)
+class Rect(Model):
+    """Offset rectangle (odd-r): columns and rows, both inclusive."""
+
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+
+
+class Obstacle(Model):
+    kind: Literal["asteroid", "debris"]
+    hexes: list[Hex] = Field(min_length=1)
+
+
+class TileSlot(Model):
+    hex: Hex
+    tile: Literal["energy_source", "orbital_market", "shield_regenerator", "alien_artifact",
+                  "observation_station", "warp_gate", "victory_point"]
+    face: Literal["up", "down"] = "up"
+
+
+class BoardData(Model):
+    id: Ident
+    name: str = ""
+    full: list[Hex] | Rect
+    half: Literal["rim"] | list[Hex] = "rim"
+    zones: dict[Literal["A", "B"], list[Hex] | list[Rect]]
+    obstacles: list[Obstacle] = Field(default_factory=list)
+    tile_slots: list[TileSlot] = Field(default_factory=list)
+    vp_tile: Hex | None = None
+    pack_id: Ident = "house"
+    content_source: Literal["house", "owner"] = "house"
+
+
+# ---------------------------------------------------------------------- missions (§6.3)
+class SeatData(Model):
+    seat: Nat
+    side: Literal["A", "B"]
+    faction: Literal["isn", "wretch"]
+
+
+class FleetEntry(Model):
+    ship: Ident
+    version: Literal["standard", "seasoned", "veteran"] = "standard"
+    seat: Nat | None = None
+
+
+class FleetRule(Model):
+    """BG-4.1 a fixed fleet (``list``) or a budget."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    mode: Literal["fixed", "budget"]
+    entries: list[FleetEntry] | None = Field(default=None, alias="list")
+    budget: Nat | None = None
+
+
+class DeckRule(Model):
+    """BG-4.3 a fixed deck (``list``) or a constructed one (``presets`` are offered as examples)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    mode: Literal["fixed", "constructed"]
+    cards: list[Ident] | None = Field(default=None, alias="list")
+    presets: list[list[Ident]] | None = None
+
+
+class Preplaced(Model):
+    side: Literal["A", "B"]
+    ship: Ident
+    hexes: list[list[Hex]]
+
+
+class VictoryData(Model):
+    """A victory condition (BG-17.1): ``destroy_all``, ``destroy_named``, ``hold_tile``, ``ships_in_hexes``."""
+
+    type: Literal["destroy_all", "destroy_named", "hold_tile", "ships_in_hexes"]
+    side: Literal["A", "B"] | None = None
+    ship: Ident | None = None
+    tile: Hex | None = None
+    rounds: Pos | None = None
+    hexes: list[Hex] | None = None
+    n: Pos | None = None
+    sizes: list[Literal["small", "medium", "large"]] | None = None
+
+
+class Overrides(Model):
+    obstacles: list[Obstacle] | None = None
+    tiles: list[TileSlot] | None = None
+
+
+class MissionData(Model):
+    id: Ident
+    name: str
+    number: Annotated[int, Field(ge=0, le=99)] = 0
+    seats: list[SeatData] = Field(min_length=2, max_length=4)
+    boards: list[Ident] = Field(min_length=1)
+    overrides: Overrides = Overrides()
+    fleets: dict[Literal["A", "B"], FleetRule]
+    decks: dict[Literal["A", "B"], DeckRule]
+    prepped: dict[Literal["A", "B"], list[Ident]] = Field(default_factory=dict)
+    preplaced: list[Preplaced] = Field(default_factory=list)
+    start: dict[Literal["energy", "hand"], Nat] = Field(default_factory=lambda: {"energy": 15, "hand": 5})
+    energy_income: dict[Literal["A", "B"], Nat] = Field(default_factory=dict)
+    mirror: bool = False
+    victory: list[VictoryData] = Field(default_factory=lambda: [VictoryData(type="destroy_all")])
+    max_rounds: Annotated[int, Field(ge=1, le=99)] = 20
+    text: Text = ""
+    pack_id: Ident = "house"
+    content_source: Literal["house", "owner"] = "house"
+
+    @model_validator(mode="after")
+    def _rules(self) -> MissionData:
+        seats = sorted(s.seat for s in self.seats)
+        if seats != list(range(len(seats))):
+            raise ValueError("seats are numbered 0..n-1")
+        for side in ("A", "B"):
+            factions = {s.faction for s in self.seats if s.side == side}
+            if len(factions) != 1:
+                raise ValueError(f"side {side} needs exactly one faction (BG-18.1)")
+            if side not in self.fleets or side not in self.decks:
+                raise ValueError(f"side {side} needs a fleet rule and a deck rule")
+        for side, rule in self.fleets.items():
+            if rule.mode == "fixed" and not rule.entries:
+                raise ValueError(f"fixed fleet of side {side} needs a list")
+            if rule.mode == "budget" and rule.budget is None:
+                raise ValueError(f"budget fleet of side {side} needs a budget")
+        for side, deck in self.decks.items():
+            if deck.mode == "fixed" and deck.cards is None:
+                raise ValueError(f"fixed deck of side {side} needs a list")
+        fa = next(s.faction for s in self.seats if s.side == "A")
+        fb = next(s.faction for s in self.seats if s.side == "B")
+        if (fa == fb) != self.mirror:
+            raise ValueError("both sides of one faction need mirror: true (and only then)")
+        return self
+
+
+# ------------------------------------------------------------------------------ packs
+@dataclass
+class Pack:
+    """A validated pack: records by key plus its id, source and digest."""
+
+    pack_id: str
+    source: str
+    digest: str
+    ships: dict[str, ShipData] = field(default_factory=dict)
+    tactics: dict[str, TacticData] = field(default_factory=dict)
+    boards: dict[str, BoardData] = field(default_factory=dict)
+    missions: dict[str, MissionData] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return HOUSE_LABEL if self.source == "house" else "Owner pack (private, not redistributed)"
+
+    def ship(self, key: str) -> ShipData:
+        return self.ships[key]
+
+    def version(self, key: str, version: str) -> VersionData:
+        return self.ships[key].versions[version]  # type: ignore[index]
+
+    def faction_tactics(self, faction: str) -> list[TacticData]:
+        return [t for t in self.tactics.values() if t.faction == faction]
+
+    def faction_pool(self, faction: str) -> list[str]:
+        """Every copy of the faction's tactic cards (``copies_max`` each), in pack order."""
+        return [t.id for t in self.faction_tactics(faction) for _ in range(t.copies_max)]
+
+
+SECTIONS: dict[str, tuple[type[Model], str]] = {
+    "ships": (ShipData, "key"),
+    "tactics": (TacticData, "id"),
+    "boards": (BoardData, "id"),
+    "missions": (MissionData, "id"),
+}
+
+
+def _where(err: dict[str, Any]) -> str:
+    return ".".join(str(p) for p in err.get("loc", ())) or "(record)"
+
+
+def _validate_section(file: str, section: str, records: Any, pack_id: str, source: str) -> dict[str, Any]:
+    model, key = SECTIONS[section]
+    if not isinstance(records, list):
+        raise PackError(file, section, section, "must be a list of records")
+    out: dict[str, Any] = {}
+    for i, rec in enumerate(records):
+        label = f"{section[:-1]} {rec.get(key, '#' + str(i)) if isinstance(rec, dict) else '#' + str(i)}"
+        if not isinstance(rec, dict):
+            raise PackError(file, label, "(record)", "must be an object")
+        rec = {"pack_id": pack_id, "content_source": source, **rec}
+        try:
+            obj = model.model_validate(rec)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise PackError(file, label, _where(err), str(err.get("msg", "invalid"))) from None
+        k = getattr(obj, key)
+        if k in out:
+            raise PackError(file, label, key, f"{k!r} appears twice")
+        if obj.content_source != source:  # type: ignore[attr-defined]
+            raise PackError(file, label, "content_source", f"must be {source!r} in this pack")
+        out[k] = obj
+    return out
+
+
+def _cross_check(pack: Pack, files: dict[str, str]) -> None:
+    """References between sections: mission boards, fleets, decks, prepped cards; board geometry."""
+    for b in pack.boards.values():
+        problem = board_problems(b)
+        if problem:
+            raise PackError(files["boards"], f"board {b.id}", problem[0], problem[1])
+    for m in pack.missions.values():
+        where = f"mission {m.id}"
+        f = files["missions"]
+        for b in m.boards:
+            if b not in pack.boards:
+                raise PackError(f, where, "boards", f"unknown board {b!r}")
+        sides = {s.side: s.faction for s in m.seats}
+        for side, rule in m.fleets.items():
+            for e in rule.entries or []:
+                ship = pack.ships.get(e.ship)
+                if ship is None:
+                    raise PackError(f, where, f"fleets.{side}.list", f"unknown ship {e.ship!r}")
+                if ship.faction != sides[side]:
+                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} is not a {sides[side]} ship (D-21)")
+                if e.version not in ship.versions:
+                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} has no {e.version} version")
+        for side, deck in m.decks.items():
+            lists = ([deck.cards] if deck.cards is not None else []) + list(deck.presets or [])
+            for lst in lists:
+                problem = deck_problem(pack, sides[side], lst, exact=deck.mode == "constructed" or len(lst) == 30)
+                if problem:
+                    raise PackError(f, where, f"decks.{side}", problem)
+        for side, cards in m.prepped.items():
+            for c in cards:
+                t = pack.tactics.get(c)
+                if t is None or t.faction != sides[side]:
+                    raise PackError(f, where, f"prepped.{side}", f"unknown {sides[side]} tactic card {c!r}")
+
+
+def deck_problem(pack: Pack, faction: str, cards: list[str], exact: bool = True) -> str | None:
+    """D-18: a constructed deck is exactly 30 own-faction cards, at most 3 per name (and at most
+    the card's ``copies_max``). ``None`` when the deck is fine."""
+    if exact and len(cards) != 30:
+        return f"a deck has exactly 30 cards, not {len(cards)} (D-18)"
+    counts: dict[str, int] = {}
+    for c in cards:
+        t = pack.tactics.get(c)
+        if t is None or t.faction != faction:
+            return f"{c!r} is not a {faction} tactic card"
+        counts[c] = counts.get(c, 0) + 1
+        if counts[c] > min(3, t.copies_max):
+            return f"at most {min(3, t.copies_max)} copies of {c} (D-18)"
+    return None
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+PACKS: dict[str, Pack] = {}
+
+
+def build_pack(files: dict[str, Any], source: str, pack_id: str, names: dict[str, str] | None = None,
+               base: Pack | None = None) -> Pack:
+    """Validate the sections given in ``files`` (``{"ships": [...], ...}``); sections an owner pack
+    omits come from ``base`` (the house pack). Everything is checked before the pack is returned."""
+    names = names or {s: f"{s}.json" for s in SECTIONS}
+    digest = hashlib.sha256(_canonical({"source": source, "pack_id": pack_id, **files}).encode()).hexdigest()
+    if digest in PACKS:
+        return PACKS[digest]
+    pack = Pack(pack_id=pack_id, source=source, digest=digest)
+    for section in SECTIONS:
+        if section in files:
+            setattr(pack, section, _validate_section(names.get(section, section), section, files[section], pack_id, source))
+        elif base is not None:
+            setattr(pack, section, dict(getattr(base, section)))
+        else:
+            raise PackError(names.get(section, section), section, section, "section missing")
+    unknown = set(files) - set(SECTIONS)
+    if unknown:
+        raise PackError("pack", "pack", sorted(unknown)[0], "unknown section")
+    _cross_check(pack, {s: names.get(s, f"{s}.json") for s in SECTIONS})
+    PACKS[digest] = pack
+    return pack
+
+
+@cache
+def bundled_pack(name: str = "house") -> Pack:
+    """A pack shipped in ``data/<name>/`` (only ``house`` is bundled)."""
+    if name != "house":
+        raise ConfigError(f"unknown bundled pack {name!r}; bundled: house (owner packs are passed as content)")
+    root = resources.files("spacetable.games.galaxies").joinpath("data", name)
+    files = {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in SECTIONS}
+    return build_pack(files, "house", "house", {s: f"data/{name}/{s}.json" for s in SECTIONS})
+
+
+def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
+    """An owner pack passed as content: ``{"pack_id": ..., "ships": [...], "tactics": [...],
+    "boards"?: [...], "missions"?: [...]}``. Missing sections are taken from the house pack.
+    Raises :class:`PackError` naming ``file``, the record and the field."""
+    if not isinstance(content, dict):
+        raise PackError(file, "pack", "(root)", "a pack is a JSON object")
+    pack_id = content.get("pack_id")
+    if not isinstance(pack_id, str) or not pack_id or len(pack_id) > 48:
+        raise PackError(file, "pack", "pack_id", "a short name is required")
+    files = {k: v for k, v in content.items() if k not in ("pack_id", "content_source", "format")}
+    return build_pack(files, "owner", pack_id, {s: f"{file}#{s}" for s in SECTIONS}, base=bundled_pack("house"))
+
+
+def pack_of_config(config: dict[str, Any]) -> Pack:
+    """The pack a match configuration names (``pack``) or carries (``pack_content``)."""
+    content = config.get("pack_content")
+    if content:
+        return load_pack_content(content, f"pack_content ({content.get('pack_id', '?') if isinstance(content, dict) else '?'})")
+    return bundled_pack(str(config.get("pack", "house")))
