@@ -226,6 +226,7 @@ class GState:
     rolloff: list[int] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     reveals: int = 0
+    nlog: int = 0
     result: dict[str, Any] | None = None
     digest: str = ""
     rng: Rng = field(default_factory=Rng)
@@ -306,8 +307,10 @@ class GState:
 
     def log(self, event: dict[str, Any], to: list[int] | None = None) -> None:
         """Record an event; ``to`` lists the sides that may see it (``None``: everybody)."""
+        self.nlog += 1
+        event = {**event, "n": self.nlog}
         if to is not None:
-            event = {**event, "to": list(to)}
+            event["to"] = list(to)
         self.events.append(event)
         if len(self.events) > EVENTS_KEPT:
             del self.events[: len(self.events) - EVENTS_KEPT]
@@ -326,7 +329,7 @@ class GState:
             window=self.window.copy() if self.window else None,
             energy_choice=self.energy_choice.copy() if self.energy_choice else None,
             sealed=SealedCommits(list(self.sealed.required), dict(self.sealed.commits)),
-            rolloff=list(self.rolloff), events=list(self.events), reveals=self.reveals,
+            rolloff=list(self.rolloff), events=list(self.events), reveals=self.reveals, nlog=self.nlog,
             result=dict(self.result) if self.result is not None else None,
             digest=self.digest, rng=self.rng.copy(),
         )

@@ -120,7 +120,7 @@ def _events(s: GState, side_v: int | None) -> list[dict[str, Any]]:
     for e in s.events:
         to = e.get("to")
         if to is None or (side_v is not None and side_v in to):
-            out.append({k: v for k, v in e.items() if k != "to"})
+            out.append({k: v for k, v in e.items() if k not in ("to", "n")})
     return out
 
 
