@@ -91,6 +91,44 @@ class Board:
     slots: list[tuple[Hex, str, str]] = field(default_factory=list)
     order: list[Hex] = field(default_factory=list)
 
+    def steps(self) -> dict[Hex, tuple[tuple[Hex, int] | None, ...]]:
+        """For every open hex, per direction: (neighbour, step cost) or ``None`` when the neighbour
+        is not open (rim, off-board or asteroid); cost 2 onto debris (BG-15.6). Cached."""
+        table = self.__dict__.get("_steps")
+        if table is None:
+            table = {}
+            for h in self.full:
+                if h in self.asteroids:
+                    continue
+                row = []
+                for dq, dr in DIRS:
+                    n = (h[0] + dq, h[1] + dr)
+                    row.append((n, 2 if n in self.debris else 1) if n in self.full and n not in self.asteroids else None)
+                table[h] = tuple(row)
+            self.__dict__["_steps"] = table
+        return table
+
+    def large_steps(self) -> dict[Hex, tuple[tuple[Hex, int] | None, ...]]:
+        """For every rosette centre whose rosette is open, per direction: (new centre, cost) when
+        the 3 newly covered hexes are open, else ``None`` (BG-10.4). Cached."""
+        table = self.__dict__.get("_large")
+        if table is None:
+            table = {}
+            for c in self.full:
+                if not self.fp_open(rosette(c)):
+                    continue
+                row = []
+                for d, (dq, dr) in enumerate(DIRS):
+                    nc = (c[0] + dq, c[1] + dr)
+                    new = [(nc[0] + dq, nc[1] + dr), step(nc, (d + 1) % 6), step(nc, (d + 5) % 6)]
+                    if all(self.open(h) for h in new):
+                        row.append((nc, 2 if any(h in self.debris for h in new) else 1))
+                    else:
+                        row.append(None)
+                table[c] = tuple(row)
+            self.__dict__["_large"] = table
+        return table
+
     def open(self, h: Hex) -> bool:
         """BG-10.5 a hex a ship may cover: a full hex that is not an asteroid."""
         return h in self.full and h not in self.asteroids

@@ -271,7 +271,10 @@ class Route:
 
 
 def reachable(s: GState, piece: str) -> list[Route]:
-    """Every footprint ``piece`` may end its move on, with the canonical path to it (BG-10, BG-11)."""
+    """Every footprint ``piece`` may end its move on, with the canonical path to it (BG-10, BG-11).
+
+    A search over (position, enemies already triggered) by path cost, using the board's cached
+    step tables; the expected ECM damage of a path depends only on the set of enemies it triggers."""
     p = s.pieces[piece]
     size = size_of(s, p.card)
     limit = move_points(s, piece)
@@ -280,28 +283,43 @@ def reachable(s: GState, piece: str) -> list[Route]:
     board = s.geo
     enemies = enemy_ships(s, piece)
     edmg = {eid: expected(s, piece, d) for eid, _, d in enemies}
+    near: dict[Hex, frozenset[str]] = {}
+    for eid, hexes, _ in enemies:
+        for h in hexes:
+            for x in (h, *(step(h, d) for d in range(6))):
+                near[x] = near.get(x, frozenset()) | {eid}
+    empty: frozenset[str] = frozenset()
     occ = s.occupied(exclude=piece)
     start_key = frozenset(p.hexes)
-    contacts: dict[Pos, frozenset[str]] = {}
+    small = board.steps()
+    large = board.large_steps()
 
     def contact(pos: Pos) -> frozenset[str]:
-        got = contacts.get(pos)
-        if got is None:
-            got = contacts[pos] = contact_set(footprint(size, pos), enemies) if enemies else frozenset()
-        return got
+        if not near:
+            return empty
+        if size == "large":
+            out = empty
+            for h in rosette(pos[0]):
+                got = near.get(h)
+                if got:
+                    out = out | got
+            return out
+        if size == "medium":
+            a, b = near.get(pos[0], empty), near.get(pos[1], empty)
+            return a | b if b else a
+        return near.get(pos[0], empty)
 
-    starts: list[tuple[Pos, Hex | None]]
     if size == "medium":
         a, b = p.hexes
-        starts = [((a, b), a), ((b, a), b)]
+        starts: list[tuple[Pos, Hex | None]] = [((a, b), a), ((b, a), b)]
     else:
         starts = [((p.hexes[0],), None)]
     best_cost: dict[tuple[Pos, frozenset[str], Hex | None], int] = {}
     found: dict[frozenset[Hex], Route] = {}
     buckets: list[list[tuple[Pos, frozenset[str], list[int], Hex | None]]] = [[] for _ in range(limit + 1)]
     for pos, lead in starts:
-        best_cost[(pos, frozenset(), lead)] = 0
-        buckets[0].append((pos, frozenset(), [], lead))
+        best_cost[(pos, empty, lead)] = 0
+        buckets[0].append((pos, empty, [], lead))
     for cost in range(limit + 1):
         for pos, trig, path, lead in buckets[cost]:
             if best_cost.get((pos, trig, lead), 1 << 30) < cost:
@@ -310,25 +328,39 @@ def reachable(s: GState, piece: str) -> list[Route]:
                 fp = footprint(size, pos)
                 key = frozenset(fp)
                 if key != start_key and not any(h in occ for h in fp):
-                    ecm = sum(edmg[e] for e in trig)
+                    ecm = sum(edmg[e] for e in trig) if trig else 0.0
                     old = found.get(key)
                     if old is None or (ecm, cost) < (old.ecm, old.cost):
                         rolls = sum(1 for e in trig if edmg[e] > 0)
                         found[key] = Route(list(fp), lead, path, cost, ecm, rolls)
             here = contact(pos)
-            for d in range(6):
-                got = advance(board, size, pos, d)
-                if isinstance(got, str):
+            if size == "large":
+                options = large.get(pos[0], ())
+            elif size == "medium":
+                options = small.get(pos[0], ())
+            else:
+                options = small.get(pos[0], ())
+            for d, opt in enumerate(options):
+                if opt is None:
                     continue
-                npos, c = got
+                h, c = opt
                 nc = cost + c
                 if nc > limit:
                     continue
-                ntrig = trig | ((contact(npos) - here) - trig) if enemies else trig
+                if size == "medium":
+                    if h == pos[1]:
+                        continue
+                    npos: Pos = (h, pos[0])
+                else:
+                    npos = (h,)
+                if near:
+                    now = contact(npos)
+                    ntrig = trig | (now - here - trig) if now else trig
+                else:
+                    ntrig = trig
                 k = (npos, ntrig, lead)
                 if best_cost.get(k, 1 << 30) <= nc:
                     continue
                 best_cost[k] = nc
                 buckets[nc].append((npos, ntrig, [*path, d], lead))
     return sorted(found.values(), key=lambda r: (sorted(r.hexes), r.path))
-

@@ -47,7 +47,8 @@ SCENARIO_DIR = Path(__file__).with_name("scenarios")
 
 def house_files() -> dict[str, Any]:
     root = resources.files("spacetable.games.galaxies").joinpath("data", "house")
-    return {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in ("ships", "tactics", "boards", "missions")}
+    names = ("ships", "tactics", "boards", "missions")
+    return {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in names}
 
 
 def patched_content(setup: dict[str, Any]) -> dict[str, Any] | None:
@@ -300,9 +301,8 @@ class Runner:
                 want(f"legal {chk.get('match')}", len(kinds), chk["count"])
             if chk.get("none"):
                 want(f"legal {chk.get('match')}", len(kinds), 0)
-            if chk.get("some"):
-                if not kinds:
-                    problems.append(f"no legal action matches {chk.get('match')}")
+            if chk.get("some") and not kinds:
+                problems.append(f"no legal action matches {chk.get('match')}")
         for chk in exp.get("pack_rejects", []):
             try:
                 load_pack_content(patched_content({"patch": chk["patch"]}), "scenario")

@@ -466,8 +466,12 @@ def _assign(d: GState, side: int, me: int, entries: list[tuple[str, str]], rng: 
 def _rebuild(d: GState, side: int, me: int, holds: list[tuple[str, list[tuple[str, str]]]],
              screen: list[tuple[str, str]]) -> None:
     hidden = _hidden_cards(d, side, me)
+    hidden_ids = {c.id for c in hidden}
     seats = d.sides[side].seats
     commanders = {c.key: c.seat for c in hidden}
+    for t in d.cards.values():
+        if t.cargo:
+            t.cargo = [x for x in t.cargo if x not in hidden_ids]
     for c in hidden:
         for pid in c.pieces:
             d.pieces.pop(pid, None)
@@ -489,8 +493,7 @@ def _rebuild(d: GState, side: int, me: int, holds: list[tuple[str, list[tuple[st
 
     for tid, cargo in holds:
         t = d.cards[tid]
-        known = [x for x in t.cargo if me in d.cards[x].revealed_to]
-        t.cargo = known + [make(k, v, "hold", tid) for k, v in cargo]
+        t.cargo = t.cargo + [make(k, v, "hold", tid) for k, v in cargo]
     for k, v in screen:
         make(k, v, "screen", "")
 

@@ -1,0 +1,592 @@
+"""AI players for Battleship Galaxies: random, greedy and the tactician (information-set search).
+
+Every agent decides from its seat's information only: it works on ``GAME.determinize(state, seat)``
+(the hidden parts of the state resampled from what the seat may see), never on the live state.
+
+* :class:`GreedyAgent` (baseline): launches the dearest card it can pay for at the most forward
+  placement, activates cards in order, moves each ship straight at the nearest enemy and attacks
+  the target it is most likely to hit; it plays no tactic cards.
+* :class:`TacticianAgent`: a heuristic policy — fleet choice by value per cost; launching and
+  transporting (the flagship carries as much as its hold takes, cargo is unloaded near the enemy);
+  movement that weighs the attacks a footprint allows (exact odds) against the threat it stands in
+  and its ECM risk, approaches otherwise, and keeps the flagship covered by friendly ships; focus
+  fire on the target where the expected damage and kill chance are worth most; shield regenerators,
+  repairs, rerolls, cancels, drains and take-overs when they pay — plus an **information-set
+  search** at each activation choice: every candidate (which card next, or end the turn) is played
+  out with the policy on several determinised states (sampled holds, hands, decks, tiles and dice)
+  and the resulting positions are scored by material, health and threat; the best average wins.
+  ``samples=0`` is the policy alone (level *easy*), 2 is *medium* (the default), 6 *hard*.
+
+All budgets are iteration counts (never time), so games are reproducible from the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+from spacetable.ai.base import RandomAgent
+from spacetable.core.errors import RuleError
+from spacetable.core.game import Action
+from spacetable.core.hooks import AgentSpec
+from spacetable.core.rng import Rng
+
+from .attacks import attacks_left, targets_in_range
+from .board import Hex, distance, fp_distance
+from .game import GAME, GalaxiesGame
+from .launch import cargo_options, hold_placements, zone_placements
+from .movement import reachable, warp_options
+from .odds import attack_odds, hit_chance
+from .state import SIDES, GState, Piece
+from .stats import damage_mod, move_points, weapon_stat, weapons
+from .tactics import tactic_actions
+
+WIN = 1000.0
+ENDS = ("pass", "end_activation", "end_movement", "end_deploy", "end_energy", "end_turn")
+
+
+# ---------------------------------------------------------------------------- values
+def piece_value(s: GState, card: str) -> float:
+    """A ship's worth: its card's fleet cost shared by its ships (D-15 scoring)."""
+    return s.vdata(card).cost / s.shipdata(card).squadron_size
+
+
+def health(s: GState, p: Piece) -> float:
+    v = s.vdata(p.card)
+    return (p.shields + max(0, v.hull - p.hull)) / max(1, v.shields + v.hull)
+
+
+def p_hit_of(s: GState, card: str) -> float:
+    return s.shipdata(card).cells / 80.0
+
+
+def best_punch(s: GState, p: Piece, target: Piece, reach_extra: int = 0) -> float:
+    """Expected damage ``p`` deals ``target`` in one activation from where it stands (+ ``reach_extra``)."""
+    d = fp_distance(p.hexes, target.hexes)
+    ph = p_hit_of(s, target.card)
+    best = 0.0
+    for w in weapons(s, p.card):
+        if d < 1 or d > weapon_stat(s, p, w, "range") + reach_extra:
+            continue
+        mod = damage_mod(s, target.card, w.tag)
+        per = 0 if mod == "immune" else max(0, weapon_stat(s, p, w, "strength") + int(mod))
+        best += weapon_stat(s, p, w, "attacks") * ph * per
+    return best
+
+
+def threat_to(s: GState, side: int, hexes: list[Hex], card: str, exclude: set[str] | None = None) -> float:
+    """Expected damage the other side's ships could deal to a ship of ``card`` at ``hexes`` next turn."""
+    total = 0.0
+    ph = p_hit_of(s, card)
+    for e in s.on_board(1 - side):
+        if exclude and e.id in exclude:
+            continue
+        d = fp_distance(e.hexes, hexes)
+        mv = move_points(s, e.id)
+        for w in weapons(s, e.card):
+            if 1 <= d <= mv + weapon_stat(s, e, w, "range"):
+                total += weapon_stat(s, e, w, "attacks") * ph * weapon_stat(s, e, w, "strength")
+    return total
+
+
+def evaluate(s: GState, side: int) -> float:
+    """Static value of a position for ``side`` (material, health, unlaunched ships, threat, energy)."""
+    if s.result is not None:
+        w = s.result.get("winner")
+        return 0.0 if w is None else (WIN if w == side else -WIN)
+    score = 0.0
+    for c in s.cards.values():
+        sign = 1.0 if c.side == side else -1.0
+        if c.zone == "play":
+            for pid in c.pieces:
+                p = s.pieces[pid]
+                if p.alive:
+                    val = piece_value(s, c.id)
+                    score += sign * val * (0.55 + 0.45 * health(s, p))
+                    dmg = threat_to(s, c.side, p.hexes, c.id)
+                    tough = max(1, s.vdata(c.id).hull - p.hull + p.shields)
+                    score -= sign * 0.35 * val * min(1.0, dmg / tough)
+        elif c.zone in ("screen", "hold"):
+            score += sign * piece_value(s, c.id) * len(c.pieces) * 0.85
+    me, them = s.sides[side], s.sides[1 - side]
+    score += 0.06 * (me.energy - them.energy) + 0.15 * (len(me.hand) - len(them.hand))
+    return score
+
+
+# ------------------------------------------------------------------------- policy
+@dataclass
+class Policy:
+    """The tactician's heuristic decisions (also the rollout policy of its search)."""
+
+    rng: Rng
+    aggression: float = 1.0
+    greedy: bool = False
+    _zone_cache: dict[str, Any] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- set-up
+    def fleet(self, s: GState, seat: int) -> Action:
+        side = s.side_of(seat)
+        rule = s.missiondata.fleets[SIDES[side]]
+        ships = [x for x in s.pack.ships.values() if x.faction == s.sides[side].faction]
+        best, best_val = None, -1.0
+        for combo in product(*[[None, *x.versions] for x in ships]):
+            chosen = [(x, v) for x, v in zip(ships, combo, strict=True) if v]
+            cost = sum(x.versions[v].cost for x, v in chosen)  # type: ignore[index]
+            if not chosen or (rule.budget is not None and cost > rule.budget):
+                continue
+            if self.greedy:
+                val = cost + 0.01 * len(chosen)
+            else:
+                val = 0.0
+                for x, v in chosen:
+                    ver = x.versions[v]  # type: ignore[index]
+                    punch = sum(w.attacks * w.strength * (0.3 if w.charge_cost else 0.35) for w in ver.weapons)
+                    body = (ver.shields + ver.hull) / max(0.1, 0.25 + 0.02 * x.cells)
+                    val += x.squadron_size * (punch * 2.0 + body * 0.6) + 0.3 * ver.move + 0.15 * ver.capacity
+                val += 2.0 * len(chosen) + 0.1 * cost
+            if val > best_val:
+                best, best_val = chosen, val
+        assert best is not None
+        return {"type": "submit_fleet", "fleet": [{"ship": x.key, "version": v} for x, v in best]}
+
+    # ---------------------------------------------------------------- deploy
+    def _forward(self, s: GState, side: int, hexes: list[list[int]]) -> float:
+        """How far a footprint sits towards the enemy (lower is better)."""
+        enemies = s.on_board(1 - side)
+        pts = [tuple(h) for h in hexes]
+        if enemies:
+            return float(min(fp_distance(pts, e.hexes) for e in enemies))  # type: ignore[arg-type]
+        zone = s.geo.zones[1 - side]
+        return float(min(distance(h, z) for h in pts for z in zone))  # type: ignore[arg-type]
+
+    def deploy(self, s: GState, seat: int) -> Action:
+        side = s.side_of(seat)
+        sd = s.sides[side]
+        reserve = self._reserve(s, side)
+        # launch cargo from holds near the enemy
+        for t in list(s.cards.values()):
+            if t.side != side or t.zone != "play" or not t.cargo or t.launched_turn >= s.turn:
+                continue
+            tp = s.pieces[t.pieces[0]]
+            near = min((fp_distance(tp.hexes, e.hexes) for e in s.on_board(1 - side)), default=99)
+            if near > 9 and s.round < 4 and not self.greedy:
+                continue
+            for cid in t.cargo:
+                if s.cards[cid].seat != seat or s.vdata(cid).launch_cost > sd.energy:
+                    continue
+                places = hold_placements(s, t.id, cid)
+                if places:
+                    best = min(places, key=lambda pl: min(self._forward(s, side, fp) for fp in pl.values()))
+                    return {"type": "launch_from_hold", "transporter": t.id, "card": cid, "placement": best}
+        screen = [c for c in s.cards.values() if c.side == side and c.zone == "screen" and c.seat == seat]
+        screen.sort(key=lambda c: (-s.vdata(c.id).capacity, -s.vdata(c.id).cost, c.id))
+        if self.greedy:
+            screen.sort(key=lambda c: (-s.vdata(c.id).launch_cost, c.id))
+        for c in screen:
+            cost = s.vdata(c.id).launch_cost
+            flagship = s.vdata(c.id).capacity > 0 and s.shipdata(c.id).size == "large"
+            budget = sd.energy if (flagship or self.greedy) else sd.energy - reserve
+            if cost > budget or c.zone != "screen":
+                continue
+            places = zone_placements(s, c.id)
+            if not places:
+                continue
+            best = min(places, key=lambda pl: (sum(self._forward(s, side, fp) for fp in pl.values()), str(pl)))
+            cargos = cargo_options(s, c.id)
+            cargo = max(cargos, key=lambda cg: (sum(s.shipdata(x).footprint * 10 + s.vdata(x).cost for x in cg), -len(cg)))
+            return {"type": "launch", "card": c.id, "placement": best, "cargo": cargo}
+        return {"type": "end_deploy"}
+
+    def _reserve(self, s: GState, side: int) -> int:
+        acts = sorted((s.vdata(c.id).activation_cost for c in s.cards.values() if c.side == side and c.zone == "play"),
+                      reverse=True)
+        return sum(acts[:3])
+
+    # ---------------------------------------------------------------- action
+    def card_gain(self, s: GState, card: str) -> float:
+        """Rough value of activating ``card`` now: attacks available after moving, or approaching."""
+        side = s.cards[card].side
+        gain = 0.0
+        enemies = s.on_board(1 - side)
+        if not enemies:
+            return 0.0
+        for pid in s.cards[card].pieces:
+            p = s.pieces[pid]
+            if not p.alive or not p.hexes:
+                continue
+            mv = move_points(s, pid)
+            best = 0.0
+            for e in enemies:
+                punch = best_punch(s, p, e, reach_extra=mv)
+                if punch:
+                    best = max(best, punch * piece_value(s, e.card) / max(1.0, s.vdata(e.card).hull + e.shields - e.hull))
+            if best == 0.0:
+                near = min(fp_distance(p.hexes, e.hexes) for e in enemies)
+                best = 0.4 if near > 3 else 0.1
+            gain += best
+        return gain
+
+    def choose_activation(self, s: GState, seat: int, legal: list[Action]) -> Action:
+        acts = [a for a in legal if a["type"] == "activate"]
+        side = s.side_of(seat)
+        if not acts:
+            return {"type": "end_turn"}
+        scored = []
+        for a in acts:
+            card = a["card"]
+            cost = s.vdata(card).activation_cost
+            flagship = s.shipdata(card).size == "large"
+            gain = self.card_gain(s, card) - 0.12 * cost
+            if flagship and not self.greedy:
+                gain -= 0.15
+            scored.append((gain, card))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        if self.greedy:
+            return {"type": "activate", "card": scored[0][1]}
+        if scored[0][0] <= 0.0 and s.sides[side].energy < 6:
+            return {"type": "end_turn"}
+        return {"type": "activate", "card": scored[0][1]}
+
+    def position_score(self, s: GState, pid: str, hexes: list[Hex], ecm: float) -> float:
+        p = s.pieces[pid]
+        card = s.cards[p.card]
+        side = card.side
+        val = piece_value(s, card.id)
+        enemies = s.on_board(1 - side)
+        if not enemies:
+            return -ecm
+        ghost = Piece(p.id, p.card, list(hexes), p.shields, p.hull, True)
+        offense = 0.0
+        for e in enemies:
+            punch = best_punch(s, ghost, e)
+            if punch:
+                room = max(1.0, s.vdata(e.card).hull - e.hull + e.shields)
+                offense = max(offense, punch * piece_value(s, e.card) / room * (1.6 if punch >= room * 0.6 else 1.0))
+        near = min(fp_distance(hexes, e.hexes) for e in enemies)
+        threat = threat_to(s, side, list(hexes), card.id)
+        tough = max(1.0, s.vdata(card.id).hull - p.hull + p.shields)
+        flagship = s.shipdata(card.id).size == "large"
+        score = offense * self.aggression - 0.45 * val * min(1.5, threat / tough) - 1.2 * ecm * val / tough
+        score -= 0.04 * near * (0.5 if flagship else 1.0)
+        if flagship:
+            friends = sum(1 for f in s.on_board(side) if f.id != pid and fp_distance(f.hexes, hexes) <= 2)
+            score += 0.25 * min(3, friends)
+        return score
+
+    def choose_move(self, s: GState, seat: int, pid: str) -> Action | None:
+        p = s.pieces[pid]
+        enemies = s.on_board(1 - s.cards[p.card].side)
+        routes = reachable(s, pid)
+        if not enemies or not routes:
+            return None
+        if self.greedy:
+            best = min(routes, key=lambda r: (min(fp_distance(r.hexes, e.hexes) for e in enemies), r.cost))
+            here = min(fp_distance(p.hexes, e.hexes) for e in enemies)
+            if min(fp_distance(best.hexes, e.hexes) for e in enemies) >= here:
+                return None
+            return best.action(pid)
+        stay = self.position_score(s, pid, list(p.hexes), 0.0)
+        best_route, best_val = None, stay + 0.02
+        for r in routes:
+            v = self.position_score(s, pid, r.hexes, r.ecm) - 0.005 * r.cost
+            if v > best_val:
+                best_route, best_val = r, v
+        act = s.activation
+        if act is not None and pid in act.on_gate:
+            for fp in warp_options(s, pid)[::7]:
+                v = self.position_score(s, pid, list(fp), 0.0)
+                if v > best_val + 0.2:
+                    return {"type": "warp", "ship": pid, "hexes": [list(h) for h in fp]}
+        return best_route.action(pid) if best_route else None
+
+    def choose_attack(self, s: GState, seat: int) -> Action | None:
+        act = s.activation
+        if act is None:
+            return None
+        side = s.side_of(seat)
+        energy = s.sides[side].energy
+        best, best_val = None, 0.0
+        for pid in s.cards[act.card].pieces:
+            p = s.pieces[pid]
+            if not p.alive or not p.hexes:
+                continue
+            for w in weapons(s, p.card):
+                left = attacks_left(s, pid, w)
+                charged = left > 0
+                cost = 0 if charged else weapon_stat(s, p, w, "charge_cost")
+                if not charged and (f"{pid}/{w.id}" in act.charges or cost > energy):
+                    continue
+                n = left if charged else weapon_stat(s, p, w, "attacks")
+                for tid in targets_in_range(s, pid, w):
+                    t = s.pieces[tid]
+                    tv = s.vdata(t.card)
+                    o = attack_odds(hit_chance(s.shipdata(t.card).grid), weapon_stat(s, p, w, "strength"), t.shields, t.hull,
+                                    tv.hull, max(1, n), damage_mod(s, t.card, w.tag))
+                    room = max(1.0, tv.hull - t.hull + t.shields)
+                    val = piece_value(s, t.card) * (float(o.expected_damage) / room + 0.8 * float(o.p_destroy))
+                    if self.greedy:
+                        val = float(o.p_hit)
+                    val -= 0.35 * cost
+                    if val > best_val:
+                        best_val = val
+                        best = {"type": "attack", "ship": pid, "weapon": w.id, "target": tid} if charged or cost == 0 else \
+                            {"type": "charge", "ship": pid, "weapon": w.id}
+        return best
+
+    # --------------------------------------------------------------- tactics
+    def choose_tactic(self, s: GState, seat: int, reaction: bool) -> Action | None:
+        if self.greedy:
+            return None
+        side = s.side_of(seat)
+        energy = s.sides[side].energy
+        best, best_val = None, 0.25
+        for a in tactic_actions(s, seat, reaction):
+            data = s.tdata(a["card"])
+            val = self._card_value(s, side, a, data) - 0.22 * data.cost
+            if energy - data.cost < 3 and data.type in ("hero", "upgrade", "weapon"):
+                val -= 1.0
+            if val > best_val:
+                best, best_val = a, val
+        return best
+
+    def _card_value(self, s: GState, side: int, a: Action, data: Any) -> float:
+        targets = a.get("targets") or {}
+        val = 0.0
+        for e in data.effects:
+            subject = targets.get(e.on or "ship") or targets.get("card") or ""
+            if subject in s.pieces:
+                pieces = [subject]
+            elif subject in s.cards:
+                pieces = [x for x in s.cards[subject].pieces if s.pieces[x].alive]
+            else:
+                pieces = []
+            if e.op in ("modify", "add_weapon", "ecm_immunity") and (e.duration == "attached" or data.attaches):
+                host = targets.get("card")
+                if host:
+                    val += 0.12 * s.vdata(host).cost * (1.3 if data.type == "hero" else 1.0)
+            elif e.op == "repair_shields":
+                for pid in pieces:
+                    p = s.pieces[pid]
+                    val += 0.5 * min(e.n or 0, s.vdata(p.card).shields - p.shields) * piece_value(s, p.card) / 6
+            elif e.op == "repair_hull":
+                for pid in pieces:
+                    p = s.pieces[pid]
+                    val += 0.7 * min(e.n or 0, p.hull) * piece_value(s, p.card) / 5
+            elif e.op == "damage":
+                for pid in pieces:
+                    p = s.pieces[pid]
+                    room = s.vdata(p.card).hull - p.hull + (p.shields if e.kind == "direct" else 0)
+                    kill = (e.amount or 0) >= room if e.kind != "shield" else False
+                    val += piece_value(s, p.card) * (0.15 * (e.amount or 0) + (1.2 if kill else 0))
+            elif e.op == "take_over":
+                for pid in pieces[:1]:
+                    val += 1.6 * piece_value(s, s.pieces[pid].card) * len(s.cards[s.pieces[pid].card].pieces) / 3
+            elif e.op == "cancel_hit" and s.roll is not None:
+                t = s.pieces[s.roll.target]
+                kills = s.roll.strength >= s.vdata(t.card).hull - t.hull + t.shields
+                val += s.roll.strength * 0.6 * piece_value(s, t.card) / 6 + (2.0 if kills else 0.0)
+            elif e.op == "reroll" and s.roll is not None:
+                t = s.pieces[s.roll.target]
+                mine = s.cards[t.card].side != side
+                ph = p_hit_of(s, t.card)
+                if mine and not s.roll.hit:
+                    val += ph * s.roll.strength * piece_value(s, t.card) / 5
+                elif not mine and s.roll.hit:
+                    val += (1 - ph) * s.roll.strength * piece_value(s, t.card) / 5
+            elif e.op == "drain_energy":
+                val += 0.2 * min(e.n or 0, s.sides[1 - side].energy)
+            elif e.op in ("gain_energy", "draw"):
+                val += 0.3 * (e.n or 0)
+            elif e.op == "extra_attacks":
+                for pid in pieces:
+                    p = s.pieces[pid]
+                    if any(best_punch(s, p, x, reach_extra=move_points(s, pid)) for x in s.on_board(1 - side)):
+                        val += 1.0
+            elif e.op == "place_ship":
+                hexes = (a.get("choices") or {}).get("hexes")
+                for pid in pieces:
+                    if hexes:
+                        before = self.position_score(s, pid, list(s.pieces[pid].hexes), 0.0)
+                        after = self.position_score(s, pid, [tuple(h) for h in hexes], 0.0)  # type: ignore[misc]
+                        val += max(0.0, after - before)
+        return val
+
+    # ------------------------------------------------------------------ main
+    def choose(self, s: GState, seat: int, legal: list[Action]) -> Action:
+        phase = s.phase
+        types = {a["type"] for a in legal}
+        if phase == "fleet":
+            return self.fleet(s, seat)
+        if phase == "deck":
+            return legal[0]
+        if phase == "first":
+            return {"type": "choose_first", "side": SIDES[s.side_of(seat)]}
+        side = s.side_of(seat)
+        if s.window is not None:
+            card = self.choose_tactic(s, seat, reaction=s.window.kind != "after_attack_roll")
+            return card or {"type": "pass"}
+        if len(s.sides[side].hand) > 10 and "discard_for_energy" in types:
+            return self._discard(s, side)
+        if phase == "energy":
+            if "market_draw" in types:
+                return {"type": "market_draw", "take": True}
+            if "regen_shield" in types:
+                return next(a for a in legal if a["type"] == "regen_shield" and a.get("ship"))
+            card = self.choose_tactic(s, seat, False)
+            return card or {"type": "end_energy"}
+        if phase == "deploy":
+            card = self.choose_tactic(s, seat, False)
+            if card:
+                return card
+            return self.deploy(s, seat)
+        act = s.activation
+        if act is None:
+            card = self.choose_tactic(s, seat, False)
+            if card:
+                return card
+            choice = self.choose_activation(s, seat, legal)
+            if choice["type"] == "end_turn" and "end_turn" not in types:
+                return self._discard(s, side)
+            return choice
+        if act.card not in s.cards or s.cards[act.card].zone != "play":
+            return {"type": "end_activation"}
+        card = self.choose_tactic(s, seat, False)
+        if card:
+            return card
+        if act.step != "attack":
+            for pid in self._move_order(s, act.card):
+                if pid in act.moved:
+                    continue
+                mv = self.choose_move(s, seat, pid)
+                if mv is not None:
+                    return mv
+            return {"type": "end_movement"}
+        attack = self.choose_attack(s, seat)
+        return attack or {"type": "end_activation"}
+
+    def _move_order(self, s: GState, card: str) -> list[str]:
+        alive = [pid for pid in s.cards[card].pieces if s.pieces[pid].alive and s.pieces[pid].hexes]
+        side = s.cards[card].side
+        enemies = s.on_board(1 - side)
+        if not enemies:
+            return alive
+        return sorted(alive, key=lambda pid: (min(fp_distance(s.pieces[pid].hexes, e.hexes) for e in enemies), pid))
+
+    def _discard(self, s: GState, side: int) -> Action:
+        hand = s.sides[side].hand
+        worst = min(hand, key=lambda t: (s.tdata(t).cost, t))
+        return {"type": "discard_for_energy", "cards": [worst]}
+
+
+# ------------------------------------------------------------------------- agents
+class GreedyAgent:
+    """Baseline: the dearest launch, straight at the nearest enemy, the likeliest hit, no cards."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng.from_seed(seed)
+        self.policy = Policy(self.rng, greedy=True)
+
+    def choose(self, game: GalaxiesGame, state: GState, seat: int) -> Action:
+        det = game.determinize(state, seat, self.rng)
+        legal = game.legal_actions(det, seat)
+        return _checked(game, det, seat, self.policy.choose(det, seat, legal), legal)
+
+
+def _checked(game: GalaxiesGame, s: GState, seat: int, action: Action, legal: list[Action]) -> Action:
+    """The policy's action if the engine accepts it, else the first listed legal action."""
+    try:
+        game.apply(s, seat, action)
+        return action
+    except RuleError:
+        ends = [a for a in legal if a["type"] in ENDS]
+        return ends[0] if ends else legal[0]
+
+
+class TacticianAgent:
+    """The heuristic policy with a determinised look-ahead at each activation choice (see module doc)."""
+
+    name = "tactician"
+
+    def __init__(self, seed: int = 0, samples: int = 2, candidates: int = 4, rollout_cap: int = 80) -> None:
+        self.rng = Rng.from_seed(seed)
+        self.samples = samples
+        self.candidates = candidates
+        self.rollout_cap = rollout_cap
+        self.policy = Policy(self.rng)
+
+    def choose(self, game: GalaxiesGame, state: GState, seat: int) -> Action:
+        det = game.determinize(state, seat, self.rng)
+        legal = game.legal_actions(det, seat)
+        if len(legal) == 1:
+            return legal[0]
+        if self.samples > 0 and det.phase == "action" and det.activation is None and det.window is None:
+            return _checked(game, det, seat, self._search(game, state, det, seat, legal), legal)
+        return _checked(game, det, seat, self.policy.choose(det, seat, legal), legal)
+
+    def _search(self, game: GalaxiesGame, state: GState, det: GState, seat: int, legal: list[Action]) -> Action:
+        default = self.policy.choose(det, seat, legal)
+        if default["type"] not in ("activate", "end_turn"):
+            return default
+        acts = [a for a in legal if a["type"] == "activate"]
+        if not acts:
+            return default
+        def pre(a: Action) -> tuple[float, str]:
+            return (-self.policy.card_gain(det, a["card"]) + 0.12 * det.vdata(a["card"]).activation_cost, a["card"])
+
+        ranked = sorted(acts, key=pre)
+        cands = ranked[: self.candidates]
+        if default not in cands:
+            cands.append(default)
+        if not any(a["type"] == "end_turn" for a in cands) and any(a["type"] == "end_turn" for a in legal):
+            cands.append({"type": "end_turn"})
+        side = det.side_of(seat)
+        best, best_val = default, -1e18
+        for a in cands:
+            total = 0.0
+            for _ in range(self.samples):
+                sample = game.determinize(state, seat, self.rng)
+                total += self._rollout(game, sample, seat, side, a)
+            val = total / self.samples
+            if val > best_val + 1e-9:
+                best, best_val = a, val
+        return best
+
+    def _rollout(self, game: GalaxiesGame, s: GState, seat: int, side: int, first: Action) -> float:
+        try:
+            s = game.apply(s, seat, first)
+        except RuleError:
+            return -1e9
+        if first["type"] == "end_turn":
+            return evaluate(s, side)
+        for _ in range(self.rollout_cap):
+            seats = game.to_act(s)
+            if not seats or (s.activation is None and s.window is None and s.active == side):
+                break
+            actor = seats[0]
+            legal = game.legal_actions(s, actor)
+            try:
+                s = game.apply(s, actor, self.policy.choose(s, actor, legal))
+            except RuleError:
+                s = game.apply(s, actor, legal[0])
+        return evaluate(s, side)
+
+
+def agent_specs() -> list[AgentSpec]:
+    """The agents offered through :meth:`Game.agents` (levels for the lobby)."""
+    return [
+        AgentSpec("tactician-easy", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=0), "easy",
+                  "Heuristic policy: launch and transport, approach, focus fire, cover the flagship"),
+        AgentSpec("tactician", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=2), "medium",
+                  "The policy plus a determinised look-ahead at each activation (2 samples)"),
+        AgentSpec("tactician-hard", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=6, candidates=6), "hard",
+                  "The policy plus a deeper determinised look-ahead (6 samples, 6 candidates)"),
+        AgentSpec("greedy", lambda seed=0, **kw: GreedyAgent(seed=seed), "", "Baseline: greedy launches, moves and attacks"),
+        AgentSpec("random", lambda seed=0, **kw: RandomAgent(seed=seed), "", "Uniformly random legal actions"),
+    ]
+
+
+AGENTS = {spec.name: spec.make for spec in agent_specs()}
+__all__ = ["AGENTS", "GAME", "GreedyAgent", "Policy", "TacticianAgent", "agent_specs", "evaluate"]
