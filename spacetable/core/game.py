@@ -265,6 +265,14 @@ class Game(ABC, Generic[S]):
         defaults (no event, 0 energy, flee, stay, ...) override this."""
         return None
 
+    def undoable(self, state: S, player: int, action: Action) -> bool:
+        """Whether an undo may take back ``action`` (played by ``player`` in ``state``) as far as the
+        game's rules are concerned: ``False`` when playing it rolls dice, draws, shuffles or reveals
+        anything to anybody (a launched card, a played card, a flipped tile...). An undo must never
+        cross such an action. The default ``True`` leaves the decision to the server's generic
+        checks (the RNG unchanged, the seat's view independent of what it cannot see)."""
+        return True
+
     def action_view(self, state: S, player: int, action: Action, viewer: int | None) -> Action | None:
         """What ``viewer`` learns of ``player`` playing ``action`` in ``state``.
         ``None`` hides it entirely. Games with sealed commits override this."""

@@ -146,3 +146,9 @@ def test_mcts_roots_on_the_asking_seat_in_a_sealed_phase() -> None:
     assert DUEL.to_act(s) == (0, 1)
     choice = MCTSAgent(iterations=400, seed=2).choose(DUEL, s, 1)
     assert choice["amount"] >= 2  # any bid above seat 0's whole budget wins outright
+
+
+def test_undoable_defaults_to_true_for_games_without_their_own_rule() -> None:
+    """The core hook the server's undo asks: a game that declares nothing leaves the decision to the server."""
+    s = NIM.initial_state({"pile": 5}, 0)
+    assert NIM.undoable(s, 0, {"type": "take", "n": 1}) is True
