@@ -260,7 +260,7 @@ def ship_name(s: GState, ref: str) -> str:
     if ref in s.pieces:
         card = s.cards[s.pieces[ref].card]
         name = s.pack.ships[card.key].name
-        return f"{name} {ref.split('#')[1]}" if "#" in ref else name
+        return f"{name} #{ref.split('#')[1]}" if "#" in ref else name
     if ref in s.cards:
         return s.pack.ships[s.cards[ref].key].name
     return ref
