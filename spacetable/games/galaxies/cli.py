@@ -211,7 +211,8 @@ def run_odds(args: argparse.Namespace) -> int:
     print(f"  one attack: P(hit) = {one['p_hit_exact']} = {one['p_hit']:.4f}, expected damage {one['expected_damage']:.4f}, "
           f"P(destroy) = {one['p_destroy']:.4f}")
     print(f"  {every['attacks']} attack(s): P(at least one hit) = {every['p_any_hit']:.4f}, expected damage "
-          f"{every['expected_damage']:.4f} ({every['expected_shield_pegs']:.4f} shield + {every['expected_hull_pegs']:.4f} hull), "
+          f"{every['expected_damage']:.4f} ({every['expected_shield_pegs']:.4f} shield + "
+          f"{every['expected_hull_pegs']:.4f} hull), "
           f"P(destroy) = {every['p_destroy']:.4f}")
     return 0
 
