@@ -1,0 +1,56 @@
+"""``spacetable play|simulate|odds galaxies``, the odds command hook and owner packs from files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from spacetable.cli import main
+from spacetable.games.galaxies import GAME
+from spacetable.games.galaxies.cli import odds_report
+from spacetable.games.galaxies.packs import bundled_pack
+from spacetable.games.galaxies.scenario import house_files
+
+
+@pytest.mark.rule("BG-12.5")
+def test_odds_report_is_exact() -> None:
+    rep = odds_report(bundled_pack(), "f47", "barrage")
+    assert rep["one_attack"]["p_hit_exact"] == "11/40" and rep["one_attack"]["expected_damage"] == pytest.approx(0.55)
+    rep = odds_report(bundled_pack(), "everest", "teskio", shields=1, hull_pegs=4)
+    assert rep["all_attacks"]["attacks"] == 2 and rep["all_attacks"]["p_destroy"] == pytest.approx(0.51)
+
+
+def test_odds_command_is_declared_and_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    cmd = next(c for c in GAME.commands() if c.name == "odds")
+    assert cmd.help
+    assert main(["odds", "galaxies", "--attacker", "vapor", "--target", "f47", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["weapon"] == "maw-cannon" and data["label"].startswith("House set")
+
+
+def test_play_reads_notation_numbers_and_auto_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("fleet everest f47\nauto\n0\nnonsense\nquit\n"))
+    assert main(["play", "galaxies", "--seats", "human,greedy", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "ok: fleet everest f47" in out and "rejected: [CORE-ACTION]" in out and "House set" in out
+
+
+def test_simulate_reports_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "galaxies", "--games", "1", "--seats", "tactician-easy,random"]) == 0
+    assert "wins:" in capsys.readouterr().out
+
+
+def test_a_bad_owner_pack_file_is_refused_with_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = house_files()
+    files["tactics"][4]["copies_max"] = 9
+    bad = tmp_path / "my-pack.json"
+    bad.write_text(json.dumps({"pack_id": "mine", **files}), encoding="utf-8")
+    assert main(["play", "galaxies", "--pack-file", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "my-pack.json" in err and "isn-missile-pod" in err and "copies_max" in err
