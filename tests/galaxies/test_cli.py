@@ -19,9 +19,9 @@ from spacetable.games.galaxies.scenario import house_files
 @pytest.mark.rule("BG-12.5")
 def test_odds_report_is_exact() -> None:
     rep = odds_report(bundled_pack(), "f47", "barrage")
-    assert rep["one_attack"]["p_hit_exact"] == "11/40" and rep["one_attack"]["expected_damage"] == pytest.approx(0.55)
+    assert rep["one_attack"]["p_hit_exact"] == "13/40" and rep["one_attack"]["expected_damage"] == pytest.approx(0.65)
     rep = odds_report(bundled_pack(), "everest", "teskio", shields=1, hull_pegs=4)
-    assert rep["all_attacks"]["attacks"] == 2 and rep["all_attacks"]["p_destroy"] == pytest.approx(0.51)
+    assert rep["all_attacks"]["attacks"] == 2 and rep["all_attacks"]["p_destroy"] == pytest.approx(1 - 0.65**2)
 
 
 def test_odds_command_is_declared_and_runs(capsys: pytest.CaptureFixture[str]) -> None:

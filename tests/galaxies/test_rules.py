@@ -214,7 +214,7 @@ def test_jamming_burst_answers_an_enemy_activation() -> None:
     assert s.window.kind == "enemy_activation" and phase_of(s) == "reaction"  # type: ignore[union-attr]
     assert error(s, 1, "end move") == "CORE-TURN"
     s = apply(s, 0, "respond a01")
-    assert s.sides[1].energy == 4 and s.sides[0].energy == 8
+    assert s.sides[1].energy == 3 and s.sides[0].energy == 8
 
 
 # ------------------------------------------------------------- every house card
@@ -550,7 +550,7 @@ def test_notation_round_trips_legal_actions() -> None:
 # ------------------------------------------------------------------------- odds
 @pytest.mark.rule("BG-12.5", "BG-12.6")
 def test_attack_odds_are_exact() -> None:
-    assert hit_chance(bundled_pack().ships["f47"].grid) == Fraction(11, 80)
+    assert hit_chance(bundled_pack().ships["f47"].grid) == Fraction(15, 80)
     o = attack_odds(Fraction(1, 4), 3, 2, 0, 4, attacks=2)
     # one hit: 2 shield + 1 hull; two hits: 2 shield + 4 hull (destroyed)
     assert o.p_any_hit == Fraction(7, 16)
@@ -577,4 +577,4 @@ def test_reachable_view_and_attack_targets_for_the_browser() -> None:
     assert "ships" not in GAME.view(s, 1)["activation"]
     s = apply(s, 0, "end move")
     t = GAME.view(s, 0)["activation"]["ships"]["f47#3"]["targets"][0]
-    assert t["target"] == "teskio" and t["p_hit"] == pytest.approx(24 / 80) and t["distance"] == distance((9, 6), (9, 8)) - 0
+    assert t["target"] == "teskio" and t["p_hit"] == pytest.approx(28 / 80) and t["distance"] == distance((9, 6), (9, 8)) - 0

@@ -41,6 +41,7 @@ from .odds import attack_odds, hit_chance
 from .state import SIDES, GState, Piece
 from .stats import damage_mod, move_points, weapon_stat, weapons
 from .tactics import tactic_actions
+from .victory import score as fleet_score
 
 WIN = 1000.0
 ENDS = ("pass", "end_activation", "end_movement", "end_deploy", "end_energy", "end_turn")
@@ -106,12 +107,26 @@ def evaluate(s: GState, side: int) -> float:
                     score += sign * val * (0.55 + 0.45 * health(s, p))
                     dmg = threat_to(s, c.side, p.hexes, c.id)
                     tough = max(1, s.vdata(c.id).hull - p.hull + p.shields)
-                    score -= sign * 0.35 * val * min(1.0, dmg / tough)
+                    score -= sign * 0.25 * val * min(1.0, dmg / tough)
         elif c.zone in ("screen", "hold"):
             score += sign * piece_value(s, c.id) * len(c.pieces) * 0.85
     me, them = s.sides[side], s.sides[1 - side]
     score += 0.06 * (me.energy - them.energy) + 0.15 * (len(me.hand) - len(them.hand))
     return score
+
+
+def fleet_value(chosen: list[tuple[Any, str]], enemy_hit: float) -> float:
+    """Lanchester-style worth of a fleet: (total firepower per activation) × (total toughness).
+    Firepower counts each ship's weapons against the enemy's mean hit chance, discounted by the
+    square root of the activation cost; toughness is shields + hull over the chance of being hit."""
+    fire = tough = 0.0
+    for ship, version in chosen:
+        v = ship.versions[version]
+        dmg = sum(w.attacks * w.strength * enemy_hit * (0.8 if w.charge_cost else 1.0) for w in v.weapons)
+        fire += ship.squadron_size * dmg / max(1.0, v.activation_cost) ** 0.5 + 0.05 * v.move
+        tough += ship.squadron_size * (v.shields + v.hull) / max(0.05, ship.cells / 80)
+        tough += 0.5 * len(v.powers) + 0.2 * v.capacity
+    return fire * tough
 
 
 # ------------------------------------------------------------------------- policy
@@ -129,6 +144,9 @@ class Policy:
         side = s.side_of(seat)
         rule = s.missiondata.fleets[SIDES[side]]
         ships = [x for x in s.pack.ships.values() if x.faction == s.sides[side].faction]
+        enemy = s.sides[1 - side].faction
+        others = [x for x in s.pack.ships.values() if x.faction == enemy]
+        enemy_hit = sum(x.cells for x in others) / max(1, len(others)) / 80
         best, best_val = None, -1.0
         for combo in product(*[[None, *x.versions] for x in ships]):
             chosen = [(x, v) for x, v in zip(ships, combo, strict=True) if v]
@@ -138,13 +156,7 @@ class Policy:
             if self.greedy:
                 val = cost + 0.01 * len(chosen)
             else:
-                val = 0.0
-                for x, v in chosen:
-                    ver = x.versions[v]  # type: ignore[index]
-                    punch = sum(w.attacks * w.strength * (0.3 if w.charge_cost else 0.35) for w in ver.weapons)
-                    body = (ver.shields + ver.hull) / max(0.1, 0.25 + 0.02 * x.cells)
-                    val += x.squadron_size * (punch * 2.0 + body * 0.6) + 0.3 * ver.move + 0.15 * ver.capacity
-                val += 2.0 * len(chosen) + 0.1 * cost
+                val = fleet_value(chosen, enemy_hit)
             if val > best_val:
                 best, best_val = chosen, val
         assert best is not None
@@ -257,22 +269,40 @@ class Policy:
         if not enemies:
             return -ecm
         ghost = Piece(p.id, p.card, list(hexes), p.shields, p.hull, True)
-        offense = 0.0
+        offense = potential = 0.0
+        mv = move_points(s, pid)
         for e in enemies:
+            room = max(1.0, s.vdata(e.card).hull - e.hull + e.shields)
+            worth = piece_value(s, e.card) / room
             punch = best_punch(s, ghost, e)
             if punch:
-                room = max(1.0, s.vdata(e.card).hull - e.hull + e.shields)
-                offense = max(offense, punch * piece_value(s, e.card) / room * (1.6 if punch >= room * 0.6 else 1.0))
+                offense = max(offense, punch * worth * (1.6 if punch >= room * 0.6 else 1.0))
+            later = best_punch(s, ghost, e, reach_extra=mv)
+            if later:
+                potential = max(potential, later * worth)
         near = min(fp_distance(hexes, e.hexes) for e in enemies)
         threat = threat_to(s, side, list(hexes), card.id)
         tough = max(1.0, s.vdata(card.id).hull - p.hull + p.shields)
         flagship = s.shipdata(card.id).size == "large"
-        score = offense * self.aggression - 0.45 * val * min(1.5, threat / tough) - 1.2 * ecm * val / tough
-        score -= 0.04 * near * (0.5 if flagship else 1.0)
+        push = self.push(s, side)
+        score = (offense + 0.45 * potential) * self.aggression * push
+        score -= 0.3 * val * min(1.5, threat / tough) / push + 1.2 * ecm * val / tough
+        score -= 0.06 * near * (0.5 if flagship else 1.0) * push
         if flagship:
             friends = sum(1 for f in s.on_board(side) if f.id != pid and fp_distance(f.hexes, hexes) <= 2)
             score += 0.25 * min(3, friends)
         return score
+
+    def push(self, s: GState, side: int) -> float:
+        """More daring as the round limit nears without a lead (D-15 scoring)."""
+        left = s.missiondata.max_rounds - s.round
+        if left > 6:
+            return 1.0
+        return 1.0 + (0.12 * (6 - left) if fleet_score(s, side) <= fleet_score(s, 1 - side) else 0.04 * (6 - left))
+
+    def _goal(self, s: GState, side: int) -> Hex:
+        zone = sorted(s.geo.zones[1 - side])
+        return zone[len(zone) // 2]
 
     def choose_move(self, s: GState, seat: int, pid: str) -> Action | None:
         p = s.pieces[pid]
@@ -286,10 +316,13 @@ class Policy:
             if min(fp_distance(best.hexes, e.hexes) for e in enemies) >= here:
                 return None
             return best.action(pid)
+        side = s.cards[p.card].side
+        goal = self._goal(s, side)
         stay = self.position_score(s, pid, list(p.hexes), 0.0)
         best_route, best_val = None, stay + 0.02
         for r in routes:
-            v = self.position_score(s, pid, r.hexes, r.ecm) - 0.005 * r.cost
+            # ties go to the footprint nearer the enemy's zone (never to a coordinate order)
+            v = self.position_score(s, pid, r.hexes, r.ecm) - 0.005 * r.cost - 1e-4 * min(distance(h, goal) for h in r.hexes)
             if v > best_val:
                 best_route, best_val = r, v
         act = s.activation
