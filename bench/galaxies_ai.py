@@ -6,15 +6,20 @@ everything a side decides from its energy phase to its end_turn). Targets (issue
 random in at least 95 % and greedy in at least 75 % of 50 games each, at most 2 s per turn at the
 default level.
 
-    .venv/bin/python bench/galaxies_ai.py [--games 50] [--agent tactician] [--vs random,greedy] [--players 2]
+    .venv/bin/python bench/galaxies_ai.py [--games 50] [--agent tactician] [--vs random,greedy] [--players 2] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from spacetable.games.galaxies import GAME
+
+
+def play_job(job: tuple[list[str], int, int]) -> tuple[list[str], object, dict[str, float], dict[str, int], int]:
+    return play(*job)
 
 
 def play(names: list[str], seed: int, players: int) -> tuple[list[str], object, dict[str, float], dict[str, int], int]:
@@ -45,6 +50,7 @@ def main() -> None:
     ap.add_argument("--agent", default="tactician")
     ap.add_argument("--vs", default="random,greedy")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     args = ap.parse_args()
     for other in args.vs.split(","):
         wins = draws = 0
@@ -52,10 +58,15 @@ def main() -> None:
         turns = {args.agent: 0, other: 0}
         rounds = 0
         t0 = time.perf_counter()
-        for g in range(args.games):
+        jobs = [([args.agent, other] if g % 2 == 0 else [other, args.agent], args.seed + g, args.players)
+                for g in range(args.games)]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(args.jobs) as ex:
+                results = list(ex.map(play_job, jobs))
+        else:
+            results = [play_job(j) for j in jobs]
+        for g, (names, out, th, tu, rnd) in enumerate(results):
             seed = args.seed + g
-            order = [args.agent, other] if g % 2 == 0 else [other, args.agent]
-            names, out, th, tu, rnd = play(order, seed, args.players)
             rounds += rnd
             for k in th:
                 think[k] += th[k]

@@ -41,6 +41,7 @@ from .odds import attack_odds, hit_chance
 from .state import SIDES, GState, Piece
 from .stats import damage_mod, move_points, weapon_stat, weapons
 from .tactics import tactic_actions
+from .tiles import range_bonus
 from .victory import score as fleet_score
 
 WIN = 1000.0
@@ -62,17 +63,73 @@ def p_hit_of(s: GState, card: str) -> float:
     return s.shipdata(card).cells / 80.0
 
 
-def best_punch(s: GState, p: Piece, target: Piece, reach_extra: int = 0) -> float:
-    """Expected damage ``p`` deals ``target`` in one activation from where it stands (+ ``reach_extra``)."""
-    d = fp_distance(p.hexes, target.hexes)
-    ph = p_hit_of(s, target.card)
-    best = 0.0
-    for w in weapons(s, p.card):
-        if d < 1 or d > weapon_stat(s, p, w, "range") + reach_extra:
+def _memo(s: GState) -> dict[Any, Any]:
+    """Per-state cache of the AI's derived figures (a state never changes once built)."""
+    memo: dict[Any, Any] | None = s.__dict__.get("_ai")
+    if memo is None:
+        memo = s.__dict__["_ai"] = {}
+    return memo
+
+
+def arms(s: GState, pid: str) -> list[tuple[int, int, int, str, str]]:
+    """(range without tile bonus, attacks, strength, tag, slot) of each weapon of a ship, cached."""
+    memo = _memo(s)
+    key = ("arms", pid)
+    got = memo.get(key)
+    if got is None:
+        p = s.pieces[pid]
+        side = s.cards[p.card].side
+        bonus = range_bonus(s, p, side) if p.hexes else 0
+        got = memo[key] = [(weapon_stat(s, p, w, "range") - (bonus if w.slot == "primary" else 0),
+                            weapon_stat(s, p, w, "attacks"), weapon_stat(s, p, w, "strength"), w.tag, w.slot)
+                           for w in weapons(s, p.card)]
+    return got  # type: ignore[no-any-return]
+
+
+def moves_of(s: GState, pid: str) -> int:
+    memo = _memo(s)
+    key = ("move", pid)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = move_points(s, pid)
+    return got  # type: ignore[no-any-return]
+
+
+def tile_bonus(s: GState, side: int, hexes: list[Hex] | tuple[Hex, ...]) -> int:
+    """BG-15.3 primary-range bonus a ship of ``side`` would have on ``hexes``."""
+    if not s.tiles:
+        return 0
+    cover = set(hexes)
+    bonus = 0
+    for t in s.tiles:
+        if t.face != "up":
             continue
-        mod = damage_mod(s, target.card, w.tag)
-        per = 0 if mod == "immune" else max(0, weapon_stat(s, p, w, "strength") + int(mod))
-        best += weapon_stat(s, p, w, "attacks") * ph * per
+        if t.kind == "alien_artifact" and t.hex in cover:
+            bonus += 7
+        elif t.kind == "observation_station" and (t.hex in cover or any(t.hex in q.hexes for q in s.on_board(side))):
+            bonus += 2
+    return bonus
+
+
+def best_punch(s: GState, p: Piece, target: Piece, reach_extra: int = 0) -> float:
+    """Expected damage ``p`` (at its hexes) deals ``target`` in one activation (+ ``reach_extra`` range)."""
+    d = fp_distance(p.hexes, target.hexes)
+    if d < 1:
+        return 0.0
+    ph = p_hit_of(s, target.card)
+    side = s.cards[p.card].side
+    bonus = None
+    best = 0.0
+    for rng, att, strength, tag, slot in arms(s, p.id):
+        if slot == "primary":
+            if bonus is None:
+                bonus = tile_bonus(s, side, p.hexes)
+            rng += bonus
+        if d > rng + reach_extra:
+            continue
+        mod = damage_mod(s, target.card, tag)
+        per = 0 if mod == "immune" else max(0, strength + int(mod))
+        best += att * ph * per
     return best
 
 
@@ -84,10 +141,12 @@ def threat_to(s: GState, side: int, hexes: list[Hex], card: str, exclude: set[st
         if exclude and e.id in exclude:
             continue
         d = fp_distance(e.hexes, hexes)
-        mv = move_points(s, e.id)
-        for w in weapons(s, e.card):
-            if 1 <= d <= mv + weapon_stat(s, e, w, "range"):
-                total += weapon_stat(s, e, w, "attacks") * ph * weapon_stat(s, e, w, "strength")
+        if d < 1:
+            continue
+        reach = moves_of(s, e.id) + tile_bonus(s, 1 - side, e.hexes)
+        for rng, att, strength, _, _ in arms(s, e.id):
+            if d <= reach + rng:
+                total += att * ph * strength
     return total
 
 

@@ -60,8 +60,20 @@ def axial_to_offset(h: Hex) -> tuple[int, int]:
 
 
 def fp_distance(a: Sequence[Hex], b: Sequence[Hex]) -> int:
-    """D-6 the least hex distance between any hex of ``a`` and any hex of ``b``."""
-    return min(distance(x, y) for x in a for y in b)
+    """D-6 the least hex distance between any hex of ``a`` and any hex of ``b``. A 7-hex footprint
+    is a rosette stored centre first, so its distance is the centre's minus 1 (never below 0)."""
+    if len(a) == 7:
+        return max(0, fp_distance(a[:1], b) - 1)
+    if len(b) == 7:
+        return max(0, fp_distance(a, b[:1]) - 1)
+    best = 1 << 30
+    for x in a:
+        for y in b:
+            dq, dr = x[0] - y[0], x[1] - y[1]
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+            if d < best:
+                best = d
+    return best
 
 
 def adjacent_fp(a: Sequence[Hex], b: Sequence[Hex]) -> bool:

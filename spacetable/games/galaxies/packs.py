@@ -22,7 +22,7 @@ from importlib import resources
 from itertools import pairwise
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from spacetable.core.errors import ConfigError
 
@@ -195,9 +195,15 @@ class ShipData(Model):
             raise ValueError("launch costs must rise strictly from standard to seasoned to veteran")
         return self
 
+    _cells: int = PrivateAttr(default=0)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._cells = sum(row.count("#") for row in self.grid)
+
     @property
     def cells(self) -> int:
-        return sum(row.count("#") for row in self.grid)
+        """BG-12.5 silhouette cells of the grid (P(hit) = cells / 80)."""
+        return self._cells
 
     @property
     def footprint(self) -> int:

@@ -234,10 +234,13 @@ class GState:
     # ---------------------------------------------------------------- context
     @property
     def pack(self) -> Pack:
-        found = PACKS.get(self.digest)
+        found: Pack | None = self.__dict__.get("_pack")
         if found is None:
-            found = pack_of_config(self.config)
-            self.digest = found.digest
+            found = PACKS.get(self.digest)
+            if found is None:
+                found = pack_of_config(self.config)
+                self.digest = found.digest
+            self.__dict__["_pack"] = found
         return found
 
     @property
@@ -316,6 +319,12 @@ class GState:
             del self.events[: len(self.events) - EVENTS_KEPT]
 
     def copy(self) -> GState:
+        new = self._copy()
+        if "_pack" in self.__dict__:
+            new.__dict__["_pack"] = self.__dict__["_pack"]
+        return new
+
+    def _copy(self) -> GState:
         return GState(
             num_players=self.num_players, config=self.config, mission=self.mission, board=self.board,
             seat_side=list(self.seat_side), sides=[s.copy() for s in self.sides], phase=self.phase, round=self.round,
