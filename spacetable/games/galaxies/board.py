@@ -149,13 +149,27 @@ class Board:
         return all(h in self.full and h not in self.asteroids for h in fp)
 
     def to_json(self) -> dict[str, Any]:
+        """The board for views: hex sets as runs ``[r, q_first, q_last]`` of consecutive axial hexes
+        per row (compact for any shape), obstacles as hex lists."""
         return {
             "id": self.id,
-            "full": [list(h) for h in self.order],
-            "half": [list(h) for h in sorted(self.half, key=lambda h: (h[1], h[0]))],
-            "zones": {"A": sorted(map(list, self.zones[0])), "B": sorted(map(list, self.zones[1]))},
+            "layout": "axial pointy-top; runs are [r, q_first, q_last]",
+            "full": runs(self.full),
+            "half": runs(self.half),
+            "zones": {"A": runs(self.zones[0]), "B": runs(self.zones[1])},
             "obstacles": {"asteroid": sorted(map(list, self.asteroids)), "debris": sorted(map(list, self.debris))},
         }
+
+
+def runs(hexes: Iterable[Hex]) -> list[list[int]]:
+    """Hexes as ``[r, q_first, q_last]`` runs of consecutive q per row."""
+    out: list[list[int]] = []
+    for q, r in sorted(hexes, key=lambda h: (h[1], h[0])):
+        if out and out[-1][0] == r and out[-1][2] == q - 1:
+            out[-1][2] = q
+        else:
+            out.append([r, q, q])
+    return out
 
 
 def _hexes(spec: Any) -> list[Hex]:
