@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from spacetable.core.match import Match, state_fingerprint
@@ -91,6 +91,7 @@ def play_to_end(seed: int, players: int, check_listed: bool) -> tuple[Match, GSt
 
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**31 - 1), players=st.sampled_from([2, 3, 4]))
+@example(seed=124, players=4)  # a flagship that began its activation on a warp gate was offered a warp
 def test_random_play_to_the_end_keeps_the_invariants(seed: int, players: int) -> None:
     match, s = play_to_end(seed, players, check_listed=True)
     out = GAME.outcome(s)

@@ -227,6 +227,8 @@ def warp_options(s: GState, piece: str) -> list[list[Hex]]:
         return []
     p = s.pieces[piece]
     size = size_of(s, p.card)
+    if size == "large":
+        return []
     board = s.geo
     occ = s.occupied(exclude=piece)
     cur = set(p.hexes)
