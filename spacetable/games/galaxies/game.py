@@ -351,9 +351,8 @@ class GalaxiesGame(Game[GState]):
         cfg = dict(config or {})
         content = cfg.get("pack_content")
         mission = cfg.get("mission") or ""
-        if content is not None:
+        if content is not None:  # an owner pack may name missions the house option list does not know
             pack = pack_of_config(cfg)
-            opts = {o.name: o for o in self.options()}
             cfg.pop("pack_content")
             if mission and mission not in pack.missions:
                 raise ConfigError(f"unknown mission {mission!r}; the pack has {sorted(pack.missions)}")
@@ -361,7 +360,6 @@ class GalaxiesGame(Game[GState]):
             out = super().normalize_config(cfg)
             out["pack_content"] = content
             out["mission"] = mission
-            del opts
         else:
             pack = bundled_pack(str(cfg.get("pack", "house")))
             out = super().normalize_config(cfg)

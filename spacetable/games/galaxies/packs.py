@@ -7,6 +7,9 @@ a private **owner pack** of their real cards: it is validated completely before 
 a bad pack raises :class:`PackError` naming the file, the record (card, ship, board, mission) and the
 field, and nothing is loaded.
 
+The whole data model is one module (about 600 lines) on purpose: a pack is validated in one place,
+record by record and then across sections, so an error can always name the file, record and field.
+
 Packs are chosen by name among the bundled ones (``bundled_pack``) or passed as content
 (``load_pack_content``, what the CLI does with a user-local file); match configurations never carry
 server paths. Loaded packs are cached by the SHA-256 of their canonical JSON.

@@ -379,7 +379,7 @@ def _slots(d: GState, side: int, me: int) -> list[tuple[str, int]]:
 
 
 def _fits(d: GState, transporter: str, keys: list[tuple[str, str]], known: list[str]) -> bool:
-    t = d.cards[transporter]
+    """BG-8.7, BG-8.8: the sampled cargo ``keys`` (with the cargo the viewer knows) fit the hold."""
     cap = d.vdata(transporter).capacity
     rank = SIZE_RANK[d.shipdata(transporter).size]
     used = sum(d.pack.ships[d.cards[k].key].footprint for k in known)
@@ -388,7 +388,6 @@ def _fits(d: GState, transporter: str, keys: list[tuple[str, str]], known: list[
         if SIZE_RANK[ship.size] >= rank:
             return False
         used += ship.footprint
-    del t
     return used <= cap
 
 
