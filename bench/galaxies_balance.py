@@ -9,7 +9,8 @@
   the round limit (under 10 %). The spec asks for 2,000 games per mission; ``--games`` sets how
   many are played (the figures say how many were);
 * (d) how often each version appears in budget-optimiser fleets (target: none above 80 %): the
-  tactician's fleet choice under 200 random ±25 % perturbations of its value weights.
+  tactician's fleet choice (its Lanchester fleet worth) with every ship's worth shaken by ±25 %,
+  200 draws per faction.
 
     .venv/bin/python bench/galaxies_balance.py [--games 100] [--agent tactician-easy] [--jobs 2]
 """
@@ -26,6 +27,7 @@ from itertools import product
 from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.packs import bundled_pack
+from spacetable.games.galaxies.policy import fleet_value
 
 
 def role(ship: object) -> str:
@@ -119,24 +121,18 @@ def gate_d(draws: int = 200) -> None:
     rng = Rng.from_seed(5)
     for faction in ("isn", "wretch"):
         ships = [s for s in pack.ships.values() if s.faction == faction]
+        others = [s for s in pack.ships.values() if s.faction != faction]
+        enemy_hit = sum(s.cells for s in others) / len(others) / 80
+        combos = []
+        for combo in product(*[[None, *s.versions] for s in ships]):
+            chosen = [(s, v) for s, v in zip(ships, combo, strict=True) if v]
+            if chosen and sum(s.versions[v].cost for s, v in chosen) <= budget:
+                combos.append(chosen)
         for _ in range(draws):
+            # the tactician's fleet worth (policy.fleet_value) with each ship's worth shaken by ±25 %
             noise = {s.key: 0.75 + 0.5 * rng.random() for s in ships}
-            best, best_val = None, -1.0
-            for combo in product(*[[None, *s.versions] for s in ships]):
-                chosen = [(s, v) for s, v in zip(ships, combo, strict=True) if v]
-                cost = sum(s.versions[v].cost for s, v in chosen)
-                if not chosen or cost > budget:
-                    continue
-                val = 0.0
-                for s, v in chosen:
-                    ver = s.versions[v]
-                    punch = sum(w.attacks * w.strength * 0.35 for w in ver.weapons)
-                    body = (ver.shields + ver.hull) / (0.25 + 0.02 * s.cells)
-                    val += noise[s.key] * s.squadron_size * (punch * 2 + body * 0.6) + 0.3 * ver.move + 0.15 * ver.capacity
-                val += 2.0 * len(chosen) + 0.1 * cost
-                if val > best_val:
-                    best, best_val = chosen, val
-            for s, v in best or []:
+            best = max(combos, key=lambda ch: fleet_value(ch, enemy_hit) * sum(noise[s.key] for s, _ in ch) / len(ch))
+            for s, v in best:
                 counts[f"{s.key}:{v}"] += 1
     top = counts.most_common(6)
     print("gate (d): most frequent versions in budget-optimiser fleets: "
