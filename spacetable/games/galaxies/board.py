@@ -4,12 +4,14 @@ Pointy-top axial coordinates ``(q, r)`` (BG-2.2). Directions, in the spec's orde
 1 NE (+1,−1), 2 NW (0,−1), 3 W (−1,0), 4 SW (−1,+1), 5 SE (0,+1). Boards stored as offset
 rectangles use odd-r: ``q = col − (row − (row & 1)) / 2``, ``r = row``.
 
-A board has **full hexes** (playable), **half hexes** (the rim: drawn, never playable, BG-2.5),
-one starting zone per side, obstacles (BG-15.6: **asteroid** hexes are never occupied, entered,
+A board (BG-2.1; D-2 and BG-2.3 set the house boards, which are data) has **full hexes**
+(playable), **half hexes** (the rim: drawn, never playable, BG-2.5), one starting zone per side,
+obstacles (BG-15.6: **asteroid** hexes are never occupied, entered,
 passed through or placed on; **debris** hexes cost 2 to newly cover) and tile slots.
 
 Footprints (BG-3.1): small = 1 hex, medium = 2 adjacent hexes, large = a 7-hex rosette (centre
-first, then its 6 neighbours in direction order; D-1). Two ships are **adjacent** when a hex of one
+first, then its 6 neighbours in direction order; D-1, BG-3.3: the only shape for which every
+one-hex shift newly covers exactly 3 hexes). Two ships are **adjacent** when a hex of one
 shares an edge with a hex of the other [S]; **in contact** (ECM, BG-11.1) when adjacent or
 overlapping.
 """

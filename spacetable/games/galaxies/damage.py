@@ -8,7 +8,7 @@ amount through the card's ``damage_mods`` (BG-13.3: an integer added, or ``immun
 
 A ship is destroyed as soon as its hull pegs reach its card's hull value (BG-13.4), even with shields
 up; it leaves the board and its cargo is destroyed. A squadron card stays in play while any of its
-ships survives (D-8); when a card leaves play its attachments go to their owners' discard piles
+ships survives (BG-13.5, D-8); when a card leaves play its attachments go to their owners' discard piles
 (BG-13.6). Cargo of a destroyed (or taken) transporter is destroyed at once: revealed, to its
 owner's destroyed pile, its launch cost never paid (BG-8.10).
 """

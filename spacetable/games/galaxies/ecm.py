@@ -2,7 +2,7 @@
 
 A moving ship is **in contact** with an enemy ship E when some hex of the mover is adjacent to, or
 the same as, a hex of E (BG-11.1). A step that brings the mover into contact with E when it was not
-in contact just before triggers ECM from E, at most once per enemy ship per move (D-5): staying in
+in contact just before triggers ECM from E (BG-11.2), at most once per enemy ship per move (D-5): staying in
 contact, circling E, passing through E, or breaking and regaining contact never triggers E again; a
 move that starts in contact with E triggers E only if contact is broken and then regained. Each
 enemy squadron ship counts on its own.

@@ -5,7 +5,8 @@ above the current energy makes the action illegal (costs are paid in full when d
 may discard hand cards for +1 energy each at any decision point of its own turn (BG-6.4), never in
 the opponent's turn. The hand limit is 10 (D-9): checked at the end of the own energy phase and at
 the end of the turn; excess cards must be discarded, and those discards give energy as usual.
-Drawing from an empty deck draws nothing (D-12).
+Drawing from an empty deck draws nothing (BG-7.2, D-12). Energy pays launch, activation,
+charge, tactic card and power costs (BG-6.3).
 """
 
 from __future__ import annotations

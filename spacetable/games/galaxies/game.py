@@ -325,7 +325,7 @@ QUIET = frozenset({"activate", "move", "warp", "end_movement", "charge", "end_ac
 
 
 class GalaxiesGame(Game[GState]):
-    """Battleship Galaxies for 2–4 seats (spec ``galaxies``, BG-1..BG-18) with the house set."""
+    """Battleship Galaxies for 2–4 seats (rules BG-1 to BG-18 of docs/rules/galaxies.md) with the house set."""
 
     id = "galaxies"
     name = "Battleship Galaxies"

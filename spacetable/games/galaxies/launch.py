@@ -7,7 +7,7 @@ side's own starting zone (its other hexes may lie outside). Squadron ships are p
 adjacent to another ship of the squadron (BG-8.2). A card that cannot be placed whole cannot launch
 and pays nothing (BG-8.3). Each launched ship gets its card's shield value in pegs (BG-8.4).
 
-**Loading** (BG-8.6–BG-8.9): only while a transporter launches into the zone, the side secretly puts
+**Loading** (BG-8.6, BG-8.7, BG-8.8, BG-8.9): only while a transporter launches into the zone, the side secretly puts
 cards from behind its screen under it. The sum of their footprint sizes fits the transporter's
 capacity (BG-8.7), each is strictly smaller than the transporter (BG-8.8), squadrons load whole, and
 cargo never carries (BG-8.9). Cargo launch costs are paid only when the cargo launches out.
@@ -96,7 +96,7 @@ def check_placement(s: GState, card_id: str, placement: dict[str, list[list[int]
 
 
 def check_cargo(s: GState, card_id: str, cargo: list[str]) -> None:
-    """BG-8.6–BG-8.9 the cards to load under a launching transporter."""
+    """BG-8.6, BG-8.7, BG-8.8, BG-8.9: the cards to load under a launching transporter."""
     if not cargo:
         return
     card = s.cards[card_id]

@@ -2,7 +2,7 @@
 (BG-10, BG-11 via :mod:`.ecm`, BG-15.4, BG-15.6; D-3, D-4).
 
 A ship spends 0…``move`` points along one continuous path of directions (D-4), each step costing
-1, or 2 when it newly covers a debris hex (BG-15.6). **Small** ships step to an adjacent hex.
+1, or 2 when it newly covers a debris hex (BG-15.6). **Small** ships step to an adjacent hex (BG-10.2).
 **Medium** ships name a **lead** hex for the whole move (D-3): each step moves the lead to an
 adjacent hex other than the trailing hex and the trail moves into the hex the lead left
 (BG-10.3). **Large** rosettes move as a whole one hex per step, newly covering exactly 3 hexes for

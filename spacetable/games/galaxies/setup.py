@@ -9,7 +9,7 @@ by each side's lead seat).
 
 Then (BG-5): face-down tiles are shuffled and dealt to face-down slots (nobody sees them); ship
 cards go behind the screen unless the mission pre-places them (full shields, no ECM); each side
-shuffles its deck, sets energy to 15 and draws 5; each side rolls the number die, ties re-roll, and
+shuffles its deck, sets energy to 15 and draws 5 (BG-5.3); each side rolls the number die, ties re-roll, and
 the high roller chooses who starts (``choose_first``). Sides then alternate.
 """
 
@@ -186,7 +186,7 @@ def submit_deck(s: GState, seat: int, a: dict) -> None:
 
 
 def begin(s: GState) -> None:
-    """BG-5.2–BG-5.4: pre-placed ships, shuffled decks, 15 energy and 5 cards, the roll-off."""
+    """BG-5.2, BG-5.3, BG-5.4: pre-placed ships, shuffled decks, 15 energy and 5 cards, the roll-off."""
     mission = s.missiondata
     for pre in mission.preplaced:
         side = SIDES.index(pre.side)

@@ -6,9 +6,9 @@ Any seat of the side may play tactic cards while it holds the helm; seat 1 of th
 seat, the *lead*) takes the energy-phase decisions and answers reaction windows.
 
 Within the deploy and action phases the **helm** passes through the side's seats in seat order,
-starting with the lead: ``end_deploy`` or ``end_turn`` by a seat hands the helm to the next seat of
-the side, and the last seat's ends the phase (so exactly one seat is to act at any time, and each
-commander gets its part of every phase).
+starting with the lead: ``end_deploy`` or ``end_turn`` by a seat hands the helm to the next seat
+of the side, and the last seat's ends the phase (so exactly one seat is to act at any time, and
+each commander gets its part of every phase). Mission data balances unequal seat counts (BG-18.2).
 """
 
 from __future__ import annotations

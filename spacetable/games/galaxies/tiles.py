@@ -1,4 +1,4 @@
-"""Discovery tiles (BG-15.1–BG-15.5, D-11).
+"""Discovery tiles (BG-15.1, BG-15.2, BG-15.3, BG-15.4, BG-15.5, D-11).
 
 Each tile covers one hex and blocks nothing. A ship is **on** a tile when any hex of its footprint
 covers it. Tiles start power side (``up``) or black side (``down``) up; a black-side tile is inert and

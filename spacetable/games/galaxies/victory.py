@@ -1,14 +1,14 @@
 """Victory, elimination, concession and the round-limit score (BG-17, D-15, D-22).
 
 The mission sets the victory conditions (BG-17.1); the default is to destroy all enemy ships.
-A side's ships include those on the board, behind its screen and in holds (D-15): a side left with
+A side's ships include those on the board, behind its screen and in holds (BG-17.2, D-15): a side left with
 no ships loses at once (checked after every action, hence after every damage, destruction and
 take-over); both at zero together is a draw (D-22). Mission conditions: ``destroy_named`` (the named
 enemy ship card is destroyed), ``hold_tile`` (a side's ship is on the tile and no enemy ship is, at
 the start of that side's energy phase, ``rounds`` times in a row), ``ships_in_hexes`` (at the end of
 the side's turn at least ``n`` of its ships, optionally of some sizes, cover a hex of the area).
 
-The round limit (D-15): after round ``max_rounds`` each side scores ``fleet_cost ÷ squadron_size``
+The round limit (BG-17.3, D-15): after round ``max_rounds`` each side scores ``fleet_cost ÷ squadron_size``
 (exact fractions) for every ship of the opposing fleet that is destroyed (any cause, cargo
 included) or under its control; the higher score wins, a tie is a draw. A side may concede at any
 decision point (BG-17.4; the core ``resign`` move).
