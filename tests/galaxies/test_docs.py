@@ -29,7 +29,8 @@ def test_house_set_tables_match_the_data() -> None:
         for name, v in ship.versions.items():
             row = (f"| {ship.name} (`{ship.key}`) | {ship.faction} | ")
             assert row in DOC
-            assert f"| {name} | {v.launch_cost} | {v.activation_cost} | {v.shields} | {v.hull} | {v.move} | {v.capacity} | {ship.cells} |" in DOC
+            stats = f"{v.launch_cost} | {v.activation_cost} | {v.shields} | {v.hull} | {v.move} | {v.capacity} | {ship.cells}"
+            assert f"| {name} | {stats} |" in DOC
     for t in pack.tactics.values():
         assert f"| {t.name} (`{t.id}`) | {t.faction} | {t.type} | {t.cost} | {t.copies_max} | {t.timing} |" in DOC
     for m in pack.missions.values():
