@@ -4,6 +4,8 @@ A seat may take back its last action, together with the actions after it that ot
 be taken back with it (AI replies), only if it learnt nothing it was not entitled to keep:
 
 * no chance was drawn since (the state's ``rng`` is unchanged: no die rolled, no card drawn);
+* the game says none of the actions taken back is barred (:meth:`Game.undoable`: an action that
+  rolls, draws, shuffles or reveals something to anybody, a launched card for instance);
 * nothing hidden from it was revealed: what it sees now must not depend on anything hidden
   from it. This is checked by replaying the actions from states resampled from its point of
   view (:meth:`Game.determinize`), each action it could not see replaced by an alternative
@@ -47,6 +49,9 @@ def undo_point(game: Game[Any], initial: Any, log: Sequence[tuple[int, Action]],
     now = states[-1]
     if getattr(before, "rng", None) != getattr(now, "rng", None):
         raise UndoRefused("dice were rolled or cards drawn since that action")
+    for k, (player, action) in enumerate(log[i:]):  # the game's own rule (Game.undoable): rolls, draws, reveals
+        if not game.undoable(states[k], player, action):
+            raise UndoRefused("an action since then used chance or revealed something; it cannot be taken back")
     refused = UndoRefused("hidden information was revealed to you since that action")
     seen = [game.action_view(states[k], p, a, seat) for k, (p, a) in enumerate(log[i:])]
     target = game.view(now, seat)

@@ -11,6 +11,7 @@ import spacetable.core
 from spacetable.ai import MCTSAgent, RandomAgent, play_game
 from spacetable.core import ConfigError, Match, NotYourTurn, RuleError, SealedCommits, SpacetableError, state_fingerprint
 from spacetable.core.match import LogEntry
+from spacetable.core.undo import UndoRefused, undo_point
 from spacetable.games import available, register_game, unregister_game
 
 from .toygames import Nim, SealedDuel
@@ -152,3 +153,16 @@ def test_undoable_defaults_to_true_for_games_without_their_own_rule() -> None:
     """The core hook the server's undo asks: a game that declares nothing leaves the decision to the server."""
     s = NIM.initial_state({"pile": 5}, 0)
     assert NIM.undoable(s, 0, {"type": "take", "n": 1}) is True
+
+
+def test_undo_point_asks_the_game_which_actions_may_be_taken_back() -> None:
+    """core.undo: a game's ``undoable`` bars an action even when the RNG and the views say nothing."""
+    class Guarded(Nim):
+        def undoable(self, state, player, action):  # type: ignore[no-untyped-def]
+            return action.get("n") != 2
+
+    nim = Guarded()
+    start = nim.initial_state({"pile": 9}, 0)
+    assert undo_point(nim, start, [(0, {"type": "take", "n": 1})], 0) == 0
+    with pytest.raises(UndoRefused):
+        undo_point(nim, start, [(0, {"type": "take", "n": 2})], 0)
