@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from spacetable.ai.agents import choose_for_seat
+from spacetable.ai.agents import choose_for_seat, make_agent
 from spacetable.ai.base import RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
@@ -32,6 +32,8 @@ RECIPES: dict[str, tuple[dict[str, Any], int, list[Any], int]] = {
     "worlds": ({"scenario": "native-uprising"}, 4, [MCTSAgent(iterations=100, seed=1), Playful(2)], 400),
     "tremble": ({"players": 3}, 5, [Playful(1), Playful(2), Playful(3)], 2000),
     "fullmetal": ({"players": 2}, 3, [Playful(1), Playful(2)], 120),
+    "galaxies": ({"players": 2}, 5, [make_agent(get_game("galaxies"), "tactician-easy", 1),
+                                     make_agent(get_game("galaxies"), "greedy", 2)], 300),
 }
 
 

@@ -32,13 +32,11 @@ def test_odds_command_is_declared_and_runs(capsys: pytest.CaptureFixture[str]) -
     assert data["weapon"] == "maw-cannon" and data["label"].startswith("House set")
 
 
-def test_play_reads_notation_numbers_and_auto_from_stdin(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("fleet everest f47\nauto\n0\nnonsense\nquit\n"))
-    assert main(["play", "galaxies", "--seats", "human,greedy", "--seed", "3"]) == 0
+def test_play_runs_in_the_shared_terminal_loop(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nfleet everest f47\nnonsense\nauto\nquit\n"))
+    assert main(["play", "galaxies", "--vs", "greedy", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "ok: fleet everest f47" in out and "rejected: [CORE-ACTION]" in out and "House set" in out
+    assert "Battleship Galaxies notation" in out and "House set" in out and "illegal: [CORE-ACTION]" in out
 
 
 def test_simulate_reports_wins(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,6 +49,9 @@ def test_a_bad_owner_pack_file_is_refused_with_its_name(tmp_path: Path, capsys: 
     files["tactics"][4]["copies_max"] = 9
     bad = tmp_path / "my-pack.json"
     bad.write_text(json.dumps({"pack_id": "mine", **files}), encoding="utf-8")
-    assert main(["play", "galaxies", "--pack-file", str(bad)]) == 2
+    assert main(["simulate", "galaxies", "--pack-file", str(bad), "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "my-pack.json" in err and "isn-missile-pod" in err and "copies_max" in err
+    assert main(["play", "galaxies", "--pack-content", str(bad), "--vs", "random"]) == 2  # the terminal reads the file
+    err = capsys.readouterr().err
+    assert "mine" in err and "isn-missile-pod" in err and "copies_max" in err

@@ -130,12 +130,12 @@ class TacticianAgent:
 
 
 def agent_specs() -> list[AgentSpec]:
-    """The agents offered through :meth:`Game.agents` (levels for the lobby)."""
+    """The agents the package declares with :meth:`Game.provide`, the default (``tactician``) first."""
     return [
-        AgentSpec("tactician-easy", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=0), "easy",
-                  "Heuristic policy: launch and transport, approach, focus fire, cover the flagship"),
         AgentSpec("tactician", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=2), "medium",
                   "The policy plus a determinised look-ahead at each activation (2 samples)"),
+        AgentSpec("tactician-easy", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=0), "easy",
+                  "Heuristic policy: launch and transport, approach, focus fire, cover the flagship"),
         AgentSpec("tactician-hard", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=6, candidates=6), "hard",
                   "The policy plus a deeper determinised look-ahead (6 samples, 6 candidates)"),
         AgentSpec("greedy", lambda seed=0, **kw: GreedyAgent(seed=seed), "", "Baseline: greedy launches, moves and attacks"),
@@ -143,5 +143,6 @@ def agent_specs() -> list[AgentSpec]:
     ]
 
 
-AGENTS = {spec.name: spec.make for spec in agent_specs()}
-__all__ = ["AGENTS", "GAME", "GreedyAgent", "Policy", "TacticianAgent", "agent_specs", "evaluate"]
+AGENT_SPECS = agent_specs()
+AGENTS = {spec.name: spec.make for spec in AGENT_SPECS}
+__all__ = ["AGENTS", "AGENT_SPECS", "GAME", "GreedyAgent", "Policy", "TacticianAgent", "agent_specs", "evaluate"]

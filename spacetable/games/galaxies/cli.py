@@ -1,26 +1,24 @@
-"""``spacetable play|simulate|odds galaxies`` and the ``check`` hook.
+"""Battleship Galaxies' commands for ``spacetable``: ``simulate`` (AI-against-AI games), ``odds``
+(an attack's exact hit probability and expected damage, :func:`odds_report`) and ``check`` (the
+bundled acceptance scenarios), and the notation help of the terminal prompt.
 
-``spacetable play galaxies --seats human,tactician`` plays in the terminal: the text board of the
-seat to act, its legal actions (numbered), and one action per line in the notation of
-:mod:`.notation` (or JSON, a number from the list, ``auto`` for the AI's choice, ``list``, ``board``,
-``quit``); it works with piped stdin. ``--pack-file FILE`` loads an owner pack from a local file (it
-is validated and passed to the match as content; nothing is copied).
-
-``spacetable odds galaxies --attacker f47 --target barrage`` prints the exact hit probability,
-expected damage and kill chance of an attack (:func:`odds_report`); the same figures appear on the
-attack targets of the views.
+Play is the shared terminal loop: ``spacetable play galaxies --vs tactician``; ``--mission``,
+``--players`` and ``--pack-content FILE.json`` (an owner pack read from a local file and passed to
+the match as content) choose the game.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from spacetable.core.errors import RuleError, SpacetableError
+from spacetable.ai.agents import make_agent
+from spacetable.commands import agent_names, check_command
+from spacetable.core.errors import ConfigError, SpacetableError
 from spacetable.core.hooks import Command
 
 from .game import GAME
@@ -28,13 +26,28 @@ from .odds import attack_odds, hit_chance
 from .packs import Pack, bundled_pack, load_pack_content
 from .scenario import check_file
 
-__all__ = ["check_file", "commands", "odds_report", "run"]
+__all__ = ["COMMANDS", "NOTATION", "check_file", "odds_report"]
+
+NOTATION = """Battleship Galaxies notation: hexes q,r (axial; rows are r), a medium ship's two hexes a+b, a large
+ship by its centre; directions E NE NW W SW SE.
+  fleet everest:veteran f47 f51@2     deck 2                       first A
+  launch everest 9,2 cargo barrage f51   launch f47 5,0 6,0 5,1     launch barrage 7,1+7,2
+  unload everest f51 12,7 12,6 11,8     activate barrage             move f47#1 E E SE
+  move barrage lead 6,5 E SE SW        move f47#1 to 7,6 (least-ECM path)   warp barrage 12,7+13,7
+  charge everest torpedo-rack          attack f47#1 vapor (primary)  attack f47#1 strike-missiles vapor
+  play a07 card=barrage                play b03 ship=teskio hexes=8,5+9,5   respond a12    pass
+  discard a03 a07    market yes    regen barrage    end (the phase's end)    end turn    resign
+Any action can also be typed as a JSON object; docs/rules/galaxies.md lists every form."""
 
 
 def _pack_content(path: str | None) -> Any:
+    """An owner pack read from a local file (its content goes into the config, never its path)."""
     if not path:
         return None
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
     load_pack_content(data, Path(path).name)  # validate now: errors name the file, record and field
     return data
 
@@ -50,99 +63,30 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
     return GAME.normalize_config(cfg)
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog)
+def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2, help="2, 3 (Pan Base) or 4 (double front)")
-    p.add_argument("--mission", default="", help="mission id (see docs/rules/galaxies.md)")
+    p.add_argument("--mission", default="", help="mission id (docs/rules/galaxies.md lists them)")
     p.add_argument("--pack-file", default=None, help="an owner pack (JSON) from a local file")
     p.add_argument("--seed", type=int, default=1)
-    return p
-
-
-def _agents() -> dict[str, Any]:
-    return {spec.name: spec.make for spec in GAME.agents()}
-
-
-def play(argv: list[str]) -> int:
-    p = _parser("spacetable play galaxies")
-    p.add_argument("--seats", default="human,tactician", help="comma list: human or an AI name per seat")
-    args = p.parse_args(argv)
-    cfg = _config(args)
-    n = GAME.num_players(cfg)
-    names = (args.seats.split(",") * n)[:n]
-    makers = _agents()
-    agents: dict[int, Any] = {}
-    for i, name in enumerate(names):
-        if name != "human":
-            if name not in makers:
-                print(f"unknown AI {name!r}; known: {', '.join(makers)}", file=sys.stderr)
-                return 2
-            agents[i] = makers[name](seed=args.seed + i)
-    helper = makers["tactician"](seed=args.seed + 99)
-    state = GAME.initial_state(cfg, args.seed)
-    shown = None
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        if seat in agents:
-            action = agents[seat].choose(GAME, state, seat)
-            print(f"[seat {seat} {agents[seat].name}] {GAME.action_text(state, seat, action)}")
-            state = GAME.apply(state, seat, action)
-            continue
-        legal = GAME.legal_actions(state, seat)
-        if shown != (state.nlog, seat):
-            print(GAME.render_text(state, seat))
-            for k, a in enumerate(legal[:30]):
-                print(f"  {k}: {GAME.action_text(state, seat, a)}")
-            if len(legal) > 30:
-                print(f"  ... {len(legal)} legal actions ('list' shows all, 'auto' lets the AI choose)")
-            shown = (state.nlog, seat)
-        print(f"seat {seat}> ", end="", flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            print("\nend of input")
-            return 0
-        line = line.strip()
-        if line in ("quit", "exit"):
-            return 0
-        if line == "list":
-            for k, a in enumerate(legal):
-                print(f"  {k}: {GAME.action_text(state, seat, a)}")
-            continue
-        if line == "board":
-            shown = None
-            continue
-        try:
-            if line == "auto":
-                action = helper.choose(GAME, state, seat)
-            elif line.isdigit():
-                action = legal[int(line)]
-            else:
-                action = GAME.parse_action(state, seat, line)
-            state = GAME.apply(state, seat, action)
-            print(f"ok: {GAME.action_text(state, seat, action) if action.get('type') != 'launch' else action['card']}")
-        except (RuleError, IndexError) as exc:
-            print(f"rejected: {exc}")
-    out = GAME.outcome(state)
-    print(GAME.render_text(state, None))
-    print("result:", json.dumps(out.to_json() if out else None))
-    return 0
-
-
-def simulate(argv: list[str]) -> int:
-    p = _parser("spacetable simulate galaxies")
+    p.add_argument("--seconds", type=float, default=1.0, help="unused by the galaxies AI (iteration budgets)")
     p.add_argument("--games", type=int, default=2)
-    p.add_argument("--seats", default="tactician,greedy", help="comma list of AI names, by seat")
+    p.add_argument("--seats", default="tactician,greedy", help="AI players by seat (the last repeats): "
+                                                                "tactician, tactician-easy, tactician-hard, greedy, random")
     p.add_argument("--swap", action="store_true", help="play every seed twice, with the seats' agents swapped")
-    args = p.parse_args(argv)
+
+
+def simulate(args: argparse.Namespace) -> int:
     cfg = _config(args)
     n = GAME.num_players(cfg)
-    makers = _agents()
-    names = (args.seats.split(",") * n)[:n]
+    if args.games < 1:
+        raise ConfigError("--games must be 1 or more")
+    names = agent_names(GAME, args.seats)
+    names = (names + [names[-1]] * n)[:n]
     wins: dict[str, float] = {}
     for g in range(args.games):
         for swap in ((False, True) if args.swap else (False,)):
             order = list(reversed(names)) if swap else names
-            agents = [makers[order[i]](seed=args.seed + 97 * g + i) for i in range(n)]
+            agents = [make_agent(GAME, order[i], args.seed + 97 * g + i, args.seconds) for i in range(n)]
             state = GAME.initial_state(cfg, args.seed + g)
             t0 = time.perf_counter()
             steps = 0
@@ -217,23 +161,8 @@ def run_odds(args: argparse.Namespace) -> int:
     return 0
 
 
-def commands() -> list[Command]:
-    """The commands galaxies adds to ``spacetable`` (:meth:`Game.commands`)."""
-    return [Command("odds", "exact hit probability and expected damage of an attack", add_odds_arguments, run_odds)]
-
-
-def run(command: str, argv: list[str]) -> int:
-    try:
-        if command == "play":
-            return play(argv)
-        if command == "simulate":
-            return simulate(argv)
-        if command == "odds":
-            p = argparse.ArgumentParser(prog="spacetable odds galaxies")
-            add_odds_arguments(p)
-            return run_odds(p.parse_args(argv))
-    except SpacetableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"galaxies does not support {command!r} (try play, simulate, odds)", file=sys.stderr)
-    return 2
+COMMANDS = (
+    Command("simulate", "AI-against-AI games with the winners", _add_simulate_arguments, simulate),
+    Command("odds", "exact hit probability and expected damage of an attack", add_odds_arguments, run_odds),
+    check_command("galaxies", check_file, resources.files(__package__).joinpath("scenarios")),
+)

@@ -24,7 +24,6 @@ from pydantic import Field
 
 from spacetable.core.errors import ConfigError
 from spacetable.core.game import Action, Game, Option, Outcome
-from spacetable.core.hooks import AgentSpec, Command
 from spacetable.core.moves import Coord, Move, MoveTable, Name, NoParams, Params, bounded_list
 from spacetable.core.rng import Rng
 
@@ -447,16 +446,6 @@ class GalaxiesGame(Game[GState]):
         except Exception:
             return False
         return after.rng.state == state.rng.state and after.rng.forced == state.rng.forced and after.reveals == state.reveals
-
-    def agents(self) -> list[AgentSpec]:
-        from .ai import agent_specs  # ai.py imports GAME from this module: importing it here avoids the cycle
-
-        return agent_specs()
-
-    def commands(self) -> list[Command]:
-        from .cli import commands  # cli.py imports GAME from this module: importing it here avoids the cycle
-
-        return commands()
 
 
 def eval_fraction(text: str) -> float:
