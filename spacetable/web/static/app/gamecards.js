@@ -47,6 +47,19 @@ function WorldsPicture() {
     <rect x="64" y="62" width="7" height="7" fill="#e0524a" /></svg>`;
 }
 
+function GalaxiesPicture() {
+  const hex = (cx, cy, fill) => {
+    const pts = [0, 1, 2, 3, 4, 5].map((k) => `${cx + 8 * Math.cos(((k + 0.5) * Math.PI) / 3)},${cy + 8 * Math.sin(((k + 0.5) * Math.PI) / 3)}`).join(" ");
+    return html`<polygon points=${pts} fill=${fill} stroke="#2a3360" stroke-width="0.8" />`;
+  };
+  const out = [];
+  for (let r = 0; r < 6; r++) for (let q = 0; q < 8; q++) out.push(hex(12 + q * 14 + (r % 2) * 7, 10 + r * 12, "#151b38"));
+  return html`<svg viewBox="0 0 120 90" class="game-picture" aria-hidden="true" focusable="false"><rect width="120" height="90" fill="#0e1329" />${out}
+    <circle cx="33" cy="22" r="10" fill="#4a8fe0" opacity="0.9" /><rect x="74" y="55" width="20" height="9" rx="3" fill="#c9564a" />
+    <circle cx="62" cy="30" r="3" fill="#4a8fe0" /><circle cx="70" cy="30" r="3" fill="#4a8fe0" /><circle cx="66" cy="36" r="3" fill="#4a8fe0" />
+    <path d="M66 36 L82 55" stroke="#f5d36b" stroke-width="2" stroke-dasharray="3 3" /></svg>`;
+}
+
 function GenericPicture() {
   return html`<svg viewBox="0 0 120 90" class="game-picture" aria-hidden="true" focusable="false">
     <rect width="120" height="90" fill="#161c36" /><circle cx="60" cy="45" r="20" fill="#7a86c2" />
@@ -70,6 +83,15 @@ export const CARDS = {
       { id: "pc", config: { preset: "pc" } },
       { id: "fmg", config: { preset: "fmg" } },
       { id: "quick", config: { preset: "original", map: "generated", map_size: "small" } },
+    ],
+  },
+  galaxies: {
+    Picture: GalaxiesPicture,
+    presets: [
+      { id: "skirmish", config: { mission: "m2-skirmish" } },
+      { id: "intro", config: { mission: "m1-first-contact" } },
+      { id: "pan-base", config: { mission: "m5-pan-base", players: 3 } },
+      { id: "double-front", config: { mission: "m4-double-front", players: 4 } },
     ],
   },
   tremble: {
