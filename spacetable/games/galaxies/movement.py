@@ -22,6 +22,7 @@ no movement points.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from spacetable.core.errors import RuleError
 
@@ -272,11 +273,16 @@ class Route:
                 "path": self.path, "cost": self.cost, "ecm_expected": round(self.ecm, 3), "ecm_rolls": self.rolls}
 
 
-def reachable(s: GState, piece: str) -> list[Route]:
-    """Every footprint ``piece`` may end its move on, with the canonical path to it (BG-10, BG-11).
+def reachable(s: GState, piece: str, least_ecm: bool = True) -> list[Route]:
+    """Every footprint ``piece`` may end its move on, with a canonical path to it (BG-10, BG-11).
 
-    A search over (position, enemies already triggered) by path cost, using the board's cached
-    step tables; the expected ECM damage of a path depends only on the set of enemies it triggers."""
+    With ``least_ecm`` (the views, ``move_to``, the AI): the path with the least expected ECM damage,
+    then the fewest points — a search over (position, enemies already triggered) by path cost; the
+    expected ECM damage of a path depends only on the set of enemies it triggers. Without it (the
+    legal-action list, which must be fast): the first path with the fewest points, its ECM exposure
+    counted along it. Both give the same footprints, from the board's cached step tables."""
+    if not least_ecm:
+        return _fewest_points(s, piece)
     p = s.pieces[piece]
     size = size_of(s, p.card)
     limit = move_points(s, piece)
@@ -285,11 +291,7 @@ def reachable(s: GState, piece: str) -> list[Route]:
     board = s.geo
     enemies = enemy_ships(s, piece)
     edmg = {eid: expected(s, piece, d) for eid, _, d in enemies}
-    near: dict[Hex, frozenset[str]] = {}
-    for eid, hexes, _ in enemies:
-        for h in hexes:
-            for x in (h, *(step(h, d) for d in range(6))):
-                near[x] = near.get(x, frozenset()) | {eid}
+    near = contact_map(enemies)
     empty: frozenset[str] = frozenset()
     occ = s.occupied(exclude=piece)
     start_key = frozenset(p.hexes)
@@ -366,3 +368,118 @@ def reachable(s: GState, piece: str) -> list[Route]:
                 best_cost[k] = nc
                 buckets[nc].append((npos, ntrig, [*path, d], lead))
     return sorted(found.values(), key=lambda r: (sorted(r.hexes), r.path))
+
+
+def _fewest_points(s: GState, piece: str) -> list[Route]:
+    """Reachable footprints by a plain search over positions (ECM does not change legality), each
+    with its first fewest-points path and the ECM triggers along that path."""
+    p = s.pieces[piece]
+    size = size_of(s, p.card)
+    limit = move_points(s, piece)
+    if limit <= 0 or not p.hexes:
+        return []
+    board = s.geo
+    small = board.steps()
+    large = board.large_steps()
+    occ = s.occupied(exclude=piece)
+    if size == "medium":
+        a, b = p.hexes
+        starts: list[tuple[Pos, Hex | None]] = [((a, b), a), ((b, a), b)]
+    else:
+        starts = [((p.hexes[0],), None)]
+    best: dict[tuple[Pos, Hex | None], int] = {}
+    parent: dict[tuple[Pos, Hex | None], tuple[tuple[Pos, Hex | None], int] | None] = {}
+    buckets: list[list[tuple[Pos, Hex | None]]] = [[] for _ in range(limit + 1)]
+    for pos, lead in starts:
+        best[(pos, lead)] = 0
+        parent[(pos, lead)] = None
+        buckets[0].append((pos, lead))
+    found: dict[Any, tuple[Pos, Hex | None, int]] = {}
+    start_id = _fp_id(size, start_pos(size, p.hexes, p.hexes[0] if size == "medium" else None))
+    for cost in range(limit + 1):
+        for key in buckets[cost]:
+            if best[key] < cost:
+                continue
+            pos, lead = key
+            if cost:
+                fid = _fp_id(size, pos)
+                if fid != start_id and fid not in found:
+                    fp = footprint(size, pos)
+                    if not any(h in occ for h in fp):
+                        found[fid] = (pos, lead, cost)
+            options = large.get(pos[0], ()) if size == "large" else small.get(pos[0], ())
+            for d, opt in enumerate(options):
+                if opt is None:
+                    continue
+                h, c = opt
+                nc = cost + c
+                if nc > limit:
+                    continue
+                if size == "medium":
+                    if h == pos[1]:
+                        continue
+                    npos: Pos = (h, pos[0])
+                else:
+                    npos = (h,)
+                nk = (npos, lead)
+                if best.get(nk, 1 << 30) <= nc:
+                    continue
+                best[nk] = nc
+                parent[nk] = (key, d)
+                buckets[nc].append(nk)
+    enemies = enemy_ships(s, piece)
+    edmg = {eid: expected(s, piece, dmg) for eid, _, dmg in enemies}
+    near = contact_map(enemies)
+    out = []
+    for pos, lead, cost in found.values():
+        path: list[int] = []
+        positions: list[Pos] = []
+        node: tuple[Pos, Hex | None] = (pos, lead)
+        while parent[node] is not None:
+            prev, d = parent[node]  # type: ignore[misc]
+            path.append(d)
+            positions.append(node[0])
+            node = prev
+        path.reverse()
+        positions.reverse()
+        ecm = 0.0
+        rolls = 0
+        if enemies:
+            before = contact_of(near, footprint(size, node[0]))
+            seen: set[str] = set()
+            for q in positions:
+                now = contact_of(near, footprint(size, q))
+                for e in (now - before) - seen:
+                    seen.add(e)
+                    ecm += edmg[e]
+                    rolls += edmg[e] > 0
+                before = now
+        out.append(Route(list(footprint(size, pos)), lead, path, cost, ecm, rolls))
+    return sorted(out, key=lambda r: (sorted(r.hexes), r.path))
+
+
+def _fp_id(size: str, pos: Pos) -> Any:
+    """A footprint's identity whatever its lead: the sorted pair for a medium ship, else the position."""
+    if size == "medium":
+        a, b = pos
+        return (a, b) if a < b else (b, a)
+    return pos
+
+
+def contact_map(enemies: list[tuple[str, tuple[Hex, ...], int]]) -> dict[Hex, frozenset[str]]:
+    """Hex -> the enemy ships a footprint covering it is in contact with (BG-11.1)."""
+    near: dict[Hex, frozenset[str]] = {}
+    for eid, hexes, _ in enemies:
+        for h in hexes:
+            for x in (h, *(step(h, d) for d in range(6))):
+                near[x] = near.get(x, frozenset()) | {eid}
+    return near
+
+
+def contact_of(near: dict[Hex, frozenset[str]], fp: tuple[Hex, ...] | list[Hex]) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for h in fp:
+        got = near.get(h)
+        if got:
+            out = out | got
+    return out
