@@ -8,13 +8,15 @@ import itertools
 import json
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from spacetable.core import catalog
 from spacetable.core.errors import ConfigError
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.board import distance, make_board
-from spacetable.games.galaxies.packs import HOUSE_LABEL, PACKS, PackError, bundled_pack, load_pack_content
+from spacetable.games.galaxies.packs import HOUSE_LABEL, PACKS, PackError, bundled_pack, load_pack_content, named_pack
 from spacetable.games.galaxies.scenario import house_files
 
 HOUSE = bundled_pack("house")
@@ -244,3 +246,25 @@ def test_configs_never_take_paths() -> None:
         GAME.normalize_config({"mission": "m4-double-front", "players": 2})
     assert GAME.normalize_config({"players": 3})["mission"] == "m5-pan-base"
     assert GAME.normalize_config({"mission": "m4-double-front"})["players"] == 4
+
+
+def test_operator_packs_come_from_the_catalogue_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pack is chosen by name among the catalogue's entries (bundled house, the operator's folder), never by path."""
+    folder = tmp_path / "galaxies" / "packs" / "club"
+    folder.mkdir(parents=True)
+    files = _files()
+    files["ships"][1]["name"] = "Club Barrage"
+    (folder / "ships.json").write_text(json.dumps(files["ships"]), encoding="utf-8")
+    monkeypatch.setattr(catalog, "_data_dir", tmp_path)
+    monkeypatch.setattr(catalog, "_configured", True)
+    s = GAME.initial_state(GAME.normalize_config({"pack": "club"}), 2)
+    assert s.pack.ships["barrage"].name == "Club Barrage" and GAME.view(s, 0)["content_source"] == "owner"
+    assert "club" in catalog.listing()["galaxies"]["packs"]
+    for bad in ("../club", "nope", "/etc"):
+        with pytest.raises(ConfigError):
+            GAME.normalize_config({"pack": bad})
+    files["ships"][3]["versions"]["standard"]["capacity"] = 2
+    (folder / "ships.json").write_text(json.dumps(files["ships"]), encoding="utf-8")
+    with pytest.raises(PackError) as err:
+        named_pack("club")
+    assert "club" in str(err.value) and "ship f54" in str(err.value) and str(tmp_path) not in str(err.value)

@@ -31,7 +31,7 @@ from . import activation, attacks, energy, flow, launch, movement, setup, tactic
 from .attacks import attacks_left, targets_in_range
 from .energy import over_limit
 from .notation import parse, phrase_args, write
-from .packs import HOUSE_LABEL, Pack, bundled_pack, pack_of_config
+from .packs import HOUSE_LABEL, Pack, bundled_pack, named_pack, pack_of_config
 from .render import render_text
 from .state import SIDES, GState
 from .stats import weapon_stat, weapons
@@ -342,7 +342,7 @@ class GalaxiesGame(Game[GState]):
         return [
             Option("mission", "", tuple(["", *house.missions]), help="mission id (default: by seat count)"),
             Option("board", "", help="one of the mission's boards (default: its first)"),
-            Option("pack", "house", ("house",), help="bundled content pack"),
+            Option("pack", "house", help="a card pack of the catalogue, by name (house: the bundled house set)"),
             Option("pack_content", None, kind="json", help="an owner pack passed as content (never a path)"),
         ]
 
@@ -360,7 +360,7 @@ class GalaxiesGame(Game[GState]):
             out["pack_content"] = content
             out["mission"] = mission
         else:
-            pack = bundled_pack(str(cfg.get("pack", "house")))
+            pack = named_pack(str(cfg.get("pack", "house")))
             out = super().normalize_config(cfg)
         players = self.num_players(out)
         if not out["mission"]:

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from itertools import pairwise
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from spacetable.core import catalog
 from spacetable.core.errors import ConfigError
 
 from .board import board_problems
@@ -590,9 +592,40 @@ def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
     return build_pack(files, "owner", pack_id, {s: f"{file}#{s}" for s in SECTIONS}, base=bundled_pack("house"))
 
 
+#: The catalogue of packs (:mod:`spacetable.core.catalog`): the bundled ``data/house/`` and an operator's
+#: ``DATA/galaxies/packs/<name>/`` folders, each holding some of ``ships.json``, ``tactics.json``,
+#: ``boards.json``, ``missions.json`` (missing sections come from the house set).
+PACK_KIND = catalog.register(catalog.Kind("galaxies", "packs", Path(__file__).with_name("data"), "",
+                                          max_bytes=512 * 1024, label="card pack"))
+
+
+def named_pack(name: str) -> Pack:
+    """A pack of the catalogue, by name (never a path): ``house`` or an operator's owner pack."""
+    if name == "house":
+        return bundled_pack("house")
+    folder = catalog.locate(PACK_KIND, name)
+    files: dict[str, Any] = {}
+    size = 0
+    for section in SECTIONS:
+        path = folder / f"{section}.json"
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            size += len(text.encode("utf-8"))
+            files[section] = json.loads(text)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            raise PackError(f"{name}/{section}.json", "pack", "(file)", "not readable JSON") from None
+        if size > PACK_KIND.max_bytes:
+            raise catalog.CatalogError(f"card pack {name!r} is larger than {PACK_KIND.max_bytes} bytes")
+    return load_pack_content({"pack_id": name, **files}, name)
+
+
 def pack_of_config(config: dict[str, Any]) -> Pack:
-    """The pack a match configuration names (``pack``) or carries (``pack_content``)."""
+    """The pack a match configuration names (``pack``, from the catalogue) or carries (``pack_content``)."""
     content = config.get("pack_content")
     if content:
-        return load_pack_content(content, f"pack_content ({content.get('pack_id', '?') if isinstance(content, dict) else '?'})")
-    return bundled_pack(str(config.get("pack", "house")))
+        catalog.check_content(PACK_KIND, content)
+        label = content.get("pack_id", "?") if isinstance(content, dict) else "?"
+        return load_pack_content(content, f"pack_content ({label})")
+    return named_pack(str(config.get("pack", "house")))
