@@ -37,3 +37,11 @@ def test_house_set_tables_match_the_data() -> None:
         assert f"(`{m.id}`)" in DOC
     for b in pack.boards.values():
         assert f"**`{b.id}`**" in DOC
+
+
+def test_each_rule_is_first_named_by_its_own_statement() -> None:
+    """The server anchors a rule link on the block that first names the id: it must be the rule's statement."""
+    lines = DOC.splitlines()
+    for rid in set(re.findall(r"\*\*(BG-\d+\.\d+)\*\*", DOC)):
+        first = next(i for i, line in enumerate(lines) if re.search(rf"{re.escape(rid)}\b", line))
+        assert lines[first].startswith(f"- **{rid}**"), (rid, lines[first])
