@@ -16,7 +16,7 @@ import pytest
 from spacetable import ruleindex
 from spacetable.ruleindex import doc_ids, games_with_docs, lint, main, render_markdown, report
 
-TRACED = {"arena", "fullmetal", "tremble", "worlds"}
+TRACED = {"arena", "fullmetal", "galaxies", "tremble", "worlds"}
 
 
 @pytest.mark.parametrize("game", sorted(TRACED))
