@@ -97,7 +97,7 @@ def test_random_play_to_the_end_keeps_the_invariants(seed: int, players: int) ->
     out = GAME.outcome(s)
     assert out is not None and not GAME.to_act(s)
     assert state_fingerprint(GAME, match.replay()) == state_fingerprint(GAME, s)
-    back = Match.from_json(json.loads(json.dumps(match.to_json())))
+    back = Match.from_json(json.loads(json.dumps(match.to_json())), lambda gid: GAME)
     assert state_fingerprint(GAME, back.replay()) == state_fingerprint(GAME, s)
 
 
