@@ -74,6 +74,12 @@ def packages(game: Game[Any] | None) -> tuple[str, ...]:
     return (WEB_CATALOG, "spacetable.core")
 
 
+def game_catalogue(game: Game[Any], lang: str) -> dict[str, str]:
+    """The game package's own catalogue in ``lang`` (empty when the game has none), as the browser loads it beside
+    the client's catalogue (``GET /api/i18n/<game>/<lang>``)."""
+    return i18n.catalog(packages(game)[0], lang)
+
+
 def translate(game: Game[Any] | None, key: str, lang: str, **args: Any) -> str | None:
     """The template ``key`` rendered in ``lang`` (English when that language lacks it), or ``None``."""
     pkgs = packages(game)

@@ -9,7 +9,10 @@ explanations. Formatting lives in :mod:`spacetable.server.presentation`; nothing
   seat's own view (header ``X-Seat-Token``) or as a spectator; a finished one as anybody, with every action shown
   (sealed choices included) and the view of any seat (``as``);
 * ``POST /api/matches/{id}/check`` – like ``/legal/check`` (SRV-L3) plus the action's sentence and, when refused,
-  the explanation in the client's language with the rule's link.
+  the explanation in the client's language with the rule's link;
+* ``GET /api/i18n/{game}/{lang}`` – the game's own catalogue (``spacetable/games/<id>/i18n/<lang>.json``: card names,
+  effects, its renderer's texts) for the browser, which loads it beside the client's catalogue (``{}`` when the
+  game has none).
 
 Every route takes ``lang`` (query) or the ``Accept-Language`` header.
 """
@@ -123,6 +126,13 @@ def make_router(service: MatchService) -> APIRouter:
                 "rules": presentation.rules_source(gid) is not None,
             })
         return out
+
+    @router.get("/api/i18n/{game_id}/{lang}")
+    async def game_texts(game_id: str, lang: str) -> dict[str, str]:
+        if game_id not in available():
+            raise ServiceError(404, "not_found", f"no game {game_id!r}")
+        code = presentation.pick_lang(lang)
+        return presentation.game_catalogue(get_game(game_id), code)
 
     @router.get("/api/rules/{game_id}")
     async def rules(game_id: str) -> dict[str, Any]:

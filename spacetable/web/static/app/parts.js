@@ -1,7 +1,7 @@
 // Pieces of the match and replay pages: players, clocks, the log, the result card, the fallback action list.
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { Icon } from "./icons.js";
-import { t, tMaybe } from "./i18n.js";
+import { t, tMaybe, num } from "./i18n.js";
 import { Button, Fold } from "./ui.js";
 
 /** Names for seats: a person's name, "Computer (hard)" for an AI, "Open seat 2" for a free one. */
@@ -121,7 +121,7 @@ export function Result({ match, mySeat, seatName, renderer, view, navigate, onRe
       ${onClose ? html`<${Button} icon="close" iconOnly kind="ghost" label=${t("ui.close")} onClick=${onClose} testid="result-close" />` : null}</div>
     <p data-testid="result-ending">${endingText(renderer, out, view)}</p>
     <table class="scores"><caption class="sr-only">${t("result.scores")}</caption><tbody>
-      ${order.map((i) => html`<tr><th scope="row">${seatName(i)}</th><td data-testid=${"score-" + i}>${String(out.scores[i])}</td></tr>`)}
+      ${order.map((i) => html`<tr><th scope="row">${seatName(i)}</th><td data-testid=${"score-" + i}>${typeof out.scores[i] === "number" ? num(out.scores[i]) : String(out.scores[i])}</td></tr>`)}
     </tbody></table>
     <div class="row-buttons">
       ${onRematch ? html`<${Button} icon="refresh" label=${t("result.rematch")} kind="primary" onClick=${onRematch} testid="rematch" />` : null}

@@ -4,8 +4,9 @@
 //    worlds, fullmetal until their renderers are rewritten): it is wrapped by LegacyBoard below, and its games are
 //    played through the action list (opened, not folded) and whatever the old drawing makes clickable.
 // A game without a file gets the generic renderer (its view shown as data).
+// The game's own catalogue (card names, its renderer's texts: spacetable/games/<id>/i18n/) is loaded with it.
 import { html, useEffect, useRef } from "./lib.js";
-import { t, currentLang } from "./i18n.js";
+import { t, currentLang, addGameTexts } from "./i18n.js";
 
 const loaded = {};
 
@@ -14,7 +15,7 @@ export function loadRenderer(gameId, available) {
     loaded[gameId] = (async () => {
       if (available) {
         try {
-          const mod = await import(`/static/games/${encodeURIComponent(gameId)}.js`);
+          const [mod] = await Promise.all([import(`/static/games/${encodeURIComponent(gameId)}.js`), addGameTexts(gameId)]);
           if (mod && mod.default && mod.default.Board) return { kind: "module", ...mod.default };
         } catch (e) {
           console.warn(`renderer ${gameId}:`, e);
