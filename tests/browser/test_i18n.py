@@ -14,16 +14,18 @@ import pytest
 
 from spacetable.core.i18n import LANGUAGES
 from spacetable.games import available, get_game
+from spacetable.games.tremble import effects as tremble_effects
+from spacetable.games.tremble.flow import WINDOWS as TREMBLE_WINDOWS
 from spacetable.server.ai import agent_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "spacetable" / "web" / "static"
-#: Games whose renderer is on the new interface (their texts are complete; tremble, worlds and fullmetal follow).
-NEW_RENDERERS = ("arena",)
+#: Games whose renderer is on the new interface (their texts are complete; worlds and fullmetal follow).
+NEW_RENDERERS = ("arena", "tremble")
 #: Namespaces of the keys the client and the server's presentation module use.
 NAMESPACES = ("app", "nav", "ui", "conn", "board", "play", "match", "resign", "leave", "share", "log", "clock", "seat",
               "level", "status", "result", "ending", "replay", "gone", "rules", "rule", "lobby", "option", "preset",
-              "agent", "error", "game", "arena")
+              "agent", "error", "game", "arena", "tremble")
 
 
 def catalogues(folder: Path) -> dict[str, dict[str, str]]:
@@ -52,7 +54,8 @@ def test_every_language_has_every_key(folder: Path) -> None:
 
 
 def used_keys() -> set[str]:
-    sources = [*(WEB / "app").glob("*.js"), *(WEB / "games" / f"{g}.js" for g in NEW_RENDERERS)]
+    # a renderer is static/games/<id>.js and may import its own modules static/games/<id>-*.js
+    sources = [*(WEB / "app").glob("*.js"), *(p for g in NEW_RENDERERS for p in (WEB / "games").glob(f"{g}*.js"))]
     names = "|".join(NAMESPACES)
     pattern = re.compile(r'["`]((?:' + names + r')\.[A-Za-z0-9_.-]*[A-Za-z0-9_])["`]')
     out: set[str] = set()
@@ -65,6 +68,10 @@ def expected_data_keys() -> set[str]:
     keys = {f"level.{lv}" for lv in ("easy", "medium", "hard")} | {f"status.{s}" for s in ("open", "running", "finished")}
     keys |= {"arena.colour.red", "arena.colour.blue"} | {f"arena.phase.{p}" for p in ("place", "play", "over")}
     keys |= {f"arena.kind.{k}" for k in ("corvette", "no_action", "quiet_limit", "agreement", "resignation")}
+    # tremble: phases, card kinds, regions, city types and effects named from the view's data
+    keys |= {f"tremble.phase.{p}" for p in (*TREMBLE_WINDOWS, "over")} | {f"tremble.op.{op}" for op in tremble_effects.OPS}
+    keys |= {f"tremble.kind.{k}" for k in tremble_effects.KINDS} | {f"tremble.region.{r}" for r in tremble_effects.REGIONS}
+    keys |= {f"tremble.city_type.{c}" for c in tremble_effects.CITY_TYPES} | {"tremble.card_set.house"}
     keys |= {f"ending.{k}" for k in ("corvette", "no_action", "quiet_limit", "agreement", "resignation", "take_off", "score",
                                      "material", "draw")}
     cards = (WEB / "app" / "gamecards.js").read_text(encoding="utf-8")
@@ -85,7 +92,9 @@ def expected_data_keys() -> set[str]:
 
 
 def test_every_key_the_client_uses_exists() -> None:
-    en = catalogues(WEB / "i18n")["en"]
+    en = dict(catalogues(WEB / "i18n")["en"])
+    for folder in folders()[2:]:  # the games' own catalogues, which the client loads with their renderers
+        en.update(catalogues(folder)["en"])
     used = used_keys()
     dynamic = {k for k in used if k.endswith((".", "-"))}
     missing = sorted(k for k in used - dynamic if k not in en and not k.startswith(("rule.", "game.", "option.", "preset.")))
