@@ -1,7 +1,8 @@
 """Browser tests (Playwright + Debian chromium) of the games whose renderers are not on the new renderer interface
-yet (tremble, worlds, fullmetal): their pages load and are playable through the list of legal actions (opened for
-them, folded for the others), private panels stay private, long legal lists arrive as a selection; plus language
-switching. The arena, on the new interface, is played by board gestures in test_arena_fullgame.py.
+yet (worlds, fullmetal): their pages load and are playable through the list of legal actions (opened for them,
+folded for the others); plus language switching. The arena and tremble, on the new interface, are played by board
+gestures in test_arena_fullgame.py and test_tremble_fullgame.py; tremble's private panels and long legal lists
+are tested in test_tremble_pages.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
 
-from .pages import errors_of, goto, open_page, seat_of, seat_state, version, wait_synced, wait_version_change
+from .pages import errors_of, goto, open_page, version, wait_version_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -70,106 +71,6 @@ def play_to_the_end(page: Page, seed: int, limit: int = 400) -> int:
             return moves
         click_action(page, rng)
     raise AssertionError("the game did not end")
-
-
-# ------------------------------------------------------------------------------------------ tremble
-def _pairs(view: Any) -> dict[str, str]:
-    """Cards in a view: every object with an ``id`` and a ``name``."""
-    out: dict[str, str] = {}
-    if isinstance(view, dict):
-        if isinstance(view.get("id"), str) and isinstance(view.get("name"), str):
-            out[view["id"]] = view["name"]
-        for v in view.values():
-            out.update(_pairs(v))
-    elif isinstance(view, list):
-        for v in view:
-            out.update(_pairs(v))
-    return out
-
-
-def check_private(server: str, mid: str, pages: list[Page]) -> int:
-    """Each page shows its seat's private cards and nothing private to another seat. Returns #private cards checked."""
-    snaps = []
-    for p in pages:
-        seat, token = seat_of(p)
-        snaps.append(seat_state(server, mid, seat, token))
-    for p, snap in zip(pages, snaps, strict=True):
-        wait_synced(p, snap["version"])
-    texts = [json.dumps(s["view"], ensure_ascii=False) + json.dumps(s["legal"], ensure_ascii=False) for s in snaps]
-    checked = 0
-    for i, p in enumerate(pages):
-        html = p.content()
-        board = p.inner_text("[data-testid=board]") + p.inner_text("[data-testid=legal-actions]")
-        for j, other in enumerate(snaps):
-            if j == i:
-                continue
-            for cid, name in _pairs(other["view"]).items():
-                if cid in texts[i]:
-                    continue  # public, or also known to seat i
-                checked += 1
-                assert cid not in html, f"seat {i}'s page shows card {cid} private to seat {j}"
-                if name not in texts[i]:
-                    assert name not in html, f"seat {i}'s page shows {name!r}, private to seat {j}"
-        for cid, name in _pairs(snaps[i]["view"]).items():
-            if all(cid not in texts[j] for j in range(len(pages)) if j != i):
-                assert cid in board or name in board, f"seat {i}'s own private card {cid} is not shown"
-    return checked
-
-
-def test_tremble_three_seats_each_sees_only_its_own_hand_and_plan(server: str, browser: Browser) -> None:
-    """Three browser contexts on one tremble match: each shows its own hand and plan, never another's (TH IM-1..IM-3)."""
-    host = open_page(browser)
-    mid = create_match(host, server, "tremble", players=3)
-    pages = [host]
-    for seat in (1, 2):
-        p = open_page(browser)
-        goto(p, f"{server}/match/{mid}")
-        p.fill("[data-testid=join-name]", f"Guest {seat}")
-        p.click(f"[data-testid=join-seat-{seat}]")
-        p.wait_for_selector(f"[data-testid=match-page][data-seat='{seat}']")
-        pages.append(p)
-    for p in pages:
-        p.wait_for_selector("[data-testid=match-status][data-status=running]")
-    checked = check_private(server, mid, pages)
-    # correspondence: the host leaves, finds the match marked "your turn" in the lobby and comes back
-    link = host.url
-    goto(host, server + "/")
-    row = host.locator(f"[data-testid=list-yours] [data-match='{mid}']")
-    row.locator("[data-testid=your-turn]").wait_for()
-    row.locator("[data-testid=resume]").click()
-    host.wait_for_selector("[data-testid=match-page][data-seat='0']")
-    assert seat_of(host) == seat_of_url(link)
-    rng = Rng.from_seed(3)
-    # buy phase: seat 0 commits first; the others must see only "committed"
-    bought = click_action(pages[0], rng, prefer="last")
-    secret_cards = re.findall(r"[\w-]+#\d+", json.dumps(bought))
-    assert secret_cards, bought
-    for p in pages[1:]:
-        wait_synced(p, 1)
-        entries = p.locator("[data-testid=move-log] [data-testid=log-entry]")
-        assert entries.count() == 1
-        assert not any(c in entries.first.inner_text() for c in secret_cards)
-    checked += check_private(server, mid, pages)
-    for p in pages[1:]:
-        click_action(p, rng, prefer="last")
-    # plan phase: seat 0 commits a plan, then the others
-    for p in pages:
-        p.wait_for_function(LEGACY_READY)
-    click_action(pages[0], rng, prefer="last")
-    checked += check_private(server, mid, pages)
-    own = seat_state(server, mid, 0, seat_of(pages[0])[1])
-    assert own["view"]["sealed"]["own"] is not None  # seat 0 sees its own sealed plan ...
-    for p in pages[1:]:
-        seat, token = seat_of(p)
-        other = seat_state(server, mid, seat, token)
-        assert other["view"]["sealed"]["own"] is None  # ... the others only that it committed
-        assert json.dumps(own["view"]["sealed"]["own"]) not in p.content()
-    for p in pages[1:]:
-        click_action(p, rng, prefer="first")
-    checked += check_private(server, mid, pages)
-    assert checked > 0
-    for p in pages:
-        assert errors_of(p) == []
 
 
 # ------------------------------------------------------------------------------------------ worlds
@@ -227,47 +128,3 @@ def test_language_switching(server: str, browser: Browser, lang: str, new_match:
     assert re.search(r"\d", page.inner_text("[data-testid=version]"))
     assert mid
     assert errors_of(page) == []
-
-
-# ------------------------------------------------------------------------------------------ long legal lists
-def test_long_legal_list_is_shown_as_a_selection(server: str, browser: Browser) -> None:
-    """SRV-L1 in the page: a tremble plan decision with thousands of legal plans reaches the seat as a bounded
-    selection; the page says how many exist, renders, and a selected action can be played."""
-    r = httpx.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "open_seed": True,
-                                                          "join_seat": 0})
-    assert r.status_code == 201, r.text
-    mid, n = r.json()["match"]["id"], len(r.json()["match"]["seats"])
-    tokens = [r.json()["token"]] + [
-        httpx.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={}).json()["token"] for s in range(1, n)]
-    pick = Rng.from_seed(3)
-    big: tuple[int, dict[str, Any]] | None = None
-    for _ in range(300):
-        snaps = [seat_state(server, mid, s, tokens[s]) for s in range(n)]
-        to_act = snaps[0]["to_act"]
-        assert to_act, "the match ended before a long legal list"
-        big = next(((s, snaps[s]) for s in to_act if not snaps[s]["legal_complete"]), None)
-        if big:
-            break
-        seat = to_act[0]
-        legal = snaps[seat]["legal"]
-        action = legal[pick.randbelow(len(legal))]
-        body = {"seat": seat, "token": tokens[seat], "version": snaps[seat]["version"], "action": action}
-        assert httpx.post(f"{server}/api/matches/{mid}/actions", json=body).status_code == 200
-    assert big is not None, "no decision with a partial legal list in 300 steps"
-    seat, snap = big
-    page = open_page(browser)
-    goto(page, f"{server}/match/{mid}?seat={seat}&token={tokens[seat]}")  # the server's seat links use the query
-    note = page.wait_for_selector("[data-testid=legal-partial]")
-    assert note is not None and note.get_attribute("data-count") == str(snap["legal_count"])
-    assert str(snap["legal_count"]) in note.inner_text()
-    assert page.locator("[data-testid=legal-actions] [data-action]").count() == len(snap["legal"])
-    before = version(page)
-    page.locator("[data-testid=legal-actions] [data-action]").first.click()
-    page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version !== '{before}'")
-    assert not errors_of(page), errors_of(page)
-
-
-def seat_of_url(url: str) -> tuple[int, str]:
-    frag = urlparse(url).fragment or urlparse(url).query
-    q = dict(p.split("=", 1) for p in frag.split("&"))
-    return int(q["seat"]), httpx.URL("?t=" + q["token"]).params["t"]

@@ -74,6 +74,10 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
             setShown(frame);
             lastShownAt.current = Date.now();
             setPending(false);
+          } else if (msg.last.sealed && !queue.current.length) {
+            // another seat's sealed decision: nothing to watch (a mark that it decided), shown at once so that a
+            // seat composing its own simultaneous decision (a plan, a purchase) is not interrupted
+            setShown(frame);
           } else {
             queue.current.push(frame);
             setQlen(queue.current.length);

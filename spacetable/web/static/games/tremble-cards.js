@@ -3,9 +3,10 @@
 import { html, placeAttrs } from "/static/app/kit.js";
 import { DECK_COLOURS, Pic, REGION_COLOURS, baseId } from "./tremble-common.js";
 
-/** Highlight classes a place gets from a highlight set, plus toggles a composer keeps (cards chosen to buy...). */
-export function liveAttrs(hl, id, label, extra, on) {
-  const a = placeAttrs(hl, id, label, extra);
+/** Highlight classes a place gets from a highlight set, plus toggles a composer keeps (cards chosen to buy...).
+ *  Cards and chips are named by their own text (name, strength, fuel, effect), so no aria-label. */
+export function liveAttrs(hl, id, extra, on) {
+  const a = placeAttrs(hl, id, null, extra);
   if (on) a.class += " is-on is-selected";
   if (on && a.role === "button") a["aria-pressed"] = "true";
   return a;
@@ -13,13 +14,12 @@ export function liveAttrs(hl, id, label, extra, on) {
 
 /** Ship line: kind picture, name, strength, fuel. `compact` for the groups on a city card. */
 export function ShipChip({ ship, tx, hl, place, extra = "", on, strength, note }) {
-  const label = tx.t("tremble.ui.ship_label", { name: tx.name(ship), strength: ship.strength, fuel: ship.fuel });
-  const a = place ? liveAttrs(hl, place, label, "tr-chip " + extra, on) : { class: "tr-chip " + extra };
+  const a = place ? liveAttrs(hl, place, "tr-chip " + extra, on) : { class: "tr-chip " + extra };
   return html`<div ...${a} data-ship=${ship.id} title=${abilityTitle(ship, tx)}>
     <${Pic} name=${ship.kind} size=${15} cls="tr-kind" />
     <span class="tr-chip-name">${tx.name(ship)}</span>
-    <span class="tr-num tr-str" title=${tx.t("tremble.ui.strength")}><${Pic} name="strength" size=${12} />${strength ?? ship.strength}</span>
-    <span class="tr-num tr-fuel" title=${tx.t("tremble.ui.fuel")}><${Pic} name="fuel" size=${12} />${ship.fuel}</span>
+    <span class="tr-num tr-str" title=${tx.t("tremble.ui.strength")}><${Pic} name="strength" size=${12} /><span class="sr-only">${tx.t("tremble.ui.strength")}</span>${strength ?? ship.strength}</span>
+    <span class="tr-num tr-fuel" title=${tx.t("tremble.ui.fuel")}><${Pic} name="fuel" size=${12} /><span class="sr-only">${tx.t("tremble.ui.fuel")}</span>${ship.fuel}</span>
     ${note ? html`<span class="tr-chip-note">${note}</span>` : null}
   </div>`;
 }
@@ -30,8 +30,7 @@ function abilityTitle(ship, tx) {
 
 /** A ship as a card in the hand or the shop: name, kind, strength, fuel, price, abilities in words. */
 export function ShipCard({ ship, tx, hl, place, on, badge, price = false, extra = "", drag }) {
-  const label = tx.t("tremble.ui.ship_label", { name: tx.name(ship), strength: ship.strength, fuel: ship.fuel });
-  const a = place ? liveAttrs(hl, place, label, "tr-card tr-ship-card " + extra, on) : { class: "tr-card tr-ship-card " + extra };
+  const a = place ? liveAttrs(hl, place, "tr-card tr-ship-card " + extra, on) : { class: "tr-card tr-ship-card " + extra };
   return html`<div ...${a} data-ship=${ship.id} style=${{ "--deck": DECK_COLOURS[ship.deck] || "#777" }}
       draggable=${drag ? "true" : null} onDragStart=${drag ? (e) => drag(e, ship.id) : null}>
     <div class="tr-card-head"><${Pic} name=${ship.kind} size=${18} cls="tr-kind" /><b class="tr-card-name">${tx.name(ship)}</b></div>
@@ -48,9 +47,8 @@ export function ShipCard({ ship, tx, hl, place, on, badge, price = false, extra 
 
 /** A station (TH-11) or a compensation card (TH-12): name and effect; `state` says tapped/not yet usable. */
 export function EffectCard({ card, kind, tx, hl, place, on, state, price = false, extra = "" }) {
-  const label = tx.t("tremble.ui.effect_label", { name: tx.name(card), effect: tx.effect(card.effect) });
   const cls = `tr-card tr-${kind}-card ${extra}`;
-  const a = place ? liveAttrs(hl, place, label, cls, on) : { class: cls };
+  const a = place ? liveAttrs(hl, place, cls, on) : { class: cls };
   return html`<div ...${a} data-card=${card.id}>
     <div class="tr-card-head"><${Pic} name=${kind === "station" ? "station" : "comp"} size=${18} />
       <b class="tr-card-name">${tx.name(card)}</b></div>

@@ -128,7 +128,6 @@ export function PlanComposer(props) {
   const toggleFuel = (id) => setUi({ fuel: { ...m.on, [id]: !m.on[id] }, refusal: null });
   const planned = m.slots.filter((sl) => sl.mine.length || m.supportAt(sl.slot));
   const home = m.hand.filter((s) => !m.draft[s.id]);
-  const ready = !over;
   return html`<div class="tr-plan" data-testid="tremble-plan">
     <h3>${t("tremble.ui.plan_title", { turn: view.turn })}</h3>
     <p class="help">${t("tremble.ui.plan_help")}</p>
@@ -163,7 +162,7 @@ export function PlanComposer(props) {
     </div>
     <div class="row-buttons">
       <${Button} kind="primary" icon="check" label=${planned.length ? t("tremble.ui.seal_plan") : t("tremble.ui.seal_no_attack")}
-        disabled=${!ready} testid="tremble-seal-plan" onClick=${() => checkThenPlay(props, m.action)} />
+        testid="tremble-seal-plan" onClick=${() => checkThenPlay(props, m.action)} />
       <${Button} label=${t("tremble.ui.clear")} disabled=${!Object.keys(m.draft).length && !Object.keys(m.support).length}
         testid="tremble-clear-plan" onClick=${() => setUi({ draft: {}, support: {}, pick: null, refusal: null })} />
     </div>

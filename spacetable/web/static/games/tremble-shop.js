@@ -152,7 +152,7 @@ export function Shop({ props, hl, tx, ShipCard, EffectCard }) {
     <div class="tr-shop-others">${view.players.filter((p) => p.seat !== you).map((p) => html`<div class="tr-other-draw">
       <span class="seat-dot" style=${{ background: tx.colour(p.seat) }} aria-hidden="true"></span>
       <span>${tx.who(p.seat)}</span>
-      <span class="tr-backs" aria-label=${t("tremble.ui.cards_drawn", { n: p.drawn_count })}>${Array.from({ length: p.drawn_count }, () => html`<span class="tr-back"></span>`)}</span>
+      <span class="tr-backs" role="img" aria-label=${t("tremble.ui.cards_drawn", { n: p.drawn_count })}>${Array.from({ length: p.drawn_count }, () => html`<span class="tr-back"></span>`)}</span>
       <span class="muted small">${committed[String(p.seat)] ? t("tremble.ui.has_decided") : t("tremble.ui.deciding")}</span></div>`)}</div>
   </section>`;
 }

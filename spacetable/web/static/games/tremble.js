@@ -21,7 +21,7 @@
 //   the small decisions (tremble-panels.js): buttons with the server's sentences, and board gestures where the
 //   decision points at something on the table (a station or card, then a ship; the ship to lose; an army).
 // Results of battles and catches: tremble-story.js. Styles: tremble.css (loaded with this module).
-import { html, placeAttrs } from "/static/app/kit.js";
+import { html, placeAttrs, Icon } from "/static/app/kit.js";
 import { ArmyCard, CityChip, CityTags, EffectCard, MissionChip, ShipCard, ShipChip } from "./tremble-cards.js";
 import { Pic, SEAT_COLOURS, REGION_COLOURS, groupStrength, me, texts, usable } from "./tremble-common.js";
 import { DecisionPanel, selfMovers } from "./tremble-panels.js";
@@ -76,7 +76,7 @@ function Head({ props, tx }) {
         class=${"tr-score" + (view.to_act.includes(p.seat) ? " to-act" : "")} style=${{ "--seat": tx.colour(p.seat) }}>
       <span class="seat-dot" style=${{ background: tx.colour(p.seat) }} aria-hidden="true"></span>${tx.who(p.seat)}
       <b><${Pic} name="humans" size=${13} />${tx.num(p.humans)}</b><span class="tr-score-trophies" title=${t("tremble.ui.trophies")}>
-      <${Pic} name="trophy" size=${13} />${p.trophies.length}</span></span>`)}</div>
+      <${Icon} name="trophy" size=${14} />${p.trophies.length}</span></span>`)}</div>
     <div class="tr-missions" role="list" aria-label=${t("tremble.ui.missions")}>
       ${view.missions.map((m) => html`<span role="listitem"><${MissionChip} mission=${m} tx=${tx}
         counts=${html`<span class="tr-mission-counts">${counts[m.id].map((n, i) => html`<span class="tr-count"
@@ -150,7 +150,7 @@ function City({ sl, props, hl, tx, plan, sealedOwn }) {
     <${CityTags} city=${sl.city} tx=${tx} />
     <div class="tr-city-values">
       <span title=${t("tremble.ui.raid")}><b>${t("tremble.ui.raid")}</b> ${num(sl.city.raid)}</span>
-      <span title=${t("tremble.ui.catch")}><b>${t("tremble.ui.catch")}</b> ${num(sl.city.catch)}
+      <span title=${t("tremble.ui.catch")}><b>${t("tremble.ui.catch")}</b> ${num(sl.city.catch)}${" "}
         <span class="muted">· ${t("tremble.ui.armies_n", { n: sl.city.catch_draw })}</span></span>
     </div>
     <div class="tr-groups">${groups.map((g) => html`<${Group} key=${g.seat + (g.state || "")} seat=${g.seat} ships=${g.ships} sl=${sl}
@@ -158,7 +158,7 @@ function City({ sl, props, hl, tx, plan, sealedOwn }) {
       total=${active && c.totals && c.totals[String(g.seat)] !== undefined ? c.totals[String(g.seat)] : undefined}
       dice=${active && c.dice[String(g.seat)] !== undefined ? c.dice[String(g.seat)] : undefined} />`)}
       ${groups.length ? null : html`<p class="tr-empty">${t(view.phase === "plan" ? "tremble.ui.no_group_yet" : "tremble.ui.nobody")}</p>`}</div>
-    ${active && c.kind === "army" && c.revealed.length ? html`<div class="tr-army-row" aria-label=${t("tremble.ui.armies")}>
+    ${active && c.kind === "army" && c.revealed.length ? html`<div class="tr-army-row" role="group" aria-label=${t("tremble.ui.armies")}>
       ${c.armies.map((v, i) => html`<${ArmyCard} value=${v} index=${i} tx=${tx} hl=${hl} place=${"army:" + i}
         state=${i < c.army_pos ? "beaten" : i === c.army_pos ? "current" : ""} />`)}</div>` : null}
   </article>`;
@@ -194,7 +194,7 @@ function Tableaux({ props, tx }) {
       </div>
       ${p.stations.length ? html`<div class="tr-player-stations">${p.stations.map((st) => html`<span class=${"tr-station-chip" + (st.tapped ? " tapped" : "")}
         title=${tx.effect(st.effect)}><${Pic} name="station" size=${12} />${tx.name(st)}${st.tapped ? " · " + t("tremble.ui.used") : ""}</span>`)}</div>` : null}
-      <div class="tr-trophies" aria-label=${t("tremble.ui.trophies")}>${p.trophies.length
+      <div class="tr-trophies" role="group" aria-label=${t("tremble.ui.trophies")}>${p.trophies.length
         ? p.trophies.map((c) => html`<${CityChip} city=${c} tx=${tx} />`) : html`<span class="muted small">${t("tremble.ui.no_trophies")}</span>`}</div>
     </div>`)}
   </section>`;
