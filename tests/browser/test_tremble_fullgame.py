@@ -215,13 +215,19 @@ def phone_shot(phone: Page, url: str, name: str, draft: list[tuple[str, str]] | 
     phone.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # the whole page: table, hand and panel
 
 
+def still(page: Page, name: str) -> None:
+    """A screenshot once the pieces that just arrived have settled (their entry animation is .35 s)."""
+    page.wait_for_timeout(450)
+    shot(page, name)
+
+
 def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> None:
     page = open_page(browser)
     phone = open_page(browser, PHONE, lang="ru")
     french = open_page(browser, lang="fr")
     goto(page, server + "/")
     page.click("[data-testid=game-card-tremble]")
-    shot(page, "tremble-1-lobby-desktop")
+    still(page, "tremble-1-lobby-desktop")
     page.click("[data-testid=mode-computer]")
     page.click("[data-testid=players-2]")
     page.click("[data-testid=level-heuristic]")
@@ -249,7 +255,7 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
         # players are named, never "seat 0"
         assert "seat 0" not in page.inner_text("[data-testid=tremble-board]").lower()
         if phase == "buy" and "buy" not in shots:
-            shot(page, "tremble-2-buy-desktop")
+            still(page, "tremble-2-buy-desktop")
             phone_shot(phone, url, "tremble-2-buy-phone")
             shots.add("buy")
         if phase == "plan" and "plan" not in shots and len(view["players"][0]["hand"]) >= 2:
@@ -260,21 +266,21 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
                 tap_board(page, f"slot:{slot}")
             page.wait_for_function("() => document.querySelectorAll('[data-testid=board] .tr-group.draft').length === 2")
             tap_hand(page, "ship:" + hand[1]["id"])  # a ship picked: the cities are marked
-            shot(page, "tremble-3-plan-desktop")
+            still(page, "tremble-3-plan-desktop")
             tap_hand(page, "ship:" + hand[1]["id"])
             phone_shot(phone, url, "tremble-3-plan-phone", draft)
             french.goto(url)
             french.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
             french.wait_for_selector("[data-testid=tremble-board]")
-            shot(french, "tremble-3-plan-desktop-fr")
+            still(french, "tremble-3-plan-desktop-fr")
             page.click("[data-testid=tremble-clear-plan]")
             shots.add("plan")
         if phase in ("declare", "respond") and "battle" not in shots and view["contest"]["kind"] == "battle":
-            shot(page, "tremble-4-battle-desktop")
+            still(page, "tremble-4-battle-desktop")
             phone_shot(phone, url, "tremble-4-battle-phone")
             shots.add("battle")
         if phase in ("reward", "army") and "reward" not in shots:
-            shot(page, "tremble-5-reward-desktop")
+            still(page, "tremble-5-reward-desktop")
             phone_shot(phone, url, "tremble-5-reward-phone")
             shots.add("reward")
         before = version(page)
@@ -282,7 +288,7 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
         wait_version_change(page, before)
         if page.locator("[data-testid=tremble-story]").count() and "story" not in shots and \
                 page.locator("[data-testid=tremble-battle], [data-testid=tremble-catch]").count():
-            shot(page, "tremble-6-results-desktop")
+            still(page, "tremble-6-results-desktop")
             shots.add("story")
         if view["turn"] >= 3:  # later turns: the computer's moves at once (the button goes when the moves are all shown)
             page.evaluate("() => { const b = document.querySelector('[data-testid=skip]'); if (b) b.click(); }")
@@ -297,7 +303,7 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
     assert page.locator("[data-testid=tremble-final]").count() == 1
     assert page.locator("[data-testid=move-log] [data-testid=log-entry]").count() == final["version"]
     assert {"buy", "plan"} <= set(phases) and len(phases) >= 20
-    shot(page, "tremble-7-result-desktop")
+    still(page, "tremble-7-result-desktop")
     phone_shot(phone, url, "tremble-7-result-phone")
     assert {"buy", "plan"} <= shots
     # the list of every legal action was never opened

@@ -154,3 +154,14 @@ def test_rules_routes(client: TestClient) -> None:
     assert r.status_code == 200 and r.json()["rules"]
     assert client.get("/api/rules/nothing").status_code == 404
     assert client.get("/rules/arena").status_code == 200
+
+
+def test_game_catalogues_for_the_browser(client: TestClient) -> None:
+    """GET /api/i18n/<game>/<lang>: the game package's own catalogue (card names, its renderer's texts), which the
+    browser loads beside the client's; an unknown language gets English, a game without a catalogue an empty one."""
+    fr = client.get("/api/i18n/tremble/fr")
+    assert fr.status_code == 200
+    assert fr.json()["tremble.card.paris"] == "Paris" and fr.json()["tremble.ui.seal_plan"] == "Sceller le plan"
+    assert client.get("/api/i18n/tremble/xx").json()["tremble.ui.seal_plan"] == "Seal plan"
+    assert client.get("/api/i18n/nothing/en").status_code == 404
+    assert all(isinstance(v, str) for v in client.get("/api/i18n/arena/ru").json().values())

@@ -70,6 +70,9 @@ function Head({ props, tx }) {
       <span class="tr-turn" data-testid="tremble-turn">${t("tremble.ui.turn_of", { n: view.turn, of: view.turns })}</span>
       ${view.fuel_limit !== null && view.fuel_limit !== undefined ? html`<span class="tr-fuel-limit" title=${t("tremble.ui.fuel_limit_help")}>
         <${Pic} name="fuel" size=${14} />${t("tremble.ui.fuel_limit", { limit: view.fuel_limit })}</span>` : null}
+      ${view.fuel_table && view.fuel_table.length ? html`<span class="tr-fuel-table" role="img"
+        aria-label=${t("tremble.ui.fuel_table", { limits: view.fuel_table.join(", ") })} title=${t("tremble.ui.fuel_table", { limits: view.fuel_table.join(", ") })}>
+        ${view.fuel_table.map((f, i) => html`<span class=${i + 1 === view.turn ? "now" : i + 1 < view.turn ? "past" : ""}>${f}</span>`)}</span>` : null}
       <span class="tr-set" data-testid="tremble-card-set">${tx.house ? t("tremble.card_set.house") : view.card_set}</span>
     </div>
     <div class="tr-scores" role="list" aria-label=${t("tremble.ui.captains")}>${view.players.map((p) => html`<span role="listitem"
