@@ -210,7 +210,8 @@ def phone_shot(phone: Page, url: str, name: str, draft: list[tuple[str, str]] | 
     for ship, slot in draft or []:  # the same gestures by touch
         phone.locator(f"[data-testid=tray] [data-place='ship:{ship}']").first.tap()
         phone.locator(f"[data-testid=board] [data-place='slot:{slot}']").first.tap(position={"x": 12, "y": 12})
-    phone.wait_for_timeout(300)
+    phone.wait_for_timeout(450)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, f"{name}: wider than the phone"
     SHOTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # the whole page: table, hand and panel
 

@@ -33,7 +33,7 @@ export function ShipCard({ ship, tx, hl, place, on, badge, price = false, extra 
   const a = place ? liveAttrs(hl, place, "tr-card tr-ship-card " + extra, on) : { class: "tr-card tr-ship-card " + extra };
   return html`<div ...${a} data-ship=${ship.id} style=${{ "--deck": DECK_COLOURS[ship.deck] || "#777" }}
       draggable=${drag ? "true" : null} onDragStart=${drag ? (e) => drag(e, ship.id) : null}>
-    <div class="tr-card-head"><${Pic} name=${ship.kind} size=${18} cls="tr-kind" /><b class="tr-card-name">${tx.name(ship)}</b></div>
+    <div class="tr-card-head"><${Pic} name=${ship.kind} size=${16} cls="tr-kind" /><b class="tr-card-name">${tx.name(ship)}</b></div>
     <div class="tr-card-stats">
       <span class="tr-num tr-str"><${Pic} name="strength" size=${14} /><span class="sr-only">${tx.t("tremble.ui.strength")}</span>${ship.strength}</span>
       <span class="tr-num tr-fuel"><${Pic} name="fuel" size=${14} /><span class="sr-only">${tx.t("tremble.ui.fuel")}</span>${ship.fuel}</span>
@@ -50,7 +50,7 @@ export function EffectCard({ card, kind, tx, hl, place, on, state, price = false
   const cls = `tr-card tr-${kind}-card ${extra}`;
   const a = place ? liveAttrs(hl, place, cls, on) : { class: cls };
   return html`<div ...${a} data-card=${card.id}>
-    <div class="tr-card-head"><${Pic} name=${kind === "station" ? "station" : "comp"} size=${18} />
+    <div class="tr-card-head"><${Pic} name=${kind === "station" ? "station" : "comp"} size=${16} />
       <b class="tr-card-name">${tx.name(card)}</b></div>
     <div class="tr-ability">${tx.effect(card.effect)}</div>
     ${price ? html`<div class="tr-card-stats"><span class="tr-kind-name">${tx.t("tremble.ui.station")}</span>

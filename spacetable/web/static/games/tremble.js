@@ -298,10 +298,10 @@ function Results(props) {
   const { t, num } = tx;
   return html`<section class="card tr-results" aria-labelledby="tremble-final-h" data-testid="tremble-final-count">
     <h2 id="tremble-final-h">${t("tremble.ui.final_count")}</h2>
-    <table class="tr-final" data-testid="tremble-final"><thead><tr><th scope="col">${t("tremble.ui.captain")}</th>
-      <th scope="col">${t("tremble.ui.missions")}</th><th scope="col">${t("tremble.ui.unpaid_credits")}</th><th scope="col">${t("tremble.ui.humans")}</th></tr></thead>
+    <div class="tr-scroll-x"><table class="tr-final" data-testid="tremble-final"><thead><tr><th scope="col">${t("tremble.ui.captain")}</th>
+      <th scope="col">${t("tremble.ui.missions")}</th><th scope="col" title=${t("tremble.ui.unpaid_credits")}>${t("tremble.ui.credits_col")}</th><th scope="col">${t("tremble.ui.humans")}</th></tr></thead>
       <tbody>${view.players.map((p, i) => html`<tr><th scope="row">${tx.who(p.seat)}</th><td>+${num(final.missions[i] || 0)}</td>
-        <td>${final.credits[i] ? num(final.credits[i]) : "0"}</td><td><b>${num(p.humans)}</b></td></tr>`)}</tbody></table>
+        <td>${final.credits[i] ? num(final.credits[i]) : "0"}</td><td><b>${num(p.humans)}</b></td></tr>`)}</tbody></table></div>
   </section>`;
 }
 
