@@ -248,3 +248,20 @@ def test_tremble_pages_are_accessible_and_fit_a_phone(server: str, browser: Brow
     assert serious(page) == [], "review"
     assert problems == [], "\n".join(problems)
     assert errors_of(page) == []
+
+
+def test_captains_are_told_apart_by_name(server: str, browser: Browser) -> None:
+    """Three captains, two of them computers at the same level: every name on the page differs (the seat number is
+    added to names that would be the same), and no name is a bare seat number."""
+    page = open_page(browser)
+    mid, seat, token = create(server, "tremble", {"players": 3}, ai={1: "random", 2: "random"}, ai_seconds=0.05, name="Ann")
+    assert seat is not None and token is not None
+    goto(page, seat_url(server, mid, seat, token))
+    ready(page)
+    names = page.locator("[data-testid=seats] .seat-name").all_inner_texts()
+    assert len(names) == 3 and len(set(names)) == 3, names
+    assert names[1].endswith(" 2") and names[2].endswith(" 3") and "Ann" in names[0]
+    table = page.inner_text("[data-testid=tremble-board]")
+    assert all(n.replace(" (you)", "") in table for n in names)
+    assert "seat 1" not in table.lower() and "seat 2" not in table.lower()
+    assert errors_of(page) == []

@@ -4,17 +4,23 @@ import { Icon } from "./icons.js";
 import { t, tMaybe, num } from "./i18n.js";
 import { Button, Fold } from "./ui.js";
 
-/** Names for seats: a person's name, "Computer (hard)" for an AI, "Open seat 2" for a free one. */
+/** Names for seats: a person's name, "Computer (hard)" for an AI, "Open seat 2" for a free one; seats that would
+ *  share a name (two computers at one level, two people named alike) get their seat number after it. */
 export function seatNamer(match, agentLevels, mySeat) {
-  return (i, opts = {}) => {
+  const base = (i) => {
     const s = match && match.seats[i];
-    let name;
-    if (!s) name = t("seat.player_n", { n: i + 1 });
-    else if (s.kind === "open") name = t("seat.open_n", { n: i + 1 });
-    else if (s.kind === "ai") {
+    if (!s) return t("seat.player_n", { n: i + 1 });
+    if (s.kind === "open") return t("seat.open_n", { n: i + 1 });
+    if (s.kind === "ai") {
       const level = agentLevels && agentLevels[s.agent];
-      name = level ? t("seat.computer_level", { level: t("level." + level) }) : t("seat.computer");
-    } else name = s.name || t("seat.player_n", { n: i + 1 });
+      return level ? t("seat.computer_level", { level: t("level." + level) }) : t("seat.computer");
+    }
+    return s.name || t("seat.player_n", { n: i + 1 });
+  };
+  const seats = (match && match.seats) || [];
+  return (i, opts = {}) => {
+    let name = base(i);
+    if (seats.some((_, j) => j !== i && base(j) === name)) name = `${name} ${i + 1}`;
     if (opts.you !== false && mySeat !== null && mySeat !== undefined && i === mySeat) name = t("seat.you", { name });
     return name;
   };
