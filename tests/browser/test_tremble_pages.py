@@ -6,6 +6,7 @@ with the rule's link (TH-6.3), and the pages pass axe-core and fit a phone with 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -15,6 +16,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
+from spacetable.games import get_game
+from spacetable.games.tremble.ai import RandomCaptain
 
 from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_of, seat_state, seat_url, version, wait_synced
 from .test_accessibility import serious
@@ -264,4 +267,50 @@ def test_captains_are_told_apart_by_name(server: str, browser: Browser) -> None:
     table = page.inner_text("[data-testid=tremble-board]")
     assert all(n.replace(" (you)", "") in table for n in names)
     assert "seat 1" not in table.lower() and "seat 2" not in table.lower()
+    assert errors_of(page) == []
+
+
+#: Event lines the results panel leaves out on purpose (purchases, missions, reshuffles, moves before the cities).
+NOT_SHOWN = ("seat {n} buys", "mission ", "game over", "the ", "station-move d6", "seat {n}'s ", "seat {n} shows and discards",
+             "seat {n} resigns")
+
+
+def engine_event_lines() -> list[str]:
+    """Every distinct event line of seeded random games of two to five captains (spacetable.games.tremble)."""
+    game = get_game("tremble")
+    lines: set[str] = set()
+    for seed in range(12):
+        state = game.initial_state({"players": 2 + seed % 4}, seed)
+        captain = RandomCaptain(seed)
+        while game.to_act(state):
+            seat = game.to_act(state)[0]
+            state = game.apply(state, seat, captain.choose(game, state, seat))
+            lines.update(state.events[-12:])  # the lines the views show (view["events"] is the last 20 of them)
+    return sorted(lines)
+
+
+def test_the_results_panel_reads_every_event_line_of_the_engine(server: str, browser: Browser) -> None:
+    """The results panel tells each city's story from the engine's event lines (tremble-story.js): every line of
+    seeded games is understood, or is one the panel leaves out on purpose; dice, totals and seats are read right.
+    A change of the engine's lines that the panel would miss fails here."""
+    lines = engine_event_lines()
+    page = open_page(browser)
+    goto(page, server + "/")
+    read = "async (lines) => { const m = await import('/static/games/tremble-story.js'); return lines.map(m.fact); }"
+    facts = page.evaluate(read, lines)
+    kinds: set[str] = set()
+    for line, f in zip(lines, facts, strict=True):
+        if f is None:
+            shape = re.sub(r"seat \d+", "seat {n}", line)
+            assert shape.startswith(NOT_SHOWN), f"the results panel does not read: {line!r}"
+            continue
+        kinds.add(f["k"])
+        seats = [int(x) for x in re.findall(r"seat (\d+)", line)]
+        if "seat" in f:
+            assert f["seat"] == seats[0], line
+        if f["k"] == "roll":
+            assert f["dice"] == [int(x) for x in re.findall(r"(\d)\+(\d)", line)[0]], line
+        if f["k"] == "totals":
+            assert [s for s, _ in f["totals"]] == seats[-len(f["totals"]):], line
+    assert {"battle", "declare", "roll", "totals", "win", "lost", "comp", "raid", "catch", "army", "caught", "break"} <= kinds
     assert errors_of(page) == []
