@@ -158,7 +158,6 @@ const PICS = {
   army: html`<path d="M12 3l8 3v6c0 5-4 8-8 9-4-1-8-4-8-9V6z" />`,
   dice: html`<rect x="3" y="3" width="18" height="18" rx="4" /><path d="M8 8h.01M16 16h.01M12 12h.01" />`,
   credit: html`<rect x="2" y="6" width="20" height="13" rx="2" /><path d="M2 10h20" />`,
-  trophy: html`<path d="M8 4h8v5a4 4 0 0 1-8 0z" /><path d="M12 13v4M8 20h8" />`,
   mission: html`<circle cx="12" cy="12" r="9" /><circle cx="12" cy="12" r="5" /><path d="M12 12h.01" />`,
   home: html`<path d="M3 11l9-7 9 7" /><path d="M5 10v10h14V10" />`,
   sealed: html`<rect x="5" y="10" width="14" height="10" rx="2" /><path d="M8 10V7a4 4 0 0 1 8 0v3" />`,

@@ -5,7 +5,7 @@
 // match page shows adds the lines of its action, so the panel grows one step at a time with the moves.
 // The event lines are the engine's own English records (spacetable/games/tremble: battle.py, reward.py); only
 // their numbers and seats are read here, every word shown comes from the catalogues.
-import { html } from "/static/app/kit.js";
+import { html, Icon } from "/static/app/kit.js";
 import { Pic, texts } from "./tremble-common.js";
 
 const num = (s) => Number(String(s).replace(/,/g, ""));
@@ -97,7 +97,7 @@ export function Story({ story, props }) {
         <th scope="col">${t("tremble.ui.dice")}</th><th scope="col">${t("tremble.ui.total")}</th></tr></thead>
       <tbody>${[...rows.values()].map((r) => html`<tr class=${r.won ? "won" : r.choice === "flee" ? "fled" : ""} data-seat=${r.seat}>
         <th scope="row"><span class="seat-dot" style=${{ background: tx.colour(r.seat) }} aria-hidden="true"></span> ${tx.who(r.seat)}
-          ${r.won ? html` <span class="tr-won"><${Pic} name="trophy" size=${13} /> ${t("tremble.ui.winner")}</span>` : null}</th>
+          ${r.won ? html` <span class="tr-won"><${Icon} name="trophy" size=${14} /> ${t("tremble.ui.winner")}</span>` : null}</th>
         <td>${r.start ?? "–"}</td>
         <td class="tr-dice">${r.choice === "flee" ? t("tremble.ui.fled") : r.dice.length
           ? r.dice.map((d, i) => html`<span class=${i < r.dice.length - 1 ? "tr-rerolled" : ""}>${d[0]}+${d[1]}</span>`)
