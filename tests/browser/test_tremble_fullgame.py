@@ -1,7 +1,7 @@
 """A complete Tremble, Humans! game against the AI in Debian chromium, played only by board gestures and composer
 controls (the folded list of every legal action is never used): the match is created from the lobby (two captains,
 the computer at the medium level); purchases are made in the shop (cards tapped on the board, discards tapped under
-it, credits with the stepper, TH-4.3 to TH-4.6, TH-13), plans composed by tapping or dragging ships onto cities with
+it, credits with the stepper, TH-4.3, TH-4.4, TH-4.5, TH-4.6, TH-13), plans composed by tapping or dragging ships onto cities with
 the fuel budget and support tokens in the composer and sealed after the server's check (TH-6); battles, rewards,
 army fights, response windows, losses and the other small decisions through their panels or by tapping a station
 or card and then a ship, the ship to lose, the army to ignore (TH-7, TH-9, TH-10, TH-11). Screenshots of each main

@@ -1,4 +1,4 @@
-// Tremble, Humans!: buying as a shop (TH-4.3 to TH-4.6, TH-13). The cards drawn for you lie on the board with their
+// Tremble, Humans!: buying as a shop (TH-4.3, TH-4.4, TH-4.5, TH-4.6, TH-13). The cards drawn for you lie on the board with their
 // prices: tap the ones to buy; the ships and stations of your hand (under the board) are tapped to discard when a
 // limit asks for it; compensation cards that give humans, credits and repayments are composer controls. The
 // composer adds it all up (price, the automatic discount of a station, your humans after) and says at once whether
