@@ -274,6 +274,11 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
             french.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
             french.wait_for_selector("[data-testid=tremble-board]")
             still(french, "tremble-3-plan-desktop-fr")
+            # a drafted ship dragged from its city to the other one: one group of two
+            page.drag_and_drop(f"[data-testid=board] .tr-group.draft [data-place='ship:{hand[0]['id']}']",
+                               f"[data-testid=board] [data-place='slot:{draft[1][1]}']", target_position={"x": 12, "y": 12})
+            page.wait_for_function("() => document.querySelectorAll('[data-testid=board] .tr-group.draft').length === 1")
+            assert page.locator("[data-testid=board] .tr-group.draft .tr-chip").count() == 2
             page.click("[data-testid=tremble-clear-plan]")
             shots.add("plan")
         if phase in ("declare", "respond") and "battle" not in shots and view["contest"]["kind"] == "battle":

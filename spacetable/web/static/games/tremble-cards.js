@@ -13,9 +13,10 @@ export function liveAttrs(hl, id, extra, on) {
 }
 
 /** Ship line: kind picture, name, strength, fuel. `compact` for the groups on a city card. */
-export function ShipChip({ ship, tx, hl, place, extra = "", on, strength, note }) {
+export function ShipChip({ ship, tx, hl, place, extra = "", on, strength, note, drag }) {
   const a = place ? liveAttrs(hl, place, "tr-chip " + extra, on) : { class: "tr-chip " + extra };
-  return html`<div ...${a} data-ship=${ship.id} title=${abilityTitle(ship, tx)}>
+  return html`<div ...${a} data-ship=${ship.id} title=${abilityTitle(ship, tx)}
+      draggable=${drag ? "true" : null} onDragStart=${drag ? (e) => drag(e, ship.id) : null}>
     <${Pic} name=${ship.kind} size=${15} cls="tr-kind" />
     <span class="tr-chip-name">${tx.name(ship)}</span>
     <span class="tr-num tr-str" title=${tx.t("tremble.ui.strength")}><${Pic} name="strength" size=${12} /><span class="sr-only">${tx.t("tremble.ui.strength")}</span>${strength ?? ship.strength}</span>

@@ -114,7 +114,8 @@ function Group({ seat, ships, sl, props, hl, tx, state, total, dice, support }) 
       ${dice !== undefined ? html`<span class="tr-num tr-dice-n"><${Pic} name="dice" size=${12} />${dice}</span>` : null}
     </div>
     ${support ? html`<div class="tr-support-pill">${t("tremble.ui.support_n", { n: support })}</div>` : null}
-    <div class="tr-ships">${ships.map((s) => html`<${ShipChip} key=${s.id} ship=${s} tx=${tx} hl=${hl} place=${"ship:" + s.id} />`)}</div>
+    <div class="tr-ships">${ships.map((s) => html`<${ShipChip} key=${s.id} ship=${s} tx=${tx} hl=${hl} place=${"ship:" + s.id}
+      drag=${state === "draft" ? dragShip : null} />`)}</div>
   </div>`;
 }
 
