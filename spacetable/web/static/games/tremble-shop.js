@@ -138,16 +138,18 @@ export function Shop({ props, hl, tx, ShipCard, EffectCard }) {
   const buying = isBuying(props);
   const mine = me(view, you);
   const committed = (view.sealed && view.sealed.committed) || {};
+  const own = view.phase === "buy" && view.sealed && view.sealed.own ? view.sealed.own : null; // your sealed purchase
+  const chosen = (c) => (own ? own.buy.includes(c.id) : m.on[c.id]);
   return html`<section class="tr-shop" aria-label=${t("tremble.ui.shop")} data-testid="tremble-shop-board">
     ${mine && mine.drawn ? html`<div class="tr-shop-row">
       <h3 class="tr-zone-title">${view.phase === "redraw" ? t("tremble.ui.drawn_stations") : t("tremble.ui.drawn_for_you")}</h3>
       <div class="tr-cards">${mine.drawn.length ? mine.drawn.map((c) => c.card === "ship"
-        ? html`<${ShipCard} ship=${c} tx=${tx} hl=${hl} place=${buying ? "card:" + c.id : null} on=${m.on[c.id]} price
-            badge=${m.on[c.id] ? t("tremble.ui.to_buy") : null} extra="tr-shop-card" />`
-        : html`<${EffectCard} card=${c} kind="station" tx=${tx} hl=${hl} place=${buying ? "card:" + c.id : null} on=${m.on[c.id]} price
-            state=${m.on[c.id] ? t("tremble.ui.to_buy") : null} extra="tr-shop-card" />`)
+        ? html`<${ShipCard} ship=${c} tx=${tx} hl=${hl} place=${buying ? "card:" + c.id : null} on=${chosen(c)} price
+            badge=${chosen(c) ? t("tremble.ui.to_buy") : null} extra="tr-shop-card" />`
+        : html`<${EffectCard} card=${c} kind="station" tx=${tx} hl=${hl} place=${buying ? "card:" + c.id : null} on=${chosen(c)} price
+            state=${chosen(c) ? t("tremble.ui.to_buy") : null} extra="tr-shop-card" />`)
         : html`<p class="muted">${committed[String(you)] ? t("tremble.ui.bought_sealed") : t("tremble.ui.nothing_drawn")}</p>`}</div>
-      ${view.sealed && view.sealed.own ? html`<p class="tr-sealed-own"><${Pic} name="sealed" size=${14} /> ${t("tremble.ui.your_sealed")}</p>` : null}
+      ${own ? html`<p class="tr-sealed-own"><${Pic} name="sealed" size=${14} /> ${t("tremble.ui.your_sealed")}</p>` : null}
     </div>` : null}
     <div class="tr-shop-others">${view.players.filter((p) => p.seat !== you).map((p) => html`<div class="tr-other-draw">
       <span class="seat-dot" style=${{ background: tx.colour(p.seat) }} aria-hidden="true"></span>
