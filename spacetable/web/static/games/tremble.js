@@ -342,6 +342,7 @@ function Legend(props) {
       <li><${Pic} name="mission" size=${14} /> ${t("tremble.ui.legend_mission")}</li>
       <li><${Pic} name="sealed" size=${14} /> ${t("tremble.ui.legend_sealed")}</li>
       <li><${Pic} name="army" size=${14} /> ${t("tremble.ui.legend_army")}</li>
+      <li><${Pic} name="dice" size=${14} /> ${t("tremble.ui.legend_dice")}</li>
     </ul>
     <p class="small">${t("tremble.ui.legend_regions")}</p>
     <div class="tr-tags">${Object.keys(REGION_COLOURS).map((r) => html`<span class="tr-tag" style=${{ "--tag": REGION_COLOURS[r] }}>${tx.term("region", r)}</span>`)}</div>
