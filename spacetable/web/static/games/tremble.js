@@ -240,6 +240,7 @@ function Tray(props) {
     return at ? t("tremble.ui.at_city", { slot: at.slot, city: tx.name(at.city) }) : null;
   };
   const stateOf = (c, kind) => {
+    if (view.phase === "over") return null;
     if (kind === "station") return c.tapped ? t("tremble.ui.used_this_turn") : shop && shop.disc[c.id] ? t("tremble.ui.to_discard") : null;
     if (!usable(c, view)) return t("tremble.ui.usable_from", { turn: c.received + 1 });
     return shop && shop.compOn[c.id] ? t("tremble.ui.to_play") : null;
