@@ -292,9 +292,11 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
         before = version(page)
         phases.append(decide(page, snap, rng, state))
         wait_version_change(page, before)
-        if page.locator("[data-testid=tremble-story]").count() and "story" not in shots and \
-                page.locator("[data-testid=tremble-battle], [data-testid=tremble-catch]").count():
+        # a city's results once its dice are rolled: the winner of a battle, or the army fights of a catch
+        if "story" not in shots and \
+                page.locator("[data-testid=tremble-battle] tr.won, [data-testid=tremble-catch] li").count():
             still(page, "tremble-6-results-desktop")
+            phone_shot(phone, url, "tremble-6-results-phone")
             shots.add("story")
         if view["turn"] >= 3:  # later turns: the computer's moves at once (the button goes when the moves are all shown)
             page.evaluate("() => { const b = document.querySelector('[data-testid=skip]'); if (b) b.click(); }")
@@ -311,7 +313,7 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
     assert {"buy", "plan"} <= set(phases) and len(phases) >= 20
     still(page, "tremble-7-result-desktop")
     phone_shot(phone, url, "tremble-7-result-phone")
-    assert {"buy", "plan"} <= shots
+    assert {"buy", "plan", "story"} <= shots
     # the list of every legal action was never opened
     assert page.locator("[data-testid=legal-actions][open]").count() == 0
     assert errors_of(page) == [] and errors_of(phone) == [] and errors_of(french) == []
