@@ -13,7 +13,7 @@ a resolver (``Match.load(path, get_game)``) or :meth:`Match.attach`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,9 +80,7 @@ class Match:
         game = self.game_obj()
         state = game.initial_state(self.config, self.seed)
         yield state
-        for entry in self.log:
-            state = game.apply(state, entry.player, entry.action)
-            yield state
+        yield from replay_states(game, state, ((e.player, e.action) for e in self.log))
 
     def replay(self, upto: int | None = None) -> Any:
         """The state after the first ``upto`` actions (all of them by default)."""
@@ -126,6 +124,14 @@ class Match:
     @classmethod
     def load(cls, path: str | Path, resolve: Resolver | None = None) -> Match:
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")), resolve)
+
+
+def replay_states(game: Game[Any], state: Any, entries: Iterable[tuple[int, Action]]) -> Iterator[Any]:
+    """The state after each of ``entries`` (``(player, action)``), applied in turn from ``state``: the one replay
+    loop of matches (files, the terminal, the play server's history and undo)."""
+    for player, action in entries:
+        state = game.apply(state, player, action)
+        yield state
 
 
 def state_fingerprint(game: Game[Any], state: Any) -> str:

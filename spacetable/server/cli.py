@@ -4,6 +4,11 @@ Defaults: host 127.0.0.1, port 8000, database ``./spacetable.sqlite3`` (SQLite,
 created and migrated on first start). ``--database-url`` takes any SQLAlchemy
 URL, e.g. ``postgresql+psycopg://user:pw@host/db``. Every bound of the server
 (``limits.Limits``) has a flag; ``--data-dir`` names the operator's data catalogue.
+
+Several processes (SRV-X1..X4): ``--workers N`` starts N processes on one port (uvicorn's supervisor
+restarts a worker that dies), or run ``spacetable serve`` several times behind a proxy; either way they
+share the database and a Redis server (``--redis-url``), which carries every match's changes to the
+processes holding it and the shared rate limits.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import time
 from spacetable.core import catalog
 
 from .db import default_database_url
-from .http import guarded_protocol
+from .http import HEADER_TIMEOUT_ENV, guarded_protocol
 from .jsonlog import log_config
 from .limits import Limits, check_rate
 
@@ -58,8 +63,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="SQLAlchemy database URL (default: sqlite file ./spacetable.sqlite3)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
     p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
-    p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"],
-                   help="write on the event loop (inline) or in a writer thread; auto: inline for SQLite")
+    p.add_argument("--db-writers", type=int, default=2,
+                   help="PostgreSQL: connections committing actions, each a batch per transaction (default 2)")
+    c = p.add_argument_group("several processes (see docs/server.md, Running several processes)")
+    c.add_argument("--workers", type=int, default=1,
+                   help="server processes on this port (default 1); more than one needs --redis-url")
+    c.add_argument("--redis-url", default=os.environ.get("SPACETABLE_REDIS_URL"),
+                   help="Redis shared by the processes of the service: match changes and rate limits "
+                        "(default $SPACETABLE_REDIS_URL; none: one process)")
+    c.add_argument("--lease-seconds", type=float, default=10.0,
+                   help="a process silent this long loses its matches' AI seats and clocks to another (default 10)")
     p.add_argument("--data-dir", default=os.environ.get(catalog.ENV),
                    help="the operator's data catalogue: DIR/fullmetal/maps/<name>.fmp, DIR/tremble/card_sets/<name>/ "
                         f"(default ${catalog.ENV}, else bundled data only)")
@@ -126,23 +139,44 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     import uvicorn
 
-    from .app import create_app
+    from .app import SETTINGS_ENV, create_app, settings_json
 
     cfg = log_config(args.log_level)
     logging.config.dictConfig(cfg)
     url = args.database_url or default_database_url()
     limits = limits_from(args)
-    app = create_app(url, ai_workers=args.ai_workers, db_writer=args.db_writer, limits=limits, data_dir=args.data_dir)
+    if args.workers > 1 and not args.redis_url:
+        print("spacetable serve: --workers above 1 needs --redis-url (the processes share matches through Redis)",
+              file=sys.stderr)
+        return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]})", flush=True)
+    options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
+               "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}
+    common: dict[str, object] = {
+        "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level, "ws": "websockets-sansio",
+        "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,
+        "ws_ping_timeout": limits.ws_ping_timeout, "proxy_headers": not args.no_proxy_headers,
+        "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False,
+    }
+    workers = f", {args.workers} processes" if args.workers > 1 else ""
+    print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]}{workers})", flush=True)
+    if args.workers > 1:
+        from .db import make_engine, run_migrations
+
+        engine = make_engine(url)
+        run_migrations(engine)  # once, before the workers start
+        engine.dispose()
+        os.environ[SETTINGS_ENV] = settings_json(url, limits, **options)
+        os.environ[HEADER_TIMEOUT_ENV] = str(limits.header_timeout)
+        # uvicorn's supervisor imports the app factory in each worker and restarts a worker that dies
+        uvicorn.run("spacetable.server.app:app_from_env", factory=True, workers=args.workers,
+                    http="spacetable.server.http:GuardedHttp", **common)  # type: ignore[arg-type]
+        return 0
+    app = create_app(url, limits=limits, **options)  # type: ignore[arg-type]
     tune_gc()
     # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with a
     # header timeout (silent connections are closed, SRV-B2)
-    uvicorn.run(app, host=args.host, port=args.port, log_config=cfg, log_level=args.log_level, ws="websockets-sansio",
-                http=guarded_protocol(limits.header_timeout), ws_max_size=4 * limits.max_message,
-                ws_ping_interval=limits.ws_ping_interval, ws_ping_timeout=limits.ws_ping_timeout,
-                proxy_headers=not args.no_proxy_headers, forwarded_allow_ips=args.forwarded_allow_ips,
-                server_header=False)
+    uvicorn.run(app, http=guarded_protocol(limits.header_timeout), **common)  # type: ignore[arg-type]
     return 0
 
 

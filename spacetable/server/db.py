@@ -1,10 +1,19 @@
-"""Persistence: SQLAlchemy 2 models, engine set-up and Alembic migrations.
+"""Persistence: SQLAlchemy 2 models, engine set-up and Alembic migrations (the schema; the queries are in
+``repo.py``, the drivers and the group-commit writer in ``storage.py``).
 
 A match is stored as its config, its seed and its action log (SRV-P1): one row
 per action in ``actions``, appended in the same transaction that bumps
-``matches.version`` (SRV-P2), so a server killed at any moment restarts with
+``matches.version`` and ``matches.revision`` (SRV-P2), so a server killed at any moment restarts with
 every match exactly where it was. Live states are never stored; they are
 rebuilt by replaying the log. SQLite runs in WAL mode.
+
+Several server processes share one database (SRV-X1): every change of a match is a compare-and-set on
+``matches.revision`` (the change commits only if the revision is the one the process built it on), and
+``actions`` has the primary key ``(match_id, idx)``; ``epoch`` counts undos (the log was cut), ``owner``
+names the process that runs the match's AI seats and clock (the one that committed its last change) and
+``wake_at`` says when the server must act on its own (an AI to move: at once; a clock: its deadline).
+``servers`` holds each process's heartbeat: an owner whose heartbeat is older than the lease has died,
+and another process takes its matches over (SRV-X3).
 """
 
 from __future__ import annotations
@@ -49,6 +58,14 @@ class MatchRow(Base):
     to_act: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: why the match cannot be loaded (SRV-P4); ``None`` when it loads
     broken: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: SRV-X1: bumped by every change (action, seat, undo, undo request); changes compare-and-set on it
+    revision: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: SRV-X1: bumped by every undo (the log was cut: a process's copy of it may differ from here on)
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: SRV-X3: the server process that runs this match's AI seats and clock (it committed the last change)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: SRV-X3: when the server must act on its own (an AI to move: the time it became due; a clock: the deadline)
+    wake_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -71,6 +88,19 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     source: Mapped[str] = mapped_column(String(16), default="player")  # player | ai | timeout
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class ServerRow(Base):
+    """One running server process and its heartbeat (SRV-X3)."""
+
+    __tablename__ = "servers"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: host, PID namespace and boot: where ``pid`` means something (a restart on the same host frees its matches)
+    host: Mapped[str] = mapped_column(String(200), default="")
+    pid: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float, index=True)
 
 
 def default_database_url(path: str = "spacetable.sqlite3") -> str:
@@ -145,6 +175,10 @@ def run_migrations(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # several processes starting at once (``serve --workers N``): one migrates, the others wait and
+            # then find the schema at head (the lock is released when this transaction ends)
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(74616231)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

@@ -4,7 +4,7 @@
   it) and checks a JSON body strictly (:mod:`.jsonio`: UTF-8, no NaN/Infinity/overflowing numbers,
   no lone surrogates, bounded depth) before the application sees it; a bad body gets a 400 in the
   API's error shape.
-* :func:`guarded_protocol` gives uvicorn an HTTP protocol that closes a connection which has not sent
+* :class:`GuardedHttp` (:func:`guarded_protocol`) gives uvicorn an HTTP protocol that closes a connection which has not sent
   complete request headers within ``header_timeout`` seconds (uvicorn by itself keeps a connection
   that never sends a byte open forever, so silent connections could exhaust file descriptors).
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from typing import Any
 
 from .errors import error_body
@@ -93,48 +94,57 @@ class BodyGuard:
         await self.app(scope, replay, send)
 
 
-def guarded_protocol(header_timeout: float) -> type:
-    """uvicorn's HTTP protocol (httptools when installed, else h11) closing connections that do not
-    deliver complete request headers within ``header_timeout`` seconds: at connection, and again
-    whenever a keep-alive connection starts its next request."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
-    except ImportError:  # pragma: no cover - httptools not installed
-        from uvicorn.protocols.http.h11_impl import H11Protocol as Base  # type: ignore[assignment]
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
+except ImportError:  # pragma: no cover - httptools not installed
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _Base  # type: ignore[assignment]
 
-    class Guarded(Base):  # type: ignore[misc, valid-type]
-        _guard: asyncio.TimerHandle | None = None
-        _guard_cycle: Any = None
+#: the header timeout of :class:`GuardedHttp` in processes started by ``serve --workers N``
+HEADER_TIMEOUT_ENV = "SPACETABLE_HEADER_TIMEOUT"
 
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._arm()
 
-        def _arm(self) -> None:
-            self._guard_cycle = self.cycle
-            self._guard = self.loop.call_later(header_timeout, self._expire)
+class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
+    """uvicorn's HTTP protocol (httptools when installed, else h11) closing connections that do not deliver
+    complete request headers within ``header_timeout`` seconds: at connection, and again whenever a keep-alive
+    connection starts its next request. A module-level class so that uvicorn can import it in each worker
+    (``--workers``); the timeout is a class attribute, or ``$SPACETABLE_HEADER_TIMEOUT``."""
 
-        def _disarm(self) -> None:
-            if self._guard is not None:
-                self._guard.cancel()
-                self._guard = None
+    header_timeout = float(os.environ.get(HEADER_TIMEOUT_ENV, "10"))
+    _guard: asyncio.TimerHandle | None = None
+    _guard_cycle: Any = None
 
-        def data_received(self, data: bytes) -> None:
-            if self._guard is None and self.cycle is not None and self.cycle.response_complete:
-                self._arm()  # a keep-alive connection begins its next request
-            super().data_received(data)
-            if self._guard is not None and self.cycle is not self._guard_cycle:
-                self._disarm()  # the headers are complete: a request is being handled
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._arm()
 
-        def _expire(self) -> None:
+    def _arm(self) -> None:
+        self._guard_cycle = self.cycle
+        self._guard = self.loop.call_later(self.header_timeout, self._expire)
+
+    def _disarm(self) -> None:
+        if self._guard is not None:
+            self._guard.cancel()
             self._guard = None
-            transport = self.transport
-            # an upgraded connection (WebSocket) belongs to another protocol object by now
-            if transport is not None and not transport.is_closing() and transport.get_protocol() is self:
-                transport.close()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
+    def data_received(self, data: bytes) -> None:
+        if self._guard is None and self.cycle is not None and self.cycle.response_complete:
+            self._arm()  # a keep-alive connection begins its next request
+        super().data_received(data)
+        if self._guard is not None and self.cycle is not self._guard_cycle:
+            self._disarm()  # the headers are complete: a request is being handled
 
-    return Guarded
+    def _expire(self) -> None:
+        self._guard = None
+        transport = self.transport
+        # an upgraded connection (WebSocket) belongs to another protocol object by now
+        if transport is not None and not transport.is_closing() and transport.get_protocol() is self:
+            transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def guarded_protocol(header_timeout: float) -> type:
+    """:class:`GuardedHttp` with ``header_timeout`` (one process)."""
+    return type("GuardedHttpWithTimeout", (GuardedHttp,), {"header_timeout": header_timeout})

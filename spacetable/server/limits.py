@@ -2,8 +2,9 @@
 
 Each field of :class:`Limits` has a default, a ``spacetable serve`` flag (``server/cli.py``) and a
 line in ``docs/server.md`` ("Security model"). Rate limits use the ``limits`` library (moving windows
-kept in memory, per client address: the peer, or the real client named by a trusted proxy's
-forwarded headers, see ``--forwarded-allow-ips``).
+per client address: the peer, or the real client named by a trusted proxy's forwarded headers, see
+``--forwarded-allow-ips``), kept in the process's memory, or in Redis when the server has one
+(``--redis-url``): then every process of the service counts the same windows (SRV-X4).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import resource
 import time
 from dataclasses import dataclass, field
 
-from limits import RateLimitItem, parse_many, storage, strategies
+from limits import RateLimitItem, parse_many
+from limits.aio import storage, strategies
 
 from .errors import ServiceError
 
@@ -67,21 +69,27 @@ class Limits:
 
 
 class RateLimiter:
-    """Per-client moving-window rate limits for ``create``, ``join`` and ``act`` (SRV-B2)."""
+    """Per-client moving-window rate limits for ``create``, ``join`` and ``act`` (SRV-B2); shared by all
+    processes through Redis when ``redis_url`` is given (SRV-X4)."""
 
-    def __init__(self, limits: Limits) -> None:
-        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+    def __init__(self, limits: Limits, redis_url: str | None = None) -> None:
+        if redis_url:
+            uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
+            store: storage.Storage = storage.RedisStorage(uri, implementation="redispy", key_prefix="spacetable-limits")
+        else:
+            store = storage.MemoryStorage()
+        self._limiter = strategies.MovingWindowRateLimiter(store)
         self._rules: dict[str, list[RateLimitItem]] = {
             "create": parse_many(limits.rate_create) if limits.rate_create else [],
             "join": parse_many(limits.rate_join) if limits.rate_join else [],
             "act": parse_many(limits.rate_act) if limits.rate_act else [],
         }
 
-    def hit(self, what: str, client: str | None) -> None:
+    async def hit(self, what: str, client: str | None) -> None:
         """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit."""
         for item in self._rules[what]:
-            if not self._limiter.hit(item, what, client or "-"):
-                reset = self._limiter.get_window_stats(item, what, client or "-").reset_time
+            if not await self._limiter.hit(item, what, client or "-"):
+                reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 raise ServiceError(429, "rate_limited", f"too many {what} requests from your address; "
                                    f"try again in {wait} s", headers={"Retry-After": str(wait)})

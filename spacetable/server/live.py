@@ -1,8 +1,10 @@
-"""A match in memory and its connected clients (SRV-V1, SRV-V2, SRV-L1).
+"""A match in memory and its connected clients (SRV-V1, SRV-V2, SRV-X1).
 
 :class:`LiveMatch` holds the replayed state of a match with per-state caches (views, legal actions,
-seats to act: computed at most once per state, whoever asks); :class:`Subscriber` is one connected
-WebSocket client with its bounded outgoing queue.
+seats to act: computed at most once per state, whoever asks) and its history (:meth:`LiveMatch.state_at`:
+the state after any step, from checkpoints, for replays and undo); :class:`Subscriber` is one connected
+WebSocket client with its bounded outgoing queue; :func:`make_entry` is the one place where a logged action
+gets what each viewer may see of it.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spacetable.core.game import Action, Game
+from spacetable.core.match import replay_states
+from spacetable.core.serial import action_key
 
-#: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``select_legal``).
-LEGAL_LIMIT = 400
-#: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
-LEGAL_PAGE_MAX = 5000
 #: A client that stops reading is cut off once this many messages wait for it.
 MAX_BACKLOG = 1000
+#: A match's history keeps the state after every this many steps (``state_at``: at most this many applies).
+CHECKPOINT_EVERY = 32
 #: Config values whose JSON text is longer than this are shown as a digest in summaries (player content:
 #: maps, card sets, scenarios); ``GET /api/matches/{id}/config`` gives them whole.
 CONTENT_INLINE = 512
@@ -71,8 +73,20 @@ class Entry:
     text: str
     #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
     waiting: tuple[int, ...] = ()
-    #: the action's sentence per language (``presentation.action_texts``, computed when logged)
-    texts: dict[str, str] = field(default_factory=dict)
+
+
+def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
+    try:
+        return str(game.action_text(state, seat, action))
+    except Exception:  # a presentation helper must never break play
+        return action_key(action)
+
+
+def make_entry(game: Game[Any], before: Any, seat: int, action: Action, source: str, seats: int) -> Entry:
+    """The log entry of ``action`` played by ``seat`` on ``before``: what each viewer (spectator ``None``, every
+    seat) may know of it (``game.action_view``, SRV-V1), its text, and the seats that were to act (SRV-A1b)."""
+    views = {viewer: game.action_view(before, seat, action, viewer) for viewer in [None, *range(seats)]}
+    return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)))
 
 
 @dataclass
@@ -88,7 +102,6 @@ class Subscriber:
     token_hash: str | None = None
     overflow: bool = False
     close_code: int | None = None
-    lang: str = "en"  # the client's language for texts (``presentation``)
 
     def push(self, text: str) -> None:
         if self.overflow or self.close_code is not None:
@@ -125,6 +138,10 @@ class LiveMatch:
     seats: list[Seat]
     state: Any
     open_seed: bool = False
+    #: SRV-X1: the stored revision and epoch this copy is at, and the process running its AI seats and clock
+    revision: int = 0
+    epoch: int = 0
+    owner: str | None = None
     log: list[Entry] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     undo_request: dict[str, Any] | None = None
@@ -135,34 +152,75 @@ class LiveMatch:
     #: monotonic time of the last use (eviction, SRV-M1); ``evicted`` once it left memory
     last_used: float = field(default_factory=time.monotonic)
     evicted: bool = False
+    #: changes announced by other processes, applied in order under the lock (SRV-X2)
+    inbox: list[Any] = field(default_factory=list, repr=False)
+    draining: bool = False
+    #: history: the initial state and the state after every ``CHECKPOINT_EVERY`` steps (filled on demand), and
+    #: the last state ``state_at`` returned (stepping through a replay costs one apply per step)
+    _checkpoints: dict[int, Any] = field(default_factory=dict, repr=False)
+    _last_step: tuple[int, Any] | None = field(default=None, repr=False)
     #: per-state caches (SRV-V2): views, legal actions and ``to_act`` of ``state`` are computed at most
     #: once per state, whoever asks (event, snapshot, REST); they are dropped as soon as ``state`` changes.
     _cached_for: Any = field(default=None, repr=False)
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
     _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
     _to_act: tuple[int, ...] | None = field(default=None, repr=False)
-    _legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
-    #: per-state texts of legal actions by (seat, language) (``presentation.legal_texts``)
-    _legal_texts: dict[tuple[int, str], list[str]] = field(default_factory=dict, repr=False)
+    #: the ``legal`` fields of messages per seat (``legal.legal_fields``)
+    legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
-    def _fresh(self) -> None:
+    def fresh(self) -> None:
         if self._cached_for is not self.state:
             self._cached_for = self.state
             self._views = {}
             self._legal = {}
             self._to_act = None
-            self._legal_sent = {}
-            self._legal_texts = {}
+            self.legal_sent = {}
 
     def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
         """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""
         self.state = state
-        self._fresh()
+        self.fresh()
         self._legal.update(legal)
+
+    # ------------------------------------------------------------------ history
+    def state_at(self, step: int) -> Any:
+        """The state after the first ``step`` logged actions: from the nearest checkpoint (or the last state
+        returned), at most ``CHECKPOINT_EVERY`` applies; checkpoints met on the way are kept."""
+        if not 0 <= step <= len(self.log):
+            raise IndexError(step)
+        if step == len(self.log):
+            return self.state
+        if not self._checkpoints:
+            self._checkpoints[0] = self.game.initial_state(self.config, self.seed)
+        base = max(k for k in self._checkpoints if k <= step)
+        state = self._checkpoints[base]
+        if self._last_step is not None and base <= self._last_step[0] <= step:
+            base, state = self._last_step
+        entries = ((e.seat, e.action) for e in self.log[base:step])
+        for k, after in enumerate(replay_states(self.game, state, entries), base + 1):
+            if k % CHECKPOINT_EVERY == 0:
+                self._checkpoints[k] = after
+            state = after
+        self._last_step = (step, state)
+        return state
+
+    def truncate(self, upto: int, state: Any) -> None:
+        """Cut the log to its first ``upto`` entries (an undo); ``state`` is the state after them."""
+        del self.log[upto:]
+        self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= upto}
+        if self._last_step is not None and self._last_step[0] > upto:
+            self._last_step = None
+        self.state = state
+
+    def reset_history(self) -> None:
+        """Forget the checkpoints (the log was replaced)."""
+        self._checkpoints = {}
+        self._last_step = None
+        self.fresh()
 
     def view(self, viewer: int | None) -> dict[str, Any]:
         """``game.view(state, viewer)``, computed once per state (SRV-V1)."""
-        self._fresh()
+        self.fresh()
         v = self._views.get(viewer)
         if v is None:
             v = self._views[viewer] = self.game.view(self.state, viewer)
@@ -170,7 +228,7 @@ class LiveMatch:
 
     def legal(self, seat: int) -> list[Action]:
         """``game.legal_actions(state, seat)``, computed once per state."""
-        self._fresh()
+        self.fresh()
         out = self._legal.get(seat)
         if out is None:
             out = self._legal[seat] = self.game.legal_actions(self.state, seat)
@@ -183,7 +241,7 @@ class LiveMatch:
     def to_act(self) -> tuple[int, ...]:
         if self.status != "running":
             return ()
-        self._fresh()
+        self.fresh()
         if self._to_act is None:
             self._to_act = tuple(self.game.to_act(self.state))
         return self._to_act
@@ -217,26 +275,3 @@ class LiveMatch:
             "seed": self.seed if self.open_seed or self.status == "finished" else None,
             "broken": None,
         }
-
-
-def _weight(action: Action) -> int:
-    """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
-    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
-
-
-def select_legal(legal: list[Action], limit: int) -> list[Action]:
-    """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
-    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
-    if len(legal) <= limit:
-        return legal
-    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
-    keep.sort()
-    return [legal[i] for i in keep]
-
-
-def replay_log(game: Game[Any], m: LiveMatch, upto: int) -> Any:
-    """The state after the first ``upto`` logged actions of ``m`` (replayed from the seed)."""
-    state = game.initial_state(m.config, m.seed)
-    for e in m.log[:upto]:
-        state = game.apply(state, e.seat, e.action)
-    return state

@@ -1,41 +1,31 @@
-"""The authoritative match service: lobby, seats, actions, AI seats, clocks, undo.
+"""The authoritative match service: matches in memory, lobby, seats, actions, and changes from other processes.
 
-Larger than the ~500-line guide because it is the one place where a match changes (seats, actions,
-undo, clocks, AI moves) under its lock, each change stored before it is shown; storage lives in
-``store.py``, the in-memory match in ``live.py``, the bounds in ``limits.py``.
+The service owns the matches this process holds in memory (``live.py``); every change of a match happens
+under the match's lock, is stored first (``storage.py``, a compare-and-set on the match's revision) and only
+then shown to the clients (``clients.py``) and announced to the other processes (``fanout.py``). Its helpers
+have their own modules: legal actions in messages (``legal.py``), undo (``undo.py``), clocks (``clocks.py``),
+AI seats (``ailoop.py``), leases of AI seats and clocks across processes (``leases.py``), queries
+(``repo.py``).
 
 Rule ids used in errors and docs (see ``docs/server.md``):
 
-* SRV-A1 every action carries the state version it was computed against; a stale
-  version is refused (409) and nothing changes.
-* SRV-A1b exception: in a sealed simultaneous decision, a seat whose decision was pending
-  the whole time while only other seats acted may still send its choice against the older
-  version (the others' sealed commits did not change its decision point).
-* SRV-A2 an action is normalised by ``game.normalize_action`` (the game's declared schema: unknown
-  fields, wrong types, non-finite numbers are ``CORE-ACTION``) and applied only through
-  ``game.apply``; a rejected action names the rule and changes nothing; only the normalised action is
-  stored and sent.
-* SRV-A3 nobody acts for a seat without its secret token.
+* SRV-A1 every action carries the state version it was computed against; a stale version is refused (409)
+  and nothing changes. SRV-A1b exception: in a sealed simultaneous decision, a seat whose decision was
+  pending the whole time while only other seats acted may still send its choice against the older version.
+* SRV-A2 an action is normalised by ``game.normalize_action`` and applied only through ``game.apply``; a
+  rejected action names the rule and changes nothing; only the normalised action is stored and sent.
+* SRV-A3 nobody acts for a seat without its secret token (checked once per socket, SRV-B1).
 * SRV-A4 leaving a seat revokes its token: every socket bound to it is closed with a message.
-* SRV-V1 each client receives only ``game.view(state, its seat)`` and, per action,
-  ``game.action_view(before, actor, action, its seat)``; spectators get seat ``None``.
-* SRV-V3 a client gets each action once: the event of an action is not sent to a client whose
-  first snapshot already contained it.
-* SRV-P1/P2 a match is config + seed + action log; each action is appended in the
-  same transaction as the version bump. SRV-P4 a match that cannot be loaded is marked broken
-  (with the reason) and the rest of the server goes on.
-* SRV-S1 seeds come from ``secrets``; a chosen seed only in an "open seed" match, shown to everybody;
-  every seed is published once its match is over.
+* SRV-V1..V3 each client receives only what its seat may see, once (``clients.py``).
+* SRV-P1/P2 a match is config + seed + action log; each action is appended in the same transaction as the
+  version bump. SRV-P4 a match that cannot be loaded is marked broken (with the reason).
+* SRV-S1 seeds come from ``secrets``; a chosen seed only in an "open seed" match; published at the end.
 * SRV-M1 finished and idle matches leave memory and are loaded again from the database on demand.
-* SRV-C1 optional per-turn clock; SRV-C2 timeout action.
-* SRV-U1..U4 undo policy.
-* SRV-V2 views, legal actions and ``to_act`` are computed once per state and only for connected clients.
-* SRV-L1 legal actions go only to a seat that must act; above ``LEGAL_LIMIT`` a selection plus the count;
-  SRV-L2 ``legal_page`` pages through all of them; SRV-L3 ``check_action`` tests one without playing it;
-  SRV-L4 a game declaring ``slow_legal_actions`` has them listed in a worker thread before the new state
-  is published.
-* SRV-B1 action-path costs (see ``docs/server.md``, Performance): prepared statements on the driver's
-  cursor for SQLite, shared JSON encoded once per event, no replays.
+* SRV-X1 several processes share one database: every change commits only if the match's stored revision is
+  the one the process built it on; otherwise the process catches up from the database and checks the
+  request again on the new state (an action may then be stale, a token revoked).
+* SRV-X2 changes are announced to the other processes, which apply them in revision order (``fanout.py``).
+* SRV-X3 AI seats and clocks run in the process that committed the match's last change (``leases.py``).
 """
 
 from __future__ import annotations
@@ -46,54 +36,43 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
-
-from sqlalchemy import delete, update
-from sqlalchemy.engine import Connection, Engine
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
 from spacetable.core.game import Action, Game
-from spacetable.core.rng import Rng, mix_seed
-from spacetable.core.serial import action_key, to_jsonable
+from spacetable.core.match import LogEntry, Match, replay_states
 from spacetable.games import UnknownGame, get_game
 
-from . import presentation, store
+from . import clients, repo
 from .ai import AIRunner, agent_registry
-from .db import Checkpointer, dumps
+from .ailoop import AiSeats
+from .clocks import Clocks, wake_at, wake_time
+from .db import dumps
 from .errors import ServiceError
+from .fanout import Fanout
+from .leases import Leases, new_server_id
+from .legal import prepare_legal
 from .limits import Limits
-from .live import (
-    LEGAL_LIMIT,
-    LEGAL_PAGE_MAX,
-    MAX_BACKLOG,
-    Entry,
-    LiveMatch,
-    Seat,
-    Subscriber,
-    dumps_compact,
-    hash_token,
-    public_config,
-    replay_log,
-    select_legal,
-)
-from .store import ACTIONS, MATCHES, DbWriter
+from .live import Entry, LiveMatch, Seat, Subscriber, hash_token, make_entry, public_config
+from .storage import Append, Storage, Tx
+from .undo import Undo
 
 log = logging.getLogger("spacetable.server")
+T = TypeVar("T")
 
 #: Engine exceptions on malformed input that are reported as CORE-ACTION, not as a server error.
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-#: Seconds between two passes of the eviction sweep (SRV-M1).
+#: Seconds between two passes of the eviction sweep (SRV-M1), and between two checks of the matches in
+#: memory against the database (SRV-X2: a lost notice is caught up within this time).
 SWEEP_INTERVAL = 15.0
+RESYNC_INTERVAL = 5.0
+#: How often a change is tried again after other processes changed the match first (SRV-X1).
+ATTEMPTS = 5
 
-_dumps = dumps_compact
 
-
-def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
-    try:
-        return str(game.action_text(state, seat, action))
-    except Exception:  # a presentation helper must never break play
-        return action_key(action)
+class Conflict(Exception):
+    """Another process changed the match first (SRV-X1); the change was not stored."""
 
 
 def _reason(exc: BaseException) -> str:
@@ -105,67 +84,114 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__} while replaying"
 
 
-class MatchService:
-    """Owns the live matches; all mutation happens on the event loop under a per-match lock, each change
-    stored (one transaction) before it is shown."""
+def _seat_fields(s: Seat) -> dict[str, Any]:
+    return {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent}
 
-    def __init__(self, engine: Engine, ai_workers: int = 1, limits: Limits | None = None) -> None:
-        self.engine = engine
+
+class MatchService:
+    """Owns the live matches of this process; all mutation happens on the event loop under a per-match lock,
+    each change stored (one transaction, compare-and-set) before it is shown and announced."""
+
+    def __init__(self, storage: Storage, ai_workers: int = 1, limits: Limits | None = None,
+                 fanout: Fanout | None = None, lease_seconds: float = 10.0, server_id: str | None = None) -> None:
+        self.storage = storage
         self.limits = limits or Limits()
+        self.server_id = server_id or new_server_id()
+        self.fanout = fanout or Fanout(self.server_id)
+        self.fanout.server_id = self.server_id
+        self.fanout.on_notice = self._notice
+        self.fanout.on_resync = self._resync_soon
         self.matches: dict[str, LiveMatch] = {}
         #: matches that could not be loaded (SRV-P4): id -> reason
         self.broken: dict[str, str] = {}
-        self.ai = AIRunner(ai_workers)
-        self._db = DbWriter(engine)
-        self._checkpointer = Checkpointer(engine)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._sweeper: asyncio.Task[None] | None = None
-        #: evicted matches with a running clock: a timer loads them again when it runs out (SRV-M1, SRV-C1)
-        self._wakes: dict[str, asyncio.TimerHandle] = {}
+        self.clocks = Clocks(self)
+        self.ai_seats = AiSeats(self, AIRunner(ai_workers))
+        self.undo = Undo(self)
+        self.leases = Leases(self, lease_seconds)
         self.sockets = 0
+        self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
+        self._early: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._started = False
+
+    @property
+    def engine(self) -> Any:
+        """A synchronous SQLAlchemy engine on the database (tests, tools)."""
+        return self.storage.engine
 
     # ------------------------------------------------------------------ life cycle
-    def load(self) -> None:
-        """Load the matches that need the server without anybody asking: running ones where an AI or a clock
-        may act (SRV-P1). The others are loaded when somebody asks for them (SRV-M1). A match that cannot be
-        loaded is marked broken with the reason; the others load regardless (SRV-P4)."""
-        with self.engine.connect() as conn:
-            rows = store.startup_rows(conn)
-        for row in rows:
-            with contextlib.suppress(ServiceError):
-                self._load(row["id"])
-        log.info("loaded %d matches", len(self.matches))
-
     async def start(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._checkpointer.start()
-        for m in list(self.matches.values()):
-            self._after_change(m)
-        self._sweeper = self._loop.create_task(self._sweep_loop())
+        """Open the database and the fan-out, then take over what is due (SRV-X3): matches of stopped
+        processes (this one's previous run included) where an AI or a clock must act."""
+        await self.storage.start()
+        await self.fanout.start()
+        self._started = True
+        await self.leases.start()
+        self._spawn(self._sweep_loop())
+        self._spawn(self._resync_loop())
+        log.info("server process %s: %d matches loaded", self.server_id, len(self.matches))
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for t in list(self._tasks):
+            t.cancel()
         for m in self.matches.values():
             if m.ai_task:
                 m.ai_task.cancel()
-            if m.clock_handle:
-                m.clock_handle.cancel()
-        for h in self._wakes.values():
-            h.cancel()
-        self._wakes.clear()
-        self.ai.shutdown()
-        self._db.shutdown()
-        self._checkpointer.stop()
+            self.clocks.cancel(m)
+        self.clocks.stop()
+        self.ai_seats.shutdown()
+        await self.leases.stop()
+        await self.fanout.stop()
+        await self.storage.stop()
+        self._started = False
 
-    async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._db.run(fn, *args)
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     # ------------------------------------------------------------------- loading
-    def _load(self, match_id: str) -> LiveMatch:
-        """Replay a stored match into memory; mark it broken (and raise 409) when that fails (SRV-P4)."""
-        with self.engine.connect() as conn:
-            found = store.load_rows(conn, match_id)
+    async def get(self, match_id: str) -> LiveMatch:
+        """The live match, loaded from the database if it is not in memory (SRV-M1)."""
+        m = self.matches.get(match_id)
+        if m is None:
+            if not isinstance(match_id, str) or not 1 <= len(match_id) <= 32 or not match_id.isalnum():
+                raise ServiceError(404, "not_found", "no such match")
+            reason = self.broken.get(match_id)
+            if reason is not None:
+                raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}")
+            m = await self._load(match_id)
+        m.last_used = time.monotonic()
+        return m
+
+    async def _load(self, match_id: str) -> LiveMatch:
+        """Replay a stored match into memory; mark it broken (and raise 409) when that fails (SRV-P4). Concurrent
+        requests for the same match share one load; notices arriving meanwhile are applied after it."""
+        pending = self._loading.get(match_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[LiveMatch] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = fut
+        self._early[match_id] = []
+        try:
+            m = await self._load_now(match_id)
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: nobody else may be waiting
+            self.fanout.unwatch(match_id)
+            raise
+        finally:
+            self._loading.pop(match_id, None)
+            early = self._early.pop(match_id, [])
+        fut.set_result(m)
+        for origin, notice in early:
+            self._notice(match_id, origin, notice)
+        return m
+
+    async def _load_now(self, match_id: str) -> LiveMatch:
+        await self.fanout.watch(match_id)  # before reading: no change committed after the read goes unheard
+        found = await self.storage.read(lambda tx: repo.load(tx, match_id))
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         row, seat_rows, action_rows = found
@@ -176,23 +202,18 @@ class MatchService:
             log.error("match %s cannot be loaded: %s", match_id, reason, exc_info=not isinstance(exc, SpacetableError))
             self.broken[match_id] = reason
             if row["broken"] != reason:
-                with self.engine.begin() as conn:
-                    store.mark_broken(conn, match_id, reason)
+                await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, reason))
             raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}") from None
         if row["broken"] is not None:
-            with self.engine.begin() as conn:
-                store.mark_broken(conn, match_id, None)
+            await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, None))
         self.broken.pop(match_id, None)
-        wake = self._wakes.pop(match_id, None)
-        if wake is not None:
-            wake.cancel()
         self.matches[match_id] = m
         self._evict_over_cap()
-        if self._loop is not None:
-            self._after_change(m)
+        if self._started:
+            self.after_change(m)
         return m
 
-    def _replay(self, row: Any, seat_rows: list[Any], action_rows: list[Any]) -> LiveMatch:
+    def _replay(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> LiveMatch:
         try:
             game = get_game(row["game"])
         except UnknownGame:
@@ -206,12 +227,23 @@ class MatchService:
             seats=[Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seat_rows],
             state=game.initial_state(config, seed), open_seed=bool(row["open_seed"]),
             undo_request=json.loads(row["undo_request"]) if row["undo_request"] else None,
+            revision=int(row["revision"]), epoch=int(row["epoch"]), owner=row["owner"],
         )
-        for a in action_rows:
-            self._advance(m, int(a["seat"]), json.loads(a["action"]), a["source"])
+        self._extend(m, action_rows)
         out = game.outcome(m.state)
         m.outcome = out.to_json() if out else None
         return m
+
+    @staticmethod
+    def _extend(m: LiveMatch, action_rows: list[dict[str, Any]]) -> None:
+        """Append stored actions to the log of ``m`` (replayed with ``core.match.replay_states``)."""
+        moves = [(int(a["seat"]), json.loads(a["action"]), a["source"]) for a in action_rows]
+        before, n = m.state, len(m.seats)
+        for (seat, action, source), after in zip(moves, replay_states(m.game, before, ((s, a) for s, a, _ in moves)),
+                                                 strict=True):
+            m.log.append(make_entry(m.game, before, seat, action, source, n))
+            before = after
+        m.publish(before, {})
 
     # ------------------------------------------------------------------ eviction
     async def _sweep_loop(self) -> None:
@@ -224,7 +256,7 @@ class MatchService:
 
     @staticmethod
     def _evictable(m: LiveMatch) -> bool:
-        return not m.subscribers and not m.lock.locked() and (m.ai_task is None or m.ai_task.done())
+        return not m.subscribers and not m.lock.locked() and (m.ai_task is None or m.ai_task.done()) and not m.inbox
 
     def sweep(self, now: float | None = None) -> int:
         """SRV-M1: drop finished matches idle for ``evict_finished`` seconds and any match idle for ``evict_idle``
@@ -251,89 +283,165 @@ class MatchService:
                 over -= 1
 
     def _evict(self, m: LiveMatch) -> None:
+        """Out of memory. A clock that runs out meanwhile is found by the lease scan (SRV-X3), which loads it."""
         m.evicted = True
         self.matches.pop(m.id, None)
-        if m.clock_handle is not None:
-            m.clock_handle.cancel()
-            m.clock_handle = None
-        deadline = m.deadline()
-        if deadline is not None and self._loop is not None:
-            delay = max(0.0, deadline - time.time())
-            self._wakes[m.id] = self._loop.call_later(delay, self._wake, m.id)
+        self.clocks.cancel(m)
+        if self._started:
+            self.fanout.unwatch(m.id)
 
-    def _wake(self, match_id: str) -> None:
-        """An evicted match's clock ran out: load it; loading schedules the timeout action (SRV-C1)."""
-        self._wakes.pop(match_id, None)
-        if match_id not in self.matches:
-            with contextlib.suppress(ServiceError):
-                self._load(match_id)
-
-    # --------------------------------------------------------------- persistence
-    @staticmethod
-    def _db_insert_match(conn: Connection, m: LiveMatch, fields: dict[str, Any]) -> None:
-        store.execute(conn, store.insert_sql("matches", store.MATCH_COLUMNS), {
-            "id": m.id, "game": m.game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed,
-            "version": 0, "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
-            "open_seed": m.open_seed, "broken": None, **fields,
-        })
-        for i, s in enumerate(m.seats):
-            store.execute(conn, store.insert_sql("seats", store.SEAT_COLUMNS), {
-                "match_id": m.id, "seat": i, "kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent,
-            })
-
-    @staticmethod
-    def _db_append(
-        conn: Connection, match_id: str, idx: int, seat: int, action: str, source: str, fields: dict[str, Any]
-    ) -> None:
-        t = time.time()
-        store.execute(conn, store.INSERT_ACTION, {"m": match_id, "i": idx, "s": seat, "a": action, "src": source, "t": t})
-        rowcount = store.execute(conn, store.BUMP_VERSION, {"m": match_id, "i": idx, "v": idx + 1, **fields})
-        if rowcount != 1:
-            raise RuntimeError(f"match {match_id}: stored version is not {idx}")
-
-    @staticmethod
-    def _db_update(
-        conn: Connection, match_id: str, fields: dict[str, Any], seat: tuple[int, dict[str, Any]] | None = None
-    ) -> None:
-        if fields:
-            store.execute(conn, store.update_sql("matches", tuple(fields), ("id",)), {**fields, "id": match_id})
-        if seat is not None:
-            params = {**seat[1], "match_id": match_id, "seat": seat[0]}
-            store.execute(conn, store.update_sql("seats", tuple(seat[1]), ("match_id", "seat")), params)
-
-    @staticmethod
-    def _db_truncate(conn: Connection, match_id: str, upto: int, fields: dict[str, Any]) -> None:
-        conn.execute(delete(ACTIONS).where(ACTIONS.c.match_id == match_id, ACTIONS.c.idx >= upto))
-        conn.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(version=upto, **fields))
-
-    # ------------------------------------------------------------------- lookups
-    def get(self, match_id: str) -> LiveMatch:
-        """The live match, loaded from the database if it is not in memory (SRV-M1)."""
+    # ------------------------------------------------------- changes from elsewhere
+    def _notice(self, match_id: str, origin: str, notice: dict[str, Any]) -> None:
+        """A change announced by another process (SRV-X2): queued on the match and applied in order."""
         m = self.matches.get(match_id)
         if m is None:
-            if not isinstance(match_id, str) or not 1 <= len(match_id) <= 32 or not match_id.isalnum():
-                raise ServiceError(404, "not_found", "no such match")
-            reason = self.broken.get(match_id)
-            if reason is not None:
-                raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}")
-            m = self._load(match_id)
-        m.last_used = time.monotonic()
-        return m
+            early = self._early.get(match_id)
+            if early is not None:
+                early.append((origin, notice))
+            return
+        m.inbox.append((origin, notice))
+        if not m.draining:
+            m.draining = True
+            self._spawn(self._drain(m))
 
-    def summary(self, match_id: str) -> dict[str, Any]:
+    async def _drain(self, m: LiveMatch) -> None:
+        try:
+            async with m.lock:
+                while m.inbox:
+                    origin, notice = m.inbox.pop(0)
+                    try:
+                        await self._apply_notice(m, origin, notice)
+                    except Exception:
+                        log.exception("applying a notice of match %s failed; reading it again", m.id)
+                        with contextlib.suppress(Exception):
+                            await self.sync(m)
+        finally:
+            m.draining = False
+
+    async def _apply_notice(self, m: LiveMatch, origin: str, notice: dict[str, Any]) -> None:
+        revision = int(notice["r"])
+        if revision <= m.revision or m.evicted:
+            return  # already known (it caught up from the database meanwhile)
+        if (notice["k"] == "a" and revision == m.revision + 1 and notice["e"] == m.epoch and notice["i"] == m.version
+                and m.status == "running"):
+            seat, action = int(notice["s"]), notice["a"]
+            after = m.game.apply(m.state, seat, action)
+            await self._advance(m, seat, action, notice["src"], after, turn_started_at=notice["t"],
+                                updated_at=notice["u"], revision=revision, owner=origin)
+            return
+        await self.sync(m, notice.get("why"))
+
+    async def sync(self, m: LiveMatch, reason: str | None = None) -> None:
+        """Catch ``m`` up with the database (its lock held): new actions become events, seat and other changes a
+        snapshot (``reason``), an undo or a log that differs a reload (SRV-X1, SRV-X2)."""
+        found = await self.storage.read(lambda tx: repo.load(tx, m.id, m.version))
+        if found is None:
+            return
+        row, seat_rows, action_rows = found
+        if row["epoch"] != m.epoch or row["version"] < m.version or (action_rows and action_rows[0]["idx"] != m.version):
+            await self._reload(m)
+            clients.broadcast_snapshots(m, reason or "update")
+            self.after_change(m)
+            return
+        seats = [Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seat_rows]
+        undo_request = json.loads(row["undo_request"]) if row["undo_request"] else None
+        lobby_changed = seats != m.seats or undo_request != m.undo_request or (row["status"] != m.status and not action_rows)
+        m.seats[:] = seats
+        for a in action_rows:
+            seat, action = int(a["seat"]), json.loads(a["action"])
+            after = m.game.apply(m.state, seat, action)
+            await self._advance(m, seat, action, a["source"], after, turn_started_at=row["turn_started_at"],
+                                updated_at=row["updated_at"], revision=m.revision, owner=m.owner, notify=False)
+        m.status, m.turn_started_at, m.updated_at = row["status"], row["turn_started_at"], row["updated_at"]
+        m.undo_request, m.revision, m.owner = undo_request, int(row["revision"]), row["owner"]
+        m.outcome = json.loads(row["outcome"]) if row["outcome"] else None
+        if lobby_changed or not action_rows:
+            clients.broadcast_snapshots(m, reason or "update")
+        self.after_change(m)
+
+    async def _reload(self, m: LiveMatch) -> None:
+        """Replace the in-memory copy of ``m`` by a fresh replay of the stored match (same object: its clients stay)."""
+        found = await self.storage.read(lambda tx: repo.load(tx, m.id))
+        if found is None:
+            return
+        fresh = self._replay(*found)
+        for name in ("status", "turn_started_at", "updated_at", "seats", "state", "log", "outcome", "undo_request",
+                     "revision", "epoch", "owner", "config", "name"):
+            setattr(m, name, getattr(fresh, name))
+        m.reset_history()
+
+    def _resync_soon(self) -> None:
+        self._spawn(self.resync())
+
+    async def _resync_loop(self) -> None:
+        if not self.fanout.shared:
+            return
+        while True:
+            await asyncio.sleep(RESYNC_INTERVAL)
+            try:
+                await self.resync()
+            except Exception:
+                log.warning("checking the matches in memory against the database failed", exc_info=True)
+
+    async def resync(self) -> int:
+        """SRV-X2: catch up every match in memory whose stored revision moved without a notice reaching us (a lost
+        Redis message or connection); returns how many were behind."""
+        ids = list(self.matches)
+        behind = 0
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            stored = await self.storage.read(lambda tx, c=chunk: repo.revisions(tx, c))
+            for match_id, (revision, epoch) in stored.items():
+                m = self.matches.get(match_id)
+                if m is not None and (revision > m.revision or epoch != m.epoch):
+                    behind += 1
+                    self._notice(match_id, "", {"k": "c", "r": revision, "e": epoch})
+        return behind
+
+    async def adopt(self, match_id: str) -> bool:
+        """SRV-X3: this process now owns ``match_id`` (taken over, or its own match due while out of memory): load or
+        catch it up, store the wake time it really has and run what is due."""
+        try:
+            m = await self.get(match_id)
+        except ServiceError:
+            return False
+        async with m.lock:
+            await self.sync(m)
+            wake = wake_time(m)
+            if not await self.storage.write(lambda tx: repo.set_wake(tx, m.id, m.revision, wake, self.server_id)):
+                return False  # changed meanwhile: whoever changed it runs it
+            m.owner = self.server_id
+        self.after_change(m)
+        return True
+
+    def announce_change(self, m: LiveMatch, reason: str) -> None:
+        """Tell the other processes that ``m`` changed (not an action): they read it again (SRV-X2)."""
+        self.fanout.publish(m.id, {"k": "c", "r": m.revision, "e": m.epoch, "why": reason})
+
+    def after_change(self, m: LiveMatch) -> None:
+        """Run what is due in ``m`` if this process owns it (SRV-X3): its clock and its AI seats."""
+        if not self._started or m.evicted:
+            return
+        if m.owner != self.server_id:
+            self.clocks.cancel(m)
+            return
+        self.clocks.schedule(m)
+        self.ai_seats.start(m)
+
+    # ------------------------------------------------------------------- lookups
+    async def summary(self, match_id: str) -> dict[str, Any]:
         """A match's summary; a broken match's comes from its stored row, with the reason (SRV-P4)."""
         try:
-            return self.get(match_id).summary()
+            return (await self.get(match_id)).summary()
         except ServiceError as exc:
             if exc.code != "broken":
                 raise
-        with self.engine.connect() as conn:
-            found = store.match_rows(conn, [match_id]).get(match_id)
+        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         return self.row_summary(*found)
 
-    def row_summary(self, row: Any, seats: list[Any]) -> dict[str, Any]:
+    def row_summary(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
         """A summary built from stored rows (lobby pages, broken matches), the same fields as ``LiveMatch.summary``."""
         try:
             game_name = get_game(row["game"]).name
@@ -356,40 +464,124 @@ class MatchService:
             "broken": self.broken.get(row["id"], row["broken"]),
         }
 
-    def full_config(self, match_id: str) -> dict[str, Any]:
+    async def full_config(self, match_id: str) -> dict[str, Any]:
         """The whole stored config (player content included) of a match, loaded or not."""
         m = self.matches.get(match_id)
         if m is not None:
             return m.config
-        with self.engine.connect() as conn:
-            found = store.match_rows(conn, [match_id]).get(match_id)
+        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         config: dict[str, Any] = json.loads(found[0]["config"])
         return config
 
-    def check_token(self, m: LiveMatch, seat: int, token: str | None) -> None:
-        """SRV-A3: only the holder of a seat's token acts for it."""
+    def check_token(self, m: LiveMatch, seat: int, token: str | None) -> str:
+        """SRV-A3: only the holder of a seat's token acts for it; returns the token's hash."""
         if not 0 <= seat < len(m.seats):
             raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
         s = m.seats[seat]
-        if (s.kind != "human" or not isinstance(token, str) or not token or s.token_hash is None
-                or not secrets.compare_digest(s.token_hash, hash_token(token))):
+        digest = hash_token(token) if isinstance(token, str) and token else ""
+        if s.kind != "human" or not digest or s.token_hash is None or not secrets.compare_digest(s.token_hash, digest):
             raise ServiceError(403, "bad_token", f"wrong or missing token for seat {seat} (SRV-A3)")
+        return digest
 
-    def lobby(self, status: str | None = None, game: str | None = None, offset: int = 0,
-              limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
-        """One page of the lobby from the database (loaded or not), most recent first; and whether more follow."""
-        with self.engine.connect() as conn:
-            page, more = store.lobby_page(conn, status, game, offset, limit)
+    def check_seat(self, m: LiveMatch, seat: int, token: str | None, sub: Subscriber | None) -> None:
+        """SRV-A3 for a request: a socket's seat was checked when it connected and still holds it (its token's hash
+        is compared, not computed again); a REST request shows the token."""
+        if sub is None:
+            self.check_token(m, seat, token)
+        elif sub.seat != seat or not clients.bound(m, sub):
+            raise ServiceError(403, "bad_token", f"this connection no longer holds seat {seat} (SRV-A4)")
+
+    async def lobby(self, status: str | None = None, game: str | None = None, offset: int = 0,
+                    limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the lobby from the database (loaded or not), most recent first; and whether more follow. A
+        match in memory and up to date is summarised from memory; the page is the same from every process."""
+        page, more = await self.storage.read(lambda tx: repo.lobby_page(tx, status, game, offset, limit))
         out = []
         for row, seats in page:
             m = self.matches.get(row["id"])
-            out.append(m.summary() if m is not None else self.row_summary(row, seats))
+            out.append(m.summary() if m is not None and m.revision == row["revision"] else self.row_summary(row, seats))
         return out, more
 
-    def list(self, status: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        return self.lobby(status, game, 0, self.limits.lobby_page_max)[0]
+    # ----------------------------------------------------------------- messages
+    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
+        return clients.snapshot(m, viewer, kind)
+
+    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, token_hash: str | None = None
+                  ) -> Subscriber:
+        """A new client of ``m`` (a seat's token already checked; pass its hash to avoid hashing it again)."""
+        return clients.subscribe(m, viewer, token_hash or (hash_token(token) if token else None))
+
+    def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
+        clients.unsubscribe(m, sub)
+
+    # -------------------------------------------------------------- storing changes
+    @staticmethod
+    def memo(m: LiveMatch) -> Callable[[], None]:
+        """Remember the mutable lobby fields of a match, to restore them if storing fails."""
+        seats, status, started, outcome, updated = list(m.seats), m.status, m.turn_started_at, m.outcome, m.updated_at
+        undo = json.loads(json.dumps(m.undo_request))
+
+        def restore() -> None:
+            m.seats[:] = seats
+            m.status, m.turn_started_at, m.outcome, m.updated_at, m.undo_request = status, started, outcome, updated, undo
+
+        return restore
+
+    def match_fields(self, m: LiveMatch, state: Any = None) -> dict[str, Any]:
+        """The match row's fields for the in-memory ``m`` (with ``state`` instead of its own, if given)."""
+        if m.status != "running":
+            to_act: tuple[int, ...] = ()
+        else:
+            to_act = m.to_act() if state is None else tuple(m.game.to_act(state))
+        return {
+            "status": m.status, "turn_started_at": m.turn_started_at, "updated_at": m.updated_at,
+            "outcome": dumps(m.outcome) if m.outcome is not None else None,
+            "undo_request": dumps(m.undo_request) if m.undo_request is not None else None,
+            "to_act": dumps(list(to_act)), "wake_at": wake_time(m, to_act), "owner": self.server_id,
+        }
+
+    async def store(self, m: LiveMatch, restore: Callable[[], None], job: Callable[[Tx], Awaitable[bool]]) -> None:
+        """Store a change (a compare-and-set job); on a conflict (SRV-X1) or a failure undo the in-memory change:
+        :class:`Conflict`, or a 503 for the client (nothing changed)."""
+        try:
+            ok = await self.storage.write(job)
+        except Exception as exc:
+            restore()
+            log.exception("storing a change of match %s failed", m.id)
+            raise ServiceError(503, "storage_error", "the change could not be stored; nothing changed, try again") from exc
+        if not ok:
+            restore()
+            raise Conflict
+
+    async def store_change(self, m: LiveMatch, restore: Callable[[], None], reason: str,
+                           seat: int | None = None) -> None:
+        """Store the lobby fields of ``m`` (and one seat), then show the change to the clients and the other
+        processes."""
+        fields = self.match_fields(m)
+        seat_row = (seat, _seat_fields(m.seats[seat])) if seat is not None else None
+        await self.store(m, restore, lambda tx: repo.change(tx, m.id, m.revision, fields, seat_row))
+        m.revision += 1
+        m.owner = self.server_id
+        clients.broadcast_snapshots(m, reason)
+        self.announce_change(m, reason)
+        self.after_change(m)
+
+    async def mutate(self, match_id: str, op: Callable[[LiveMatch], Awaitable[T]]) -> T:
+        """Run ``op`` on the match under its lock; when another process changed the match first (:class:`Conflict`),
+        catch up and run it again on the new state (SRV-X1)."""
+        m = await self.get(match_id)
+        for _ in range(ATTEMPTS):
+            async with m.lock:
+                if m.evicted:  # left memory while this request waited: work on the reloaded match
+                    m = await self.get(match_id)
+                    continue
+                try:
+                    return await op(m)
+                except Conflict:
+                    await self.sync(m)
+        raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
     # ------------------------------------------------------------------- creation
     async def create(
@@ -454,21 +646,30 @@ class MatchService:
         m = LiveMatch(
             id=secrets.token_hex(8), game=game, name=name[:200], config=cfg, seed=seed, status="open", ai_seconds=ai_seconds,
             turn_seconds=turn_seconds, turn_started_at=None, created_at=t, updated_at=t, seats=seats, state=state,
-            open_seed=open_seed,
+            open_seed=open_seed, owner=self.server_id,
         )
         self._maybe_start(m)
+        row = {
+            "id": m.id, "game": game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "version": 0,
+            "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
+            "open_seed": m.open_seed, "broken": None, "revision": 0, "epoch": 0, **self.match_fields(m),
+        }
+        seat_rows = [{"match_id": m.id, "seat": i, **_seat_fields(s)} for i, s in enumerate(m.seats)]
+        await self.fanout.watch(m.id)
         try:
-            await self._write(self._db_insert_match, m, self._match_fields(m))
+            await self.storage.write(lambda tx: repo.insert_match(tx, row, seat_rows))
         except Exception as exc:
+            self.fanout.unwatch(m.id)
             log.exception("storing a new match failed")
             raise ServiceError(503, "storage_error", "the match could not be stored; nothing was created") from exc
         self.matches[m.id] = m
         self._evict_over_cap()
         log.info("match created", extra={"match": m.id, "game": game.id})
-        self._after_change(m)
+        self.after_change(m)
         return m, token
 
-    def _maybe_start(self, m: LiveMatch) -> bool:
+    @staticmethod
+    def _maybe_start(m: LiveMatch) -> bool:
         if m.status == "open" and all(s.kind != "open" for s in m.seats):
             m.status = "running"
             m.turn_started_at = time.time()
@@ -478,63 +679,49 @@ class MatchService:
             return True
         return False
 
+    # ---------------------------------------------------------------------- seats
+    @staticmethod
+    def _free_seat(m: LiveMatch, seat: int) -> None:
+        if not 0 <= seat < len(m.seats):
+            raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
+        if m.status == "finished":
+            raise ServiceError(409, "finished", "the match is over")
+        if m.seats[seat].kind != "open":
+            raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
+
     async def join(self, match_id: str, seat: int, name: str = "") -> str:
         """Take an open seat; returns the seat's secret token (shown once)."""
-        m = self.get(match_id)
-        async with m.lock:
-            if not 0 <= seat < len(m.seats):
-                raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
-            if m.status == "finished":
-                raise ServiceError(409, "finished", "the match is over")
-            if m.seats[seat].kind != "open":
-                raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
+
+        async def op(m: LiveMatch) -> str:
+            self._free_seat(m, seat)
             token = secrets.token_urlsafe(18)
-            restore = self._memo(m)
+            restore = self.memo(m)
             m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token), None)
-            started = self._maybe_start(m)
+            self._maybe_start(m)
             m.updated_at = time.time()
-            await self._store(m, restore, self._db_update, m.id, self._match_fields(m), (seat, self._seat_fields(m.seats[seat])))
-            self._broadcast_snapshots(m)
-            if started:
-                self._after_change(m)
+            await self.store_change(m, restore, "update", seat)
             return token
 
+        return await self.mutate(match_id, op)
+
     async def leave(self, match_id: str, seat: int, token: str | None) -> None:
-        """Free a seat (SRV-A4): its token stops working, and every socket bound to it is closed with a message,
-        so that whoever takes the seat next is not seen through an old connection."""
-        m = self.get(match_id)
-        async with m.lock:
+        """Free a seat (SRV-A4): its token stops working, and every socket bound to it (on any process) is closed
+        with a message, so that whoever takes the seat next is not seen through an old connection."""
+
+        async def op(m: LiveMatch) -> None:
             self.check_token(m, seat, token)
-            restore = self._memo(m)
+            restore = self.memo(m)
             m.seats[seat] = Seat()
             m.updated_at = time.time()
-            seat_fields = (seat, self._seat_fields(m.seats[seat]))
-            await self._store(m, restore, self._db_update, m.id, {"updated_at": m.updated_at}, seat_fields)
-            self._revoke(m, seat)
-            self._broadcast_snapshots(m)
+            await self.store_change(m, restore, "update", seat)
 
-    def _revoke(self, m: LiveMatch, seat: int) -> None:
-        """Close every socket of ``seat`` (its token no longer holds the seat)."""
-        for sub in list(m.subscribers):
-            if sub.seat == seat:
-                self._kick(m, sub)
-
-    def _kick(self, m: LiveMatch, sub: Subscriber) -> None:
-        sub.kick(_dumps({"type": "error", "error": {
-            "status": 403, "code": "seat_left",
-            "message": f"seat {sub.seat} was left: this connection's seat link no longer works (SRV-A4)"}}), 4403)
-        self.unsubscribe(m, sub)
+        await self.mutate(match_id, op)
 
     async def set_ai(self, match_id: str, seat: int, agent: str | None, by_seat: int | None, token: str | None) -> None:
         """Put an AI on an open seat. Once somebody sits in the match, only a seated player may do it."""
-        m = self.get(match_id)
-        async with m.lock:
-            if not 0 <= seat < len(m.seats):
-                raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
-            if m.status == "finished":
-                raise ServiceError(409, "finished", "the match is over")
-            if m.seats[seat].kind != "open":
-                raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
+
+        async def op(m: LiveMatch) -> None:
+            self._free_seat(m, seat)
             if any(s.kind == "human" for s in m.seats):
                 if by_seat is None:
                     raise ServiceError(403, "bad_token", "a seated player's seat and token are needed to add an AI (SRV-A3)")
@@ -542,68 +729,20 @@ class MatchService:
             agents, default = agent_registry(m.game)
             if agent is not None and agent not in agents:
                 raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
-            restore = self._memo(m)
+            restore = self.memo(m)
             m.seats[seat] = Seat("ai", f"AI ({agent or default})", None, agent or default)
             self._maybe_start(m)
             m.updated_at = time.time()
-            await self._store(m, restore, self._db_update, m.id, self._match_fields(m), (seat, self._seat_fields(m.seats[seat])))
-            self._broadcast_snapshots(m)
-            self._after_change(m)
+            await self.store_change(m, restore, "update", seat)
 
-    @staticmethod
-    def _memo(m: LiveMatch) -> Callable[[], None]:
-        """Remember the mutable lobby fields of a match, to restore them if storing fails."""
-        seats, status, started, outcome, updated = list(m.seats), m.status, m.turn_started_at, m.outcome, m.updated_at
-        undo = json.loads(json.dumps(m.undo_request))
-
-        def restore() -> None:
-            m.seats[:] = seats
-            m.status, m.turn_started_at, m.outcome, m.updated_at, m.undo_request = status, started, outcome, updated, undo
-
-        return restore
-
-    async def _store(self, m: LiveMatch, restore: Callable[[], None], fn: Callable[..., Any], *args: Any) -> None:
-        """Write; on failure undo the in-memory change and tell the client (nothing changed)."""
-        try:
-            await self._write(fn, *args)
-        except Exception as exc:
-            restore()
-            log.exception("storing a change of match %s failed", m.id)
-            raise ServiceError(503, "storage_error", "the change could not be stored; nothing changed, try again") from exc
-
-    @staticmethod
-    def _seat_fields(s: Seat) -> dict[str, Any]:
-        return {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent}
-
-    @staticmethod
-    def _match_fields(m: LiveMatch) -> dict[str, Any]:
-        return {
-            "status": m.status, "turn_started_at": m.turn_started_at, "updated_at": m.updated_at,
-            "outcome": dumps(m.outcome) if m.outcome is not None else None,
-            "undo_request": dumps(m.undo_request) if m.undo_request is not None else None,
-            "to_act": dumps(list(m.to_act())),
-        }
+        await self.mutate(match_id, op)
 
     # -------------------------------------------------------------------- actions
-    def _advance(self, m: LiveMatch, seat: int, action: Action, source: str) -> Any:
-        """Apply an action to the live match in memory (no checks beyond the game's)."""
-        game = m.game
-        before = m.state
-        after = game.apply(before, seat, action)
-        views: dict[int | None, Action | None] = {}
-        for viewer in [None, *range(len(m.seats))]:
-            views[viewer] = game.action_view(before, seat, action, viewer)
-        m.log.append(Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)),
-                           presentation.action_texts(game, before, seat, action)))
-        m.state = after
-        return before
-
     @staticmethod
     def _concurrent_ok(m: LiveMatch, seat: int, version: int) -> bool:
-        """SRV-A1b: an older version is still good for a seat whose decision has been pending
-        the whole time while only *other* seats acted (sealed simultaneous decisions: buying,
-        planning, bids). The seat's choice is about the same decision point, so it is not
-        stale; the game still validates it against the current state."""
+        """SRV-A1b: an older version is still good for a seat whose decision has been pending the whole time while
+        only *other* seats acted (sealed simultaneous decisions: buying, planning, bids). The seat's choice is about
+        the same decision point, so it is not stale; the game still validates it against the current state."""
         if not 0 <= version < m.version or seat not in m.to_act():
             return False
         return all(e.seat != seat and seat in e.waiting for e in m.log[version:])
@@ -626,98 +765,108 @@ class MatchService:
             )
         return version
 
-    async def act(self, match_id: str, seat: int, token: str | None, version: Any, action: Any, source: str = "player") -> int:
-        """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version."""
-        m = self.get(match_id)
-        if source == "player":
+    def _checks(self, m: LiveMatch, seat: int, version: int, source: str) -> None:
+        if source != "player" and m.owner != self.server_id:
+            raise ServiceError(409, "not_owner", "another server process runs this match's AI seats and clock (SRV-X3)")
+        if m.status == "open":
+            raise ServiceError(409, "not_started", "the match waits for players to take every seat")
+        if m.status == "finished":
+            raise ServiceError(409, "finished", "the match is over")
+        if version != m.version and not self._concurrent_ok(m, seat, version):
+            raise ServiceError(409, "stale_version", f"stale state: action computed against version {version}, "
+                               f"the match is at version {m.version}; reload and retry (SRV-A1)")
+
+    async def act(self, match_id: str, seat: int, token: str | None, version: Any, action: Any, source: str = "player",
+                  sub: Subscriber | None = None) -> int:
+        """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version. ``sub``: the
+        socket it came from (its seat was checked when it connected)."""
+        m = await self.get(match_id)
+        if source == "player" and sub is None:
             self.check_token(m, seat, token)
         self._check_version(version)
         action = self._normalize(m.game, action)
-        async with m.lock:
-            if m.evicted:  # left memory while this request waited; act on the reloaded match
-                return await self.act(match_id, seat, token, version, action, source)
-            if m.status == "open":
-                raise ServiceError(409, "not_started", "the match waits for players to take every seat")
-            if m.status == "finished":
-                raise ServiceError(409, "finished", "the match is over")
-            if version != m.version and not self._concurrent_ok(m, seat, version):
-                raise ServiceError(409, "stale_version", f"stale state: action computed against version {version}, "
-                                   f"the match is at version {m.version}; reload and retry (SRV-A1)")
-            game = m.game
-            old_to_act = m.to_act()
-            try:
-                game.check_turn(m.state, seat)
-                after = game.apply(m.state, seat, action)
-            except RuleError as exc:
-                raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
-            except MALFORMED as exc:
-                log.warning("match %s: the game could not read an action (%s)", m.id, type(exc).__name__)
-                raise ServiceError(422, "illegal_action", "malformed action: the game cannot read it",
-                                   rule="CORE-ACTION") from None
-            out = game.outcome(after)
-            new_to_act = () if out is not None else tuple(game.to_act(after))
-            started_at = m.turn_started_at
-            if not set(new_to_act) <= set(old_to_act):
-                started_at = time.time()  # SRV-C1: a seat newly to act gets a fresh clock
-            fields = {
-                "status": "finished" if out is not None else "running",
-                "turn_started_at": started_at,
-                "updated_at": time.time(),
-                "outcome": dumps(out.to_json()) if out is not None else None,
-                "undo_request": None,
-                "to_act": dumps(list(new_to_act)),
-            }
-            idx = m.version
-            try:
-                await self._write(self._db_append, m.id, idx, seat, dumps(action), source, fields)
-            except Exception as exc:  # nothing was stored, so nothing changes
-                log.exception("storing an action of match %s failed", m.id)
-                raise ServiceError(503, "storage_error", "the action could not be stored; nothing changed, try again") from exc
-            # committed. SRV-L4: a slow game's legal actions for the new state are listed off the loop *before*
-            # the state is published, so that nobody sees the new state ahead of its event (SRV-V3)
-            legal = await self._prepare_legal(m, after, new_to_act)
-            views = {viewer: game.action_view(m.state, seat, action, viewer) for viewer in [None, *range(len(m.seats))]}
-            m.log.append(Entry(seat, action, source, views, _text(game, m.state, seat, action), tuple(old_to_act),
-                               presentation.action_texts(game, m.state, seat, action)))
-            m.publish(after, legal)
-            m.status = fields["status"]
-            m.turn_started_at = started_at
-            m.updated_at = fields["updated_at"]
-            m.outcome = out.to_json() if out is not None else None
-            m.undo_request = None
-            self._broadcast_event(m)
-            self._after_change(m)
-            return m.version
+        for attempt in range(ATTEMPTS):
+            async with m.lock:
+                if m.evicted:  # left memory while this request waited; act on the reloaded match
+                    m = await self.get(match_id)
+                    continue
+                if source == "player" and (attempt or sub is not None):
+                    self.check_seat(m, seat, token, sub)  # the seat may have changed hands meanwhile (SRV-A4)
+                self._checks(m, seat, version, source)
+                if await self._act_locked(m, seat, version, action, source):
+                    return m.version
+                await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
+        raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
-    async def _prepare_legal(self, m: LiveMatch, state: Any, to_act: tuple[int, ...]) -> dict[int, list[Action]]:
-        """SRV-L4: for a game that declares ``slow_legal_actions`` (tremble's plan decision: thousands of plans,
-        up to a third of a second), the lists the coming event needs are computed in a worker thread, so the event
-        loop keeps serving the other matches meanwhile; this match waits (its lock is held)."""
-        if not getattr(m.game, "slow_legal_actions", False) or not m.subscribers:
-            return {}
-        seats = {sub.seat for sub in m.subscribers}
-        wanted = [s for s in to_act if s in seats]
-        if not wanted:
-            return {}
+    async def _act_locked(self, m: LiveMatch, seat: int, version: int, action: Action, source: str) -> bool:
         game = m.game
-        return await asyncio.to_thread(lambda: {s: game.legal_actions(state, s) for s in wanted})
+        old_to_act = m.to_act()
+        try:
+            game.check_turn(m.state, seat)
+            after = game.apply(m.state, seat, action)
+        except RuleError as exc:
+            raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
+        except MALFORMED as exc:
+            log.warning("match %s: the game could not read an action (%s)", m.id, type(exc).__name__)
+            raise ServiceError(422, "illegal_action", "malformed action: the game cannot read it", rule="CORE-ACTION") from None
+        out = game.outcome(after)
+        new_to_act = () if out is not None else tuple(game.to_act(after))
+        started_at = m.turn_started_at
+        now = time.time()
+        if not set(new_to_act) <= set(old_to_act):
+            started_at = now  # SRV-C1: a seat newly to act gets a fresh clock
+        status = "finished" if out is not None else "running"
+        fields = {
+            "status": status, "turn_started_at": started_at, "updated_at": now,
+            "outcome": dumps(out.to_json()) if out is not None else None, "undo_request": None,
+            "to_act": dumps(list(new_to_act)), "wake_at": wake_at(status, m.seats, new_to_act, started_at, m.turn_seconds),
+            "owner": self.server_id,
+        }
+        text = dumps(action)
+        rec = Append(m.id, m.version, seat, text, source, now, m.revision, fields)
+        try:
+            stored = await self.storage.append(rec)
+        except Exception as exc:  # nothing was stored, so nothing changes
+            log.exception("storing an action of match %s failed", m.id)
+            raise ServiceError(503, "storage_error", "the action could not be stored; nothing changed, try again") from exc
+        if not stored:
+            return False
+        # committed: shown here, then announced to the other processes (SRV-X2)
+        revision = m.revision + 1
+        self.fanout.publish(m.id, {"k": "a", "r": revision, "e": m.epoch, "i": m.version, "s": seat, "a": action,
+                                   "src": source, "t": started_at, "u": now})
+        await self._advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
+                            owner=self.server_id)
+        return True
+
+    async def _advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
+                       turn_started_at: float | None, updated_at: float, revision: int, owner: str | None,
+                       notify: bool = True) -> None:
+        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1)."""
+        game = m.game
+        out = game.outcome(after)
+        new_to_act = () if out is not None else tuple(game.to_act(after))
+        # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
+        # published, so that nobody sees the new state ahead of its event (SRV-V3)
+        legal = await prepare_legal(m, after, new_to_act)
+        m.log.append(make_entry(game, m.state, seat, action, source, len(m.seats)))
+        m.publish(after, legal)
+        m.status = "finished" if out is not None else "running"
+        m.turn_started_at = turn_started_at
+        m.updated_at = updated_at
+        m.outcome = out.to_json() if out is not None else None
+        m.undo_request = None
+        m.revision = revision
+        m.owner = owner
+        clients.broadcast_event(m)
+        if notify:
+            self.after_change(m)
 
     # ------------------------------------------------------------- legal actions
-    def legal_page(self, match_id: str, seat: int, token: str | None, offset: int = 0, limit: int = 1000) -> dict[str, Any]:
-        """SRV-L2: a page of a seat's legal actions (all of them, in canonical order), for seats whose
-        list was too long to send whole (``legal_complete`` false). Token-checked (SRV-A3)."""
-        m = self.get(match_id)
-        self.check_token(m, seat, token)
-        if offset < 0 or not 1 <= limit <= LEGAL_PAGE_MAX:
-            raise ServiceError(422, "bad_request", f"offset must be >= 0 and limit in 1..{LEGAL_PAGE_MAX}")
-        legal = m.legal(seat) if seat in m.to_act() else []
-        page = legal[offset:offset + limit]
-        return {"version": m.version, "seat": seat, "count": len(legal), "offset": offset, "actions": page}
-
-    def check_action(self, match_id: str, seat: int, token: str | None, version: Any, action: Any) -> dict[str, Any]:
-        """SRV-L3: would ``action`` be accepted now? The same checks as ``act`` (SRV-A1..A3), nothing stored
-        or changed: ``{"legal": true}`` or ``{"legal": false, "rule": ..., "message": ...}``."""
-        m = self.get(match_id)
+    async def check_action(self, match_id: str, seat: int, token: str | None, version: Any, action: Any) -> dict[str, Any]:
+        """SRV-L3: would ``action`` be accepted now? The same checks as ``act`` (SRV-A1..A3), nothing stored or
+        changed: ``{"legal": true}`` or ``{"legal": false, "rule": ..., "message": ...}``."""
+        m = await self.get(match_id)
         self.check_token(m, seat, token)
         self._check_version(version)
         if m.status != "running":
@@ -737,293 +886,29 @@ class MatchService:
             return {"legal": False, "rule": "CORE-ACTION", "message": "malformed action: the game cannot read it"}
         return {"legal": True}
 
-    # ------------------------------------------------------------------- messages
-    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
-        """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1);
-        texts in ``lang`` (``presentation``)."""
-        to_act = m.to_act()
-        legal = self.legal_fields(m, viewer, to_act)
-        return {
-            "type": kind,
-            "match": m.summary(),
-            "seat": viewer,
-            "version": m.version,
-            "view": m.view(viewer),
-            "to_act": list(to_act),
-            **legal,
-            "legal_text": self._legal_text(m, viewer, legal["legal"], lang),
-            "log": [self._entry_json(m, i, e, viewer, lang) for i, e in enumerate(m.log)],
-        }
-
-    @staticmethod
-    def _legal_text(m: LiveMatch, viewer: int | None, legal: list[Action], lang: str) -> list[str]:
-        return presentation.legal_texts(m, viewer, legal, lang) if viewer is not None and legal else []
-
-    def legal_fields(self, m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
-        """SRV-L1: the ``legal``, ``legal_count`` and ``legal_complete`` fields of a message.
-
-        Only a seat that must act gets legal actions (others: ``[]``). Up to ``LEGAL_LIMIT`` actions are
-        sent in full; above it ``legal`` holds a selection of ``LEGAL_LIMIT`` of them (the simplest ones:
-        fewest list/dict entries, e.g. tremble plans with one group; canonical order kept),
-        ``legal_complete`` is false and ``legal_count`` gives the total. The rest is fetched page by page
-        from ``GET /api/matches/{id}/legal`` and any composed action can be checked with
-        ``POST /api/matches/{id}/legal/check``; the server validates every action anyway (SRV-A2)."""
-        if viewer is None or viewer not in to_act:
-            return {"legal": [], "legal_count": 0, "legal_complete": True}
-        m._fresh()
-        cached = m._legal_sent.get(viewer)
-        if cached is None:
-            legal = m.legal(viewer)
-            cached = m._legal_sent[viewer] = {
-                "legal": select_legal(legal, LEGAL_LIMIT), "legal_count": len(legal), "legal_complete": len(legal) <= LEGAL_LIMIT,
-            }
-        return cached
-
-    def _entry_json(self, m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str = "en") -> dict[str, Any]:
-        return presentation.entry_json(m.game, index, e, viewer, lang)
-
-    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, lang: str = "en") -> Subscriber:
-        """A new client of ``m`` (its token already checked for a seat); it gets its snapshot at once."""
-        sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=hash_token(token) if token else None, lang=lang)
-        m.subscribers.append(sub)
-        sub.queue.put_nowait(_dumps(self.snapshot(m, viewer, lang=lang)))
-        return sub
-
-    def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
-        with contextlib.suppress(ValueError):
-            m.subscribers.remove(sub)
-        m.last_used = time.monotonic()
-
-    def _bound(self, m: LiveMatch, sub: Subscriber) -> bool:
-        """A seat's client still holds the seat's current token (SRV-A4); spectators always pass."""
-        if sub.seat is None:
-            return True
-        seat = m.seats[sub.seat]
-        return seat.kind == "human" and seat.token_hash is not None and sub.token_hash == seat.token_hash
-
-    def _broadcast_snapshots(self, m: LiveMatch, reason: str = "update") -> None:
-        cache: dict[tuple[int | None, str], str] = {}
-        for sub in list(m.subscribers):
-            if not self._bound(m, sub):
-                self._kick(m, sub)
-                continue
-            key = (sub.seat, sub.lang)
-            if key not in cache:
-                snap = self.snapshot(m, sub.seat, lang=sub.lang)
-                snap["reason"] = reason
-                cache[key] = _dumps(snap)
-            sub.since = m.version
-            sub.push(cache[key])
-
-    def _broadcast_event(self, m: LiveMatch) -> None:
-        """Send every connected client the event of the last action (SRV-V1) unless its snapshot already held it
-        (SRV-V3). Views and legal actions are computed only for the seats that have a client, once per seat
-        (SRV-V2), and the parts every client shares (match summary, ``to_act``) are encoded once and spliced into
-        each client's message."""
-        if not m.subscribers:
-            return
-        to_act = m.to_act()
-        entry = m.log[-1]
-        index = m.version - 1
-        head = f'{{"type":"event","match":{_dumps(m.summary())},"version":{m.version},"to_act":{_dumps(list(to_act))},"seat":'
-        cache: dict[tuple[int | None, str], str] = {}
-        for sub in list(m.subscribers):
-            if sub.since >= m.version:
-                continue
-            if not self._bound(m, sub):
-                self._kick(m, sub)
-                continue
-            v, lang = sub.seat, sub.lang
-            text = cache.get((v, lang), "")
-            if not text:
-                legal = self.legal_fields(m, v, to_act)
-                body = {"last": self._entry_json(m, index, entry, v, lang), "view": m.view(v), **legal,
-                        "legal_text": self._legal_text(m, v, legal["legal"], lang)}
-                text = cache[(v, lang)] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
-            sub.since = m.version
-            sub.push(text)
-
-    # ------------------------------------------------------------ AI and clocks
-    def _after_change(self, m: LiveMatch) -> None:
-        if self._loop is None:
-            return
-        self._schedule_clock(m)
-        ai_to_act = m.status == "running" and any(m.seats[s].kind == "ai" for s in m.to_act())
-        if ai_to_act and (m.ai_task is None or m.ai_task.done()):
-                m.ai_task = self._loop.create_task(self._ai_loop(m))
-
-    async def _ai_loop(self, m: LiveMatch) -> None:
-        while m.status == "running":
-            seats = [s for s in m.to_act() if m.seats[s].kind == "ai"]
-            if not seats:
-                return
-            seat, version, state = seats[0], m.version, m.state
-            seed = mix_seed(m.seed, "ai", version, seat)
-            try:
-                action = await self.ai.choose(m.game, state, seat, m.seats[seat].agent or "", seed, m.ai_seconds)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("AI failed in match %s; playing the first legal action", m.id)
-                legal = m.game.legal_actions(state, seat)
-                if not legal:
-                    return
-                action = legal[0]
-            if m.version != version:
-                continue
-            try:
-                await self.act(m.id, seat, None, version, to_jsonable(action), source="ai")
-            except ServiceError as exc:
-                if exc.code == "stale_version":
-                    continue
-                log.error("AI action refused in match %s: %s", m.id, exc.message)
-                return
-
-    def _schedule_clock(self, m: LiveMatch) -> None:
-        if m.clock_handle is not None:
-            m.clock_handle.cancel()
-            m.clock_handle = None
-        deadline = m.deadline()
-        if deadline is None or self._loop is None or not m.to_act():
-            return
-        version = m.version
-        delay = max(0.0, deadline - time.time())
-        m.clock_handle = self._loop.call_later(delay, lambda: asyncio.ensure_future(self._timeout(m, version)))
-
-    @staticmethod
-    def timeout_action(game: Game[Any], state: Any, seat: int) -> Action | None:
-        """SRV-C2: the action played for a seat whose time ran out: the game's own
-        ``timeout_action(state, seat)`` if it defines one and it is legal, else
-        ``{"type": "resign"}`` if legal, else the first legal action."""
-        legal = game.legal_actions(state, seat)
-        keys = {action_key(a) for a in legal}
-        hook = getattr(game, "timeout_action", None)
-        if callable(hook):
-            proposed = hook(state, seat)
-            if proposed is not None and action_key(proposed) in keys:
-                return dict(proposed)
-        for a in legal:
-            if a.get("type") == "resign":
-                return a
-        return legal[0] if legal else None
-
-    async def _timeout(self, m: LiveMatch, version: int) -> None:
-        if m.version != version or m.status != "running":
-            return
-        for seat in list(m.to_act()):
-            if m.status != "running" or seat not in m.to_act():
-                continue
-            action = self.timeout_action(m.game, m.state, seat)
-            if action is None:
-                continue
-            log.info("clock ran out", extra={"match": m.id, "seat": seat})
-            try:
-                await self.act(m.id, seat, None, m.version, action, source="timeout")
-            except ServiceError as exc:
-                log.warning("timeout action refused in match %s: %s", m.id, exc.message)
-
-    # ---------------------------------------------------------------------- undo
-    def undo_point(self, m: LiveMatch, seat: int) -> int:
-        """Index of the first log entry an undo by ``seat`` removes, or raise why not (SRV-U1..U3)."""
-        if m.status != "running":
-            raise ServiceError(409, "undo_refused", "undo is only possible in a running match (SRV-U1)")
-        i = len(m.log) - 1
-        while i >= 0 and m.log[i].seat != seat and m.log[i].source == "ai":
-            i -= 1
-        if i < 0 or m.log[i].seat != seat or m.log[i].source != "player":
-            raise ServiceError(
-                409, "undo_refused", "only your own last action (and the AI replies after it) can be taken back (SRV-U1)"
-            )
-        game = m.game
-        before = replay_log(game, m, i)
-        if getattr(before, "rng", None) != getattr(m.state, "rng", None):
-            raise ServiceError(409, "undo_refused", "dice were rolled or cards drawn since that action (SRV-U2)")
-        target = game.view(m.state, seat)
-        refused = ServiceError(409, "undo_refused", "hidden information was revealed to you since that action (SRV-U3)")
-        # SRV-U3: what this seat sees now must not depend on anything hidden from it: replay the
-        # undone actions on states resampled from its point of view, with every action it could
-        # not see replaced by an alternative it could not tell apart; the view must stay the same.
-        for k in range(8):
-            probe = game.determinize(before, seat, Rng.from_seed(mix_seed(m.seed, "undo", k)))
-            try:
-                for e in m.log[i:]:
-                    action = e.action
-                    if e.seat != seat and e.views.get(seat) != e.action:
-                        alike = [a for a in game.legal_actions(probe, e.seat)
-                                 if game.action_view(probe, e.seat, a, seat) == e.views.get(seat)]
-                        if alike:
-                            action = alike[k % len(alike)]
-                    probe = game.apply(probe, e.seat, action)
-            except (RuleError, *MALFORMED) as exc:
-                raise refused from exc
-            if game.view(probe, seat) != target:
-                raise refused
-        return i
-
-    async def request_undo(self, match_id: str, seat: int, token: str | None) -> dict[str, Any]:
-        m = self.get(match_id)
-        self.check_token(m, seat, token)
-        async with m.lock:
-            point = self.undo_point(m, seat)
-            others = [i for i, s in enumerate(m.seats) if s.kind == "human" and i != seat]
-            if not others:  # SRV-U4: against AI only, no consent needed
-                await self._undo(m, point)
-                return {"done": True, "version": m.version}
-            restore = self._memo(m)
-            m.undo_request = {"seat": seat, "version": m.version, "to": point, "accepted": [seat], "waiting": others}
-            m.updated_at = time.time()
-            await self._store(m, restore, self._db_update, m.id, self._match_fields(m))
-            self._broadcast_snapshots(m, "undo_request")
-            return {"done": False, "waiting": others, "version": m.version}
-
-    async def answer_undo(self, match_id: str, seat: int, token: str | None, accept: bool) -> dict[str, Any]:
-        m = self.get(match_id)
-        self.check_token(m, seat, token)
-        async with m.lock:
-            req = m.undo_request
-            if req is None or req["version"] != m.version:
-                raise ServiceError(409, "no_undo_request", "there is no pending undo request")
-            if seat not in req["waiting"]:
-                raise ServiceError(409, "no_undo_request", f"seat {seat} is not asked to consent")
-            restore = self._memo(m)
-            if not accept:
-                m.undo_request = None
-                await self._store(m, restore, self._db_update, m.id, self._match_fields(m))
-                self._broadcast_snapshots(m, "undo_declined")
-                return {"done": False, "declined": True, "version": m.version}
-            waiting = [s for s in req["waiting"] if s != seat]
-            req = m.undo_request = {**req, "waiting": waiting, "accepted": [*req["accepted"], seat]}
-            if req["waiting"]:
-                await self._store(m, restore, self._db_update, m.id, self._match_fields(m))
-                self._broadcast_snapshots(m, "undo_request")
-                return {"done": False, "waiting": req["waiting"], "version": m.version}
-            try:
-                point = self.undo_point(m, int(req["seat"]))
-            except ServiceError:
-                restore()
-                raise
-            await self._undo(m, point)
-            return {"done": True, "version": m.version}
-
-    async def _undo(self, m: LiveMatch, point: int) -> None:
-        state = replay_log(m.game, m, point)
-        restore = self._memo(m)
-        m.undo_request = None
-        m.updated_at = time.time()
-        fields = {**self._match_fields(m), "to_act": dumps(list(m.game.to_act(state)))}
-        await self._store(m, restore, self._db_truncate, m.id, point, fields)
-        del m.log[point:]
-        m.state = state
-        log.info("undo", extra={"match": m.id, "version": point})
-        self._broadcast_snapshots(m, "undo")
-        self._after_change(m)
-
     # ------------------------------------------------------------------- replays
-    def replay_state(self, m: LiveMatch, step: int) -> Any:
+    async def finished(self, match_id: str) -> LiveMatch:
+        m = await self.get(match_id)
+        if m.status != "finished":
+            raise ServiceError(409, "not_finished", "replays and exports are available once the match is over")
+        return m
+
+    @staticmethod
+    def replay_state(m: LiveMatch, step: int) -> Any:
+        """The state after ``step`` actions, from the match's history (checkpoints: O(1) per step when stepping)."""
         if not 0 <= step <= m.version:
             raise ServiceError(404, "no_such_step", f"steps are 0..{m.version}")
-        return replay_log(m.game, m, step)
+        return m.state_at(step)
+
+    @staticmethod
+    def record(m: LiveMatch) -> Match:
+        """The ``spacetable-match/1`` record of ``m``: config (player content included), seed and log (no replay:
+        every logged action was applied when it was played)."""
+        return Match(game=m.game.id, config=m.config, seed=m.seed, meta={"server_match": m.id, "name": m.name},
+                     log=[LogEntry(e.seat, e.action) for e in m.log])
+
+    def log_undo(self, m: LiveMatch) -> None:
+        log.info("undo", extra={"match": m.id, "version": m.version})
 
 
-__all__ = ["LEGAL_LIMIT", "LEGAL_PAGE_MAX", "MAX_BACKLOG", "LiveMatch", "MatchService", "ServiceError", "SpacetableError",
-           "Subscriber", "hash_token", "replay_log", "select_legal"]
+__all__ = ["Conflict", "Entry", "LiveMatch", "MatchService", "ServiceError", "SpacetableError", "Subscriber", "hash_token"]

@@ -7,6 +7,10 @@ n, "token": T}`` also turns a spectator's socket into a seat's. Every malformed 
 text over ``max_message`` bytes, invalid or non-object JSON, NaN, lone surrogates, deep nesting, an
 unknown type) gets an ``error`` message and the socket stays open; sockets are capped per match and in
 all, closed after ``ws_idle`` seconds of silence, and actions count against the client's rate limit.
+
+The token is hashed once, when the socket authenticates; its actions then only compare that hash with the
+seat's (a seat left meanwhile closes the socket, SRV-A4). Any process of the service accepts any match's
+socket (SRV-X2).
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
-from . import presentation
 from .errors import ServiceError
 from .jsonio import BadJson, loads
 from .live import LiveMatch, Subscriber
@@ -31,9 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("spacetable.server")
 
 
-def _error(exc: ServiceError, ref: Any = None, game: Any = None, lang: str = "en") -> str:
-    """An error message, explained in the client's language (``presentation.error_json``)."""
-    out: dict[str, Any] = {"type": "error", "error": presentation.error_json(exc.to_json(), game, lang)}
+def _error(exc: ServiceError, ref: Any = None) -> str:
+    out: dict[str, Any] = {"type": "error", "error": exc.to_json()}
     if ref is not None:
         out["id"] = ref
     return json.dumps(out)
@@ -55,14 +57,12 @@ class Connection:
         self.match: LiveMatch | None = None
         self.sub: Subscriber | None = None
         self.seat: int | None = None
-        self.token: str | None = None
         self._sender: asyncio.Task[None] | None = None
-        self.lang = "en"  # the client's language (?lang= or a {"type": "lang"} message)
 
     # ------------------------------------------------------------------ plumbing
     async def _fail(self, exc: ServiceError, code: int | None = None) -> None:
         with contextlib.suppress(Exception):
-            await self.ws.send_text(_error(exc, None, self.match.game if self.match else None, self.lang))
+            await self.ws.send_text(_error(exc))
             await self.ws.close(code=code or 4000 + exc.status)
 
     async def _receive(self, timeout: float) -> dict[str, Any] | str | None:
@@ -93,14 +93,14 @@ class Connection:
         if self.sub is not None:
             self.sub.push(text)
 
-    def _bind(self, m: LiveMatch, seat: int | None, token: str | None) -> None:
+    def _bind(self, m: LiveMatch, seat: int | None, token_hash: str | None) -> None:
         """Subscribe to ``m`` as ``seat`` (token already checked), replacing an earlier subscription."""
         if self.sub is not None:
             self.service.unsubscribe(m, self.sub)
         if self._sender is not None:
             self._sender.cancel()
-        self.seat, self.token = seat, token
-        self.sub = self.service.subscribe(m, seat, token, self.lang)
+        self.seat = seat
+        self.sub = self.service.subscribe(m, seat, token_hash=token_hash)
         self._sender = asyncio.create_task(self._send_loop(self.sub))
 
     async def _send_loop(self, sub: Subscriber) -> None:
@@ -115,9 +115,8 @@ class Connection:
             return
 
     # -------------------------------------------------------------------- serving
-    async def serve(self, match_id: str, seat_text: str | None, token: str | None, lang: str | None = None) -> None:
+    async def serve(self, match_id: str, seat_text: str | None, token: str | None) -> None:
         await self.ws.accept()
-        self.lang = presentation.pick_lang(lang)
         service, limits = self.service, self.limits
         if service.sockets >= limits.max_sockets:
             await self._fail(ServiceError(503, "too_many_connections", "the server has too many connections; "
@@ -143,7 +142,7 @@ class Connection:
             await self._fail(ServiceError(400, "bad_request", "seat is a seat number"))
             return
         try:
-            m = service.get(match_id)
+            m = await service.get(match_id)
         except ServiceError as exc:
             await self._fail(exc)
             return
@@ -159,18 +158,19 @@ class Connection:
                 return
             token = first.get("token")
             try:
-                m = service.get(match_id)  # the same match, or its reload if it left memory meanwhile
+                m = await service.get(match_id)  # the same match, or its reload if it left memory meanwhile
             except ServiceError as exc:
                 await self._fail(exc)
                 return
+        digest = None
         if seat is not None:
             try:
-                service.check_token(m, seat, token)
+                digest = service.check_token(m, seat, token)
             except ServiceError as exc:
                 await self._fail(exc)
                 return
         self.match = m
-        self._bind(m, seat, token)
+        self._bind(m, seat, digest)
         while True:
             msg = await self._receive(limits.ws_idle)
             if msg is None:
@@ -192,35 +192,29 @@ class Connection:
             if kind == "ping":
                 self._push(json.dumps({"type": "pong", "id": ref}))
                 return
-            if kind == "lang":  # texts from now on in this language, starting with a fresh snapshot
-                self.lang = presentation.pick_lang(str(msg.get("lang") or ""))
-                if self.sub is not None:
-                    self.sub.lang = self.lang
-                    self._push(json.dumps(service.snapshot(m, self.seat, lang=self.lang)))
-                return
             if kind == "auth":
                 seat = msg.get("seat", self.seat)
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise ServiceError(400, "bad_request", "auth needs the seat number")
                 token = msg.get("token")
-                service.check_token(m, seat, token if isinstance(token, str) else None)
-                self._bind(m, seat, token)  # type: ignore[arg-type]
+                digest = service.check_token(m, seat, token if isinstance(token, str) else None)
+                self._bind(m, seat, digest)
                 return
-            if self.seat is None:
+            if self.seat is None or self.sub is None:
                 raise ServiceError(403, "spectator", "spectators cannot act (SRV-A3)")
             if kind == "action":
-                self.limiter.hit("act", self.client)
-                await service.act(m.id, self.seat, self.token, msg.get("version"), msg.get("action"))
+                await self.limiter.hit("act", self.client)
+                await service.act(m.id, self.seat, None, msg.get("version"), msg.get("action"), sub=self.sub)
             elif kind == "undo":
-                self.limiter.hit("act", self.client)
-                res = await service.request_undo(m.id, self.seat, self.token)
+                await self.limiter.hit("act", self.client)
+                res = await service.undo.request(m.id, self.seat, None, self.sub)
                 self._push(json.dumps({"type": "undo", "id": ref, **res}))
             elif kind in ("undo_accept", "undo_decline"):
-                self.limiter.hit("act", self.client)
-                res = await service.answer_undo(m.id, self.seat, self.token, kind == "undo_accept")
+                await self.limiter.hit("act", self.client)
+                res = await service.undo.answer(m.id, self.seat, None, kind == "undo_accept", self.sub)
                 self._push(json.dumps({"type": "undo", "id": ref, **res}))
             else:
                 shown = kind if isinstance(kind, str) and len(kind) <= 32 else "?"
                 raise ServiceError(400, "bad_request", f"unknown message type {shown!r}")
         except ServiceError as exc:
-            self._push(_error(exc, ref, m.game, self.lang))
+            self._push(_error(exc, ref))

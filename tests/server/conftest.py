@@ -1,7 +1,15 @@
-"""Fixtures for server tests: an app on a temporary SQLite file, and the test game ``nim``."""
+"""Fixtures for server tests: apps on SQLite and on PostgreSQL, real PostgreSQL and Redis servers, the test game ``nim``.
+
+``db_url`` is parametrised: every test that uses it (or ``client``) runs on a temporary SQLite file and on a
+fresh database of a PostgreSQL server started for the session on loopback in a temporary folder
+(``spacetable.server.devservers``: Debian's ``initdb``/``pg_ctl``, as the ``postgres`` user when the tests run
+as root). ``redis_url`` starts a ``redis-server`` the same way. Without PostgreSQL or Redis installed those
+tests are skipped with the reason, except under ``CI=true`` where they fail (``.ci/run`` installs both).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +19,20 @@ from fastapi.testclient import TestClient
 
 from spacetable import games
 from spacetable.server.app import create_app
+from spacetable.server.devservers import TempPostgres, TempRedis, postgres_bin, redis_bin
 from spacetable.server.limits import Limits
+from spacetable.server.live import LiveMatch
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def unavailable(reason: str) -> None:
+    """Skip the calling test, or fail it under ``CI=true`` (where PostgreSQL and Redis must be there)."""
+    if in_ci():
+        pytest.fail(f"{reason}; under CI=true these tests must run (.ci/run installs them)", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture
@@ -23,9 +44,75 @@ def nim() -> Iterator[None]:
     games._cache.pop("nim", None)
 
 
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[TempPostgres | str]:
+    """A PostgreSQL server for the session (or the reason there is none)."""
+    if postgres_bin() is None:
+        yield "PostgreSQL is not installed (apt-get install postgresql)"
+        return
+    try:
+        pg = TempPostgres().start()
+    except RuntimeError as exc:
+        yield f"PostgreSQL does not start here: {exc}"
+        return
+    try:
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[TempRedis | str]:
+    if redis_bin() is None:
+        yield "Redis is not installed (apt-get install redis-server)"
+        return
+    try:
+        r = TempRedis().start()
+    except RuntimeError as exc:
+        yield f"redis-server does not start here: {exc}"
+        return
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def pg_url(postgres: TempPostgres | str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database."""
+    if isinstance(postgres, str):
+        unavailable(postgres)
+        raise AssertionError("unreachable")
+    url = postgres.create_database()
+    yield url
+    postgres.drop_database(url)
+
+
+@pytest.fixture
+def redis_url(redis_server: TempRedis | str) -> str:
+    """The session's Redis server, emptied."""
+    if isinstance(redis_server, str):
+        unavailable(redis_server)
+        raise AssertionError("unreachable")
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as r:
+        r.flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database of a test app: a SQLite file, then a PostgreSQL database (the same test on both)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
 
 
 #: Test apps: every bound at its default but the rate limits (the tests play fast from one address);
@@ -39,6 +126,13 @@ def client(db_url: str) -> Iterator[TestClient]:
     app = create_app(db_url, ai_workers=0, limits=lenient_limits())
     with TestClient(app) as c:
         yield c
+
+
+def live(client: TestClient, match_id: str) -> LiveMatch:
+    """The match as the app's service holds it in memory (loaded if needed), from the test's thread."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    m: LiveMatch = client.portal.call(service.get, match_id)  # type: ignore[union-attr]
+    return m
 
 
 def create(client: TestClient, game: str, **body: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from spacetable.games.fullmetal.mapgen import generate_map
 from spacetable.games.tremble import cards as tremble_cards
 from spacetable.server.app import create_app
 
-from .conftest import create, join, lenient_limits
+from .conftest import create, join, lenient_limits, live
 
 SECRET_LINE = "root:x:0:0:spacetable-secret-line"
 
@@ -157,7 +157,7 @@ def test_seeds_are_secret_unless_open_and_published_at_the_end(client: TestClien
     assert spectator["match"]["seed"] == 99
     data = create(client, "nim", join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
-    secret = client.app.state.service.get(mid).seed  # type: ignore[attr-defined]
+    secret = live(client, mid).seed
     t1 = join(client, mid, 1)
     for body in (client.get(f"/api/matches/{mid}").json(), client.get(f"/api/matches/{mid}/state").json(),
                  client.get(f"/api/matches/{mid}/state", params={"seat": 1}, headers={"X-Seat-Token": t1}).json()):
@@ -224,7 +224,7 @@ def test_unknown_fields_and_non_finite_numbers_are_refused_and_nothing_is_stored
                     + b'", "version": 0, "action": {"type": "take", "heap": 0, "count": NaN}}',
                     headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
-    assert service.get(mid).version == 0
+    assert live(client, mid).version == 0
     with service.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM actions").scalar() == 0
     r = client.post(f"/api/matches/{mid}/actions", json={"seat": 0, "token": t0, "version": 0,

@@ -21,10 +21,11 @@ from fastapi.testclient import TestClient
 
 from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
-from spacetable.server import service as service_module
-from spacetable.server.service import LEGAL_LIMIT, LEGAL_PAGE_MAX, MatchService, select_legal
+from spacetable.server import legal as legal_module
+from spacetable.server.legal import LEGAL_LIMIT, LEGAL_PAGE_MAX, select_legal
+from spacetable.server.service import MatchService
 
-from .conftest import create, join
+from .conftest import create, join, live
 
 #: no snapshot or event may exceed this (JSON text), for any game, any seat
 MAX_MESSAGE = 256 * 1024
@@ -70,7 +71,7 @@ def test_message_sizes_are_bounded_for_every_game(client: TestClient, game_id: s
     game = get_game(game_id)
     service: MatchService = client.app.state.service  # type: ignore[attr-defined]
     mid, tokens = start(client, game_id, {}, 4242)
-    m = service.get(mid)
+    m = live(client, mid)
     viewers: list[int | None] = [*range(len(tokens)), None]
     subs = {v: service.subscribe(m, v, None if v is None else tokens[v]) for v in viewers}
     pick = Rng.from_seed(7)
@@ -113,7 +114,7 @@ def test_select_legal_keeps_the_simplest_in_canonical_order() -> None:
 def test_long_legal_lists_are_sent_as_a_selection_and_paged(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """SRV-L1..L3 on arena with a tiny limit: selection + count in the snapshot, every action by pages,
     check without side effects, and an action outside the selection is accepted when played."""
-    monkeypatch.setattr(service_module, "LEGAL_LIMIT", 3)
+    monkeypatch.setattr(legal_module, "LEGAL_LIMIT", 3)
     game = get_game("arena")
     mid, tokens = start(client, "arena", {}, 99)
     local = game.initial_state(game.normalize_config({}), 99)
@@ -171,8 +172,7 @@ def test_tremble_plan_decision_is_not_sent_whole(client: TestClient) -> None:
     bounded selection that still contains the one-group plans its renderer offers on the board."""
     game = get_game("tremble")
     mid, tokens = start(client, "tremble", {}, 1)
-    service: MatchService = client.app.state.service  # type: ignore[attr-defined]
-    m = service.get(mid)
+    m = live(client, mid)
     pick = Rng.from_seed(3)
     for _ in range(300):
         to_act = list(game.to_act(m.state))

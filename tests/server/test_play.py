@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from spacetable.games import get_game
 from spacetable.server.app import create_app
-from spacetable.server.service import MatchService
+from spacetable.server.clocks import timeout_action
 
 from .conftest import create, join, lenient_limits
 
@@ -126,15 +126,15 @@ def test_timeout_action_choice() -> None:
     """SRV-C2: the game's timeout_action if legal, else resign if legal, else the first legal action."""
     game = get_game("nim")
     st = game.initial_state(game.normalize_config({}), 1)
-    assert MatchService.timeout_action(game, st, 0) == {"type": "resign"}
+    assert timeout_action(game, st, 0) == {"type": "resign"}
     object.__setattr__(game, "timeout_action", lambda state, seat: {"type": "take", "heap": 2, "count": 1})
     try:
-        assert MatchService.timeout_action(game, st, 0) == {"type": "take", "heap": 2, "count": 1}
+        assert timeout_action(game, st, 0) == {"type": "take", "heap": 2, "count": 1}
         object.__setattr__(game, "timeout_action", lambda state, seat: {"type": "take", "heap": 2, "count": 9})
-        assert MatchService.timeout_action(game, st, 0) == {"type": "resign"}  # illegal proposal ignored
+        assert timeout_action(game, st, 0) == {"type": "resign"}  # illegal proposal ignored
     finally:
         del game.__dict__["timeout_action"]
-    assert MatchService.timeout_action(game, st, 1) is None  # a seat with no legal action gets none
+    assert timeout_action(game, st, 1) is None  # a seat with no legal action gets none
 
 
 def test_clock_runs_out_and_survives_restart(db_url: str) -> None:

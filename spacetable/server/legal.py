@@ -1,0 +1,76 @@
+"""Legal actions in messages and pages (SRV-L1, SRV-L2, SRV-L4).
+
+Only a seat that must act gets legal actions. Up to :data:`LEGAL_LIMIT` are sent whole; above it a
+message carries a *selection* (the simplest actions: fewest list/dict entries, canonical order kept), the
+total and ``legal_complete: false``; the rest is paged (:func:`legal_page`). A game declaring
+``slow_legal_actions`` gets them listed in a worker thread before a new state is published
+(:func:`prepare_legal`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from spacetable.core.game import Action
+
+from .errors import ServiceError
+from .live import LiveMatch
+
+#: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``select_legal``).
+LEGAL_LIMIT = 400
+#: SRV-L2: the largest page of ``GET /api/matches/{id}/legal``.
+LEGAL_PAGE_MAX = 5000
+NONE: dict[str, Any] = {"legal": [], "legal_count": 0, "legal_complete": True}
+
+
+def _weight(action: Action) -> int:
+    """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
+    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
+
+
+def select_legal(legal: list[Action], limit: int) -> list[Action]:
+    """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
+    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
+    if len(legal) <= limit:
+        return legal
+    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
+    keep.sort()
+    return [legal[i] for i in keep]
+
+
+def legal_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
+    """SRV-L1: the ``legal``, ``legal_count`` and ``legal_complete`` fields of a message for ``viewer``,
+    computed once per state and seat."""
+    if viewer is None or viewer not in to_act:
+        return NONE
+    m.fresh()
+    cached = m.legal_sent.get(viewer)
+    if cached is None:
+        legal = m.legal(viewer)
+        cached = m.legal_sent[viewer] = {
+            "legal": select_legal(legal, LEGAL_LIMIT), "legal_count": len(legal), "legal_complete": len(legal) <= LEGAL_LIMIT,
+        }
+    return cached
+
+
+def legal_page(m: LiveMatch, seat: int, offset: int, limit: int) -> dict[str, Any]:
+    """SRV-L2: a page of a seat's legal actions (all of them, in canonical order); empty when it is not to act."""
+    if offset < 0 or not 1 <= limit <= LEGAL_PAGE_MAX:
+        raise ServiceError(422, "bad_request", f"offset must be >= 0 and limit in 1..{LEGAL_PAGE_MAX}")
+    legal = m.legal(seat) if seat in m.to_act() else []
+    return {"version": m.version, "seat": seat, "count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
+
+
+async def prepare_legal(m: LiveMatch, state: Any, to_act: tuple[int, ...]) -> dict[int, list[Action]]:
+    """SRV-L4: for a game that declares ``slow_legal_actions`` (tremble's plan decision: thousands of plans, up to
+    a third of a second), the lists the coming event needs are computed in a worker thread, so the event loop
+    keeps serving the other matches meanwhile; this match waits (its lock is held)."""
+    if not getattr(m.game, "slow_legal_actions", False) or not m.subscribers:
+        return {}
+    seats = {sub.seat for sub in m.subscribers}
+    wanted = [s for s in to_act if s in seats]
+    if not wanted:
+        return {}
+    game = m.game
+    return await asyncio.to_thread(lambda: {s: game.legal_actions(state, s) for s in wanted})

@@ -1,0 +1,38 @@
+"""What every route needs: the service, the bounds, the rate limiter and the client's address."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from ..limits import Limits, RateLimiter
+from ..service import MatchService
+
+
+@dataclass
+class Context:
+    service: MatchService
+    limits: Limits
+    limiter: RateLimiter
+
+
+def ctx(conn: HTTPConnection) -> Context:
+    context: Context = conn.app.state.ctx
+    return context
+
+
+def client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+Ctx = Annotated[Context, Depends(ctx)]
+Client = Annotated[str | None, Depends(client)]
+
+
+def seat_link(match_id: str, seat: int, token: str) -> str:
+    """SRV-A5: the token travels in the URL fragment, which browsers never send to a server (so it is in no
+    access log); the page hands it to the server over its WebSocket."""
+    return f"/match/{match_id}#seat={seat}&token={token}"

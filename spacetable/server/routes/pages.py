@@ -1,0 +1,18 @@
+"""The web client's pages (one HTML page for the lobby, matches and replays; static files are mounted by ``app.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+@router.get("/match/{match_id}")
+@router.get("/replay/{match_id}")
+async def index(match_id: str | None = None) -> FileResponse:
+    return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

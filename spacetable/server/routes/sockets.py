@@ -1,0 +1,16 @@
+"""The WebSocket route of a match; the connection itself is ``..ws.Connection``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+
+from ..ws import Connection
+from .deps import ctx
+
+router = APIRouter()
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def match_socket(websocket: WebSocket, match_id: str, seat: str | None = None, token: str | None = None) -> None:
+    c = ctx(websocket)
+    await Connection(websocket, c.service, c.limits, c.limiter).serve(match_id, seat, token)
