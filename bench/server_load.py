@@ -1,29 +1,41 @@
-"""Load benchmark of the play server (SRV-B1): N concurrent matches, one WebSocket client per seat on
+"""Load benchmark of the play server (SRV-B1, SRV-X1..X4): N concurrent matches, one WebSocket client per seat on
 loopback (127.0.0.1 only), playing random legal actions; new matches start as old ones end. Prints a
-table of actions/s, the action round trip (send -> the actor's own event back) p50/p90/p99, and the
-server's and clients' CPU time per action.
+table of actions/s, the action round trip (send -> the actor's own event back) p50/p90/p99, and the CPU
+time per action of the server processes, the clients, the database and Redis.
 
-Two load phases per database:
+Setups, one row per phase each (``--setups``, all by default):
+
+* ``sqlite``: one server process on a temporary SQLite file (WAL);
+* ``pg``: one server process on PostgreSQL (group commit, durable commits);
+* ``pg-redis``: one server process on PostgreSQL with the Redis fan-out (what a process of a shared service
+  costs);
+* ``pg-redis-2``: two server processes on one PostgreSQL and one Redis; the seats of each match are spread
+  over both processes (seat ``s`` of table ``t`` on process ``(t + s) % 2``), so every action is applied in one
+  process and announced to the other, which sends it to its own clients.
+
+PostgreSQL and Redis are started for the run on loopback in a temporary folder (``spacetable.server.devservers``)
+unless ``--pg-url``/``--redis-url`` name running ones; setups whose server is missing are skipped with a line.
+
+Two load phases per setup:
 
 * **paced**: players think before each action (``--think-ms``, uniform 0.5x..1.5x around the mean), so
   the offered load is about ``matches / (think + round trip)`` actions/s (200 matches, 150 ms: ~1,300/s)
   and the latencies measure service time, not a queue the benchmark itself built;
-* **max** (``--max-seconds``, 0 to skip): no think time, every player answers at once: the server's
-  maximum throughput. Its latencies are mostly queueing (a closed loop that floods the server).
+* **max** (``--max-seconds``, 0 to skip): no think time, every player answers at once: the most the setup
+  does. Its latencies are mostly queueing (a closed loop that floods the server).
 
-The server runs in its own process (``spacetable serve``) and the clients in one more process (``--client-procs``),
-so client and server share the machine's cores but not an interpreter. Clients do the minimum per message:
-websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the library's asyncio
-client), one ``json.loads``, a choice only when it is their turn, uvloop when installed, and lobby calls on
-one kept-alive HTTP/1.1 connection per table.
+The servers run in their own processes (``spacetable serve``) and the clients in one more process
+(``--client-procs``), so client and server share the machine's cores but not an interpreter. Clients do the
+minimum per message: websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the
+library's asyncio client), one ``json.loads``, a choice only when it is their turn, uvloop when installed, and
+lobby calls on one kept-alive HTTP/1.1 connection per table.
 
-    .venv/bin/python bench/server_load.py                                  # SQLite (temporary file, WAL)
-    .venv/bin/python bench/server_load.py --matches 50 --seconds 10 --game tremble
-    .venv/bin/python bench/server_load.py --think-ms 100 --max-seconds 0
-    .venv/bin/python bench/server_load.py --pg-url postgresql+psycopg://user:pw@127.0.0.1/spacetable
+    .venv/bin/python bench/server_load.py                                  # every setup, 200 arena matches
+    .venv/bin/python bench/server_load.py --setups sqlite,pg --max-seconds 0
+    .venv/bin/python bench/server_load.py --matches 50 --seconds 10 --game tremble --setups sqlite
 
-Target on the 2-core development machine with SQLite: >= 1,000 actions/s, p99 < 50 ms, 200 matches.
-Figures are printed, never asserted.
+Target on the 2-core development machine: SQLite >= 1,000 actions/s, p99 < 50 ms, 200 matches; PostgreSQL
+paced >= 90 % of SQLite's actions/s in the same run with p99 < 50 ms. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -34,7 +46,6 @@ import json
 import multiprocessing as mp
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +61,7 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from spacetable.server.cli import wait_until_healthy
+from spacetable.server.devservers import TempPostgres, TempRedis, free_port, postgres_bin, redis_bin
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = ("resign", "accept_end")
@@ -67,17 +79,14 @@ def calm_actions(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict
     return pool
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(database_url: str, port: int, log_level: str, db_writer: str = "auto") -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
+                 db_writers: int = 2) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
-           "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writer", db_writer,
+           "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # one address plays every seat of every match here: no per-client rate limits, room for every socket
            "--rate-create", "none", "--rate-join", "none", "--rate-act", "none", "--max-sockets", "5000"]
+    if redis_url:
+        cmd += ["--redis-url", redis_url]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
     if wait_until_healthy(port, proc):
         return proc
@@ -303,11 +312,13 @@ class Http:
             self.reader = self.writer = None
 
 
-async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
+async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
                 client: str = "sansio") -> None:
-    """One table: a match at a time, every seat a WebSocket client; a new match when one ends."""
+    """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
+    server processes (``bases``) the table's lobby calls go to one of them and seat ``s`` connects to process
+    ``(seed + s) % len(bases)``: the seats of a match are spread over the processes."""
     rng = random.Random(seed)
-    ws_base = base.replace("http://", "ws://")
+    base = bases[seed % len(bases)]
     host, port = base.removeprefix("http://").split(":")
     http = Http(host, int(port))
     while time.perf_counter() < win.stop:
@@ -317,14 +328,15 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
         tokens = [data["token"]]
         for s in range(1, n):
             tokens.append((await http.post(f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
+        urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}&token={tokens[s]}"
+                for s in range(n)]
         if client == "sansio":
-            await sansio_match(host, int(port), [f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}" for s in range(n)],
-                               stats, rng, win, think)
+            await sansio_match(urls, stats, rng, win, think)
             stats.matches_done += 1
             continue
         done = asyncio.Event()
-        tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/matches/{mid}?seat={s}&token={tokens[s]}", s, stats,
-                                                 random.Random(rng.random()), win, done, think)) for s in range(n)]
+        tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think))
+                 for s in range(n)]
         finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         done.set()  # the match is over, or time is up: the other seats stop listening
         for task in waiting:
@@ -336,8 +348,7 @@ async def table(base: str, game: str, config: dict[str, Any], stats: Stats, seed
     await http.close()
 
 
-async def sansio_match(host: str, port: int, urls: list[str], stats: Stats, rng: random.Random, win: Window,
-                       think: float) -> None:
+async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float) -> None:
     """Play one match with a ``SeatConnection`` per seat; returns when it is over or time is up."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
@@ -345,7 +356,8 @@ async def sansio_match(host: str, port: int, urls: list[str], stats: Stats, rng:
     try:
         for seat, url in enumerate(urls):
             conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think)
-            await loop.create_connection(lambda conn=conn: conn, host, port)  # type: ignore[misc]
+            host, port = url.removeprefix("ws://").split("/", 1)[0].split(":")
+            await loop.create_connection(lambda conn=conn: conn, host, int(port))  # type: ignore[misc]
             conns.append(conn)
         await done
     finally:
@@ -353,33 +365,33 @@ async def sansio_match(host: str, port: int, urls: list[str], stats: Stats, rng:
             conn.close()
 
 
-async def run_tables(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
                      think: float, client: str = "sansio") -> Stats:
     stats = Stats()
     now = time.perf_counter()
     win = Window(now + ramp, now + ramp + seconds)
-    await asyncio.gather(*(table(base, game, config, stats, s, win, think, client) for s in seeds))
+    await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client) for s in seeds))
     return stats
 
 
-def client_process(base: str, game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
                    think: float, client: str = "sansio") -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(base, game, config, seeds, ramp, seconds, think, client))
+        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client))
     except ImportError:
-        stats = asyncio.run(run_tables(base, game, config, seeds, ramp, seconds, think, client))
+        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client))
     stats.client_cpu = time.process_time() - cpu0
     return stats
 
 
-def run_phase(base: str, args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
+def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
-    jobs = [(base, args.game, json.loads(args.config), share, ramp, seconds, think, args.client) for share in shares if share]
+    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client) for share in shares if share]
     with mp.get_context("spawn").Pool(len(jobs)) as pool:
         results = pool.starmap(client_process, jobs)
     total = Stats()
@@ -397,19 +409,44 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and of its children that are alive now, plus what its waited-for children used
+    (PostgreSQL: the postmaster and its backends)."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(proc.name) == pid:
+            total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+        elif int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def pct(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))] * 1000
 
 
-def row(db: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats, server_cpu: float) -> dict[str, str]:
+def row(setup: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats, cpu: dict[str, float]
+        ) -> dict[str, str]:
     lat = sorted(stats.latencies)
     n = max(1, stats.actions)
+
+    def per_action(key: str) -> str:
+        value = cpu.get(key)
+        return "-" if value is None or value != value else f"{value / n * 1000:.2f}"
+
     return {
-        "database": db, "phase": phase, "matches": str(matches), "think ms": f"{think_ms:g}",
+        "setup": setup, "phase": phase, "matches": str(matches), "think ms": f"{think_ms:g}",
         "actions/s": f"{stats.actions / seconds:,.0f}",
         "p50 ms": f"{pct(lat, 0.5):.1f}" if lat else "-", "p90 ms": f"{pct(lat, 0.9):.1f}" if lat else "-",
         "p99 ms": f"{pct(lat, 0.99):.1f}" if lat else "-", "max ms": f"{lat[-1] * 1000:.0f}" if lat else "-",
-        "server CPU ms/action": f"{server_cpu / n * 1000:.2f}", "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
+        "server CPU ms/action": per_action("server"), "db CPU ms/action": per_action("db"),
+        "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
     }
 
@@ -425,30 +462,56 @@ def print_table(rows: list[dict[str, str]]) -> None:
         print("| " + " | ".join(r[c].rjust(width[c]) for c in cols) + " |")
 
 
-def bench(database_url: str, label: str, args: argparse.Namespace) -> list[dict[str, str]]:
-    port = free_port()
-    proc = start_server(database_url, port, args.log_level, args.db_writer)
+@dataclass
+class Setup:
+    label: str
+    database_url: str
+    processes: int = 1
+    redis_url: str | None = None
+    #: pids whose CPU time is reported as the database's and Redis's (``None``: not measured)
+    db_pid: int | None = None
+    redis_pid: int | None = None
+
+
+def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
+    ports = [free_port() for _ in range(setup.processes)]
+    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers) for port in ports]
     rows = []
     try:
-        base = f"http://127.0.0.1:{port}"
-        run_phase(base, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        run_phase(bases, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
         phases = [("paced", args.think_ms, args.seconds)]
         if args.max_seconds > 0:
             phases.append(("max", 0.0, args.max_seconds))
         for phase, think_ms, seconds in phases:
             if seconds <= 0:
                 continue
-            cpu0 = cpu_seconds(proc.pid)
-            stats = run_phase(base, args, args.matches, seconds, think_ms / 1000, args.ramp)
-            server_cpu = cpu_seconds(proc.pid) - cpu0
-            rows.append(row(label, phase, args.matches, think_ms, seconds, stats, server_cpu))
+
+            def cpu() -> dict[str, float]:
+                out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
+                if setup.db_pid is not None:
+                    out["db"] = tree_cpu_seconds(setup.db_pid)
+                if setup.redis_pid is not None:
+                    out["redis"] = cpu_seconds(setup.redis_pid)
+                return out
+
+            before = cpu()
+            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp)
+            used = {k: v - before[k] for k, v in cpu().items()}
+            rows.append(row(setup.label, phase, args.matches, think_ms, seconds, stats, used))
             r = rows[-1]
-            print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
-                  f"(server CPU {r['server CPU ms/action']} ms/action; load average {os.getloadavg()[0]:.1f})", flush=True)
+            print(f"{setup.label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
+                  f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
+                  f"Redis {r['redis CPU ms/action']}; load average {os.getloadavg()[0]:.1f})", flush=True)
     finally:
-        proc.terminate()
-        proc.wait(10)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(10)
     return rows
+
+
+SETUPS = ("sqlite", "pg", "pg-redis", "pg-redis-2")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -464,27 +527,54 @@ def main(argv: list[str] | None = None) -> int:
                         "or the websockets asyncio client")
     p.add_argument("--game", default="arena")
     p.add_argument("--config", default="{}", help="match config as JSON")
-    p.add_argument("--pg-url", default=None, help="also run against this PostgreSQL URL if reachable")
+    p.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated, from {', '.join(SETUPS)}")
+    p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
+    p.add_argument("--redis-url", default=None, help="a running Redis to use (default: one started for the run)")
+    p.add_argument("--db-writers", type=int, default=2, help="server's --db-writers (PostgreSQL group-commit connections)")
     p.add_argument("--log-level", default="warning")
-    p.add_argument("--db-writer", default="auto", choices=["auto", "inline", "thread"], help="server's --db-writer")
     args = p.parse_args(argv)
+    wanted = [x.strip() for x in args.setups.split(",") if x.strip()]
+    unknown = set(wanted) - set(SETUPS)
+    if unknown:
+        p.error(f"unknown setups: {sorted(unknown)}")
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
           f"game {args.game}, {args.matches} concurrent matches, {args.client_procs} client process(es)", flush=True)
     rows: list[dict[str, str]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        rows += bench(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}", "SQLite (WAL)", args)
-    if args.pg_url:
-        try:
-            from sqlalchemy import create_engine, text
-
-            with create_engine(args.pg_url).connect() as conn:
-                conn.execute(text("SELECT 1"))
-        except Exception as exc:  # unreachable server or missing driver: report, do not fail
-            print(f"PostgreSQL: not reachable ({type(exc).__name__}: {exc}); skipped")
-        else:
-            rows += bench(args.pg_url, "PostgreSQL", args)
-    else:
-        print("PostgreSQL: no --pg-url given; skipped")
+    pg: TempPostgres | None = None
+    redis: TempRedis | None = None
+    try:
+        if any(w.startswith("pg") for w in wanted) and not args.pg_url:
+            if postgres_bin() is None:
+                print("PostgreSQL: not installed (apt-get install postgresql) and no --pg-url; its setups are skipped")
+            else:
+                pg = TempPostgres().start()
+        if any(w.startswith("pg-redis") for w in wanted) and not args.redis_url:
+            if redis_bin() is None:
+                print("Redis: not installed (apt-get install redis-server) and no --redis-url; its setups are skipped")
+            else:
+                redis = TempRedis().start()
+        redis_url = args.redis_url or (redis.url if redis else None)
+        redis_pid = redis.proc.pid if redis and redis.proc else None
+        db_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in wanted:
+                if name == "sqlite":
+                    rows += bench(Setup("SQLite (WAL)", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"), args)
+                    continue
+                if not (pg or args.pg_url) or (name.startswith("pg-redis") and not redis_url):
+                    continue
+                url = args.pg_url or pg.create_database(f"bench_{name.replace('-', '_')}")  # type: ignore[union-attr]
+                if name == "pg":
+                    rows += bench(Setup("PostgreSQL", url, db_pid=db_pid), args)
+                else:
+                    n = 2 if name == "pg-redis-2" else 1
+                    rows += bench(Setup(f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}", url, n, redis_url,
+                                        db_pid=db_pid, redis_pid=redis_pid), args)
+    finally:
+        if pg is not None:
+            pg.stop()
+        if redis is not None:
+            redis.stop()
     print()
     print_table(rows)
     return 0

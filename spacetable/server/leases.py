@@ -8,7 +8,9 @@ process whose periodic scan finds one of its matches due (``matches.wake_at``) t
 compare-and-set on the owner and the revision, loads it and runs what is due. A process that stops cleanly
 deletes its heartbeat, so its matches are taken over at once; a process that finds the heartbeat of a
 dead process of its own host (same PID namespace, no such process any more: a restart after ``kill -9``)
-deletes it too. The same scan loads, in the owner, a match whose clock comes due while it is out of memory.
+deletes it too. The same scan loads, in the owner, a match whose clock comes due while it is out of memory, and
+when a process disappears the others check the matches they hold against the database at once (its last
+changes may not have been announced).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class Leases:
         self._task: asyncio.Task[None] | None = None
         #: matches taken over from a gone process (``/health``, tests)
         self.taken_over = 0
+        self._others: set[str] = set()
 
     @property
     def interval(self) -> float:
@@ -118,6 +121,10 @@ class Leases:
         service = self.service
         me = service.server_id
         others = [s for s in await self.alive() if s != me]
+        gone = self._others - set(others)
+        self._others = set(others)
+        if gone:  # a process stopped: what it committed last may not have been announced (SRV-X2)
+            await service.resync()
         horizon = time.time() + 2 * self.interval
         rows = await service.storage.read(lambda tx: repo.orphans(tx, horizon, others, limit))
         loaded = 0

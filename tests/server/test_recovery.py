@@ -1,6 +1,7 @@
 """Crash recovery (SRV-P1/P2): the real server (uvicorn, in a subprocess) is killed with SIGKILL while
-several matches are being played, restarted on the same SQLite file, and every match is compared
-with a replay of its log: every acknowledged action is there, nothing half-written, play goes on.
+several matches are being played, restarted on the same database (a SQLite file; a PostgreSQL database,
+where actions are committed in groups), and every match is compared with a replay of its log: every
+acknowledged action is there, nothing half-written, play goes on.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -23,6 +23,7 @@ import pytest
 from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
 from spacetable.server.cli import wait_until_healthy
+from spacetable.server.db import make_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,9 +34,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
     """``spacetable serve`` as a user runs it; it prints its address first (SRV-CLI)."""
-    cmd = [sys.executable, "-m", "spacetable.cli", "serve", "--port", str(port), "--database-url", f"sqlite:///{db}",
+    cmd = [sys.executable, "-m", "spacetable.cli", "serve", "--port", str(port), "--database-url", db_url,
            "--ai-workers", "0", "--log-level", "warning", "--rate-act", "none", "--rate-join", "none"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
@@ -79,12 +80,12 @@ class Player(threading.Thread):
 
 
 @pytest.mark.timeout(180)
-def test_sigkill_mid_stream_loses_nothing(tmp_path: Path) -> None:
-    """SRV-P2: after SIGKILL and restart each match equals the replay of its stored log and holds every acknowledged action."""
-    db = tmp_path / "crash.sqlite3"
+def test_sigkill_mid_stream_loses_nothing(db_url: str) -> None:
+    """SRV-P2: after SIGKILL and restart each match equals the replay of its stored log and holds every acknowledged
+    action (SQLite, and PostgreSQL with its group commit)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_server(db, port)
+    proc = start_server(db_url, port)
     players: list[Player] = []
     try:
         specs = [(g, {}) for g in available()] + [("arena", {"board": "5x5"})]
@@ -109,17 +110,22 @@ def test_sigkill_mid_stream_loses_nothing(tmp_path: Path) -> None:
             p.stop.set()
             p.join(10)
         assert sum(p.acked for p in players) > 0
-        proc = start_server(db, port)
-        con = sqlite3.connect(db)
+        proc = start_server(db_url, port)
+        engine = make_engine(db_url)
+        con = engine.connect()
         for p in players:
             summary = httpx.get(f"{base}/api/matches/{p.match_id}").json()
             game = get_game(summary["game"])
             version = summary["version"]
             assert p.acked <= version <= len(p.sent), (p.match_id, p.acked, version, len(p.sent))
-            stored = [(s, json.loads(a)) for s, a in con.execute(
-                "SELECT seat, action FROM actions WHERE match_id = ? ORDER BY idx", (p.match_id,))]
+            stored = [(s, json.loads(a)) for s, a in con.exec_driver_sql(
+                "SELECT seat, action FROM actions WHERE match_id = %(m)s ORDER BY idx"
+                if engine.dialect.name == "postgresql" else
+                "SELECT seat, action FROM actions WHERE match_id = :m ORDER BY idx", {"m": p.match_id})]
             assert stored == p.sent[:version]  # the log is exactly what was played, in order
-            row = con.execute("SELECT config, seed, version FROM matches WHERE id = ?", (p.match_id,)).fetchone()
+            row = con.exec_driver_sql("SELECT config, seed, version FROM matches WHERE id = %(m)s"
+                                      if engine.dialect.name == "postgresql" else
+                                      "SELECT config, seed, version FROM matches WHERE id = :m", {"m": p.match_id}).fetchone()
             assert row[2] == version
             state = game.initial_state(json.loads(row[0]), row[1])
             for seat, action in stored:
@@ -138,6 +144,7 @@ def test_sigkill_mid_stream_loses_nothing(tmp_path: Path) -> None:
                                json={"seat": seat, "token": p.tokens[seat], "version": version, "action": snap["legal"][0]})
                 assert r.status_code == 200 and r.json()["version"] == version + 1
         con.close()
+        engine.dispose()
     finally:
         for p in players:
             p.stop.set()

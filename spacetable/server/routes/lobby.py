@@ -26,7 +26,8 @@ async def health(c: Ctx) -> dict[str, Any]:
     s = c.service
     return {"status": "ok", "version": __version__, "matches": len(s.matches), "sockets": s.sockets,
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
-            "fanout_ok": s.fanout.healthy()}
+            "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
+            "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over}
 
 
 @router.get("/health/ready", responses={503: {"description": "the database or Redis cannot be reached"}})
