@@ -109,6 +109,8 @@ class MatchService:
         self.undo = Undo(self)
         self.leases = Leases(self, lease_seconds)
         self.sockets = 0
+        #: changes that found the match changed by another process first and were checked again (SRV-X1)
+        self.conflicts = 0
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._early: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -580,6 +582,7 @@ class MatchService:
                 try:
                     return await op(m)
                 except Conflict:
+                    self.conflicts += 1
                     await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
@@ -795,6 +798,7 @@ class MatchService:
                 self._checks(m, seat, version, source)
                 if await self._act_locked(m, seat, version, action, source):
                     return m.version
+                self.conflicts += 1
                 await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 

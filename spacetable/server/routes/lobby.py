@@ -27,7 +27,7 @@ async def health(c: Ctx) -> dict[str, Any]:
     return {"status": "ok", "version": __version__, "matches": len(s.matches), "sockets": s.sockets,
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
             "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
-            "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over}
+            "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts}
 
 
 @router.get("/health/ready", responses={503: {"description": "the database or Redis cannot be reached"}})

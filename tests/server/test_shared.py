@@ -1,0 +1,149 @@
+"""Two processes of one service, in one test process (SRV-X1..X4): two apps on one PostgreSQL database and one Redis
+server, each with its own event loop (``TestClient``), standing for two server processes behind a proxy.
+
+Cheaper than ``test_multiprocess.py`` (no subprocess), so the paths between processes are checked one by one: a
+seat left on one process closes that seat's socket on the other (SRV-A4), an undo asked on one and accepted on the
+other, a change whose notice was lost is caught up by the periodic check, the lobby and the rate limits are the same
+from both, and both processes store an action of the same match at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spacetable.server.app import create_app
+
+from .conftest import create, join, lenient_limits, live
+
+pytestmark = pytest.mark.usefixtures("nim")
+
+
+@pytest.fixture
+def pair(pg_url: str, redis_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    with TestClient(create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url)) as a, \
+            TestClient(create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url, migrate=False)) as b:
+        yield a, b
+
+
+def wait_for(pred: Any, timeout: float = 10.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {pred}")
+
+
+def act(c: TestClient, mid: str, seat: int, token: str, version: int, action: dict[str, Any]) -> Any:
+    return c.post(f"/api/matches/{mid}/actions", json={"seat": seat, "token": token, "version": version, "action": action})
+
+
+def test_leaving_on_one_process_closes_the_seats_socket_on_the_other(pair: tuple[TestClient, TestClient]) -> None:
+    """SRV-A4 across processes: the seat's token stops working everywhere and its socket on B is told and closed."""
+    a, b = pair
+    data = create(a, "nim", seed=1, open_seed=True, join_seat=0)
+    mid, t0 = data["match"]["id"], data["token"]
+    join(a, mid, 1)
+    with b.websocket_connect(f"/ws/matches/{mid}?seat=0") as ws:
+        ws.send_json({"type": "auth", "token": t0})
+        assert ws.receive_json()["type"] == "snapshot"
+        assert a.post(f"/api/matches/{mid}/seats/0/leave", json={"token": t0}).status_code == 200
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["error"]["code"] == "seat_left"
+    assert act(b, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 403
+
+
+def test_an_undo_asked_on_one_process_and_accepted_on_the_other(pair: tuple[TestClient, TestClient]) -> None:
+    """SRV-U4 across processes: the request reaches the other seat's socket on B; accepting there takes the action back
+    on both processes (the log was cut: both read the match again)."""
+    a, b = pair
+    data = create(a, "nim", seed=2, open_seed=True, join_seat=0, config={"resign": False})
+    mid, t0 = data["match"]["id"], data["token"]
+    t1 = join(b, mid, 1)
+    assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+    with b.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": t1})
+        first = ws.receive_json()
+        assert first["type"] == "snapshot"
+        if first["version"] == 0:  # B had not heard of the action yet when the socket opened
+            assert ws.receive_json()["version"] == 1
+        r = a.post(f"/api/matches/{mid}/undo", json={"seat": 0, "token": t0})
+        assert r.status_code == 200 and r.json()["done"] is False
+        msg = ws.receive_json()
+        assert msg["reason"] == "undo_request" and msg["match"]["undo_request"]["waiting"] == [1]
+        ws.send_json({"type": "undo_accept"})
+        replies = [ws.receive_json() for _ in range(2)]
+        assert {m["type"] for m in replies} == {"snapshot", "undo"}
+        snap = next(m for m in replies if m["type"] == "snapshot")
+        assert snap["reason"] == "undo" and snap["version"] == 0 and snap["log"] == []
+    wait_for(lambda: a.get(f"/api/matches/{mid}").json()["version"] == 0)
+    assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 1, "count": 2}).status_code == 200
+
+
+def test_a_lost_notice_is_caught_up(pair: tuple[TestClient, TestClient]) -> None:
+    """SRV-X2: pub/sub delivers at most once; when B misses a change (here: B stops listening to the match), the periodic
+    check against the database brings it up to date and its sockets get the event."""
+    a, b = pair
+    data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
+    mid, t0 = data["match"]["id"], data["token"]
+    join(a, mid, 1)
+    service_b = b.app.state.service  # type: ignore[attr-defined]
+    live(b, mid)
+    b.portal.call(lambda: service_b.fanout.unwatch(mid))  # type: ignore[union-attr]
+    time.sleep(0.2)
+    with b.websocket_connect(f"/ws/matches/{mid}") as ws:
+        assert ws.receive_json()["version"] == 0
+        assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+        time.sleep(0.3)
+        assert live(b, mid).version == 0  # not heard of
+        assert b.portal.call(service_b.resync) == 1  # type: ignore[union-attr]
+        assert ws.receive_json()["version"] == 1
+
+
+def test_both_processes_store_an_action_of_one_match_at_once(pair: tuple[TestClient, TestClient]) -> None:
+    """SRV-X1: the sealed bids of both seats sent at the same moment to two processes: both are accepted (the second
+    catches up after its compare-and-set fails, and SRV-A1b holds on the newer state), each stored once."""
+    a, b = pair
+    for k in range(5):
+        data = create(a, "nim", seed=10 + k, open_seed=True, join_seat=0, config={"mode": "sealed", "size": 20})
+        mid, t0 = data["match"]["id"], data["token"]
+        t1 = join(b, mid, 1)
+        live(a, mid), live(b, mid)
+        results: dict[int, Any] = {}
+        go = threading.Barrier(2)
+
+        def bid(c: TestClient, seat: int, token: str, r: dict[int, Any] = results) -> None:
+            go.wait()
+            r[seat] = act(c, mid, seat, token, 0, {"type": "bid", "amount": 1 + seat})
+
+        threads = [threading.Thread(target=bid, args=(a, 0, t0)), threading.Thread(target=bid, args=(b, 1, t1))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(20)
+        assert results[0].status_code == 200 and results[1].status_code == 200, (results[0].text, results[1].text)
+        log = wait_for(lambda mid=mid: (s := a.get(f"/api/matches/{mid}/state").json())["version"] == 2 and s["log"])
+        assert sorted(e["seat"] for e in log) == [0, 1]
+        assert b.get(f"/api/matches/{mid}/state").json()["log"] == log
+    conflicts = a.get("/health").json()["conflicts"] + b.get("/health").json()["conflicts"]
+    assert conflicts >= 1  # the race did happen: a compare-and-set failed and was checked again
+
+
+def test_the_lobby_and_the_rate_limits_are_the_same_from_both(pg_url: str, redis_url: str) -> None:
+    """SRV-X4: one lobby (from the database) and one count of each client's requests (in Redis) for the service."""
+    limits = lenient_limits(rate_create="3/minute")
+    with TestClient(create_app(pg_url, ai_workers=0, limits=limits, redis_url=redis_url)) as a, \
+            TestClient(create_app(pg_url, ai_workers=0, limits=limits, redis_url=redis_url, migrate=False)) as b:
+        for c in (a, b, a):
+            assert c.post("/api/matches", json={"game": "arena"}).status_code == 201
+        r = b.post("/api/matches", json={"game": "arena"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert a.get("/api/matches").json() == b.get("/api/matches").json()
+        assert len(a.get("/api/matches").json()) == 3

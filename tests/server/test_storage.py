@@ -1,0 +1,180 @@
+"""The storage drivers (SRV-P2, SRV-X1, SRV-B1) on SQLite and PostgreSQL: compare-and-set appends, group commit,
+a failing append isolated from the others in its batch, jobs, and the history of a live match (replays step by
+step at one ``apply`` per step, undo from checkpoints)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spacetable.games import get_game
+from spacetable.server import live as live_module
+from spacetable.server import repo
+from spacetable.server.live import CHECKPOINT_EVERY
+from spacetable.server.storage import Append, PostgresStorage, SqliteTx, open_storage, run_now
+
+from .conftest import create, join, live
+
+MATCH = {"game": "nim", "name": "", "config": "{}", "seed": 1, "status": "running", "version": 0, "ai_seconds": 1.0,
+         "turn_seconds": None, "turn_started_at": None, "outcome": None, "undo_request": None, "created_at": 0.0,
+         "updated_at": 0.0, "open_seed": False, "to_act": "[0]", "broken": None, "revision": 0, "epoch": 0, "owner": None,
+         "wake_at": None}
+FIELDS = {"status": "running", "turn_started_at": 1.0, "updated_at": 2.0, "outcome": None, "undo_request": None,
+          "to_act": "[1]", "wake_at": None, "owner": "me"}
+
+
+def append(match_id: str, idx: int, revision: int) -> Append:
+    return Append(match_id, idx, 0, json.dumps({"type": "take", "i": idx}), "player", time.time(), revision, FIELDS)
+
+
+async def with_storage(url: str, body: Any) -> Any:
+    storage = open_storage(url)
+    storage.migrate()
+    await storage.start()
+    try:
+        return await body(storage)
+    finally:
+        await storage.stop()
+
+
+async def add_matches(storage: Any, ids: list[str]) -> None:
+    async def job(tx: Any) -> None:
+        for i in ids:
+            await repo.insert_match(tx, {"id": i, **MATCH}, [])
+    await storage.write(job)
+
+
+def test_appends_are_compare_and_set_on_the_revision(db_url: str) -> None:
+    """SRV-X1: an append commits only if the match is still at the revision it was built on; a stale one stores
+    nothing and says so (no error)."""
+    async def body(storage: Any) -> None:
+        await add_matches(storage, ["m1"])
+        assert await storage.append(append("m1", 0, 0)) is True
+        assert await storage.append(append("m1", 1, 0)) is False  # built on revision 0: another change came first
+        assert await storage.append(append("m1", 1, 1)) is True
+        rows = await storage.read(lambda tx: repo.load(tx, "m1"))
+        assert rows[0]["version"] == 2 and rows[0]["revision"] == 2 and [a["idx"] for a in rows[2]] == [0, 1]
+        assert rows[0]["owner"] == "me" and rows[0]["to_act"] == "[1]"
+
+    asyncio.run(with_storage(db_url, body))
+
+
+def test_appends_waiting_together_commit_together(db_url: str) -> None:
+    """SRV-B1: appends made at the same time (here 60 matches) go into a few transactions, each acknowledged only once
+    committed; PostgreSQL counts its batches."""
+    async def body(storage: Any) -> None:
+        ids = [f"g{i}" for i in range(60)]
+        await add_matches(storage, ids)
+        results = await asyncio.gather(*(storage.append(append(i, 0, 0)) for i in ids))
+        assert all(results)
+        count = await storage.read(lambda tx: tx.fetch("SELECT COUNT(*) AS n FROM actions"))
+        assert count[0]["n"] == 60
+        if isinstance(storage, PostgresStorage):
+            assert storage.appended == 60 and storage.batches < 60 / 2
+
+    asyncio.run(with_storage(db_url, body))
+
+
+def test_a_failing_append_does_not_fail_its_batch(db_url: str) -> None:
+    """A batch in which one append breaks a constraint is retried one append per transaction: the others are stored,
+    the bad one reports its error (or, on PostgreSQL, finds a row that is not its own: stored by someone else, a
+    conflict)."""
+    async def body(storage: Any) -> None:
+        await add_matches(storage, ["a", "b", "c"])
+
+        async def corrupt(tx: Any) -> None:  # an action row the match's version does not know of
+            await tx.execute("INSERT INTO actions (match_id, idx, seat, action, source, created_at) "
+                             "VALUES ('b', 0, 0, '{}', 'player', 0)")
+        await storage.write(corrupt)
+        results = await asyncio.gather(*(storage.append(append(i, 0, 0)) for i in ("a", "b", "c")), return_exceptions=True)
+        assert results[0] is True and results[2] is True
+        assert results[1] is False or isinstance(results[1], Exception)
+        rows = await storage.read(lambda tx: repo.load(tx, "b"))
+        assert rows[0]["version"] == 0 and rows[0]["revision"] == 0  # nothing of the bad append stayed
+
+    asyncio.run(with_storage(db_url, body))
+
+
+def test_sqlite_jobs_never_wait(sqlite_url: str) -> None:
+    """Jobs on SQLite run to their end without giving the event loop away (nothing else runs inside a transaction)."""
+    async def bad(tx: Any) -> None:
+        await asyncio.sleep(0)
+
+    async def good(tx: Any) -> int:
+        return len(await tx.fetch("SELECT 1 AS one"))
+
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    assert run_now(good(SqliteTx(conn))) == 1
+    with pytest.raises(RuntimeError):
+        run_now(bad(SqliteTx(conn)))
+
+
+@pytest.mark.usefixtures("nim")
+def test_stepping_through_a_replay_costs_one_apply_per_step(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replays (SRV-R1) read the match's history: stepping through all n steps applies about n actions, not n²/2; a jump
+    costs at most CHECKPOINT_EVERY applies."""
+    data = create(client, "nim", seed=5, open_seed=True, join_seat=0, config={"heaps": 5, "size": 30, "resign": False})
+    mid, t0 = data["match"]["id"], data["token"]
+    tokens = [t0, join(client, mid, 1)]
+    version = 0
+    while True:
+        snap = client.get(f"/api/matches/{mid}/state", params={"seat": version % 2},
+                          headers={"X-Seat-Token": tokens[version % 2]}).json()
+        if not snap["legal"]:
+            break
+        r = client.post(f"/api/matches/{mid}/actions", json={"seat": version % 2, "token": tokens[version % 2],
+                                                             "version": version, "action": snap["legal"][0]})
+        assert r.status_code == 200
+        version += 1
+    assert version > CHECKPOINT_EVERY
+    game = get_game("nim")
+    calls = {"n": 0}
+    real = game.apply
+
+    def counting(*args: Any) -> Any:
+        calls["n"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(game, "apply", counting)
+    views = [client.get(f"/api/matches/{mid}/replay/{i}").json()["view"] for i in range(version + 1)]
+    assert calls["n"] <= version + 1, calls
+    local = game.initial_state(game.normalize_config({"heaps": 5, "size": 30, "resign": False}), 5)
+    assert views[0] == json.loads(json.dumps(game.view(local, None)))
+    calls["n"] = 0
+    client.get(f"/api/matches/{mid}/replay/{version - 1}")
+    client.get(f"/api/matches/{mid}/replay/3")
+    assert calls["n"] <= 2 * CHECKPOINT_EVERY
+    m = live(client, mid)
+    assert m.state_at(version) is m.state
+
+
+@pytest.mark.usefixtures("nim")
+def test_a_sockets_token_is_hashed_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SRV-A3, SRV-B1: a seat's socket shows its token once; its actions compare the stored hash."""
+    data = create(client, "nim", seed=6, open_seed=True, join_seat=0, config={"resign": False})
+    mid, t0 = data["match"]["id"], data["token"]
+    join(client, mid, 1)
+    calls = {"n": 0}
+    real = live_module.hash_token
+
+    def counting(token: str) -> str:
+        calls["n"] += 1
+        return real(token)
+
+    monkeypatch.setattr("spacetable.server.service.hash_token", counting)
+    with client.websocket_connect(f"/ws/matches/{mid}?seat=0") as ws:
+        ws.send_json({"type": "auth", "token": t0})
+        snap = ws.receive_json()
+        ws.send_json({"type": "action", "version": snap["version"], "action": snap["legal"][0]})
+        assert ws.receive_json()["type"] == "event"
+        ws.send_json({"type": "undo"})  # a request to the other person
+        assert {ws.receive_json()["type"], ws.receive_json()["type"]} == {"snapshot", "undo"}
+    assert calls["n"] == 1
