@@ -487,6 +487,18 @@ class MatchService:
             raise ServiceError(403, "bad_token", f"wrong or missing token for seat {seat} (SRV-A3)")
         return digest
 
+    async def authorize(self, m: LiveMatch, seat: int, token: str | None) -> str:
+        """:meth:`check_token`, after catching up with the stored match if this copy missed a change (a seat taken
+        through another process a moment ago, SRV-X1); returns the token's hash."""
+        try:
+            return self.check_token(m, seat, token)
+        except ServiceError:
+            if not await self._behind(m):
+                raise
+        async with m.lock:
+            await self.sync(m)
+        return self.check_token(m, seat, token)
+
     def check_seat(self, m: LiveMatch, seat: int, token: str | None, sub: Subscriber | None) -> None:
         """SRV-A3 for a request: a socket's seat was checked when it connected and still holds it (its token's hash
         is compared, not computed again); a REST request shows the token."""
@@ -572,7 +584,8 @@ class MatchService:
 
     async def mutate(self, match_id: str, op: Callable[[LiveMatch], Awaitable[T]]) -> T:
         """Run ``op`` on the match under its lock; when another process changed the match first (:class:`Conflict`),
-        catch up and run it again on the new state (SRV-X1)."""
+        catch up and run it again on the new state (SRV-X1). A refusal is checked against the stored match first:
+        a copy that missed a change (its notice still on the way) never refuses what the match allows."""
         m = await self.get(match_id)
         for _ in range(ATTEMPTS):
             async with m.lock:
@@ -584,7 +597,18 @@ class MatchService:
                 except Conflict:
                     self.conflicts += 1
                     await self.sync(m)
+                except ServiceError as exc:
+                    if exc.status >= 500 or not await self._behind(m):
+                        raise
+                    await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
+
+    async def _behind(self, m: LiveMatch) -> bool:
+        """Whether the stored match moved past this copy (only possible when other processes share it, SRV-X1)."""
+        if not self.fanout.shared:
+            return False
+        stored = (await self.storage.read(lambda tx: repo.revisions(tx, [m.id]))).get(m.id)
+        return stored is not None and stored != (m.revision, m.epoch)
 
     # ------------------------------------------------------------------- creation
     async def create(
@@ -784,21 +808,23 @@ class MatchService:
         """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version. ``sub``: the
         socket it came from (its seat was checked when it connected)."""
         m = await self.get(match_id)
-        if source == "player" and sub is None:
-            self.check_token(m, seat, token)
         self._check_version(version)
         action = self._normalize(m.game, action)
-        for attempt in range(ATTEMPTS):
+        for _ in range(ATTEMPTS):
             async with m.lock:
                 if m.evicted:  # left memory while this request waited; act on the reloaded match
                     m = await self.get(match_id)
                     continue
-                if source == "player" and (attempt or sub is not None):
-                    self.check_seat(m, seat, token, sub)  # the seat may have changed hands meanwhile (SRV-A4)
-                self._checks(m, seat, version, source)
-                if await self._act_locked(m, seat, version, action, source):
-                    return m.version
-                self.conflicts += 1
+                try:
+                    if source == "player":
+                        self.check_seat(m, seat, token, sub)  # SRV-A3, SRV-A4 (on the newest state after a catch-up)
+                    self._checks(m, seat, version, source)
+                    if await self._act_locked(m, seat, version, action, source):
+                        return m.version
+                    self.conflicts += 1
+                except ServiceError as exc:  # refused: unless this copy missed a change, the refusal stands
+                    if exc.status >= 500 or not await self._behind(m):
+                        raise
                 await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
@@ -871,7 +897,7 @@ class MatchService:
         """SRV-L3: would ``action`` be accepted now? The same checks as ``act`` (SRV-A1..A3), nothing stored or
         changed: ``{"legal": true}`` or ``{"legal": false, "rule": ..., "message": ...}``."""
         m = await self.get(match_id)
-        self.check_token(m, seat, token)
+        await self.authorize(m, seat, token)
         self._check_version(version)
         if m.status != "running":
             raise ServiceError(409, m.status if m.status == "finished" else "not_started", f"the match is {m.status}")

@@ -165,7 +165,7 @@ class Connection:
         digest = None
         if seat is not None:
             try:
-                digest = service.check_token(m, seat, token)
+                digest = await service.authorize(m, seat, token)
             except ServiceError as exc:
                 await self._fail(exc)
                 return
@@ -197,7 +197,7 @@ class Connection:
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise ServiceError(400, "bad_request", "auth needs the seat number")
                 token = msg.get("token")
-                digest = service.check_token(m, seat, token if isinstance(token, str) else None)
+                digest = await service.authorize(m, seat, token if isinstance(token, str) else None)
                 self._bind(m, seat, digest)
                 return
             if self.seat is None or self.sub is None:

@@ -119,7 +119,8 @@ def test_both_processes_store_an_action_of_one_match_at_once(pair: tuple[TestCli
         results: dict[int, Any] = {}
         go = threading.Barrier(2)
 
-        def bid(c: TestClient, seat: int, token: str, r: dict[int, Any] = results) -> None:
+        def bid(c: TestClient, seat: int, token: str, r: dict[int, Any] = results, go: threading.Barrier = go,
+                mid: str = mid) -> None:
             go.wait()
             r[seat] = act(c, mid, seat, token, 0, {"type": "bid", "amount": 1 + seat})
 
@@ -147,3 +148,21 @@ def test_the_lobby_and_the_rate_limits_are_the_same_from_both(pg_url: str, redis
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
         assert a.get("/api/matches").json() == b.get("/api/matches").json()
         assert len(a.get("/api/matches").json()) == 3
+
+
+def test_a_seat_taken_on_one_process_is_usable_at_once_on_the_other(pair: tuple[TestClient, TestClient]) -> None:
+    """SRV-X1: right after a seat is taken through B, A (whose copy may not have heard of it yet) accepts the seat's
+    token on a socket and over REST, and its action: a refusal is checked against the stored match first."""
+    a, b = pair
+    for k in range(5):
+        data = create(a, "nim", seed=40 + k, open_seed=True, join_seat=0, config={"resign": False})
+        mid, t0 = data["match"]["id"], data["token"]
+        live(a, mid)
+        t1 = join(b, mid, 1)
+        assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+        r = a.get(f"/api/matches/{mid}/state", params={"seat": 1}, headers={"X-Seat-Token": t1})
+        assert r.status_code == 200 and r.json()["seat"] == 1
+        with a.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+            ws.send_json({"type": "auth", "token": t1})
+            snap = ws.receive_json()
+            assert snap["type"] == "snapshot" and snap["seat"] == 1

@@ -19,7 +19,7 @@ async def state(match_id: str, c: Ctx, seat: int | None = None, x_seat_token: Se
     """A seat's snapshot (header ``X-Seat-Token``), or the spectator's without ``seat``."""
     m = await c.service.get(match_id)
     if seat is not None:
-        c.service.check_token(m, seat, x_seat_token)
+        await c.service.authorize(m, seat, x_seat_token)
     return c.service.snapshot(m, seat)
 
 
@@ -35,7 +35,7 @@ async def legal(match_id: str, seat: int, c: Ctx, offset: Annotated[int, Query(g
                 x_seat_token: SeatToken = None) -> dict[str, Any]:
     """SRV-L2: a page of the seat's legal actions (header ``X-Seat-Token``)."""
     m = await c.service.get(match_id)
-    c.service.check_token(m, seat, x_seat_token)
+    await c.service.authorize(m, seat, x_seat_token)
     return legal_page(m, seat, offset, limit)
 
 
