@@ -82,6 +82,8 @@ class RedisFanout(Fanout):
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._watched: set[str] = set()
         self._ok = False
+        self._prefix = f"{prefix}m:".encode()
+        self._me = b""
 
     def channel(self, match_id: str) -> str:
         return f"{self.prefix}m:{match_id}"
@@ -89,6 +91,7 @@ class RedisFanout(Fanout):
     async def start(self) -> None:
         import redis.asyncio as redis
 
+        self._me = self.server_id.encode() + b" "
         self._redis = redis.from_url(self.url, health_check_interval=10, socket_keepalive=True)
         await self._redis.ping()
         self._pubsub = self._redis.pubsub()
@@ -173,11 +176,15 @@ class RedisFanout(Fanout):
             await self._pubsub.unsubscribe(channel)
 
     async def _reader(self) -> None:
-        prefix = f"{self.prefix}m:".encode()
-        me = self.server_id.encode() + b" "
         while True:
             try:
-                msg = await self._pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
+                # blocking reads (no timeout wrapper per message); redis-py reconnects and subscribes again on errors
+                async for msg in self._pubsub.listen():
+                    if not self._ok:  # back after a failure: notices may have been lost meanwhile
+                        self._ok = True
+                        self._resubscribe()
+                        self.on_resync()
+                    self._handle(msg)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -186,35 +193,30 @@ class RedisFanout(Fanout):
                                 exc_info=True)
                 self._ok = False
                 await asyncio.sleep(0.5)
-                continue
-            if not self._ok:  # back after a failure: notices may have been lost meanwhile
-                self._ok = True
-                self._resubscribe()
-                self.on_resync()
-            if msg is None:
-                continue
-            channel = msg.get("channel") or b""
-            if msg["type"] == "subscribe":
-                fut = self._confirm.get(channel.decode())
-                if fut is not None and not fut.done():
-                    fut.set_result(None)
-                continue
-            if msg["type"] != "message" or not channel.startswith(prefix):
-                continue
-            data: bytes = msg["data"]
-            if data.startswith(me):
-                continue  # our own notice: already applied here
-            self.received += 1
-            origin, _, body = data.partition(b" ")
-            try:
-                notice = json.loads(body)
-            except ValueError:
-                log.warning("an unreadable notice on %r", channel)
-                continue
-            try:
-                self.on_notice(channel[len(prefix):].decode(), origin.decode(), notice)
-            except Exception:  # a bad notice must not stop the reader
-                log.exception("handling a notice failed")
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        channel: bytes = msg.get("channel") or b""
+        if msg["type"] == "subscribe":
+            fut = self._confirm.get(channel.decode())
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+            return
+        if msg["type"] != "message" or not channel.startswith(self._prefix):
+            return
+        data: bytes = msg["data"]
+        if data.startswith(self._me):
+            return  # our own notice: already applied here
+        self.received += 1
+        origin, _, body = data.partition(b" ")
+        try:
+            notice = json.loads(body)
+        except ValueError:
+            log.warning("an unreadable notice on %r", channel)
+            return
+        try:
+            self.on_notice(channel[len(self._prefix):].decode(), origin.decode(), notice)
+        except Exception:  # a bad notice must not stop the reader
+            log.exception("handling a notice failed")
 
     def _resubscribe(self) -> None:
         """After a reconnection redis-py subscribes again to what it knew; make sure of the watched matches."""

@@ -166,3 +166,33 @@ def test_a_seat_taken_on_one_process_is_usable_at_once_on_the_other(pair: tuple[
             ws.send_json({"type": "auth", "token": t1})
             snap = ws.receive_json()
             assert snap["type"] == "snapshot" and snap["seat"] == 1
+
+
+def test_a_redis_outage_delays_events_but_loses_none(pg_url: str, redis_server: Any) -> None:
+    """SRV-X2: while Redis is down actions are still stored (the database is the truth); once it is back, B's
+    clients get the events they missed, once and in order."""
+    if isinstance(redis_server, str):
+        pytest.skip(redis_server)
+    from spacetable.server.devservers import TempRedis
+
+    r = TempRedis().start()
+    try:
+        with TestClient(create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=r.url)) as a, \
+                TestClient(create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=r.url, migrate=False)) as b:
+            data = create(a, "nim", seed=7, open_seed=True, join_seat=0, config={"resign": False})
+            mid, t0 = data["match"]["id"], data["token"]
+            t1 = join(a, mid, 1)
+            live(b, mid)
+            with b.websocket_connect(f"/ws/matches/{mid}") as ws:
+                first = ws.receive_json()
+                while first["type"] != "snapshot" or first["match"]["status"] != "running":
+                    first = ws.receive_json()
+                assert r.proc is not None
+                r.proc.kill()
+                r.proc.wait(10)
+                assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+                assert act(a, mid, 1, t1, 1, {"type": "take", "heap": 1, "count": 1}).status_code == 200
+                r.start()  # the same port
+                assert [ws.receive_json()["version"] for _ in range(2)] == [1, 2]
+    finally:
+        r.stop()
