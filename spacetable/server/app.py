@@ -39,13 +39,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from spacetable import __version__
 from spacetable.core import catalog
 
+from . import presentation
 from .errors import HTTP_CODES, ServiceError, error_body
 from .fanout import open_fanout
 from .http import BodyGuard
 from .leases import new_server_id
 from .limits import Limits, RateLimiter
+from .presentation_routes import make_router
 from .routes import ROUTERS
-from .routes.deps import Context, seat_link
+from .routes.deps import Context, ctx, seat_link
 from .routes.pages import WEB_DIR
 from .service import MatchService
 from .storage import open_storage
@@ -66,9 +68,13 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
+    """SRV-E1, explained in the client's language (``presentation.error_json``: ``?lang=`` or ``Accept-Language``)."""
     assert isinstance(exc, ServiceError)
-    return JSONResponse(status_code=exc.status, content={"error": exc.to_json()}, headers=exc.headers)
+    lang = presentation.pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
+    m = ctx(request).service.matches.get(str(request.path_params.get("match_id", "")))
+    error = presentation.error_json(exc.to_json(), m.game if m is not None else None, lang)
+    return JSONResponse(status_code=exc.status, content={"error": error}, headers=exc.headers)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -130,6 +136,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.add_exception_handler(Exception, _internal_error)
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(make_router(service))
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

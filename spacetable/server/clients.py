@@ -15,22 +15,29 @@ import contextlib
 import time
 from typing import Any
 
+from spacetable.core.game import Action
+
+from . import presentation
 from .legal import legal_fields
 from .live import Entry, LiveMatch, Subscriber, dumps_compact
 
 _dumps = dumps_compact
 
 
-def entry_json(m: LiveMatch, index: int, e: Entry, viewer: int | None) -> dict[str, Any]:
-    """What ``viewer`` may know of the logged action ``index`` (SRV-V1)."""
-    shown = e.views.get(viewer)
-    full = viewer == e.seat or (not m.game.hidden_information and shown == e.action)
-    return {"index": index, "seat": e.seat, "action": shown, "text": e.text if full else None, "source": e.source}
+def entry_json(m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str = "en") -> dict[str, Any]:
+    """What ``viewer`` may know of the logged action ``index`` (SRV-V1), its words in ``lang`` (``presentation``)."""
+    return presentation.entry_json(m.game, index, e, viewer, lang)
 
 
-def snapshot(m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
-    """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1)."""
+def legal_text(m: LiveMatch, viewer: int | None, legal: list[Action], lang: str) -> list[str]:
+    return presentation.legal_texts(m, viewer, legal, lang) if viewer is not None and legal else []
+
+
+def snapshot(m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
+    """Everything a client shows, filtered for ``viewer`` (SRV-V1); legal actions only for a seat to act (SRV-L1);
+    texts in ``lang``."""
     to_act = m.to_act()
+    legal = legal_fields(m, viewer, to_act)
     return {
         "type": kind,
         "match": m.summary(),
@@ -38,16 +45,17 @@ def snapshot(m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[s
         "version": m.version,
         "view": m.view(viewer),
         "to_act": list(to_act),
-        **legal_fields(m, viewer, to_act),
-        "log": [entry_json(m, i, e, viewer) for i, e in enumerate(m.log)],
+        **legal,
+        "legal_text": legal_text(m, viewer, legal["legal"], lang),
+        "log": [entry_json(m, i, e, viewer, lang) for i, e in enumerate(m.log)],
     }
 
 
-def subscribe(m: LiveMatch, viewer: int | None, token_hash: str | None = None) -> Subscriber:
+def subscribe(m: LiveMatch, viewer: int | None, token_hash: str | None = None, lang: str = "en") -> Subscriber:
     """A new client of ``m`` (its token already checked for a seat); it gets its snapshot at once."""
-    sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=token_hash)
+    sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=token_hash, lang=lang)
     m.subscribers.append(sub)
-    sub.queue.put_nowait(_dumps(snapshot(m, viewer)))
+    sub.queue.put_nowait(_dumps(snapshot(m, viewer, lang=lang)))
     return sub
 
 
@@ -82,17 +90,18 @@ def revoke(m: LiveMatch, seat: int) -> None:
 
 def broadcast_snapshots(m: LiveMatch, reason: str = "update") -> None:
     """A new snapshot to every client (seat changes, undo requests, undos); unbound seat clients are closed."""
-    cache: dict[int | None, str] = {}
+    cache: dict[tuple[int | None, str], str] = {}
     for sub in list(m.subscribers):
         if not bound(m, sub):
             kick(m, sub)
             continue
-        if sub.seat not in cache:
-            snap = snapshot(m, sub.seat)
+        key = (sub.seat, sub.lang)
+        if key not in cache:
+            snap = snapshot(m, sub.seat, lang=sub.lang)
             snap["reason"] = reason
-            cache[sub.seat] = _dumps(snap)
+            cache[key] = _dumps(snap)
         sub.since = m.version
-        sub.push(cache[sub.seat])
+        sub.push(cache[key])
 
 
 def broadcast_event(m: LiveMatch) -> None:
@@ -103,17 +112,19 @@ def broadcast_event(m: LiveMatch) -> None:
     entry = m.log[-1]
     index = m.version - 1
     head = f'{{"type":"event","match":{_dumps(m.summary())},"version":{m.version},"to_act":{_dumps(list(to_act))},"seat":'
-    cache: dict[int | None, str] = {}
+    cache: dict[tuple[int | None, str], str] = {}
     for sub in list(m.subscribers):
         if sub.since >= m.version:
             continue
         if not bound(m, sub):
             kick(m, sub)
             continue
-        v = sub.seat
-        text = cache.get(v, "")
+        v, lang = sub.seat, sub.lang
+        text = cache.get((v, lang), "")
         if not text:
-            body = {"last": entry_json(m, index, entry, v), "view": m.view(v), **legal_fields(m, v, to_act)}
-            text = cache[v] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
+            legal = legal_fields(m, v, to_act)
+            body = {"last": entry_json(m, index, entry, v, lang), "view": m.view(v), **legal,
+                    "legal_text": legal_text(m, v, legal["legal"], lang)}
+            text = cache[(v, lang)] = f"{head}{'null' if v is None else v},{_dumps(body)[1:]}"
         sub.since = m.version
         sub.push(text)

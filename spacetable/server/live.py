@@ -20,6 +20,8 @@ from spacetable.core.game import Action, Game
 from spacetable.core.match import replay_states
 from spacetable.core.serial import action_key
 
+from . import presentation
+
 #: A client that stops reading is cut off once this many messages wait for it.
 MAX_BACKLOG = 1000
 #: A match's history keeps the state after every this many steps (``state_at``: at most this many applies).
@@ -73,6 +75,8 @@ class Entry:
     text: str
     #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
     waiting: tuple[int, ...] = ()
+    #: the action's sentence per language (``presentation.action_texts``, computed when logged)
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
@@ -86,7 +90,8 @@ def make_entry(game: Game[Any], before: Any, seat: int, action: Action, source: 
     """The log entry of ``action`` played by ``seat`` on ``before``: what each viewer (spectator ``None``, every
     seat) may know of it (``game.action_view``, SRV-V1), its text, and the seats that were to act (SRV-A1b)."""
     views = {viewer: game.action_view(before, seat, action, viewer) for viewer in [None, *range(seats)]}
-    return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)))
+    return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)),
+                 presentation.action_texts(game, before, seat, action))
 
 
 @dataclass
@@ -102,6 +107,7 @@ class Subscriber:
     token_hash: str | None = None
     overflow: bool = False
     close_code: int | None = None
+    lang: str = "en"  # the client's language for texts (``presentation``)
 
     def push(self, text: str) -> None:
         if self.overflow or self.close_code is not None:
@@ -167,6 +173,8 @@ class LiveMatch:
     _to_act: tuple[int, ...] | None = field(default=None, repr=False)
     #: the ``legal`` fields of messages per seat (``legal.legal_fields``)
     legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    #: per-state texts of legal actions by (seat, language) (``presentation.legal_texts``)
+    _legal_texts: dict[tuple[int, str], list[str]] = field(default_factory=dict, repr=False)
 
     def fresh(self) -> None:
         if self._cached_for is not self.state:
@@ -175,6 +183,7 @@ class LiveMatch:
             self._legal = {}
             self._to_act = None
             self.legal_sent = {}
+            self._legal_texts = {}
 
     def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
         """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""

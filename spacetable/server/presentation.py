@@ -146,7 +146,7 @@ def entry_json(game: Game[Any], index: int, e: Entry, viewer: int | None, lang: 
 
 def legal_texts(m: LiveMatch, viewer: int, legal: list[Action], lang: str) -> list[str]:
     """The sentence of each of ``legal`` (the list sent to ``viewer``), computed once per state and language."""
-    m._fresh()
+    m.fresh()
     got = m._legal_texts.get((viewer, lang))
     if got is None or len(got) != len(legal):
         state, game = m.state, m.game

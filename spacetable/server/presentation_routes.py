@@ -19,7 +19,6 @@ Every route takes ``lang`` (query) or the ``Accept-Language`` header.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +35,6 @@ from .live import LiveMatch
 from .service import MatchService
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-#: Replay checkpoints: a state is kept every ``CHECKPOINT`` steps for the ``CACHED_MATCHES`` most recently reviewed matches.
-CHECKPOINT = 16
-CACHED_MATCHES = 16
 #: The levels shown for agents of games that do not declare them (``game.agents()``), by agent name.
 FALLBACK_LEVELS = {"random": "easy"}
 
@@ -78,40 +74,8 @@ def agents_of(game: Any) -> list[dict[str, Any]]:
     return out
 
 
-class ReplayCache:
-    """States of reviewed matches at every ``CHECKPOINT``-th step, so stepping through a long match replays at most
-    ``CHECKPOINT`` actions per request. A checkpoint remembers the log entry it was computed after; an undo (new
-    entries) makes it unusable, never wrong."""
-
-    def __init__(self) -> None:
-        self._matches: OrderedDict[str, dict[int, tuple[Any, Any]]] = OrderedDict()
-
-    def state(self, m: LiveMatch, step: int) -> Any:
-        if not 0 <= step <= m.version:
-            raise ServiceError(404, "no_such_step", f"steps are 0..{m.version}")
-        points = self._matches.setdefault(m.id, {})
-        self._matches.move_to_end(m.id)
-        while len(self._matches) > CACHED_MATCHES:
-            self._matches.popitem(last=False)
-        base, state = 0, None
-        for k in sorted(points, reverse=True):
-            entry, st = points[k]
-            if k <= step and m.log[k - 1] is entry:
-                base, state = k, st
-                break
-        if state is None:
-            state = m.game.initial_state(m.config, m.seed)
-        for i in range(base, step):
-            e = m.log[i]
-            state = m.game.apply(state, e.seat, e.action)
-            if (i + 1) % CHECKPOINT == 0:
-                points[i + 1] = (e, state)
-        return state
-
-
 def make_router(service: MatchService) -> APIRouter:
     router = APIRouter()
-    replays = ReplayCache()
 
     @router.get("/api/lobby")
     async def lobby() -> list[dict[str, Any]]:
@@ -145,21 +109,21 @@ def make_router(service: MatchService) -> APIRouter:
     async def rules_page(game_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
-    def viewer_of(m: LiveMatch, seat: int | None, token: str | None, as_seat: int | None) -> tuple[int | None, bool]:
+    async def viewer_of(m: LiveMatch, seat: int | None, token: str | None, as_seat: int | None) -> tuple[int | None, bool]:
         """Whose view a review shows and whether everything is revealed (finished matches only)."""
         if m.status == "finished":
             if as_seat is not None and not 0 <= as_seat < len(m.seats):
                 raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
             return (as_seat if as_seat is not None else seat), True
         if seat is not None:
-            service.check_token(m, seat, token)
+            await service.authorize(m, seat, token)
         return seat, False
 
     @router.get("/api/matches/{match_id}/review")
     async def review(request: Request, match_id: str, seat: int | None = None, lang: str | None = None,
                      x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
-        m = service.get(match_id)
-        viewer, reveal = viewer_of(m, seat, x_seat_token, None)
+        m = await service.get(match_id)
+        viewer, reveal = await viewer_of(m, seat, x_seat_token, None)
         code = lang_of(request, lang)
         log = [presentation.entry_json(m.game, i, e, viewer, code, reveal) for i, e in enumerate(m.log)]
         return {"match": m.summary(), "steps": m.version, "viewer": viewer, "reveal": reveal, "log": log}
@@ -167,9 +131,9 @@ def make_router(service: MatchService) -> APIRouter:
     @router.get("/api/matches/{match_id}/review/{step}")
     async def review_step(request: Request, match_id: str, step: int, seat: int | None = None, lang: str | None = None,
                           x_seat_token: str | None = Header(default=None), as_seat: int | None = None) -> dict[str, Any]:
-        m = service.get(match_id)
-        viewer, reveal = viewer_of(m, seat, x_seat_token, as_seat)
-        state = replays.state(m, step)
+        m = await service.get(match_id)
+        viewer, reveal = await viewer_of(m, seat, x_seat_token, as_seat)
+        state = service.replay_state(m, step)  # the match's history: checkpoints, one apply per step
         code = lang_of(request, lang)
         last = presentation.entry_json(m.game, step - 1, m.log[step - 1], viewer, code, reveal) if step > 0 else None
         return {"step": step, "steps": m.version, "viewer": viewer, "view": m.game.view(state, viewer), "last": last,
@@ -177,9 +141,9 @@ def make_router(service: MatchService) -> APIRouter:
 
     @router.post("/api/matches/{match_id}/check")
     async def check(request: Request, match_id: str, body: CheckBody, lang: str | None = None) -> dict[str, Any]:
-        m = service.get(match_id)
+        m = await service.get(match_id)
         code = lang_of(request, lang)
-        res = service.check_action(match_id, body.seat, body.token, body.version, body.action)
+        res = await service.check_action(match_id, body.seat, body.token, body.version, body.action)
         if res.get("legal"):
             res["text"] = presentation.action_text_in(m.game, m.state, body.seat, body.action, code)
             return res

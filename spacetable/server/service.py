@@ -519,13 +519,13 @@ class MatchService:
         return out, more
 
     # ----------------------------------------------------------------- messages
-    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot") -> dict[str, Any]:
-        return clients.snapshot(m, viewer, kind)
+    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
+        return clients.snapshot(m, viewer, kind, lang)
 
-    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, token_hash: str | None = None
-                  ) -> Subscriber:
+    def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, lang: str = "en",
+                  token_hash: str | None = None) -> Subscriber:
         """A new client of ``m`` (a seat's token already checked; pass its hash to avoid hashing it again)."""
-        return clients.subscribe(m, viewer, token_hash or (hash_token(token) if token else None))
+        return clients.subscribe(m, viewer, token_hash or (hash_token(token) if token else None), lang)
 
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
         clients.unsubscribe(m, sub)

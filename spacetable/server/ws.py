@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
+from . import presentation
 from .errors import ServiceError
 from .jsonio import BadJson, loads
 from .live import LiveMatch, Subscriber
@@ -34,8 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("spacetable.server")
 
 
-def _error(exc: ServiceError, ref: Any = None) -> str:
-    out: dict[str, Any] = {"type": "error", "error": exc.to_json()}
+def _error(exc: ServiceError, ref: Any = None, game: Any = None, lang: str = "en") -> str:
+    """An error message, explained in the client's language (``presentation.error_json``)."""
+    out: dict[str, Any] = {"type": "error", "error": presentation.error_json(exc.to_json(), game, lang)}
     if ref is not None:
         out["id"] = ref
     return json.dumps(out)
@@ -58,11 +60,12 @@ class Connection:
         self.sub: Subscriber | None = None
         self.seat: int | None = None
         self._sender: asyncio.Task[None] | None = None
+        self.lang = "en"  # the client's language (?lang= or a {"type": "lang"} message)
 
     # ------------------------------------------------------------------ plumbing
     async def _fail(self, exc: ServiceError, code: int | None = None) -> None:
         with contextlib.suppress(Exception):
-            await self.ws.send_text(_error(exc))
+            await self.ws.send_text(_error(exc, None, self.match.game if self.match else None, self.lang))
             await self.ws.close(code=code or 4000 + exc.status)
 
     async def _receive(self, timeout: float) -> dict[str, Any] | str | None:
@@ -100,7 +103,7 @@ class Connection:
         if self._sender is not None:
             self._sender.cancel()
         self.seat = seat
-        self.sub = self.service.subscribe(m, seat, token_hash=token_hash)
+        self.sub = self.service.subscribe(m, seat, lang=self.lang, token_hash=token_hash)
         self._sender = asyncio.create_task(self._send_loop(self.sub))
 
     async def _send_loop(self, sub: Subscriber) -> None:
@@ -115,8 +118,9 @@ class Connection:
             return
 
     # -------------------------------------------------------------------- serving
-    async def serve(self, match_id: str, seat_text: str | None, token: str | None) -> None:
+    async def serve(self, match_id: str, seat_text: str | None, token: str | None, lang: str | None = None) -> None:
         await self.ws.accept()
+        self.lang = presentation.pick_lang(lang)
         service, limits = self.service, self.limits
         if service.sockets >= limits.max_sockets:
             await self._fail(ServiceError(503, "too_many_connections", "the server has too many connections; "
@@ -192,6 +196,12 @@ class Connection:
             if kind == "ping":
                 self._push(json.dumps({"type": "pong", "id": ref}))
                 return
+            if kind == "lang":  # texts from now on in this language, starting with a fresh snapshot
+                self.lang = presentation.pick_lang(str(msg.get("lang") or ""))
+                if self.sub is not None:
+                    self.sub.lang = self.lang
+                    self._push(json.dumps(service.snapshot(m, self.seat, lang=self.lang)))
+                return
             if kind == "auth":
                 seat = msg.get("seat", self.seat)
                 if not isinstance(seat, int) or isinstance(seat, bool):
@@ -217,4 +227,4 @@ class Connection:
                 shown = kind if isinstance(kind, str) and len(kind) <= 32 else "?"
                 raise ServiceError(400, "bad_request", f"unknown message type {shown!r}")
         except ServiceError as exc:
-            self._push(_error(exc, ref))
+            self._push(_error(exc, ref, m.game, self.lang))

@@ -24,10 +24,12 @@ from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
 from spacetable.server.app import create_app
 from spacetable.server.legal import LEGAL_LIMIT, select_legal
+from spacetable.server.presentation import translate
 
 from .conftest import create, join, lenient_limits, live
 
 MAX_ACTIONS = 160
+SEALED = translate(None, "log.sealed", "en")
 SEEDS = (10**15 + 17, 10**15 + 91)
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "arena": [{}, {"setup": "free", "placement": "simultaneous"}, {"setup": "free", "placement": "alternate", "board": "5x5"}],
@@ -153,7 +155,9 @@ def audit_match(client: TestClient, game_id: str, config: dict[str, Any], pick_s
                 assert msg["type"] == "event", msg
                 last = msg["last"]
                 assert last["action"] == norm(game.action_view(before, seat, action, v)), f"{game_id}: action view for {v}"
-                if last["text"] is not None and v != seat:
+                if last["sealed"]:  # a sealed decision is named by one fixed phrase, nothing from the action
+                    assert last["notation"] is None and last["text"] == SEALED, f"{game_id}: words about a sealed action"
+                elif last["text"] is not None and v != seat:
                     assert last["action"] == norm(action), f"{game_id}: words about a hidden action sent to {v}"
                 messages[v] = msg
     return steps
