@@ -446,6 +446,8 @@ def row(setup: str, phase: str, matches: int, think_ms: float, seconds: float, s
         "p50 ms": f"{pct(lat, 0.5):.1f}" if lat else "-", "p90 ms": f"{pct(lat, 0.9):.1f}" if lat else "-",
         "p99 ms": f"{pct(lat, 0.99):.1f}" if lat else "-", "max ms": f"{lat[-1] * 1000:.0f}" if lat else "-",
         "server CPU ms/action": per_action("server"), "db CPU ms/action": per_action("db"),
+        "db commits/s": f"{cpu['commits'] / seconds:,.0f}" if "commits" in cpu else "-",
+        "WAL bytes/action": f"{cpu['wal'] / n:,.0f}" if "wal" in cpu else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
     }
@@ -493,6 +495,7 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                     out["db"] = tree_cpu_seconds(setup.db_pid)
                 if setup.redis_pid is not None:
                     out["redis"] = cpu_seconds(setup.redis_pid)
+                out.update(pg_counters(setup.database_url))
                 return out
 
             before = cpu()
@@ -509,6 +512,21 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
         for proc in procs:
             proc.wait(10)
     return rows
+
+
+def pg_counters(url: str) -> dict[str, float]:
+    """PostgreSQL: committed transactions of the database and WAL bytes written so far (nothing for SQLite)."""
+    if not url.startswith("postgresql"):
+        return {}
+    import psycopg
+
+    from spacetable.server.storage import conninfo
+
+    with psycopg.connect(conninfo(url), autocommit=True) as conn:
+        row = conn.execute("SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()), "
+                           "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')").fetchone()
+    assert row is not None
+    return {"commits": float(row[0]), "wal": float(row[1])}
 
 
 SETUPS = ("sqlite", "pg", "pg-redis", "pg-redis-2")

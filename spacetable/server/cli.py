@@ -73,6 +73,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "(default $SPACETABLE_REDIS_URL; none: one process)")
     c.add_argument("--lease-seconds", type=float, default=10.0,
                    help="a process silent this long loses its matches' AI seats and clocks to another (default 10)")
+    p.add_argument("--migrate-only", action="store_true",
+                   help="bring the database schema up to date (Alembic migrations) and exit without serving")
     p.add_argument("--data-dir", default=os.environ.get(catalog.ENV),
                    help="the operator's data catalogue: DIR/fullmetal/maps/<name>.fmp, DIR/tremble/card_sets/<name>/ "
                         f"(default ${catalog.ENV}, else bundled data only)")
@@ -145,6 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.config.dictConfig(cfg)
     url = args.database_url or default_database_url()
     limits = limits_from(args)
+    if args.migrate_only:
+        from .db import make_engine, run_migrations
+
+        engine = make_engine(url)
+        run_migrations(engine)
+        engine.dispose()
+        print(f"spacetable serve: database {url.split('@')[-1]} is up to date", flush=True)
+        return 0
     if args.workers > 1 and not args.redis_url:
         print("spacetable serve: --workers above 1 needs --redis-url (the processes share matches through Redis)",
               file=sys.stderr)

@@ -9,6 +9,7 @@ per client address: the peer, or the real client named by a trusted proxy's forw
 
 from __future__ import annotations
 
+import logging
 import math
 import resource
 import time
@@ -18,6 +19,8 @@ from limits import RateLimitItem, parse_many
 from limits.aio import storage, strategies
 
 from .errors import ServiceError
+
+log = logging.getLogger("spacetable.server")
 
 
 def default_max_sockets() -> int:
@@ -79,6 +82,7 @@ class RateLimiter:
         else:
             store = storage.MemoryStorage()
         self._limiter = strategies.MovingWindowRateLimiter(store)
+        self._failing = False
         self._rules: dict[str, list[RateLimitItem]] = {
             "create": parse_many(limits.rate_create) if limits.rate_create else [],
             "join": parse_many(limits.rate_join) if limits.rate_join else [],
@@ -86,9 +90,18 @@ class RateLimiter:
         }
 
     async def hit(self, what: str, client: str | None) -> None:
-        """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit."""
+        """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit. When the
+        shared store (Redis) cannot be reached the request is let through (play must not stop with Redis)."""
         for item in self._rules[what]:
-            if not await self._limiter.hit(item, what, client or "-"):
+            try:
+                allowed = await self._limiter.hit(item, what, client or "-")
+            except Exception:
+                if not self._failing:
+                    log.warning("rate limits cannot be counted (Redis unreachable): requests are let through")
+                self._failing = True
+                return
+            self._failing = False
+            if not allowed:
                 reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 raise ServiceError(429, "rate_limited", f"too many {what} requests from your address; "

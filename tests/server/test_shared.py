@@ -196,3 +196,19 @@ def test_a_redis_outage_delays_events_but_loses_none(pg_url: str, redis_server: 
                 assert [ws.receive_json()["version"] for _ in range(2)] == [1, 2]
     finally:
         r.stop()
+
+
+def test_rate_limits_let_requests_through_while_redis_is_away() -> None:
+    """SRV-X4: the shared rate limits need Redis; without it requests are not refused (and not counted)."""
+    import asyncio
+
+    from spacetable.server.devservers import free_port
+    from spacetable.server.limits import RateLimiter
+
+    limiter = RateLimiter(lenient_limits(rate_act="1/minute"), f"redis://127.0.0.1:{free_port()}/0")
+
+    async def twice() -> None:
+        await limiter.hit("act", "1.2.3.4")
+        await limiter.hit("act", "1.2.3.4")
+
+    asyncio.run(twice())
