@@ -55,6 +55,10 @@ def _rate(text: str) -> str | None:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
     d = Limits()
     p = argparse.ArgumentParser(prog="spacetable serve", description="Start the spacetable play server (web lobby + API).")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
@@ -118,7 +122,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help=f"matches kept in memory at most (default {d.max_live_matches})")
     b.add_argument("--lobby-page-max", type=int, default=d.lobby_page_max,
                    help=f"largest lobby page (default {d.lobby_page_max})")
-    return p.parse_args(argv)
+    return p
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

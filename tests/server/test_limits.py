@@ -26,7 +26,7 @@ from spacetable.games import available, get_game
 from spacetable.games.fullmetal.fmp import write_fmp
 from spacetable.games.fullmetal.mapgen import generate_map
 from spacetable.server.app import create_app
-from spacetable.server.cli import parse_args, wait_until_healthy
+from spacetable.server.cli import build_parser, parse_args, wait_until_healthy
 from spacetable.server.jsonlog import JsonFormatter, redact
 from spacetable.server.limits import Limits
 
@@ -60,6 +60,15 @@ def test_every_limit_has_a_default_a_flag_and_a_doc_line() -> None:
         flag = "--" + f.name.replace("_", "-")
         assert args[f.name] == getattr(defaults, f.name), f.name
         assert f"`{flag}`" in docs, f"{flag} is not documented in docs/server.md"
+
+
+def test_every_flag_of_serve_is_documented() -> None:
+    """Every flag of `spacetable serve` (bounds, several processes, storage) has a line in docs/server.md."""
+    docs = DOCS.read_text(encoding="utf-8")
+    flags = [o for a in build_parser()._actions for o in a.option_strings if o.startswith("--") and o != "--help"]
+    assert len(flags) > 20
+    missing = [f for f in flags if f"`{f}`" not in docs]
+    assert missing == [], missing
 
 
 def test_every_numeric_option_of_every_game_is_bounded(client: TestClient) -> None:
