@@ -163,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         print("spacetable serve: --workers above 1 needs --redis-url (the processes share matches through Redis)",
               file=sys.stderr)
         return 2
+    if args.workers > 1 and url.startswith("sqlite"):
+        print("spacetable serve: several processes need PostgreSQL (--database-url postgresql+psycopg://...); "
+              "SQLite serves one process", file=sys.stderr)
+        return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
                "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}

@@ -1,11 +1,12 @@
-"""The authoritative match service: matches in memory, lobby, seats, actions, and changes from other processes.
+"""The authoritative match service: seats, actions and the changes of a match, on the event loop.
 
-The service owns the matches this process holds in memory (``live.py``); every change of a match happens
-under the match's lock, is stored first (``storage.py``, a compare-and-set on the match's revision) and only
-then shown to the clients (``clients.py``) and announced to the other processes (``fanout.py``). Its helpers
-have their own modules: legal actions in messages (``legal.py``), undo (``undo.py``), clocks (``clocks.py``),
-AI seats (``ailoop.py``), leases of AI seats and clocks across processes (``leases.py``), queries
-(``repo.py``).
+The service owns the matches this process holds in memory; every change of a match happens under the match's
+lock, is stored first (``storage.py``, a compare-and-set on the match's revision) and only then shown to the
+clients (``clients.py``) and announced to the other processes (``fanout.py``). Its parts have their own
+modules, each holding a reference to the service: the matches in memory (``registry.py``), creation and the
+lobby (``lobby.py``), changes from other processes (``catchup.py``), undo (``undo.py``), clocks
+(``clocks.py``), AI seats (``ailoop.py``), leases of AI seats and clocks across processes (``leases.py``);
+legal actions in messages are in ``legal.py``, queries in ``repo.py``.
 
 Rule ids used in errors and docs (see ``docs/server.md``):
 
@@ -31,7 +32,6 @@ Rule ids used in errors and docs (see ``docs/server.md``):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -39,14 +39,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from spacetable.core.errors import ConfigError, RuleError, SpacetableError
+from spacetable.core.errors import RuleError, SpacetableError
 from spacetable.core.game import Action, Game
-from spacetable.core.match import LogEntry, Match, replay_states
-from spacetable.games import UnknownGame, get_game
+from spacetable.core.match import LogEntry, Match
 
 from . import clients, repo
 from .ai import AIRunner, agent_registry
 from .ailoop import AiSeats
+from .catchup import Catchup
 from .clocks import Clocks, wake_at, wake_time
 from .db import dumps
 from .errors import ServiceError
@@ -54,7 +54,9 @@ from .fanout import Fanout
 from .leases import Leases, new_server_id
 from .legal import prepare_legal
 from .limits import Limits
-from .live import Entry, LiveMatch, Seat, Subscriber, hash_token, make_entry, public_config
+from .live import Entry, LiveMatch, Seat, Subscriber, hash_token, make_entry
+from .lobby import Lobby, seat_fields
+from .registry import Registry
 from .storage import Append, Storage, Tx
 from .undo import Undo
 
@@ -63,29 +65,12 @@ T = TypeVar("T")
 
 #: Engine exceptions on malformed input that are reported as CORE-ACTION, not as a server error.
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-#: Seconds between two passes of the eviction sweep (SRV-M1), and between two checks of the matches in
-#: memory against the database (SRV-X2: a lost notice is caught up within this time).
-SWEEP_INTERVAL = 15.0
-RESYNC_INTERVAL = 5.0
 #: How often a change is tried again after other processes changed the match first (SRV-X1).
 ATTEMPTS = 5
 
 
 class Conflict(Exception):
     """Another process changed the match first (SRV-X1); the change was not stored."""
-
-
-def _reason(exc: BaseException) -> str:
-    """Why a stored match cannot be loaded, for the lobby: rule and config messages, else the error's kind."""
-    if isinstance(exc, RuleError):
-        return f"[{exc.rule}] {exc.message}"
-    if isinstance(exc, (ConfigError, ServiceError)):
-        return str(exc)
-    return f"{type(exc).__name__} while replaying"
-
-
-def _seat_fields(s: Seat) -> dict[str, Any]:
-    return {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent}
 
 
 class MatchService:
@@ -99,11 +84,14 @@ class MatchService:
         self.server_id = server_id or new_server_id()
         self.fanout = fanout or Fanout(self.server_id)
         self.fanout.server_id = self.server_id
-        self.fanout.on_notice = self._notice
-        self.fanout.on_resync = self._resync_soon
-        self.matches: dict[str, LiveMatch] = {}
-        #: matches that could not be loaded (SRV-P4): id -> reason
-        self.broken: dict[str, str] = {}
+        self.registry = Registry(self)
+        self.catchup = Catchup(self)
+        self.lobby = Lobby(self)
+        self.fanout.on_notice = self.catchup.notice
+        self.fanout.on_resync = self.catchup.resync_soon
+        #: the matches in memory, and the ones that cannot be loaded (SRV-P4): id -> reason
+        self.matches = self.registry.matches
+        self.broken = self.registry.broken
         self.clocks = Clocks(self)
         self.ai_seats = AiSeats(self, AIRunner(ai_workers))
         self.undo = Undo(self)
@@ -111,10 +99,8 @@ class MatchService:
         self.sockets = 0
         #: changes that found the match changed by another process first and were checked again (SRV-X1)
         self.conflicts = 0
-        self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
-        self._early: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._started = False
+        self.started = False
 
     @property
     def engine(self) -> Any:
@@ -127,10 +113,10 @@ class MatchService:
         processes (this one's previous run included) where an AI or a clock must act."""
         await self.storage.start()
         await self.fanout.start()
-        self._started = True
+        self.started = True
         await self.leases.start()
-        self._spawn(self._sweep_loop())
-        self._spawn(self._resync_loop())
+        self.spawn(self.registry.run())
+        self.spawn(self.catchup.run())
         log.info("server process %s: %d matches loaded", self.server_id, len(self.matches))
 
     async def stop(self) -> None:
@@ -145,276 +131,35 @@ class MatchService:
         await self.leases.stop()
         await self.fanout.stop()
         await self.storage.stop()
-        self._started = False
+        self.started = False
 
-    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
 
-    # ------------------------------------------------------------------- loading
+    # ---------------------------------------------------------------- the helpers' parts
     async def get(self, match_id: str) -> LiveMatch:
         """The live match, loaded from the database if it is not in memory (SRV-M1)."""
-        m = self.matches.get(match_id)
-        if m is None:
-            if not isinstance(match_id, str) or not 1 <= len(match_id) <= 32 or not match_id.isalnum():
-                raise ServiceError(404, "not_found", "no such match")
-            reason = self.broken.get(match_id)
-            if reason is not None:
-                raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}")
-            m = await self._load(match_id)
-        m.last_used = time.monotonic()
-        return m
-
-    async def _load(self, match_id: str) -> LiveMatch:
-        """Replay a stored match into memory; mark it broken (and raise 409) when that fails (SRV-P4). Concurrent
-        requests for the same match share one load; notices arriving meanwhile are applied after it."""
-        pending = self._loading.get(match_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        fut: asyncio.Future[LiveMatch] = asyncio.get_running_loop().create_future()
-        self._loading[match_id] = fut
-        self._early[match_id] = []
-        try:
-            m = await self._load_now(match_id)
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()  # retrieved: nobody else may be waiting
-            self.fanout.unwatch(match_id)
-            raise
-        finally:
-            self._loading.pop(match_id, None)
-            early = self._early.pop(match_id, [])
-        fut.set_result(m)
-        for origin, notice in early:
-            self._notice(match_id, origin, notice)
-        return m
-
-    async def _load_now(self, match_id: str) -> LiveMatch:
-        await self.fanout.watch(match_id)  # before reading: no change committed after the read goes unheard
-        found = await self.storage.read(lambda tx: repo.load(tx, match_id))
-        if found is None:
-            raise ServiceError(404, "not_found", "no such match")
-        row, seat_rows, action_rows = found
-        try:
-            m = self._replay(row, seat_rows, action_rows)
-        except Exception as exc:  # anything at all: one bad match must not stop the server
-            reason = _reason(exc)
-            log.error("match %s cannot be loaded: %s", match_id, reason, exc_info=not isinstance(exc, SpacetableError))
-            self.broken[match_id] = reason
-            if row["broken"] != reason:
-                await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, reason))
-            raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}") from None
-        if row["broken"] is not None:
-            await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, None))
-        self.broken.pop(match_id, None)
-        self.matches[match_id] = m
-        self._evict_over_cap()
-        if self._started:
-            self.after_change(m)
-        return m
-
-    def _replay(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> LiveMatch:
-        try:
-            game = get_game(row["game"])
-        except UnknownGame:
-            raise ConfigError(f"the game {row['game']!r} is not installed on this server") from None
-        config = game.normalize_config(json.loads(row["config"]))
-        seed = int(row["seed"])
-        m = LiveMatch(
-            id=row["id"], game=game, name=row["name"], config=config, seed=seed, status=row["status"],
-            ai_seconds=float(row["ai_seconds"]), turn_seconds=row["turn_seconds"], turn_started_at=row["turn_started_at"],
-            created_at=row["created_at"], updated_at=row["updated_at"],
-            seats=[Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seat_rows],
-            state=game.initial_state(config, seed), open_seed=bool(row["open_seed"]),
-            undo_request=json.loads(row["undo_request"]) if row["undo_request"] else None,
-            revision=int(row["revision"]), epoch=int(row["epoch"]), owner=row["owner"],
-        )
-        self._extend(m, action_rows)
-        out = game.outcome(m.state)
-        m.outcome = out.to_json() if out else None
-        return m
-
-    @staticmethod
-    def _extend(m: LiveMatch, action_rows: list[dict[str, Any]]) -> None:
-        """Append stored actions to the log of ``m`` (replayed with ``core.match.replay_states``)."""
-        moves = [(int(a["seat"]), json.loads(a["action"]), a["source"]) for a in action_rows]
-        before, n = m.state, len(m.seats)
-        for (seat, action, source), after in zip(moves, replay_states(m.game, before, ((s, a) for s, a, _ in moves)),
-                                                 strict=True):
-            m.log.append(make_entry(m.game, before, seat, action, source, n))
-            before = after
-        m.publish(before, {})
-
-    # ------------------------------------------------------------------ eviction
-    async def _sweep_loop(self) -> None:
-        while True:
-            await asyncio.sleep(min(SWEEP_INTERVAL, self.limits.evict_finished / 2 or SWEEP_INTERVAL))
-            try:
-                self.sweep()
-            except Exception:  # the sweep must never stop
-                log.exception("eviction sweep failed")
-
-    @staticmethod
-    def _evictable(m: LiveMatch) -> bool:
-        return not m.subscribers and not m.lock.locked() and (m.ai_task is None or m.ai_task.done()) and not m.inbox
+        return await self.registry.get(match_id)
 
     def sweep(self, now: float | None = None) -> int:
-        """SRV-M1: drop finished matches idle for ``evict_finished`` seconds and any match idle for ``evict_idle``
-        seconds (nobody connected, no AI thinking, no change in progress). Returns how many left memory."""
-        now = time.monotonic() if now is None else now
-        gone = 0
-        for m in list(self.matches.values()):
-            idle = now - m.last_used
-            limit = self.limits.evict_finished if m.status == "finished" else self.limits.evict_idle
-            if idle >= limit and self._evictable(m):
-                self._evict(m)
-                gone += 1
-        return gone
-
-    def _evict_over_cap(self) -> None:
-        over = len(self.matches) - self.limits.max_live_matches
-        if over <= 0:
-            return
-        for m in sorted(self.matches.values(), key=lambda x: x.last_used):
-            if over <= 0:
-                break
-            if self._evictable(m):
-                self._evict(m)
-                over -= 1
-
-    def _evict(self, m: LiveMatch) -> None:
-        """Out of memory. A clock that runs out meanwhile is found by the lease scan (SRV-X3), which loads it."""
-        m.evicted = True
-        self.matches.pop(m.id, None)
-        self.clocks.cancel(m)
-        if self._started:
-            self.fanout.unwatch(m.id)
-
-    # ------------------------------------------------------- changes from elsewhere
-    def _notice(self, match_id: str, origin: str, notice: dict[str, Any]) -> None:
-        """A change announced by another process (SRV-X2): queued on the match and applied in order."""
-        m = self.matches.get(match_id)
-        if m is None:
-            early = self._early.get(match_id)
-            if early is not None:
-                early.append((origin, notice))
-            return
-        m.inbox.append((origin, notice))
-        if not m.draining:
-            m.draining = True
-            self._spawn(self._drain(m))
-
-    async def _drain(self, m: LiveMatch) -> None:
-        try:
-            async with m.lock:
-                while m.inbox:
-                    origin, notice = m.inbox.pop(0)
-                    try:
-                        await self._apply_notice(m, origin, notice)
-                    except Exception:
-                        log.exception("applying a notice of match %s failed; reading it again", m.id)
-                        with contextlib.suppress(Exception):
-                            await self.sync(m)
-        finally:
-            m.draining = False
-
-    async def _apply_notice(self, m: LiveMatch, origin: str, notice: dict[str, Any]) -> None:
-        revision = int(notice["r"])
-        if revision <= m.revision or m.evicted:
-            return  # already known (it caught up from the database meanwhile)
-        if (notice["k"] == "a" and revision == m.revision + 1 and notice["e"] == m.epoch and notice["i"] == m.version
-                and m.status == "running"):
-            seat, action = int(notice["s"]), notice["a"]
-            after = m.game.apply(m.state, seat, action)
-            await self._advance(m, seat, action, notice["src"], after, turn_started_at=notice["t"],
-                                updated_at=notice["u"], revision=revision, owner=origin)
-            return
-        await self.sync(m, notice.get("why"))
+        """SRV-M1: the eviction sweep now (``registry.Registry.sweep``)."""
+        return self.registry.sweep(now)
 
     async def sync(self, m: LiveMatch, reason: str | None = None) -> None:
-        """Catch ``m`` up with the database (its lock held): new actions become events, seat and other changes a
-        snapshot (``reason``), an undo or a log that differs a reload (SRV-X1, SRV-X2)."""
-        found = await self.storage.read(lambda tx: repo.load(tx, m.id, m.version))
-        if found is None:
-            return
-        row, seat_rows, action_rows = found
-        if row["epoch"] != m.epoch or row["version"] < m.version or (action_rows and action_rows[0]["idx"] != m.version):
-            await self._reload(m)
-            clients.broadcast_snapshots(m, reason or "update")
-            self.after_change(m)
-            return
-        seats = [Seat(r["kind"], r["name"], r["token_hash"], r["agent"]) for r in seat_rows]
-        undo_request = json.loads(row["undo_request"]) if row["undo_request"] else None
-        lobby_changed = seats != m.seats or undo_request != m.undo_request or (row["status"] != m.status and not action_rows)
-        m.seats[:] = seats
-        for a in action_rows:
-            seat, action = int(a["seat"]), json.loads(a["action"])
-            after = m.game.apply(m.state, seat, action)
-            await self._advance(m, seat, action, a["source"], after, turn_started_at=row["turn_started_at"],
-                                updated_at=row["updated_at"], revision=m.revision, owner=m.owner, notify=False)
-        m.status, m.turn_started_at, m.updated_at = row["status"], row["turn_started_at"], row["updated_at"]
-        m.undo_request, m.revision, m.owner = undo_request, int(row["revision"]), row["owner"]
-        m.outcome = json.loads(row["outcome"]) if row["outcome"] else None
-        if lobby_changed or not action_rows:
-            clients.broadcast_snapshots(m, reason or "update")
-        self.after_change(m)
-
-    async def _reload(self, m: LiveMatch) -> None:
-        """Replace the in-memory copy of ``m`` by a fresh replay of the stored match (same object: its clients stay)."""
-        found = await self.storage.read(lambda tx: repo.load(tx, m.id))
-        if found is None:
-            return
-        fresh = self._replay(*found)
-        for name in ("status", "turn_started_at", "updated_at", "seats", "state", "log", "outcome", "undo_request",
-                     "revision", "epoch", "owner", "config", "name"):
-            setattr(m, name, getattr(fresh, name))
-        m.reset_history()
-
-    def _resync_soon(self) -> None:
-        self._spawn(self.resync())
-
-    async def _resync_loop(self) -> None:
-        if not self.fanout.shared:
-            return
-        while True:
-            await asyncio.sleep(RESYNC_INTERVAL)
-            try:
-                await self.resync()
-            except Exception:
-                log.warning("checking the matches in memory against the database failed", exc_info=True)
+        """Catch ``m`` up with the database, its lock held (``catchup.Catchup.sync``)."""
+        await self.catchup.sync(m, reason)
 
     async def resync(self) -> int:
-        """SRV-X2: catch up every match in memory whose stored revision moved without a notice reaching us (a lost
-        Redis message or connection); returns how many were behind."""
-        ids = list(self.matches)
-        behind = 0
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            stored = await self.storage.read(lambda tx, c=chunk: repo.revisions(tx, c))
-            for match_id, (revision, epoch) in stored.items():
-                m = self.matches.get(match_id)
-                if m is not None and (revision > m.revision or epoch != m.epoch):
-                    behind += 1
-                    self._notice(match_id, "", {"k": "c", "r": revision, "e": epoch})
-        return behind
+        return await self.catchup.resync()
 
     async def adopt(self, match_id: str) -> bool:
-        """SRV-X3: this process now owns ``match_id`` (taken over, or its own match due while out of memory): load or
-        catch it up, store the wake time it really has and run what is due."""
-        try:
-            m = await self.get(match_id)
-        except ServiceError:
-            return False
-        async with m.lock:
-            await self.sync(m)
-            wake = wake_time(m)
-            if not await self.storage.write(lambda tx: repo.set_wake(tx, m.id, m.revision, wake, self.server_id)):
-                return False  # changed meanwhile: whoever changed it runs it
-            m.owner = self.server_id
-        self.after_change(m)
-        return True
+        return await self.catchup.adopt(match_id)
+
+    async def summary(self, match_id: str) -> dict[str, Any]:
+        return await self.lobby.summary(match_id)
 
     def announce_change(self, m: LiveMatch, reason: str) -> None:
         """Tell the other processes that ``m`` changed (not an action): they read it again (SRV-X2)."""
@@ -422,7 +167,7 @@ class MatchService:
 
     def after_change(self, m: LiveMatch) -> None:
         """Run what is due in ``m`` if this process owns it (SRV-X3): its clock and its AI seats."""
-        if not self._started or m.evicted:
+        if not self.started or m.evicted:
             return
         if m.owner != self.server_id:
             self.clocks.cancel(m)
@@ -431,51 +176,6 @@ class MatchService:
         self.ai_seats.start(m)
 
     # ------------------------------------------------------------------- lookups
-    async def summary(self, match_id: str) -> dict[str, Any]:
-        """A match's summary; a broken match's comes from its stored row, with the reason (SRV-P4)."""
-        try:
-            return (await self.get(match_id)).summary()
-        except ServiceError as exc:
-            if exc.code != "broken":
-                raise
-        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
-        if found is None:
-            raise ServiceError(404, "not_found", "no such match")
-        return self.row_summary(*found)
-
-    def row_summary(self, row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
-        """A summary built from stored rows (lobby pages, broken matches), the same fields as ``LiveMatch.summary``."""
-        try:
-            game_name = get_game(row["game"]).name
-        except UnknownGame:
-            game_name = row["game"]
-        status = row["status"]
-        deadline = None
-        if status == "running" and row["turn_seconds"] and row["turn_started_at"] is not None:
-            deadline = row["turn_started_at"] + row["turn_seconds"]
-        return {
-            "id": row["id"], "game": row["game"], "game_name": game_name, "name": row["name"],
-            "config": public_config(json.loads(row["config"])), "status": status, "version": row["version"],
-            "players": len(seats), "seats": [Seat(s["kind"], s["name"], None, s["agent"]).public(s["seat"]) for s in seats],
-            "to_act": json.loads(row["to_act"]) if row["to_act"] and status == "running" else [],
-            "outcome": json.loads(row["outcome"]) if row["outcome"] else None,
-            "ai_seconds": row["ai_seconds"], "turn_seconds": row["turn_seconds"], "deadline": deadline,
-            "undo_request": json.loads(row["undo_request"]) if row["undo_request"] else None,
-            "created_at": row["created_at"], "updated_at": row["updated_at"], "open_seed": bool(row["open_seed"]),
-            "seed": row["seed"] if row["open_seed"] or status == "finished" else None,
-            "broken": self.broken.get(row["id"], row["broken"]),
-        }
-
-    async def full_config(self, match_id: str) -> dict[str, Any]:
-        """The whole stored config (player content included) of a match, loaded or not."""
-        m = self.matches.get(match_id)
-        if m is not None:
-            return m.config
-        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
-        if found is None:
-            raise ServiceError(404, "not_found", "no such match")
-        config: dict[str, Any] = json.loads(found[0]["config"])
-        return config
 
     def check_token(self, m: LiveMatch, seat: int, token: str | None) -> str:
         """SRV-A3: only the holder of a seat's token acts for it; returns the token's hash."""
@@ -493,7 +193,7 @@ class MatchService:
         try:
             return self.check_token(m, seat, token)
         except ServiceError:
-            if not await self._behind(m):
+            if not await self.catchup.behind(m):
                 raise
         async with m.lock:
             await self.sync(m)
@@ -507,16 +207,6 @@ class MatchService:
         elif sub.seat != seat or not clients.bound(m, sub):
             raise ServiceError(403, "bad_token", f"this connection no longer holds seat {seat} (SRV-A4)")
 
-    async def lobby(self, status: str | None = None, game: str | None = None, offset: int = 0,
-                    limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
-        """One page of the lobby from the database (loaded or not), most recent first; and whether more follow. A
-        match in memory and up to date is summarised from memory; the page is the same from every process."""
-        page, more = await self.storage.read(lambda tx: repo.lobby_page(tx, status, game, offset, limit))
-        out = []
-        for row, seats in page:
-            m = self.matches.get(row["id"])
-            out.append(m.summary() if m is not None and m.revision == row["revision"] else self.row_summary(row, seats))
-        return out, more
 
     # ----------------------------------------------------------------- messages
     def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
@@ -574,7 +264,7 @@ class MatchService:
         """Store the lobby fields of ``m`` (and one seat), then show the change to the clients and the other
         processes."""
         fields = self.match_fields(m)
-        seat_row = (seat, _seat_fields(m.seats[seat])) if seat is not None else None
+        seat_row = (seat, seat_fields(m.seats[seat])) if seat is not None else None
         await self.store(m, restore, lambda tx: repo.change(tx, m.id, m.revision, fields, seat_row))
         m.revision += 1
         m.owner = self.server_id
@@ -598,113 +288,11 @@ class MatchService:
                     self.conflicts += 1
                     await self.sync(m)
                 except ServiceError as exc:
-                    if exc.status >= 500 or not await self._behind(m):
+                    if exc.status >= 500 or not await self.catchup.behind(m):
                         raise
                     await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
-    async def _behind(self, m: LiveMatch) -> bool:
-        """Whether the stored match moved past this copy (only possible when other processes share it, SRV-X1)."""
-        if not self.fanout.shared:
-            return False
-        stored = (await self.storage.read(lambda tx: repo.revisions(tx, [m.id]))).get(m.id)
-        return stored is not None and stored != (m.revision, m.epoch)
-
-    # ------------------------------------------------------------------- creation
-    async def create(
-        self,
-        game_id: str,
-        config: dict[str, Any] | None,
-        seed: int | None = None,
-        name: str = "",
-        ai_seats: dict[int, str | None] | None = None,
-        ai_seconds: float = 1.0,
-        turn_seconds: float | None = None,
-        open_seed: bool = False,
-        join_seat: int | None = None,
-        player_name: str = "",
-    ) -> tuple[LiveMatch, str | None]:
-        """Create a match (and take ``join_seat`` at once): everything is checked first and the match, its seats
-        and the joined seat are stored in one transaction, so a refused request stores nothing."""
-        try:
-            game = get_game(game_id)
-        except UnknownGame:
-            raise ServiceError(404, "unknown_game", f"unknown game {game_id!r}") from None
-        size = len(dumps(config or {}).encode("utf-8", "surrogatepass"))
-        if size > self.limits.max_config:
-            raise ServiceError(413, "too_large", f"the config is {size} bytes; at most {self.limits.max_config} are accepted")
-        try:
-            cfg = game.normalize_config(config)
-        except ConfigError as exc:
-            raise ServiceError(422, "bad_config", str(exc)) from None
-        if not 0.01 <= ai_seconds <= 120:
-            raise ServiceError(422, "bad_config", "ai_seconds must be in 0.01..120")
-        if turn_seconds is not None and not 1 <= turn_seconds <= 30 * 86400:
-            raise ServiceError(422, "bad_config", "turn_seconds must be in 1..2592000 (30 days)")
-        if seed is not None and not open_seed:
-            raise ServiceError(422, "bad_config", "a chosen seed needs \"open_seed\": true: every seat then sees it "
-                               "before joining (SRV-S1)")
-        if seed is None:
-            seed = secrets.randbits(62)
-        if not 0 <= seed < 2**63:
-            raise ServiceError(422, "bad_config", "seed must be in 0..2**63-1")
-        n = game.num_players(cfg)
-        seats = [Seat() for _ in range(n)]
-        agents, default = agent_registry(game) if ai_seats else ({}, "")
-        for seat, agent in (ai_seats or {}).items():
-            if not 0 <= seat < n:
-                raise ServiceError(422, "bad_config", f"AI seat {seat} out of range 0..{n - 1}")
-            if agent is not None and agent not in agents:
-                raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
-            seats[seat] = Seat(kind="ai", name=f"AI ({agent or default})", agent=agent or default)
-        token = None
-        if join_seat is not None:
-            if not 0 <= join_seat < n:
-                raise ServiceError(422, "bad_config", f"join_seat {join_seat} out of range 0..{n - 1}")
-            if seats[join_seat].kind != "open":
-                raise ServiceError(422, "bad_config", f"join_seat {join_seat} is an AI seat")
-            token = secrets.token_urlsafe(18)
-            seats[join_seat] = Seat("human", (player_name or f"Player {join_seat + 1}")[:100], hash_token(token), None)
-        try:
-            state = game.initial_state(cfg, seed)
-        except ConfigError as exc:
-            raise ServiceError(422, "bad_config", str(exc)) from None
-        t = time.time()
-        m = LiveMatch(
-            id=secrets.token_hex(8), game=game, name=name[:200], config=cfg, seed=seed, status="open", ai_seconds=ai_seconds,
-            turn_seconds=turn_seconds, turn_started_at=None, created_at=t, updated_at=t, seats=seats, state=state,
-            open_seed=open_seed, owner=self.server_id,
-        )
-        self._maybe_start(m)
-        row = {
-            "id": m.id, "game": game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "version": 0,
-            "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
-            "open_seed": m.open_seed, "broken": None, "revision": 0, "epoch": 0, **self.match_fields(m),
-        }
-        seat_rows = [{"match_id": m.id, "seat": i, **_seat_fields(s)} for i, s in enumerate(m.seats)]
-        await self.fanout.watch(m.id)
-        try:
-            await self.storage.write(lambda tx: repo.insert_match(tx, row, seat_rows))
-        except Exception as exc:
-            self.fanout.unwatch(m.id)
-            log.exception("storing a new match failed")
-            raise ServiceError(503, "storage_error", "the match could not be stored; nothing was created") from exc
-        self.matches[m.id] = m
-        self._evict_over_cap()
-        log.info("match created", extra={"match": m.id, "game": game.id})
-        self.after_change(m)
-        return m, token
-
-    @staticmethod
-    def _maybe_start(m: LiveMatch) -> bool:
-        if m.status == "open" and all(s.kind != "open" for s in m.seats):
-            m.status = "running"
-            m.turn_started_at = time.time()
-            out = m.game.outcome(m.state)
-            if out is not None:
-                m.status, m.outcome = "finished", out.to_json()
-            return True
-        return False
 
     # ---------------------------------------------------------------------- seats
     @staticmethod
@@ -724,7 +312,7 @@ class MatchService:
             token = secrets.token_urlsafe(18)
             restore = self.memo(m)
             m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token), None)
-            self._maybe_start(m)
+            self.lobby.maybe_start(m)
             m.updated_at = time.time()
             await self.store_change(m, restore, "update", seat)
             return token
@@ -758,7 +346,7 @@ class MatchService:
                 raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
             restore = self.memo(m)
             m.seats[seat] = Seat("ai", f"AI ({agent or default})", None, agent or default)
-            self._maybe_start(m)
+            self.lobby.maybe_start(m)
             m.updated_at = time.time()
             await self.store_change(m, restore, "update", seat)
 
@@ -823,7 +411,7 @@ class MatchService:
                         return m.version
                     self.conflicts += 1
                 except ServiceError as exc:  # refused: unless this copy missed a change, the refusal stands
-                    if exc.status >= 500 or not await self._behind(m):
+                    if exc.status >= 500 or not await self.catchup.behind(m):
                         raise
                 await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
@@ -865,11 +453,11 @@ class MatchService:
         revision = m.revision + 1
         self.fanout.publish(m.id, {"k": "a", "r": revision, "e": m.epoch, "i": m.version, "s": seat, "a": action,
                                    "src": source, "t": started_at, "u": now})
-        await self._advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
+        await self.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
                             owner=self.server_id)
         return True
 
-    async def _advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
+    async def advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
                        turn_started_at: float | None, updated_at: float, revision: int, owner: str | None,
                        notify: bool = True) -> None:
         """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1)."""

@@ -317,7 +317,9 @@ class PostgresStorage(Storage):
         self._tasks = [asyncio.create_task(self._writer(k), name=f"spacetable-pg-writer-{k}") for k in range(self.writers)]
 
     async def stop(self) -> None:
-        while self._queue:  # let the writers store what was acknowledged-to-be
+        for _ in range(1000):  # let the writers store what is waiting (at most 10 s: the database may be away)
+            if not self._queue:
+                break
             await asyncio.sleep(0.01)
         for t in self._tasks:
             t.cancel()

@@ -76,7 +76,7 @@ async def list_matches(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
 ) -> list[dict[str, Any]]:
     """One page of the lobby, most recently updated first (``X-Next-Offset`` when more follow)."""
-    page, more = await c.service.lobby(status, game, offset, min(limit, c.limits.lobby_page_max))
+    page, more = await c.service.lobby.page(status, game, offset, min(limit, c.limits.lobby_page_max))
     if more:
         response.headers["X-Next-Offset"] = str(offset + len(page))
     return page
@@ -85,7 +85,7 @@ async def list_matches(
 @router.post("/api/matches", status_code=201)
 async def create_match(body: CreateMatch, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("create", client)
-    m, token = await c.service.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
+    m, token = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                       body.turn_seconds, body.open_seed, body.join_seat, body.player_name)
     out: dict[str, Any] = {"match": m.summary()}
     if token is not None and body.join_seat is not None:
@@ -101,7 +101,7 @@ async def get_match(match_id: str, c: Ctx) -> dict[str, Any]:
 @router.get("/api/matches/{match_id}/config")
 async def get_config(match_id: str, c: Ctx) -> dict[str, Any]:
     """The whole config, with a player's own content (maps, card sets, scenarios) that summaries abbreviate."""
-    return await c.service.full_config(match_id)
+    return await c.service.lobby.full_config(match_id)
 
 
 @router.post("/api/matches/{match_id}/seats/{seat}/join")
