@@ -89,11 +89,16 @@ class Leases:
             await self.service.storage.write(lambda tx: repo.drop_servers(tx, [self.service.server_id]))
 
     async def _run(self) -> None:
+        beats = 0
         while True:
             await asyncio.sleep(self.interval)
             try:
                 await self.beat()
                 await self.scan()
+                beats += 1
+                if beats % 1000 == 0:  # now and then: heartbeats of processes gone for an hour or more
+                    before = time.time() - max(3600.0, 10 * self.lease)
+                    await self.service.storage.write(lambda tx, t=before: repo.drop_silent_servers(tx, t))
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be away for a while; try again at the next interval

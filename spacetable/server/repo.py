@@ -149,6 +149,11 @@ async def drop_servers(tx: Tx, ids: Sequence[str]) -> None:
         await tx.execute(f"DELETE FROM servers WHERE id IN {clause}", params)
 
 
+async def drop_silent_servers(tx: Tx, before: float) -> int:
+    """Forget the heartbeats of processes silent since ``before`` (their matches are taken over anyway)."""
+    return await tx.execute("DELETE FROM servers WHERE seen_at < :t", {"t": before})
+
+
 async def orphans(tx: Tx, horizon: float, alive: Sequence[str], limit: int) -> list[Row]:
     """SRV-X3: matches whose wake time comes before ``horizon`` and whose owner is not among the ``alive``
     processes (it died, or there was none): earliest first."""
