@@ -212,3 +212,22 @@ def test_rate_limits_let_requests_through_while_redis_is_away() -> None:
         await limiter.hit("act", "1.2.3.4")
 
     asyncio.run(twice())
+
+
+def test_a_process_that_stops_hands_its_ai_seats_over_at_once(pg_url: str, redis_url: str) -> None:
+    """SRV-X3: A runs the AI seat of its match (the person acted there); A stops cleanly while the AI thinks: its
+    heartbeat is gone at once, B takes the match over at its next scan and the AI seat moves there, once."""
+    b_app = create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url, lease_seconds=1.0)
+    a_app = create_app(pg_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url, migrate=False)
+    with TestClient(b_app) as b:
+        with TestClient(a_app) as a:
+            data = create(a, "nim", seed=9, open_seed=True, join_seat=0, ai_seats={"1": "mcts"}, ai_seconds=5.0,
+                          config={"resign": False})
+            mid, t0 = data["match"]["id"], data["token"]
+            assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+        # A stopped while its AI seat was thinking (5 s); B, running all along, takes it over at its next scan
+        summary = wait_for(lambda: (s := b.get(f"/api/matches/{mid}").json())["version"] == 2 and s, timeout=30)
+        assert summary["to_act"] == [0]
+        log = b.get(f"/api/matches/{mid}/state").json()["log"]
+        assert [e["source"] for e in log] == ["player", "ai"]
+        assert b.get("/health").json()["taken_over"] == 1
