@@ -523,7 +523,7 @@ class MatchService:
         """The ``spacetable-match/1`` record of ``m``: config (player content included), seed and log (no replay:
         every logged action was applied when it was played)."""
         return Match(game=m.game.id, config=m.config, seed=m.seed, meta={"server_match": m.id, "name": m.name},
-                     log=[LogEntry(e.seat, e.action) for e in m.log])
+                     log=[LogEntry(e.seat, e.action) for e in m.log], engine=m.game)
 
     def log_undo(self, m: LiveMatch) -> None:
         log.info("undo", extra={"match": m.id, "version": m.version})
