@@ -549,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
     p.add_argument("--redis-url", default=None, help="a running Redis to use (default: one started for the run)")
     p.add_argument("--db-writers", type=int, default=2, help="server's --db-writers (PostgreSQL group-commit connections)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run the setups this many times, interleaved, and print the medians too (a loaded machine)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
     wanted = [x.strip() for x in args.setups.split(",") if x.strip()]
@@ -575,13 +577,13 @@ def main(argv: list[str] | None = None) -> int:
         redis_pid = redis.proc.pid if redis and redis.proc else None
         db_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
         with tempfile.TemporaryDirectory() as tmp:
-            for name in wanted:
+            for name in [w for _ in range(max(1, args.repeat)) for w in wanted]:
                 if name == "sqlite":
                     rows += bench(Setup("SQLite (WAL)", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"), args)
                     continue
                 if not (pg or args.pg_url) or (name.startswith("pg-redis") and not redis_url):
                     continue
-                url = args.pg_url or pg.create_database(f"bench_{name.replace('-', '_')}")  # type: ignore[union-attr]
+                url = args.pg_url or pg.create_database(f"bench_{name.replace('-', '_')}_{len(rows)}")  # type: ignore[union-attr]
                 if name == "pg":
                     rows += bench(Setup("PostgreSQL", url, db_pid=db_pid), args)
                 else:
@@ -595,7 +597,29 @@ def main(argv: list[str] | None = None) -> int:
             redis.stop()
     print()
     print_table(rows)
+    if args.repeat > 1:
+        print(f"\nmedians of {args.repeat} interleaved runs:\n")
+        print_table(medians(rows))
     return 0
+
+
+def medians(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Per setup and phase, the median of each numeric column over the repeated runs."""
+    groups: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for r in rows:
+        groups.setdefault((r["setup"], r["phase"]), []).append(r)
+    out = []
+    for (setup, phase), group in groups.items():
+        med: dict[str, str] = {}
+        for col, first in group[0].items():
+            values = sorted(float(r[col].replace(",", "")) for r in group if r[col].replace(",", "").replace(".", "").isdigit())
+            if col in ("setup", "phase") or not values:
+                med[col] = {"setup": setup, "phase": phase}.get(col, first)
+            else:
+                v = values[len(values) // 2]
+                med[col] = f"{v:,.0f}" if "." not in first else f"{v:.2f}" if "CPU" in col else f"{v:.1f}"
+        out.append(med)
+    return out
 
 
 if __name__ == "__main__":
