@@ -1,22 +1,26 @@
 """Throw-away PostgreSQL and Redis servers on loopback, in a temporary folder (tests and benchmarks).
 
-:class:`TempPostgres` runs Debian's ``initdb``/``pg_ctl`` (``/usr/lib/postgresql/<version>/bin``) on a
-fresh data folder and a free port; PostgreSQL refuses to run as root, so when the caller is root the
-cluster is owned by and runs as the ``postgres`` user (created by Debian's package) or, failing that,
-``nobody``. Durability settings stay at PostgreSQL's defaults (``fsync``, ``synchronous_commit`` on):
-benchmarks measure what an operator gets. :class:`TempRedis` runs ``redis-server`` without persistence.
-Both stop (and delete their folder) on :meth:`stop` or when used as context managers.
+:class:`TempPostgres` runs Debian's ``initdb`` and ``postgres`` (``/usr/lib/postgresql/<version>/bin``) on a
+fresh data folder and a free port, as a child process that dies with its parent. PostgreSQL refuses to run
+as root, so when the caller is root the cluster is owned by and runs as the ``postgres`` user (created by
+Debian's package) or, failing that, ``nobody``. Durability settings stay at PostgreSQL's defaults
+(``fsync``, ``synchronous_commit`` on): benchmarks measure what an operator gets. :class:`TempRedis` runs
+``redis-server`` without persistence, also dying with its parent. Both stop (and delete their folder) on
+:meth:`stop` or when used as context managers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,6 +31,14 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    """In the server's child process, before it runs: be killed when the test or benchmark that started it dies,
+    however it dies (Linux ``PR_SET_PDEATHSIG``), so that no cluster outlives its run."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
 
 
 def postgres_bin() -> Path | None:
@@ -70,6 +82,7 @@ class TempPostgres:
         self._owner = _run_as()
         self._databases = 0
         self.started = False
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def _cmd(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
         kwargs: dict[str, Any] = {}
@@ -78,22 +91,39 @@ class TempPostgres:
         return subprocess.run(args, check=check, capture_output=True, cwd=self.root, **kwargs)
 
     def start(self) -> TempPostgres:
+        """``initdb``, then ``postgres`` in the foreground as this process's child (it dies with it)."""
         if self._owner is not None:
             os.chown(self.root, *self._owner)
         try:
             self._cmd(str(self.bindir / "initdb"), "-D", str(self.data), "-U", self.user, "-A", "trust", "-E", "UTF8",
                       "--locale=C", "--no-sync")
-            opts = " ".join([f"-p {self.port}", "-h 127.0.0.1", f"-k {self.root}",
-                             *(f"-c {k}={v}" for k, v in self.settings.items())])
-            self._cmd(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "postgres.log"), "-o",
-                      opts, "-w", "-t", "60", "start")
         except subprocess.CalledProcessError as exc:
-            log = (self.root / "postgres.log")
-            detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             self.stop()
-            raise RuntimeError(f"PostgreSQL did not start: {exc.stderr.decode(errors='replace')[-2000:]} {detail}") from exc
-        self.started = True
-        return self
+            raise RuntimeError(f"initdb failed: {exc.stderr.decode(errors='replace')[-2000:]}") from exc
+        args = [str(self.bindir / "postgres"), "-D", str(self.data), "-p", str(self.port), "-h", "127.0.0.1",
+                "-k", str(self.root)]
+        for k, v in self.settings.items():
+            args += ["-c", f"{k}={v}"]
+        kwargs: dict[str, Any] = {}
+        if self._owner is not None:
+            kwargs.update(user=self._owner[0], group=self._owner[1], extra_groups=[])
+        log = (self.root / "postgres.log").open("ab")
+        self.proc = subprocess.Popen(args, cwd=self.root, stdout=log, stderr=subprocess.STDOUT,
+                                     preexec_fn=_die_with_parent, **kwargs)
+        log.close()
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            ready = subprocess.run([str(self.bindir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                                   check=False)
+            if ready.returncode == 0:
+                self.started = True
+                return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        detail = (self.root / "postgres.log").read_text(errors="replace")[-2000:]
+        self.stop()
+        raise RuntimeError(f"PostgreSQL did not start: {detail}")
 
     def url(self, database: str = "postgres", driver: str = "psycopg") -> str:
         return f"postgresql+{driver}://{self.user}@127.0.0.1:{self.port}/{database}"
@@ -117,9 +147,15 @@ class TempPostgres:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self) -> None:
-        if self.started:
-            self._cmd(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop", check=False)
-            self.started = False
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGQUIT)  # immediate shutdown
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+            self.proc = None
+        self.started = False
         shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> TempPostgres:
@@ -149,7 +185,7 @@ class TempRedis:
         self.proc = subprocess.Popen(
             [self.path, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.root), "--daemonize", "no", "--loglevel", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         end = time.monotonic() + 20
         while time.monotonic() < end:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
