@@ -16,6 +16,8 @@ Rule ids used in errors and docs (see ``docs/server.md``):
 * SRV-A2 an action is normalised by ``game.normalize_action`` and applied only through ``game.apply``; a
   rejected action names the rule and changes nothing; only the normalised action is stored and sent.
 * SRV-A3 nobody acts for a seat without its secret token (checked once per socket, SRV-B1).
+* SRV-A5 a seat acts only when it is to act, except for a move its game declares ``out_of_turn`` (resign, some
+  responses): that one goes to the game, whose move table checks its own window (``core.moves``).
 * SRV-A4 leaving a seat revokes its token: every socket bound to it is closed with a message.
 * SRV-V1..V3 each client receives only what its seat may see, once (``clients.py``).
 * SRV-P1/P2 a match is config + seed + action log; each action is appended in the same transaction as the
@@ -67,6 +69,17 @@ T = TypeVar("T")
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 #: How often a change is tried again after other processes changed the match first (SRV-X1).
 ATTEMPTS = 5
+
+
+def check_turn(game: Game[Any], state: Any, seat: int, action: Action) -> None:
+    """SRV-A5: refuse (``CORE-TURN``) an action of a seat that is not to act, unless the game declares the move
+    ``out_of_turn``: a seat may resign while another seat is to act. Such a move is left to ``game.apply``,
+    whose move table still checks its window (game over, ``may_resign``, phases)."""
+    table = game.moves
+    kind = action.get("type")
+    if table is not None and isinstance(kind, str) and kind in table and table[kind].out_of_turn:
+        return
+    game.check_turn(state, seat)
 
 
 class Conflict(Exception):
@@ -420,7 +433,7 @@ class MatchService:
         game = m.game
         old_to_act = m.to_act()
         try:
-            game.check_turn(m.state, seat)
+            check_turn(game, m.state, seat, action)
             after = game.apply(m.state, seat, action)
         except RuleError as exc:
             raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
@@ -496,7 +509,7 @@ class MatchService:
         except ServiceError as exc:
             return {"legal": False, "rule": exc.rule, "message": exc.message}
         try:
-            m.game.check_turn(m.state, seat)
+            check_turn(m.game, m.state, seat, action)
             m.game.apply(m.state, seat, action)
         except RuleError as exc:
             return {"legal": False, "rule": exc.rule, "message": exc.message}

@@ -215,6 +215,38 @@ def test_actions_before_start_and_after_end(client: TestClient) -> None:
     assert client.post(f"/api/matches/{mid}/seats/0/join", json={}).status_code == 409
 
 
+def test_a_seat_resigns_when_it_is_not_its_turn(client: TestClient) -> None:
+    """SRV-A5: a move the game declares ``out_of_turn`` (resign) passes the server's turn check, over REST (the
+    check endpoint too) and over a socket; any other move of a seat that is not to act is still refused."""
+    data = create(client, "arena", seed=5, open_seed=True, join_seat=0, player_name="Ann")
+    mid, tokens = data["match"]["id"], {0: data["token"]}
+    tokens[1] = join(client, mid, 1, "Bob")
+    st = state(client, mid, 0, tokens[0])
+    (mover,), version = st["to_act"], st["version"]
+    waiting = 1 - mover
+    move = next(a for a in state(client, mid, mover, tokens[mover])["legal"] if a["type"] != "resign")
+    r = act(client, mid, waiting, tokens[waiting], version, move)
+    assert r.status_code == 422 and r.json()["error"]["rule"] == "CORE-TURN"
+    for action, legal in ((move, False), ({"type": "resign"}, True)):
+        r = client.post(f"/api/matches/{mid}/check", json={"seat": waiting, "token": tokens[waiting], "version": version,
+                                                            "action": action})
+        assert r.status_code == 200 and r.json()["legal"] is legal, r.text
+    assert state(client, mid)["version"] == version  # nothing changed so far
+    with (
+        client.websocket_connect(f"/ws/matches/{mid}?seat={waiting}&token={tokens[waiting]}") as ws_waiting,
+        client.websocket_connect(f"/ws/matches/{mid}?seat={mover}&token={tokens[mover]}") as ws_mover,
+    ):
+        assert ws_waiting.receive_json()["type"] == ws_mover.receive_json()["type"] == "snapshot"
+        ws_waiting.send_json({"type": "action", "version": version, "action": {"type": "resign"}})
+        for ws in (ws_waiting, ws_mover):
+            event = ws.receive_json()
+            assert event["type"] == "event" and event["version"] == version + 1, event
+            assert event["last"]["seat"] == waiting and event["last"]["action"] == {"type": "resign"}
+    summary = client.get(f"/api/matches/{mid}").json()
+    assert summary["status"] == "finished" and summary["outcome"]["winners"] == [mover]
+    assert summary["outcome"]["kind"] == "resignation"
+
+
 def test_websocket_protocol_and_bad_messages(client: TestClient) -> None:
     """SRV-V1/SRV-A1: WebSocket snapshot, events to every seat, errors for bad messages."""
     mid, t0, t1 = start_nim(client, mode="sealed")
