@@ -108,6 +108,22 @@ def test_resign_leave_share_and_take_back(server: str, browser: Browser) -> None
     assert errors_of(page) == []
 
 
+def test_resign_while_the_opponent_is_to_move(server: str, browser: Browser) -> None:
+    """Resign is a move of any time (out of turn, SRV-A5): the waiting seat resigns from the frame."""
+    mid, seat, token = create(server, "arena", {"red_seat": 0}, join_seat=1)
+    httpx.post(f"{server}/api/matches/{mid}/seats/0/join", json={"name": "Alice"}).raise_for_status()
+    page = open_page(browser)
+    goto(page, seat_url(server, mid, seat, token))
+    page.wait_for_selector("[data-testid=turn-indicator][data-my-turn=no]")
+    assert page.locator("[data-testid=resign]").is_enabled()
+    page.click("[data-testid=resign]")
+    page.click("[data-testid=confirm-yes]")
+    page.wait_for_selector("[data-testid=result]")
+    outcome = httpx.get(f"{server}/api/matches/{mid}").json()["outcome"]
+    assert outcome["kind"] == "resignation" and outcome["winners"] == [0]
+    assert errors_of(page) == []
+
+
 def test_secret_layout_is_drafted_on_the_board_and_reviewed_from_the_own_seat(server: str, browser: Browser) -> None:
     """AR-2.7 simultaneous placement: pick ships in the tray, drop them on home cells, move one again, seal in the
     composer. The other seat sees only that a decision was sealed; the review of the running match shows the own

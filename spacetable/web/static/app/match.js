@@ -253,8 +253,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         <span class="match-tools" role="group" aria-label=${t("match.controls")}>
           ${canAct && running && latest.log.some((e) => e.seat === seat && e.source === "player")
             ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
-          ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool"
-            disabled=${!myTurn} title=${myTurn ? null : t("match.resign_on_turn")} />` : null}
+          ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
           <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
             onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
