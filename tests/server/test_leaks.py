@@ -36,6 +36,7 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
     "worlds": [{}, {"scenario": "grand-melee"}],
     "tremble": [{"players": 3}, {}],
     "fullmetal": [{}, {"players": 3}],
+    "galaxies": [{}, {"players": 4}],
 }
 
 
