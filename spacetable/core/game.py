@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
-from .hooks import AgentSpec, Command
+from .hooks import AgentSpec, Calculator, Command
 from .i18n import render
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
@@ -184,16 +184,19 @@ class Game(ABC, Generic[S]):
 
     @classmethod
     def provide(cls, *, agents: Iterable[AgentSpec] | Callable[[], Iterable[AgentSpec]] = (),
-                commands: Iterable[Command] = (), notation_help: str = "") -> None:
+                commands: Iterable[Command] = (), notation_help: str = "",
+                calculators: Iterable[Calculator] = ()) -> None:
         """Declare what the game offers the tools around it: its AI players (or a function
         returning them, for players whose module is slow to import), its extra ``spacetable``
-        commands and the plain-text help of its typed notation.
+        commands, the plain-text help of its typed notation and its calculators (what-if
+        computations the browser asks the server for).
 
         A game package calls this in its ``__init__`` once the facade, ``ai`` and ``cli``
         modules are imported (those import the facade, so the facade cannot import them).
         The declarations are kept on the class, so copies of the game object unpickled in
         worker processes see them too."""
-        cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help}
+        cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help,
+                         "calculators": tuple(calculators)}
 
     def agents(self) -> list[AgentSpec]:
         """The game's own AI players (levels, names, factories), the default one first; the
@@ -204,6 +207,10 @@ class Game(ABC, Generic[S]):
     def commands(self) -> list[Command]:
         """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""
         return list(self._provided.get("commands", ()))
+
+    def calculators(self) -> dict[str, Calculator]:
+        """The game's calculators by name (``POST /api/games/<game>/calc/<name>``)."""
+        return {c.name: c for c in self._provided.get("calculators", ())}
 
     def notation_help(self) -> str:
         """Plain text telling a player how to type this game's actions at a prompt (the

@@ -1,8 +1,9 @@
-"""What a game declares for the tools around it: its AI players and its extra commands.
+"""What a game declares for the tools around it: its AI players, its extra commands and its
+calculators.
 
-The server, the CLI and the tournament runner find a game's agents and commands through
-:meth:`Game.agents` and :meth:`Game.commands`, never by importing ``<package>.ai`` or
-``<package>.cli`` by naming convention.
+The server, the CLI and the tournament runner find a game's agents, commands and calculators
+through :meth:`Game.agents`, :meth:`Game.commands` and :meth:`Game.calculators`, never by importing
+``<package>.ai`` or ``<package>.cli`` by naming convention.
 """
 
 from __future__ import annotations
@@ -39,3 +40,17 @@ class Command:
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A pure computation a game offers to players' tools: the browser asks it through
+    ``POST /api/games/<game>/calc/<name>`` (a what-if the client cannot know the answer to, such
+    as exact odds). ``run(query) -> answer`` takes and returns JSON-ready data and sees no match:
+    it knows only what the query says, so it reveals nothing hidden. A bad query raises
+    ``ValueError`` (pydantic's ``ValidationError`` is one); the query's size is bounded by its
+    schema, so an answer takes milliseconds."""
+
+    name: str
+    run: Callable[[dict[str, Any]], dict[str, Any]]
+    help: str = ""

@@ -13,6 +13,8 @@ explanations. Formatting lives in :mod:`spacetable.server.presentation`; nothing
 * ``GET /api/i18n/{game}/{lang}`` – the game's own catalogue (``spacetable/games/<id>/i18n/<lang>.json``: card names,
   effects, its renderer's texts) for the browser, which loads it beside the client's catalogue (``{}`` when the
   game has none).
+* ``POST /api/games/{game}/calc/{name}`` – one of the game's calculators (``game.calculators()``): a what-if the
+  client asks with a JSON query and no match (the exact odds of a worlds combat as the player drafts it).
 
 Every route takes ``lang`` (query) or the ``Accept-Language`` header.
 """
@@ -150,5 +152,17 @@ def make_router(service: MatchService) -> APIRouter:
         err = presentation.error_json({"status": 422, "code": "illegal_action", "message": res.get("message", ""),
                                        "rule": res.get("rule")}, m.game, code)
         return {**res, **{k: v for k, v in err.items() if k in ("explain", "rule_url", "rule_text")}}
+
+    @router.post("/api/games/{game_id}/calc/{name}")
+    async def calculate(game_id: str, name: str, query: dict[str, Any]) -> dict[str, Any]:
+        if game_id not in available():
+            raise ServiceError(404, "not_found", f"no game {game_id!r}")
+        calc = get_game(game_id).calculators().get(name)
+        if calc is None:
+            raise ServiceError(404, "no_such_calculator", f"{game_id} has no calculator {name!r}")
+        try:
+            return calc.run(query)
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError: the query does not fit the schema
+            raise ServiceError(422, "bad_query", str(exc)[:400]) from exc
 
     return router

@@ -9,9 +9,10 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
-from . import ai, cli
+from . import ai, calculators, cli
 from .game import GAME, WorldsGame
 
-WorldsGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION)
+WorldsGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
+                   calculators=calculators.CALCULATORS)
 
 __all__ = ["GAME", "WorldsGame"]
