@@ -80,7 +80,8 @@ def perform(page: Page, snap: dict[str, Any], rng: Rng, shots: dict[str, bool], 
     kinds = {a["type"] for a in legal}
     view = snap["view"]
     if "declare_combat" in kinds and (rng.randbelow(4) or "end_turn" not in kinds):
-        card = [a for a in legal if a["type"] == "declare_combat"][rng.randbelow(len([a for a in legal if a["type"] == "declare_combat"]))]["card"]
+        cards = [a["card"] for a in legal if a["type"] == "declare_combat"]
+        card = cards[rng.randbelow(len(cards))]
         tap_place(page, f"card:{card}")
         page.wait_for_selector("[data-testid=worlds-declare-box]")
         if not shots["declare"]:
@@ -119,7 +120,7 @@ def perform(page: Page, snap: dict[str, Any], rng: Rng, shots: dict[str, bool], 
         page.click("[data-testid=worlds-commit]")
         return "energy"
     if "choose_tie_loss" in kinds:
-        pick = [a for a in legal if a["type"] == "choose_tie_loss"][0]["piece"]
+        pick = next(a for a in legal if a["type"] == "choose_tie_loss")["piece"]
         if not shots["tie"]:
             shot(page, "worlds-6-tie-desktop")
             shots["tie"] = True
@@ -184,6 +185,11 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
             break
         snap = seat_state(server, mid, seat, token)
         if not shots["map"] and snap["view"]["combat"] is None:
+            # the event cards in hand show their text and why they cannot be played now
+            page.click("[data-testid=worlds-hand] summary")
+            for code in set(snap["view"]["hand"]):
+                assert page.locator(f"[data-testid=worlds-card-{code}] .wcard-text").inner_text().strip()
+                assert page.locator(f"[data-testid=worlds-why-{code}]").inner_text().strip()
             shot(page, "worlds-2-map-desktop")
             phone_shot(phone, url, "worlds-2-map-phone")
             shots["map"] = True

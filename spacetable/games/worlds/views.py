@@ -52,7 +52,8 @@ def _combat(c: Combat, player: int | None) -> dict[str, Any]:
 
 
 def view(s: WorldsState, player: int | None) -> dict[str, Any]:
-    """IM-1, IM-2: everything public, plus the seat's own hand and own sealed choice."""
+    """IM-1, IM-2: everything public, plus the seat's own hand and own sealed choice. ``last_combat`` is the combat
+    closed last (WS-6.5), public once over, so that its battles can still be read between combats."""
     c = s.combat
     out = outcome(s)
     return {
@@ -64,7 +65,8 @@ def view(s: WorldsState, player: int | None) -> dict[str, Any]:
         "cards": {code: ec.to_json() for code, ec in house_deck().items()},
         "discards": s.discards, "fought": s.fought,
         "eligible": eligible_cards(s, s.active) if c is None and not s.over else [],
-        "combat": None if c is None else _combat(c, player), "material": material(s),
+        "combat": None if c is None else _combat(c, player),
+        "last_combat": None if s.last_combat is None else _combat(s.last_combat, player), "material": material(s),
         "stats": {"lost": s.lost, "combats_won": s.combats_won, "converted": s.converted},
         "to_act": list(to_act(s)), "log": s.log[-40:], "over": s.over,
         "result": out.to_json() if out else None,

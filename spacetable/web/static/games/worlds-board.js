@@ -4,7 +4,7 @@
 // to. Pieces are keyed by id, so they glide from their card into the battles and back. Every tappable thing is a
 // place: "card:<id>" (declare a combat), "attack:<id>" (confirm it), "pc:<id>" (a piece), "lane:<i>" (a battle),
 // "pool" (the pieces still to pair), "sun" (the retreat). Allocation drafts also take drags (a pawn onto a battle).
-import { html, placeAttrs, TargetMark, at, useLayoutEffect, useMemo, useRef, useState } from "/static/app/kit.js";
+import { html, placeAttrs, TargetMark, at, useEffect, useLayoutEffect, useMemo, useRef, useState } from "/static/app/kit.js";
 import {
   allocDraft, assign, cardInfo, inkOn, kindOf, laneQuery, me, piecesById, shortId, sideColour, sideName, step, useOdds,
 } from "./worlds-model.js";
@@ -202,7 +202,8 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
   const B = L.band;
   if (B) {
     const place = B.kind === "pool" ? "pool" : "sun";
-    const label = B.kind === "pool" ? t("worlds.pool_label", { side: sideName(t, view, B.owner) }) : t("worlds.sun_label", { card: B.card });
+    const label = B.kind === "pool" ? t("worlds.pool_label", { side: sideName(t, view, B.owner) })
+      : t(c.step === "retreat" ? "worlds.sun_label" : "worlds.sun_name", { card: B.card });
     const a = placeAttrs(hl, place, label, "wband " + B.kind);
     band = html`<g ...${a}><rect x=${B.x} y=${B.y} width=${B.w} height=${B.h} rx="10" class="wband-body" />
       ${B.kind === "sun" ? html`<${SunIcon} x=${B.x + 16} y=${B.y + 12} />` : null}
@@ -223,8 +224,15 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
 }
 
 // ------------------------------------------------------------------------------------------------- board
+/** The board's size in CSS pixels, measured before the first paint and on every resize; `live` turns true a frame
+ *  after the first measure (pieces glide only from then on, not from a guessed size to the real one). */
 function useSize(ref) {
   const [size, setSize] = useState(lastSize);
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    const id = requestAnimationFrame(() => requestAnimationFrame(() => setLive(true)));
+    return () => cancelAnimationFrame(id);
+  }, []);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
@@ -239,7 +247,7 @@ function useSize(ref) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  return size;
+  return { ...size, live };
 }
 
 /** Drag a pawn of the allocation draft onto a battle (or back to the pool); a short press stays a tap. */
@@ -339,7 +347,7 @@ export function Board(props) {
   const title = t("worlds.board_title", { step: t("worlds.step." + step(view)) });
   return html`<div class="worlds-board" ref=${wrap} data-mode=${L.mode}>
     <svg ref=${svgRef} viewBox=${`0 0 ${L.width} ${viewH}`} role="group" aria-label=${title} data-testid="worlds-board"
-        data-dy=${String(dy)} data-step=${step(view)} data-you=${me(view) ?? "none"} class=${"wboard " + L.mode}>
+        data-dy=${String(dy)} data-step=${step(view)} data-you=${me(view) ?? "none"} class=${"wboard " + L.mode + (size.live ? " live" : "")}>
       <${Defs} />
       <g transform=${`translate(0, ${dy})`}>
         ${L.mode === "map" ? html`<${MapBoard} view=${view} L=${L} hl=${hl} t=${t} />`

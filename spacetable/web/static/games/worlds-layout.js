@@ -190,7 +190,7 @@ function bandOf(view, ui, allocating) {
     return { kind: "pool", ids: c.participants[c.allocator].filter((id) => !used.has(id)), owner: c.allocator };
   }
   const info = cardInfo(view, c.card);
-  if (info && info.kind === "world" && (c.step === "retreat" || c.step === "convert")) {
+  if (info && info.kind === "world" && (c.step === "retreat" || (c.step === "convert" && info.system.sun.pieces.length))) {
     return { kind: "sun", ids: info.system.sun.pieces.map((p) => p.id), card: info.system.sun.id };
   }
   return null;
