@@ -1,8 +1,8 @@
 """Browser tests (Playwright + Debian chromium) of the games whose renderers are not on the new renderer interface
-yet (worlds, fullmetal): their pages load and are playable through the list of legal actions (opened for them,
-folded for the others); plus language switching. The arena and tremble, on the new interface, are played by board
-gestures in test_arena_fullgame.py and test_tremble_fullgame.py; tremble's private panels and long legal lists
-are tested in test_tremble_pages.py.
+yet (fullmetal): its page loads and is playable through the list of legal actions (opened for it, folded for the
+others); plus language switching. The arena, tremble and worlds, on the new interface, are played by board gestures
+in test_arena_fullgame.py, test_tremble_fullgame.py and test_worlds_fullgame.py; tremble's private panels and long
+legal lists are tested in test_tremble_pages.py.
 """
 
 from __future__ import annotations
@@ -61,34 +61,6 @@ def click_action(page: Page, rng: Rng, prefer: str = "random") -> dict[str, Any]
     buttons.nth(index).click()
     wait_version_change(page, before)
     return actions[index]
-
-
-def play_to_the_end(page: Page, seed: int, limit: int = 400) -> int:
-    rng = Rng.from_seed(seed)
-    for moves in range(limit):
-        page.wait_for_function(LEGACY_READY, timeout=120_000)
-        if page.locator("[data-testid=result]").count():
-            return moves
-        click_action(page, rng)
-    raise AssertionError("the game did not end")
-
-
-# ------------------------------------------------------------------------------------------ worlds
-def test_worlds_skirmish_against_the_ai(server: str, browser: Browser) -> None:
-    """A worlds skirmish against the AI, played through the action list to its result."""
-    page = open_page(browser)
-    games = httpx.get(server + "/api/lobby").json()
-    worlds = next(g for g in games if g["id"] == "worlds")
-    default = next(a["name"] for a in worlds["agents"] if a["default"])
-    mid = create_match(page, server, "worlds", mode="computer", level=default)
-    # the renderer module loads asynchronously: wait for it instead of reading the attribute at once
-    page.wait_for_selector("[data-testid=match-page][data-renderer=legacy]")
-    moves = play_to_the_end(page, seed=2)
-    assert moves > 0
-    summary = httpx.get(f"{server}/api/matches/{mid}").json()
-    assert summary["status"] == "finished"
-    assert page.locator("[data-testid=score-0]").count() == 1
-    assert errors_of(page) == []
 
 
 def test_fullmetal_page_loads_and_plays_through_the_list(server: str, browser: Browser) -> None:

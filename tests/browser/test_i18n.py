@@ -16,16 +16,18 @@ from spacetable.core.i18n import LANGUAGES
 from spacetable.games import available, get_game
 from spacetable.games.tremble import effects as tremble_effects
 from spacetable.games.tremble.flow import WINDOWS as TREMBLE_WINDOWS
+from spacetable.games.worlds.events import house_deck
+from spacetable.games.worlds.scenario import load, shipped_names
 from spacetable.server.ai import agent_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "spacetable" / "web" / "static"
-#: Games whose renderer is on the new interface (their texts are complete; worlds and fullmetal follow).
-NEW_RENDERERS = ("arena", "tremble")
+#: Games whose renderer is on the new interface (their texts are complete; fullmetal follows).
+NEW_RENDERERS = ("arena", "tremble", "worlds")
 #: Namespaces of the keys the client and the server's presentation module use.
 NAMESPACES = ("app", "nav", "ui", "conn", "board", "play", "match", "resign", "leave", "share", "log", "clock", "seat",
               "level", "status", "result", "ending", "replay", "gone", "rules", "rule", "lobby", "option", "preset",
-              "agent", "error", "game", "arena", "tremble")
+              "agent", "error", "game", "arena", "tremble", "worlds")
 
 
 def catalogues(folder: Path) -> dict[str, dict[str, str]]:
@@ -72,6 +74,7 @@ def expected_data_keys() -> set[str]:
     keys |= {f"tremble.phase.{p}" for p in (*TREMBLE_WINDOWS, "over")} | {f"tremble.op.{op}" for op in tremble_effects.OPS}
     keys |= {f"tremble.kind.{k}" for k in tremble_effects.KINDS} | {f"tremble.region.{r}" for r in tremble_effects.REGIONS}
     keys |= {f"tremble.city_type.{c}" for c in tremble_effects.CITY_TYPES} | {"tremble.card_set.house"}
+    keys |= worlds_data_keys()
     keys |= {f"ending.{k}" for k in ("corvette", "no_action", "quiet_limit", "agreement", "resignation", "take_off", "score",
                                      "material", "draw")}
     cards = (WEB / "app" / "gamecards.js").read_text(encoding="utf-8")
@@ -88,6 +91,20 @@ def expected_data_keys() -> set[str]:
             keys.add(f"preset.{gid}.{preset}")
             if len(re.findall(r'\{ id: "', block.group(1))) > 1:
                 keys.add(f"preset.{gid}.{preset}.help")
+    return keys
+
+
+def worlds_data_keys() -> set[str]:
+    """Keys the worlds renderer builds from the view: steps, card kinds, pieces, the house deck's cards, the reasons the
+    skirmish ends, the side names of the shipped scenarios."""
+    keys = {f"worlds.step.{s}" for s in ("turn", "allocate", "event", "energy", "tie", "retreat", "convert", "over")}
+    keys |= {"worlds.card_kind.sun", "worlds.card_kind.world", "worlds.piece.P", "worlds.piece.F"}
+    keys |= {f"worlds.end_reason.{r}" for r in "abc"}
+    keys |= {f"worlds.why.{w}" for w in ("not_now", "not_asked", "sealed", "defender", "world", "population")}
+    for code in house_deck():
+        keys |= {f"worlds.event_name.{code}", f"worlds.event_text.{code}", f"worlds.event_status.{code}"}
+    for name in shipped_names():
+        keys |= {f"worlds.side.{side.lower()}" for side in load(name)["sides"]}
     return keys
 
 

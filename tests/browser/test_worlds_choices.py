@@ -56,6 +56,7 @@ def blue_plays(server: str, mid: str, token: str, action: dict[str, Any]) -> Non
 
 
 def ready(page: Page) -> None:
+    page.wait_for_selector("[data-testid=worlds-board]")  # the renderer module is loaded
     page.wait_for_function(READY_OR_OVER, timeout=60_000)
 
 

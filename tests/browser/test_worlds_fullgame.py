@@ -27,11 +27,10 @@ def place(page: Page, where: str) -> Any:
 
 
 def tap_place(page: Page, where: str) -> None:
-    """Tap a board place the way a finger does: a lane on its number badge (its middle may hold a pawn)."""
-    if where.startswith("lane:"):
-        place(page, where).locator(".wlane-badge").click()
-    elif where in ("pool", "sun"):
-        place(page, where).locator(".wband-label").click()
+    """Tap a board place the way a finger does: a lane by its number (its middle may hold a pawn), the pool and the
+    Sun by their title."""
+    if where.startswith("lane:") or where in ("pool", "sun"):
+        place(page, where).click(position={"x": 16, "y": 14})
     else:
         place(page, where).first.click()
 
@@ -39,12 +38,12 @@ def tap_place(page: Page, where: str) -> None:
 def drag(page: Page, source: str, target: str) -> None:
     """Drag a pawn onto a lane with the mouse (press, move in steps, release)."""
     a = place(page, source).bounding_box()
-    b = place(page, target).locator(".wlane-badge").bounding_box()
+    b = place(page, target).bounding_box()
     assert a and b
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
     page.mouse.down()
     page.mouse.move(a["x"] + a["width"] / 2 + 20, a["y"] + a["height"] / 2 + 10, steps=3)
-    page.mouse.move(b["x"] + b["width"] / 2 + 40, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.move(b["x"] + 60, b["y"] + 16, steps=6)
     page.mouse.up()
 
 

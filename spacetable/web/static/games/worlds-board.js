@@ -116,6 +116,8 @@ function MapBoard({ view, L, hl, t }) {
         const attack = hl.targets.get("attack:" + tile.id);
         return html`<g ...${a} class=${a.class + extra} data-card=${tile.id}>
           <rect x=${tile.x} y=${tile.y} width=${tile.w} height=${tile.h} rx="9" class="wtile-body" />
+        </g>
+        <g aria-hidden="true" pointer-events="none">
           ${tile.kind === "sun" ? html`<${SunIcon} x=${tile.x + 17} y=${tile.y + 15} />` : html`<${WorldIcon} x=${tile.x + 17} y=${tile.y + 15} />`}
           <text x=${tile.x + 34} y=${tile.y + 20} class="wtile-name">${tile.id}</text>
           ${fought.has(tile.id) && inCombat !== tile.id ? html`<text x=${tile.x + tile.w - 8} y=${tile.y + 19} class="wtile-tag" text-anchor="end">${t("worlds.fought")}</text>` : null}
@@ -189,14 +191,17 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
     else if (q && lane.left.length && lane.right.length && !(b && b.totals.length)) {
       mid = html`${mid}<text x=${midX} y=${lane.y + lane.h / 2 + 19} class="wodds" text-anchor="middle">${num(Math.round((100 * q.win) / 36))}%</text>`;
     }
+    // the lane (a place) is its frame only; what is written on it lies above, letting taps through (names of
+    // buttons must hold their visible text, and the lane's name says it all)
     return html`<g ...${a} data-lane=${String(lane.i)} data-anchor=${lane.anchor}>
-      <rect x=${lane.x} y=${lane.y} width=${lane.w} height=${lane.h} rx="10" class="wlane-body" />
-      <circle cx=${lane.x + 15} cy=${lane.y + lane.h / 2} r="11" class="wlane-badge" />
-      <text x=${lane.x + 15} y=${lane.y + lane.h / 2 + 4.5} class="wlane-num" text-anchor="middle">${num(lane.i + 1)}</text>
-      <${Score} x=${xs} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${left} base=${q && lane.left.length ? q.s_power : null} t=${t} num=${num} />
-      ${mid}
-      <${Score} x=${xs + g.SCORE + g.MID} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${1 - left} base=${q && lane.right.length ? q.o_power : null} t=${t} num=${num} />
-    </g>`;
+      <rect x=${lane.x} y=${lane.y} width=${lane.w} height=${lane.h} rx="10" class="wlane-body" /></g>
+      <g class=${"wlane-deco" + (current ? " current" : "")} aria-hidden="true" pointer-events="none">
+        <circle cx=${lane.x + 15} cy=${lane.y + lane.h / 2} r="11" class="wlane-badge" />
+        <text x=${lane.x + 15} y=${lane.y + lane.h / 2 + 4.5} class="wlane-num" text-anchor="middle">${num(lane.i + 1)}</text>
+        <${Score} x=${xs} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${left} base=${q && lane.left.length ? q.s_power : null} t=${t} num=${num} />
+        ${mid}
+        <${Score} x=${xs + g.SCORE + g.MID} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${1 - left} base=${q && lane.right.length ? q.o_power : null} t=${t} num=${num} />
+      </g>`;
   });
   let band = null;
   const B = L.band;
@@ -205,10 +210,11 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
     const label = B.kind === "pool" ? t("worlds.pool_label", { side: sideName(t, view, B.owner) })
       : t(c.step === "retreat" ? "worlds.sun_label" : "worlds.sun_name", { card: B.card });
     const a = placeAttrs(hl, place, label, "wband " + B.kind);
-    band = html`<g ...${a}><rect x=${B.x} y=${B.y} width=${B.w} height=${B.h} rx="10" class="wband-body" />
+    band = html`<g ...${a}><rect x=${B.x} y=${B.y} width=${B.w} height=${B.h} rx="10" class="wband-body" /></g>
+      <g aria-hidden="true" pointer-events="none">
       ${B.kind === "sun" ? html`<${SunIcon} x=${B.x + 16} y=${B.y + 12} />` : null}
       <text x=${B.x + (B.kind === "sun" ? 32 : 10)} y=${B.y + 16} class="wband-label">${label}</text>
-      ${B.kind === "pool" && !B.ids.length ? html`<text x=${B.x + 10} y=${B.y + g.BAND_HEAD + 24} class="wtile-empty">${allocating ? t("worlds.pool_done") : ""}</text>` : null}</g>`;
+      ${B.kind === "pool" && !B.ids.length ? html`<text x=${B.x + 10} y=${B.y + g.BAND_HEAD + 24} class="wtile-empty" aria-hidden="true">${allocating ? t("worlds.pool_done") : ""}</text>` : null}</g>`;
   }
   const pawns = Object.entries(L.pawns).map(([id, p]) => {
     const piece = alive[id];

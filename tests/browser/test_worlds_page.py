@@ -1,0 +1,80 @@
+"""The worlds match page for everyone: no serious accessibility violation (axe-core), nothing wider than a 390 px
+phone, every tap target at least 32 px, no console error — on the map with a card picked, while pairing the pieces
+with one picked, at the event step with the cards in hand and at the energy step (its odds drawn)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_state, seat_url, version, wait_version_change
+from .test_accessibility import serious
+from .test_layout import SMALL_TARGETS
+from .test_worlds_fullgame import tap_place
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+def problems(page: Page, what: str, phone: bool) -> list[str]:
+    out = [f"{what}: axe {v['id']} {v['nodes']}" for v in serious(page)]
+    if phone:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            out.append(f"{what}: {width} px wide")
+        out += [f"{what}: small target {s}" for s in page.evaluate(SMALL_TARGETS)]
+    return out
+
+
+def blue_plays(server: str, mid: str, token: str, action: dict[str, Any]) -> None:
+    snap = seat_state(server, mid, 1, token)
+    body = {"seat": 1, "token": token, "version": snap["version"], "action": action}
+    r = httpx.post(f"{server}/api/matches/{mid}/actions", json=body)
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_worlds_page_is_accessible_and_fits(server: str, browser: Browser, viewport: dict[str, int] | None) -> None:
+    mid, _, token = create(server, "worlds", {"scenario": "border-worlds"}, join_seat=0, name="Ann")
+    assert token
+    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+    blue = r.json()["token"]
+    page = open_page(browser, viewport)
+    phone = viewport == PHONE
+    goto(page, seat_url(server, mid, 0, token))
+    page.wait_for_selector("[data-testid=worlds-board]")
+    page.wait_for_function(READY_OR_OVER)
+    found: list[str] = []
+    tap_place(page, "card:M.w1")
+    page.wait_for_selector("[data-testid=board] [data-place='attack:M.w1']")
+    found += problems(page, "map, a card picked", phone)
+    before = version(page)
+    tap_place(page, "attack:M.w1")
+    wait_version_change(page, before)
+    page.wait_for_function(READY_OR_OVER)
+    tap_place(page, "pc:red.M.w1.P1")
+    page.wait_for_selector("[data-testid=board] .wlane.is-target")
+    found += problems(page, "pairing, a piece picked", phone)
+    page.click("[data-testid=worlds-suggest]")
+    before = version(page)
+    page.click("[data-testid=worlds-fight]")
+    wait_version_change(page, before)
+    page.wait_for_function(READY_OR_OVER)
+    snap = seat_state(server, mid, 0, token)
+    if snap["view"]["combat"]["step"] == "event":
+        page.wait_for_selector("[data-testid=worlds-hand][data-deciding=yes]")
+        found += problems(page, "event cards", phone)
+        blue_plays(server, mid, blue, {"type": "play_event", "card": None})
+        before = version(page)
+        page.click("[data-testid=worlds-no-event]")
+        wait_version_change(page, before)
+        page.wait_for_function(READY_OR_OVER)
+    snap = seat_state(server, mid, 0, token)
+    assert snap["view"]["combat"]["step"] == "energy"
+    page.click("[data-testid=worlds-energy-plus]")
+    page.wait_for_selector("[data-testid=worlds-combat-odds]")
+    found += problems(page, "energy", phone)
+    assert found == [], "\n".join(found)
+    assert errors_of(page) == []
