@@ -26,7 +26,7 @@ LAYERS = [
     ["render"],
     ["game"],
     ["odds"],
-    ["plans"],
+    ["plans", "calculators"],
     ["bounds"],
     ["replies"],
     ["search"],
