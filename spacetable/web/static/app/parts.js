@@ -97,7 +97,7 @@ export function Log({ log, seatName, colourOf, current, onPick, title }) {
   return html`<section class="card log-card" aria-labelledby="log-h">
     <h2 id="log-h">${title || t("match.log")}</h2>
     ${log.length ? null : html`<p class="muted small">${t("log.empty")}</p>`}
-    <ol class="log" ref=${ref} data-testid="move-log">
+    <ol class="log" ref=${ref} data-testid="move-log" tabindex="0" aria-labelledby="log-h">
       ${log.map((e) => html`<${LogLine} key=${e.index} e=${e} seatName=${seatName} colourOf=${colourOf}
         current=${current === e.index} onClick=${onPick ? () => onPick(e.index + 1) : null} />`)}
     </ol>

@@ -7,7 +7,7 @@ import { html, Button } from "/static/app/kit.js";
 import { retreatCandidates } from "./worlds-board.js";
 import {
   allocDraft, assign, counts, draftAction, draftComplete, group, laneQuery, leftSeat, me, moveLane, of36,
-  pct, piecesById, poolOf, shortId, sideName, useOdds,
+  pct, piecesById, poolOf, shortId, sideName, useDecision, useOdds,
 } from "./worlds-model.js";
 import { SideChip } from "./worlds-panels.js";
 
@@ -193,14 +193,17 @@ const STEPS = { turn: TurnComposer, allocate: AllocComposer, event: EventCompose
   retreat: RetreatComposer, convert: ConvertComposer };
 
 export function Composer(props) {
-  const { view, legal, t, num, interactive } = props;
+  const { view, t, num } = props;
+  const decision = useDecision(props);
   const you = me(view);
   if (you === null || view.over) return null;
   const c = view.combat;
   const s = c ? c.step : "turn";
   let body = null;
-  if (interactive && legal.length && STEPS[s]) body = html`<${STEPS[s]} ...${props} />`;
-  else if (c && (s === "event" || s === "energy") && c.sealed.committed[String(you)]) {
+  if (decision.legal.length && STEPS[s]) {
+    // disabled (not hidden) while an incoming move is shown: the controls stay under the player's finger
+    body = html`<fieldset class="wfield" disabled=${!decision.live}><${STEPS[s]} ...${props} legal=${decision.legal} /></fieldset>`;
+  } else if (c && (s === "event" || s === "energy") && c.sealed.committed[String(you)]) {
     body = html`<h3>${t("worlds.sealed_title")}</h3><p>${t(s === "event" ? "worlds.own_event" : "worlds.own_energy", {
       choice: s === "energy" ? num(c.sealed.own ?? 0) : c.sealed.own ? t("worlds.event_name." + c.sealed.own) : t("worlds.no_card") })}</p>
       <${Sealed} view=${view} t=${t} />`;

@@ -11,7 +11,7 @@
 //                 lost[2][], done}, sealed: {committed: {"0": bool, "1": bool}, own}, tie_pending[]},
 //   last_combat (the combat closed last, same shape, when the server sends it), material[2], stats, over, result.
 // Steps of a combat: allocate, event, energy, tie, retreat, convert (WS-4 to WS-6).
-import { useEffect, useState } from "/static/app/kit.js";
+import { useEffect, useRef, useState } from "/static/app/kit.js";
 
 /** Side names that are colours are drawn in that colour ("red is red"); others get the seat's default. */
 const NAMED = {
@@ -228,4 +228,17 @@ export function laneQuery(view, ui, allocating) {
   });
   if (!battles.length) return null;
   return { query: { battles, offsets: [c.losses[left], c.losses[1 - left]] }, index };
+}
+
+/** The decision the viewer is taking: its legal actions, and whether they can be sent now. While an incoming move
+ *  is being shown (the other side sealed its choice at the same time, say) the frame passes no legal actions; the
+ *  panels then keep the ones of the same decision, disabled, instead of vanishing under the player's finger. */
+export function useDecision({ view, legal, interactive, toAct }) {
+  const memo = useRef({ key: null, legal: [] });
+  const c = view.combat;
+  const key = [view.round, view.active, c ? c.card : "", step(view), c ? c.current : "", c ? c.tie_pending.join() : ""].join("|");
+  if (legal.length) memo.current = { key, legal };
+  const mine = me(view) !== null && (toAct || []).includes(me(view));
+  if (!legal.length && mine && memo.current.key === key) return { legal: memo.current.legal, live: false };
+  return { legal, live: !!interactive && legal.length > 0 };
 }

@@ -2,7 +2,7 @@
 // behind an info button), the results of the battles, the legend, and the hand of event cards under the board.
 import { html, Icon } from "/static/app/kit.js";
 import { PawnShape, Die } from "./worlds-board.js";
-import { battleIds, counts, me, shownCombat, sideColour, sideName } from "./worlds-model.js";
+import { battleIds, counts, me, shownCombat, sideColour, sideName, useDecision } from "./worlds-model.js";
 
 export function SideChip({ view, seat, t }) {
   const colour = sideColour(view, seat);
@@ -140,7 +140,8 @@ function EventCard({ code, count, t, play, legalAction, reason }) {
 
 /** Under the board: a switch between the battles and the map during a combat, and the viewer's event cards. */
 export function Tray(props) {
-  const { view, legal, play, t, ui, setUi, replay } = props;
+  const { view, play, t, ui, setUi, replay } = props;
+  const { legal, live } = useDecision(props);
   const you = me(view);
   const c = view.combat;
   const toggle = c && !replay ? html`<div class="segmented wview-switch" role="group" aria-label=${t("worlds.show")}>
@@ -166,8 +167,10 @@ export function Tray(props) {
   }
   return html`${toggle}<section class="whand" aria-labelledby="worlds-hand-h" data-testid="worlds-hand" data-deciding="yes">
     <h2 id="worlds-hand-h" class="tray-label">${title}</h2>
+    <fieldset class="wfield" disabled=${!live}>
     <ul class="wcards">${cards}</ul>
     ${none ? html`<div class="row-buttons"><button type="button" class="btn" data-testid="worlds-no-event" onClick=${() => play(none)}>
       ${t("worlds.no_event")}</button></div>` : null}
+    </fieldset>
   </section>`;
 }
