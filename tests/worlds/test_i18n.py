@@ -79,6 +79,8 @@ def test_sentences_in_each_language() -> None:
     assert GAME.describe_action(st, 1, {"type": "play_event", "card": "MG"}, "en") == "plays Mobilisation Générale"
     assert GAME.describe_action(st, 1, {"type": "play_event", "card": "MG"}, "ru") == "играет карту «Всеобщая мобилизация»"
     alloc = {"type": "allocate", "battles": [{"anchor": "grey.X.w1.P1", "pieces": ["white.X.w1.P1", "white.X.w1.F1"]}]}
-    assert GAME.describe_action(st, 0, alloc, "fr") == "répartit ses pions : white.X.w1.P1+white.X.w1.F1 contre grey.X.w1.P1"
+    # pieces are named as the board labels them (kind and number on the combat's card)
+    assert GAME.describe_action(st, 0, alloc, "fr") == "répartit ses pions : P1+F1 contre P1"
+    assert GAME.describe_action(st, 0, {"type": "choose_tie_loss", "piece": "white.X.w1.F1"}, "en") == "loses F1 in the tie"
     assert GAME.describe_action(st, 1, {"type": "retreat", "pieces": []}, "nl") == "trekt zich niet terug"
     assert GAME.describe_action(st, 1, {"type": "commit_energy", "sealed": True}, "en") == "seals an energy commitment"

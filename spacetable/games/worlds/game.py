@@ -59,7 +59,7 @@ MOVES: MoveTable[WorldsState] = WorldsMoveTable(
              legal=battle.legal_energy, notation=notation.energy_text, args=notation.energy_args,
              doc="Seal an amount of energy for the current battle (WS-5.3)."),
         Move("choose_tie_loss", "WS-5.6", battle.choose_tie_loss, battle.TieParams, phases=W["choose_tie_loss"],
-             legal=battle.legal_tie_losses, notation=notation.tie_text,
+             legal=battle.legal_tie_losses, notation=notation.tie_text, args=notation.tie_args,
              doc="Remove one own piece of the battle after a tie (WS-5.6)."),
         Move("retreat", "WS-6.3", aftermath.retreat, aftermath.RetreatParams, phases=W["retreat"],
              legal=aftermath.legal_retreats, notation=notation.retreat_text, args=notation.retreat_args,

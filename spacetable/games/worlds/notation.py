@@ -53,9 +53,19 @@ def card_term(code: str) -> dict[str, Any]:
     return phrase(f"worlds.card.{code}")
 
 
+def short(pid: str) -> str:
+    """A piece as a sentence names it: its kind and number on the card of the combat (``P2`` for
+    ``red.M.w1.P2``), which is how the board labels it; the side is the sentence's subject."""
+    return str(pid).rsplit(".", 1)[-1]
+
+
 def allocate_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, Any]:
-    return {"battles": [phrase("worlds.allocate.battle", pieces="+".join(b["pieces"]), anchor=b["anchor"])
+    return {"battles": [phrase("worlds.allocate.battle", pieces="+".join(map(short, b["pieces"])), anchor=short(b["anchor"]))
                         for b in action.get("battles", [])]}
+
+
+def tie_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, Any]:
+    return {"piece": short(action.get("piece", ""))}
 
 
 def event_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, Any]:
@@ -75,12 +85,12 @@ def retreat_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, 
     pieces = list(action.get("pieces") or [])
     if not pieces:
         return {"choice": phrase("worlds.retreat.none")}
-    return {"choice": phrase("worlds.retreat.pieces", pieces=", ".join(pieces))}
+    return {"choice": phrase("worlds.retreat.pieces", pieces=", ".join(map(short, pieces)))}
 
 
 def convert_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, Any]:
     fid = action.get("factory")
-    return {"choice": phrase("worlds.convert.none") if fid is None else phrase("worlds.convert.factory", factory=fid)}
+    return {"choice": phrase("worlds.convert.none") if fid is None else phrase("worlds.convert.factory", factory=short(fid))}
 
 
 # ------------------------------------------------------------------------------ reading

@@ -41,17 +41,27 @@ function retreatHl(legal, ui, base) {
 }
 
 // ----------------------------------------------------------------------------------------------- pieces
-export function PawnShape({ kind, colour, label, lost }) {
+export function PawnShape({ kind, colour, label, lost, origin }) {
   const ink = inkOn(colour);
   const body = kind === "P"
     ? html`<circle r=${PAWN / 2} fill=${colour} class="wpawn-body" />`
     : html`<rect x=${-PAWN / 2 + 2} y=${-PAWN / 2 + 2} width=${PAWN - 4} height=${PAWN - 4} rx="6" fill=${colour} class="wpawn-body" />`;
   return html`${body}<text y="5" class="wpawn-label" fill=${ink}>${label}</text>
+    ${origin ? html`<circle cx=${PAWN / 2 - 4} cy=${-PAWN / 2 + 4} r="6" fill=${origin} class="wpawn-origin" />` : null}
     ${lost ? html`<path d="M-13 -13L13 13M13 -13L-13 13" class="wpawn-cross" />` : null}`;
 }
 
 function pawnLabel(t, view, p, owner) {
-  return t("worlds.a11y.piece", { side: sideName(t, view, owner), kind: t("worlds.piece." + kindOf(p)), id: shortId(p) });
+  const label = t("worlds.a11y.piece", { side: sideName(t, view, owner), kind: t("worlds.piece." + kindOf(p)), id: shortId(p) });
+  const from = originSeat(view, p, owner);
+  return from === null ? label : t("worlds.a11y.taken", { label, side: sideName(t, view, from) });
+}
+
+/** The side a converted Factory was taken from (its id keeps the side it started with, WS-6.4), or null. */
+function originSeat(view, id, owner) {
+  const first = String(id).split(".")[0];
+  const seat = view.sides.indexOf(first);
+  return seat >= 0 && seat !== owner ? seat : null;
 }
 
 function Pawn({ id, owner, view, t, x, y, hl, live, lost, drag, onDown }) {
@@ -62,7 +72,8 @@ function Pawn({ id, owner, view, t, x, y, hl, live, lost, drag, onDown }) {
   const cls = `wpawn ${a.class || ""}${lost ? " lost" : ""}${picked ? " picked" : ""}${drag ? " dragging" : ""}${live ? "" : " passive"}`;
   return html`<g ...${a} class=${cls} style=${at(drag ? drag.x : x, drag ? drag.y : y)} data-kind=${kindOf(id)} data-owner=${owner}
       onPointerDown=${onDown ? (e) => onDown(e, id) : null}>
-    <${PawnShape} kind=${kindOf(id)} colour=${colour} label=${shortId(id)} lost=${lost} />
+    <${PawnShape} kind=${kindOf(id)} colour=${colour} label=${shortId(id)} lost=${lost}
+      origin=${originSeat(view, id, owner) === null ? null : sideColour(view, originSeat(view, id, owner))} />
   </g>`;
 }
 

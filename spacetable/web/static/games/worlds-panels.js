@@ -107,6 +107,9 @@ export function Legend({ view, t }) {
       <li><span class="wlegend-box last"></span><span>${t("worlds.legend_last")}</span></li>
       <li><span class="legend-ring"></span><span>${t("worlds.legend_target")}</span></li>
       <li><span class="wlegend-icon">%</span><span>${t("worlds.legend_odds")}</span></li>
+      <li><svg viewBox="-20 -20 40 40" width="30" height="30" aria-hidden="true" focusable="false" class="wswatch">
+        <${PawnShape} kind="F" colour=${sideColour(view, 0)} label="F" origin=${sideColour(view, 1)} /></svg>
+        <span>${t("worlds.legend_taken")}</span></li>
     </ul>
     <p class="help">${t("worlds.legend_ids")}</p>
   </div>`;
