@@ -8,13 +8,15 @@ import { html, placeAttrs, TargetMark, at, useEffect, useLayoutEffect, useMemo, 
 import {
   allocDraft, assign, cardInfo, inkOn, kindOf, laneQuery, me, piecesById, shortId, sideColour, sideName, step, useOdds,
 } from "./worlds-model.js";
-import { PAWN, STEP, TILE, combatLayout, lostIn, mapLayout } from "./worlds-layout.js";
+import { PAWN, TILE, combatLayout, lostIn, mapLayout } from "./worlds-layout.js";
 
 let lastSize = { w: 900, h: 640 };
+/** Two crossed swords in a 14 x 14 box: a combat, a battle. */
+const SWORDS = "M1.5 1.5L10.5 10.5M8 12.5l4.5-4.5M11 11l2 2M12.5 1.5L3.5 10.5M6 12.5L1.5 8M3 11l-2 2";
 
 /** The pieces of the viewer's allocation draft can be picked and dropped into battles; battles and the pool are
  *  targets once a piece is picked (the same taps the keyboard gives through the frame). */
-export function allocationHl(view, ui, base) {
+function allocationHl(view, ui, base) {
   const c = view.combat;
   const d = allocDraft(view, ui);
   const mine = c.participants[c.allocator].map((id) => "pc:" + id);
@@ -137,7 +139,7 @@ function MapBoard({ view, L, hl, t }) {
         ${attack ? html`<g data-place=${"attack:" + tile.id} class="place is-target wattack" tabindex="0" role="button"
             aria-label=${t("worlds.attack_card", { card: tile.id })}>
           <rect x=${tile.x + tile.w - 104} y=${tile.y + 2} width="100" height="34" rx="17" />
-          <path transform=${`translate(${tile.x + tile.w - 92}, ${tile.y + 10})`} d="M1.5 1.5L10.5 10.5M8 12.5l4.5-4.5M11 11l2 2M12.5 1.5L3.5 10.5M6 12.5L1.5 8M3 11l-2 2" class="wattack-icon" />
+          <path transform=${`translate(${tile.x + tile.w - 92}, ${tile.y + 10})`} d=${SWORDS} class="wattack-icon" />
           <text x=${tile.x + tile.w - 48} y=${tile.y + 24} text-anchor="middle">${t("worlds.attack")}</text></g>` : null}`;
       })}
     </g>`);
@@ -166,8 +168,8 @@ function Score({ x, y, w, h, view, lane, seat, base, t, num }) {
     lines.push(html`<text x=${cx} y=${y + 41} class="wscore-small" text-anchor="middle">${t("worlds.power_short")}</text>`);
   }
   const ev = b ? b.events[seat] : null;
-  if (ev) lines.push(html`<g class="wscore-event"><rect x=${cx - 17} y=${y + h - 19} width="34" height="14" rx="4" />
-    <text x=${cx} y=${y + h - 8.5} text-anchor="middle">${ev}</text></g>`);
+  if (ev) lines.push(html`<g class="wscore-event"><rect x=${cx - 17} y=${y - 4} width="34" height="14" rx="4" />
+    <text x=${cx} y=${y + 6.5} text-anchor="middle">${ev}</text></g>`);
   const colour = sideColour(view, seat);
   return html`<g class=${cls.join(" ")}><rect x=${x + 2} y=${y + 3} width=${w - 4} height=${h - 6} rx="7" style=${{ stroke: colour }} />${lines}</g>`;
 }
@@ -183,12 +185,11 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
   const alive = piecesById(view);
   const lost = lostIn(view);
   const info = cardInfo(view, c.card);
-  const stepKey = "worlds.step." + c.step;
   const baseOf = {};
   if (odds && odds.value) odds.index.forEach((lane, k) => { baseOf[lane] = odds.value.battles[k]; });
   const head = html`<g class="wcombat-head">
     <text x=${g.PAD + 4} y=${g.PAD + 17} class="wcombat-title">${t("worlds.combat_on", { card: c.card, kind: t("worlds.card_kind." + (info ? info.kind : "world")) })}</text>
-    <text x=${g.PAD + 4} y=${g.PAD + 33} class="wcombat-sub">${t("worlds.attacks", { attacker: sideName(t, view, c.attacker), defender: sideName(t, view, c.defender) })} · ${t(stepKey)}</text></g>`;
+    <text x=${g.PAD + 4} y=${g.PAD + 33} class="wcombat-sub">${t("worlds.attacks", { attacker: sideName(t, view, c.attacker), defender: sideName(t, view, c.defender) })}</text></g>`;
   const lanes = L.lanes.map((lane) => {
     const b = lane.battle;
     const current = b ? lane.i === c.current && !b.done && c.step !== "retreat" && c.step !== "convert" : false;
@@ -197,10 +198,10 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
     const xs = lane.x + g.BADGE + (L.width - 2 * g.PAD - g.BADGE - 2 * g.SCORE - g.MID) / 2;
     const q = baseOf[lane.i];
     const midX = xs + g.SCORE + g.MID / 2;
-    let mid = html`<text x=${midX} y=${lane.y + lane.h / 2 + 4} class="wvs" text-anchor="middle">${t("worlds.vs")}</text>`;
+    let mid = html`<path transform=${`translate(${midX - 7}, ${lane.y + lane.h / 2 - 11})`} d=${SWORDS} class="wvs-icon" />`;
     if (b && b.result === "tie") mid = html`<text x=${midX} y=${lane.y + lane.h / 2 + 5} class="wvs tie" text-anchor="middle">=</text>`;
     else if (q && lane.left.length && lane.right.length && !(b && b.totals.length)) {
-      mid = html`${mid}<text x=${midX} y=${lane.y + lane.h / 2 + 19} class="wodds" text-anchor="middle">${num(Math.round((100 * q.win) / 36))}%</text>`;
+      mid = html`${mid}<text x=${midX} y=${lane.y + lane.h / 2 + 17} class="wodds" text-anchor="middle">${num(Math.round((100 * q.win) / 36))}%</text>`;
     }
     // the lane (a place) is its frame only; what is written on it lies above, letting taps through (names of
     // buttons must hold their visible text, and the lane's name says it all)
@@ -276,7 +277,7 @@ function useDrag(svgRef, view, ui, setUi, enabled) {
     const m = svg && svg.getScreenCTM();
     if (!m) return { x: 0, y: 0 };
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return { x: p.x, y: p.y - Number(svg.dataset.dy || 0) };
+    return { x: p.x, y: p.y };
   }
   function onDown(e, pid) {
     if (!enabled || (e.pointerType === "mouse" && e.button !== 0)) return;
@@ -359,19 +360,14 @@ export function Board(props) {
   let hl = props.hl;
   if (allocating && combatMode) hl = allocationHl(view, ui, hl);
   else if (retreating && combatMode) hl = retreatHl(legal, ui, hl);
-  const viewH = narrow ? L.height : L.viewH;
-  const dy = (viewH - L.height) / 2;
+  const viewH = narrow ? L.height : L.viewH; // top-aligned: the battles do not jump when a band comes or goes
   const title = t("worlds.board_title", { step: t("worlds.step." + step(view)) });
   return html`<div class="worlds-board" ref=${wrap} data-mode=${L.mode}>
     <svg ref=${svgRef} viewBox=${`0 0 ${L.width} ${viewH}`} role="group" aria-label=${title} data-testid="worlds-board"
-        data-dy=${String(dy)} data-step=${step(view)} data-you=${me(view) ?? "none"} class=${"wboard " + L.mode + (size.live ? " live" : "")}>
+        data-step=${step(view)} data-you=${me(view) ?? "none"} class=${"wboard " + L.mode + (size.live ? " live" : "")}>
       <${Defs} />
-      <g transform=${`translate(0, ${dy})`}>
-        ${L.mode === "map" ? html`<${MapBoard} view=${view} L=${L} hl=${hl} t=${t} />`
-          : html`<${CombatBoard} view=${view} L=${L} hl=${hl} t=${t} num=${num} odds=${odds} drag=${drag}
-              onDown=${allocating ? onDown : null} allocating=${allocating} />`}
-      </g>
+      ${L.mode === "map" ? html`<${MapBoard} view=${view} L=${L} hl=${hl} t=${t} />`
+        : html`<${CombatBoard} view=${view} L=${L} hl=${hl} t=${t} num=${num} odds=${odds} drag=${drag}
+            onDown=${allocating ? onDown : null} allocating=${allocating} />`}
     </svg></div>`;
 }
-
-export { STEP };

@@ -7,7 +7,7 @@ import { html, Button } from "/static/app/kit.js";
 import { retreatCandidates } from "./worlds-board.js";
 import {
   allocDraft, assign, counts, draftAction, draftComplete, group, laneQuery, leftSeat, me, moveLane, of36,
-  pct, piecesById, poolOf, shortId, sideName, useDecision, useOdds,
+  lab, pct, piecesById, poolOf, shortId, sideName, useDecision, useOdds,
 } from "./worlds-model.js";
 import { SideChip } from "./worlds-panels.js";
 
@@ -27,7 +27,7 @@ function Sealed({ view, t }) {
   const c = view.combat;
   const entries = Object.entries((c && c.sealed && c.sealed.committed) || {});
   if (!entries.length) return null;
-  return html`<p class="small" data-testid="worlds-sealed">${entries.map(([s, done], k) => html`${k ? " · " : ""}${sideName(t, view, Number(s))}: ${t(done ? "worlds.sealed_in" : "worlds.sealed_waiting")}`)}</p>`;
+  return html`<p class="small" data-testid="worlds-sealed">${entries.map(([s, done], k) => html`${k ? " · " : ""}${lab(t, sideName(t, view, Number(s)), t(done ? "worlds.sealed_in" : "worlds.sealed_waiting"))}`)}</p>`;
 }
 
 // -------------------------------------------------------------------------------------------------- turn
@@ -106,7 +106,7 @@ function EventComposer({ view, legal, t, num }) {
     <ul class="wchoices" data-testid="worlds-event-odds">${opts.map((a, i) => {
       const q = odds ? odds.battles[i] : null;
       const line = q ? `${t("worlds.power_vs", { a: num(q.s_power), b: num(q.o_power) })} · ${t("worlds.win_short", { p: pct(num, of36(q.win)) })}` : "…";
-      return html`<li>${a.card ? t("worlds.event_name." + a.card) : t("worlds.no_card")}: ${line}</li>`;
+      return html`<li>${lab(t, a.card ? t("worlds.event_name." + a.card) : t("worlds.no_card"), line)}</li>`;
     })}</ul>
     <p class="help">${t("worlds.odds_before_energy")}</p>
     <${Sealed} view=${view} t=${t} />`;
@@ -146,15 +146,15 @@ function EnergyComposer({ view, legal, play, t, num, ui, setUi }) {
     </div>
     ${q0 ? html`<p class="wtotals" data-testid="worlds-energy-totals">${t("worlds.totals_line", { a: num(q0.s_power), b: num(q0.o_power), side: sideName(t, view, 1 - left) })}</p>` : null}
     <ul class="wchoices" data-testid="worlds-energy-odds">
-      <li>${t("worlds.if_they_add", { side: sideName(t, view, 1 - left), e: num(0) })}: ${line(q0, 0)}</li>
-      ${theirs > 0 ? html`<li>${t("worlds.if_they_add", { side: sideName(t, view, 1 - left), e: num(theirs) })}: ${line(qa, theirs)}</li>` : null}
+      <li>${lab(t, t("worlds.if_they_add", { side: sideName(t, view, 1 - left), e: num(0) }), line(q0, 0))}</li>
+      ${theirs > 0 ? html`<li>${lab(t, t("worlds.if_they_add", { side: sideName(t, view, 1 - left), e: num(theirs) }), line(qa, theirs))}</li>` : null}
     </ul>
     ${odds0 ? html`<${Verdict} t=${t} num=${num} odds=${odds0} view=${view} left=${left} />` : null}
     <p class="help">${t("worlds.odds_rest_help")}</p>
     <div class="row-buttons"><${Button} kind="primary" icon="check" label=${t("worlds.commit", { n: num(amount) })} disabled=${!action}
       testid="worlds-commit" onClick=${() => { setUi({ energy: 0 }); play(action); }} /></div>
     <${Sealed} view=${view} t=${t} />
-    ${b.events.some(Boolean) ? html`<p class="small">${t("worlds.events_revealed", { list: [0, 1].filter((s) => b.events[s]).map((s) => `${sideName(t, view, s)}: ${t("worlds.event_name." + b.events[s])}`).join(", ") })}</p>` : null}`;
+    ${b.events.some(Boolean) ? html`<p class="small">${t("worlds.events_revealed", { list: [0, 1].filter((s) => b.events[s]).map((s) => lab(t, sideName(t, view, s), t("worlds.event_name." + b.events[s]))).join(", ") })}</p>` : null}`;
 }
 
 // ------------------------------------------------------------------------------------------- aftermath

@@ -3,11 +3,11 @@
 // zoom z >= 1 when there is room, so that a pawn is never drawn smaller than PAWN pixels unless the content cannot
 // fit (then the frame's pinch-zoom helps).
 import {
-  allocDraft, anchorsOf, battleIds, cardInfo, leftSeat, me, piecesById,
+  allocDraft, anchorsOf, battleIds, cardInfo, leftSeat, me,
 } from "./worlds-model.js";
 
 export const PAWN = 36;
-export const STEP = 42; // a pawn and its gap
+const STEP = 42; // a pawn and its gap
 const PAD = 8;
 const GAP = 10;
 const SYS_HEAD = 26;
@@ -21,7 +21,7 @@ const SCORE = 64;
 const MID = 44;
 const LANE_PAD = 5;
 const LANE_GAP = 6;
-const LANE_MIN = 64;
+const LANE_MIN = STEP + 2 * LANE_PAD;
 const BAND_HEAD = 22;
 
 const rowsFor = (n, perRow) => (n ? Math.ceil(n / perRow) : 0);
@@ -108,7 +108,7 @@ export function mapLayout(view, W, H) {
 
 // ------------------------------------------------------------------------------------------------- combat
 /** The battles as lanes: per lane the pieces on the left (the viewer's side) and on the right, alive or lost. */
-export function lanesOf(view, ui, allocating) {
+function lanesOf(view, ui, allocating) {
   const c = view.combat;
   const left = leftSeat(view);
   if (c.step === "allocate") {
@@ -214,7 +214,7 @@ export function combatLayout(view, ui, W, H, allocating) {
 
 export const TILE = { HEAD: TILE_HEAD, PAD: TILE_PAD, SYS_HEAD, HOME_LINE };
 
-/** Pieces of the map by id, and the pieces a combat lost (drawn faded in their lanes). */
+/** The pieces the open combat lost, by id: the seat each belonged to (they stay in their lanes, faded). */
 export function lostIn(view) {
   const c = view.combat;
   const out = {};
@@ -223,4 +223,3 @@ export function lostIn(view) {
   return out;
 }
 
-export { piecesById };

@@ -33,7 +33,7 @@ export function sideColour(view, seat) {
 export function inkOn(hex) {
   const n = parseInt(hex.slice(1), 16);
   const lum = (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
-  return lum > 0.6 ? "#10131c" : "#ffffff";
+  return lum > 0.5 ? "#10131c" : "#ffffff";
 }
 
 /** A side's name as the player reads it: a colour word is translated ("rouge"), any other name is kept. */
@@ -45,14 +45,15 @@ export function sideName(t, view, seat) {
   return s === key ? String(name) : s;
 }
 
+/** "label: text" as the language writes it (French puts a space before the colon). */
+export const lab = (t, label, text) => t("worlds.labelled", { label, text });
+
 export const kindOf = (id) => {
   const tail = String(id).split(".").pop() || "";
   return tail[0] === "F" ? "F" : "P";
 };
 /** The short label drawn on a pawn: its kind and number ("P2"). */
 export const shortId = (id) => String(id).split(".").pop();
-/** The card a piece id was created on ("M.w1" for "red.M.w1.P2"). */
-export const cardOfId = (id) => String(id).split(".").slice(1, -1).join(".");
 
 /** Every piece on the map by id: {id, owner, side, kind, card, system}. */
 export function piecesById(view) {
@@ -75,11 +76,6 @@ export function cardInfo(view, id) {
 /** The open combat, or (between combats) the one closed last, for the results panel. */
 export function shownCombat(view) {
   return view.combat || view.last_combat || null;
-}
-
-/** The seat whose pieces stand in battle `b` beside the anchor: the allocator. */
-export function ownerInBattle(combat, b, pid) {
-  return b.anchor === pid ? 1 - combat.allocator : combat.allocator;
 }
 
 /** Pieces of `seat` in battle `b` (alive or lost), Populations first. */
@@ -167,7 +163,7 @@ export function moveLane(draft, i, by) {
 // tie / loss counts out of 36, and for the whole combat P(s wins), P(no winner), P(o wins) and expected losses.
 const oddsCache = new Map();
 
-export function fetchOdds(query) {
+function fetchOdds(query) {
   const key = JSON.stringify(query);
   if (!oddsCache.has(key)) {
     const p = fetch("/api/games/worlds/calc/odds", { method: "POST", headers: { "Content-Type": "application/json" }, body: key })

@@ -2,7 +2,7 @@
 // behind an info button), the results of the battles, the legend, and the hand of event cards under the board.
 import { html, Icon } from "/static/app/kit.js";
 import { PawnShape, Die } from "./worlds-board.js";
-import { battleIds, counts, me, shownCombat, sideColour, sideName, useDecision } from "./worlds-model.js";
+import { battleIds, counts, lab, me, shownCombat, sideColour, sideName, useDecision } from "./worlds-model.js";
 
 export function SideChip({ view, seat, t }) {
   const colour = sideColour(view, seat);
@@ -24,7 +24,7 @@ export function Status({ view, t, num, seatName }) {
     <td data-testid=${"worlds-energy-" + s}>${num(view.energy[s])}${view.income[s] ? html` <span class="muted small">(+${num(view.income[s])})</span>` : null}</td>
     <td>${num(view.hand_sizes[s])}</td>
     <td data-testid=${"worlds-material-" + s}>${num(view.material[s])}</td></tr>`);
-  const played = [0, 1].map((s) => (view.discards[s].length ? `${sideName(t, view, s)}: ${view.discards[s].join(", ")}` : null)).filter(Boolean);
+  const played = [0, 1].map((s) => (view.discards[s].length ? lab(t, sideName(t, view, s), view.discards[s].join(", ")) : null)).filter(Boolean);
   return html`<section class="card wstatus" data-testid="worlds-status" aria-labelledby="worlds-status-h">
     <h2 id="worlds-status-h">${t("worlds.status")}</h2>
     ${you !== null ? html`<p class="wyou" data-testid="worlds-you">${t("worlds.you_play")} <${SideChip} view=${view} seat=${you} t=${t} /></p>`
@@ -35,7 +35,7 @@ export function Status({ view, t, num, seatName }) {
       <th scope="col">${t("worlds.energy")}</th><th scope="col">${t("worlds.cards")}</th><th scope="col">${t("worlds.material")}</th></tr></thead>
       <tbody>${rows}</tbody></table>
     <p class="help">${t("worlds.material_help")}</p>
-    ${played.length ? html`<p class="small">${t("worlds.played")}: ${played.join(" · ")}</p>` : null}
+    ${played.length ? html`<p class="small">${lab(t, t("worlds.played"), played.join(" · "))}</p>` : null}
     <${About} view=${view} t=${t} />
   </section>`;
 }
@@ -70,12 +70,12 @@ export function Results({ view, t, num }) {
   if (!c || !c.battles.length) return null;
   const done = !view.combat;
   const battles = c.battles.map((b, i) => {
-    if (!b.totals.length) return html`<li class="muted" data-testid=${"worlds-result-" + i}>${t("worlds.battle_n", { n: num(i + 1) })}: ${t("worlds.not_fought")}</li>`;
+    if (!b.totals.length) return html`<li class="muted" data-testid=${"worlds-result-" + i}>${lab(t, t("worlds.battle_n", { n: num(i + 1) }), t("worlds.not_fought"))}</li>`;
     const res = b.result === "tie" ? t("worlds.result_tie") : t("worlds.result_win", { side: sideName(t, view, Number(b.result)) });
     const lostLine = [0, 1].filter((s) => b.lost[s].length).map((s) => t("worlds.lost_line", { side: sideName(t, view, s), n: num(b.lost[s].length) }));
-    return html`<li data-testid=${"worlds-result-" + i}><b>${t("worlds.battle_n", { n: num(i + 1) })}: ${res}</b>
+    return html`<li data-testid=${"worlds-result-" + i}><b>${lab(t, t("worlds.battle_n", { n: num(i + 1) }), res)}</b>
       ${[0, 1].map((s) => html`<div class="wres-side"><span class="seat-dot" style=${{ background: sideColour(view, s) }}></span>
-        <span>${sideName(t, view, s)}: ${groupLine(t, num, view, c, b, s)}</span>
+        <span>${lab(t, sideName(t, view, s), groupLine(t, num, view, c, b, s))}</span>
         ${b.dice.length ? html`<svg viewBox="0 0 18 18" width="18" height="18" class="wres-die" aria-hidden="true"><${Die} x=${0} y=${0} n=${b.dice[s]} /></svg>` : null}</div>`)}
       ${lostLine.length ? html`<div class="small muted">${lostLine.join(" · ")}</div>` : null}</li>`;
   });
