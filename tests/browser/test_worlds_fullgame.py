@@ -214,4 +214,18 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
     assert shots["results"]
     # the legal-action list was never opened
     assert page.locator("[data-testid=legal-actions][open]").count() == 0
+    # the replay shows everything, step by step with the keyboard
+    page.click("[data-testid=result-replay]")
+    page.wait_for_selector("[data-testid=replay-page] [data-testid=worlds-board]")
+    steps = final["version"]
+    page.keyboard.press("Home")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '0 / {steps}'")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '4 / {steps}'")
+    page.wait_for_selector("[data-testid=replay-page] [data-testid=worlds-board][data-step=allocate], "
+                           "[data-testid=replay-page] [data-testid=worlds-board] .wlane")
+    shot(page, "worlds-10-replay-desktop")
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '{steps} / {steps}'")
     assert errors_of(page) == [] and errors_of(phone) == []
