@@ -57,6 +57,20 @@ def test_worlds_page_is_accessible_and_fits(server: str, browser: Browser, viewp
     tap_place(page, "pc:red.M.w1.P1")
     page.wait_for_selector("[data-testid=board] .wlane.is-target")
     found += problems(page, "pairing, a piece picked", phone)
+    if phone:  # a finger drags a piece onto a battle (touch pointer events, as a phone sends them)
+        page.evaluate("""() => {
+          const pawn = document.querySelector("[data-testid=board] [data-place='pc:red.M.w1.P2']");
+          const lane = document.querySelector("[data-testid=board] [data-place='lane:1']").getBoundingClientRect();
+          const a = pawn.getBoundingClientRect();
+          const ev = (el, type, x, y) => el.dispatchEvent(new PointerEvent(type, {pointerId: 7, pointerType: 'touch',
+            isPrimary: true, bubbles: true, clientX: x, clientY: y}));
+          const x0 = a.left + a.width / 2, y0 = a.top + a.height / 2;
+          ev(pawn, 'pointerdown', x0, y0);
+          const x1 = lane.left + 40, y1 = lane.top + 14;
+          for (let k = 1; k <= 5; k++) ev(document, 'pointermove', x0 + ((x1 - x0) * k) / 5, y0 + ((y1 - y0) * k) / 5);
+          ev(document, 'pointerup', lane.left + 40, lane.top + 14);
+        }""")
+        page.wait_for_function("() => document.querySelector('[data-testid=worlds-lane-row-1]').textContent.includes('1 P')")
     page.click("[data-testid=worlds-suggest]")
     before = version(page)
     page.click("[data-testid=worlds-fight]")
