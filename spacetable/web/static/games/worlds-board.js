@@ -11,6 +11,13 @@ import {
 import { PAWN, TILE, combatLayout, lostIn, mapLayout } from "./worlds-layout.js";
 
 let lastSize = { w: 900, h: 640 };
+/** A font size at which `text` fits `width` (SVG text does not wrap): `size`, or less for a long text. */
+function fit(text, width, size) {
+  const wide = String(text).length * 0.66 * size; // a generous average glyph width (bold Cyrillic is wide)
+  return Math.max(8, Math.min(size, (size * width) / Math.max(1, wide)));
+}
+const fitStyle = (text, width, size) => ({ fontSize: fit(text, width, size) + "px" });
+
 /** Two crossed swords in a 14 x 14 box: a combat, a battle. */
 const SWORDS = "M1.5 1.5L10.5 10.5M8 12.5l4.5-4.5M11 11l2 2M12.5 1.5L3.5 10.5M6 12.5L1.5 8M3 11l-2 2";
 
@@ -116,12 +123,13 @@ function MapBoard({ view, L, hl, t }) {
   for (const s of L.systems) {
     const home = s.sys.starting_system_of;
     const homeSeat = home === null ? null : view.sides.indexOf(home);
+    const homeText = home ? t(s.w < 260 ? "worlds.home_short" : "worlds.home_of", { side: sideName(t, view, homeSeat) }) : "";
     out.push(html`<g class=${"wsystem" + (home ? " home" : "")} transform=${`translate(${s.x}, ${s.y})`}>
       <rect width=${s.w} height=${s.h} rx="12" class="wsystem-frame"
         style=${homeSeat !== null && homeSeat >= 0 ? { stroke: sideColour(view, homeSeat) } : null} />
       ${home ? html`<rect width=${s.w} height=${s.h} rx="12" fill="url(#w-hatch)" pointer-events="none" />` : null}
-      <text x="10" y="18" class="wsystem-name">${t("worlds.system", { id: s.sys.id })}</text>
-      ${home ? html`<text x="10" y=${18 + TILE.HOME_LINE} class="wsystem-home">${t(s.w < 260 ? "worlds.home_short" : "worlds.home_of", { side: sideName(t, view, homeSeat) })}</text>` : null}
+      <text x="10" y="18" class="wsystem-name" style=${fitStyle(t("worlds.system", { id: s.sys.id }), s.w - 20, 13)}>${t("worlds.system", { id: s.sys.id })}</text>
+      ${home ? html`<text x="10" y=${18 + TILE.HOME_LINE} class="wsystem-home" style=${fitStyle(homeText, s.w - 20, 11)}>${homeText}</text>` : null}
       ${s.tiles.map((tile) => {
         const place = "card:" + tile.id;
         const a = placeAttrs(hl, place, tileLabel(t, view, tile), "wtile " + tile.kind);
@@ -132,7 +140,7 @@ function MapBoard({ view, L, hl, t }) {
         </g>
         <g aria-hidden="true" pointer-events="none">
           ${tile.kind === "sun" ? html`<${SunIcon} x=${tile.x + 17} y=${tile.y + 15} />` : html`<${WorldIcon} x=${tile.x + 17} y=${tile.y + 15} />`}
-          <text x=${tile.x + 34} y=${tile.y + 20} class="wtile-name">${tile.id}</text>
+          <text x=${tile.x + 34} y=${tile.y + 20} class="wtile-name" style=${fitStyle(tile.id, tile.w - 40, 14)}>${tile.id}</text>
           ${fought.has(tile.id) && inCombat !== tile.id ? html`<text x=${tile.x + tile.w - 8} y=${tile.y + 19} class="wtile-tag" text-anchor="end">${t("worlds.fought")}</text>` : null}
           ${!tile.card.pieces.length ? html`<text x=${tile.x + TILE.PAD} y=${tile.y + TILE.HEAD + 14} class="wtile-empty">${t("worlds.empty")}</text>` : null}
         </g>
@@ -187,9 +195,11 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
   const info = cardInfo(view, c.card);
   const baseOf = {};
   if (odds && odds.value) odds.index.forEach((lane, k) => { baseOf[lane] = odds.value.battles[k]; });
+  const title = t("worlds.combat_on", { card: c.card, kind: t("worlds.card_kind." + (info ? info.kind : "world")) });
+  const sub = t("worlds.attacks", { attacker: sideName(t, view, c.attacker), defender: sideName(t, view, c.defender) });
   const head = html`<g class="wcombat-head">
-    <text x=${g.PAD + 4} y=${g.PAD + 17} class="wcombat-title">${t("worlds.combat_on", { card: c.card, kind: t("worlds.card_kind." + (info ? info.kind : "world")) })}</text>
-    <text x=${g.PAD + 4} y=${g.PAD + 33} class="wcombat-sub">${t("worlds.attacks", { attacker: sideName(t, view, c.attacker), defender: sideName(t, view, c.defender) })}</text></g>`;
+    <text x=${g.PAD + 4} y=${g.PAD + 17} class="wcombat-title" style=${fitStyle(title, L.width - 2 * g.PAD - 8, 15)}>${title}</text>
+    <text x=${g.PAD + 4} y=${g.PAD + 33} class="wcombat-sub" style=${fitStyle(sub, L.width - 2 * g.PAD - 8, 12)}>${sub}</text></g>`;
   const lanes = L.lanes.map((lane) => {
     const b = lane.battle;
     const current = b ? lane.i === c.current && !b.done && c.step !== "retreat" && c.step !== "convert" : false;
@@ -225,7 +235,7 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
     band = html`<g ...${a}><rect x=${B.x} y=${B.y} width=${B.w} height=${B.h} rx="10" class="wband-body" /></g>
       <g aria-hidden="true" pointer-events="none">
       ${B.kind === "sun" ? html`<${SunIcon} x=${B.x + 16} y=${B.y + 12} />` : null}
-      <text x=${B.x + (B.kind === "sun" ? 32 : 10)} y=${B.y + 16} class="wband-label">${label}</text>
+      <text x=${B.x + (B.kind === "sun" ? 32 : 10)} y=${B.y + 16} class="wband-label" style=${fitStyle(label, B.w - 44, 12)}>${label}</text>
       ${B.kind === "pool" && !B.ids.length ? html`<text x=${B.x + 10} y=${B.y + g.BAND_HEAD + 24} class="wtile-empty" aria-hidden="true">${allocating ? t("worlds.pool_done") : ""}</text>` : null}</g>`;
   }
   const pawns = Object.entries(L.pawns).map(([id, p]) => {
