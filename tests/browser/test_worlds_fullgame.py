@@ -157,9 +157,16 @@ def phone_shot(phone: Page, url: str, name: str) -> None:
     shot(phone, name)
 
 
+def language_shots(pages: dict[str, Page], url: str, name: str) -> None:
+    """The same seat in French on the desktop and in Russian on the phone (the longest words of the four)."""
+    for suffix, other in pages.items():
+        phone_shot(other, url, f"{name}-{suffix}")
+
+
 def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> None:
     page = open_page(browser)
     phone = open_page(browser, PHONE)
+    others = {"fr-desktop": open_page(browser, lang="fr"), "ru-phone": open_page(browser, PHONE, lang="ru")}
     goto(page, server + "/")
     page.click("[data-testid=game-card-worlds]")
     page.click("[data-testid=preset-border-worlds]")
@@ -191,10 +198,12 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
                 assert page.locator(f"[data-testid=worlds-why-{code}]").inner_text().strip()
             shot(page, "worlds-2-map-desktop")
             phone_shot(phone, url, "worlds-2-map-phone")
+            language_shots(others, url, "worlds-2-map")
             shots["map"] = True
         if not shots["results"] and snap["view"]["combat"] and any(b["totals"] for b in snap["view"]["combat"]["battles"]):
             shot(page, "worlds-6-battles-desktop")
             phone_shot(phone, url, "worlds-6-battles-phone")
+            language_shots(others, url, "worlds-6-battles")
             shots["results"] = True
         before = version(page)
         done.append(perform(page, snap, rng, shots, phone, url))
@@ -209,6 +218,7 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
     assert page.locator("[data-testid=move-log] [data-testid=log-entry]").count() == final["version"]
     shot(page, "worlds-9-result-desktop")
     phone_shot(phone, url, "worlds-9-result-phone")
+    language_shots(others, url, "worlds-9-result")
     # every kind of decision of a skirmish was taken by gestures or composer controls
     assert {"declare", "allocate", "event", "energy", "end"} <= set(done), done
     assert shots["results"]
@@ -229,3 +239,4 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
     page.keyboard.press("End")
     page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '{steps} / {steps}'")
     assert errors_of(page) == [] and errors_of(phone) == []
+    assert all(errors_of(other) == [] for other in others.values())

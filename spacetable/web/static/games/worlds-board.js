@@ -4,7 +4,7 @@
 // to. Pieces are keyed by id, so they glide from their card into the battles and back. Every tappable thing is a
 // place: "card:<id>" (declare a combat), "attack:<id>" (confirm it), "pc:<id>" (a piece), "lane:<i>" (a battle),
 // "pool" (the pieces still to pair), "sun" (the retreat). Allocation drafts also take drags (a pawn onto a battle).
-import { html, placeAttrs, TargetMark, at, useEffect, useLayoutEffect, useMemo, useRef, useState } from "/static/app/kit.js";
+import { html, placeAttrs, TargetMark, at, useLayoutEffect, useMemo, useRef, useState } from "/static/app/kit.js";
 import {
   allocDraft, assign, cardInfo, inkOn, kindOf, laneQuery, me, piecesById, shortId, sideColour, sideName, step, useOdds,
 } from "./worlds-model.js";
@@ -252,28 +252,36 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
 }
 
 // ------------------------------------------------------------------------------------------------- board
-/** The board's size in CSS pixels, measured before the first paint and on every resize; `live` turns true a frame
- *  after the first measure (pieces glide only from then on, not from a guessed size to the real one). */
+/** The board's size in CSS pixels, measured before the first paint and on every resize; `live` turns true two
+ *  frames after a measure that changed the size (pieces glide when the game moves them, never because the board was
+ *  laid out again for another size: a scroll bar coming, a panel opening, the window or the phone turning). */
 function useSize(ref) {
   const [size, setSize] = useState(lastSize);
   const [live, setLive] = useState(false);
-  useEffect(() => {
-    const id = requestAnimationFrame(() => requestAnimationFrame(() => setLive(true)));
-    return () => cancelAnimationFrame(id);
-  }, []);
+  const frame = useRef(0);
+  const current = useRef(size);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return undefined;
+    const settle = () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = requestAnimationFrame(() => { frame.current = requestAnimationFrame(() => setLive(true)); });
+    };
     const measure = () => {
       const w = el.clientWidth, h = el.clientHeight;
       if (w < 60 || h < 60) return;
-      setSize((s) => (Math.abs(s.w - w) > 1 || Math.abs(s.h - h) > 1 ? (lastSize = { w, h }) : s));
+      const s = current.current;
+      if (Math.abs(s.w - w) <= 1 && Math.abs(s.h - h) <= 1) return;
+      current.current = lastSize = { w, h };
+      setSize(lastSize);
+      setLive(false);
+      settle();
     };
     measure();
-    if (typeof ResizeObserver === "undefined") return undefined;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
+    settle();
+    const ro = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(measure);
+    if (ro) ro.observe(el);
+    return () => { if (ro) ro.disconnect(); cancelAnimationFrame(frame.current); };
   }, []);
   return { ...size, live };
 }
