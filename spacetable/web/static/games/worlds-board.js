@@ -140,15 +140,11 @@ function MapBoard({ view, L, hl, t }) {
         </g>
         <g aria-hidden="true" pointer-events="none">
           ${tile.kind === "sun" ? html`<${SunIcon} x=${tile.x + 17} y=${tile.y + 15} />` : html`<${WorldIcon} x=${tile.x + 17} y=${tile.y + 15} />`}
-          <text x=${tile.x + 34} y=${tile.y + 20} class="wtile-name" style=${fitStyle(tile.id, tile.w - 40, 14)}>${tile.id}</text>
+          <text x=${tile.x + 34} y=${tile.y + 20} class="wtile-name" style=${fitStyle(tile.id, tile.w - 40 - (attack ? attackWidth(tile) + 6 : 0), 14)}>${tile.id}</text>
           ${fought.has(tile.id) && inCombat !== tile.id ? html`<text x=${tile.x + tile.w - 8} y=${tile.y + 19} class="wtile-tag" text-anchor="end">${t("worlds.fought")}</text>` : null}
           ${!tile.card.pieces.length ? html`<text x=${tile.x + TILE.PAD} y=${tile.y + TILE.HEAD + 14} class="wtile-empty">${t("worlds.empty")}</text>` : null}
         </g>
-        ${attack ? html`<g data-place=${"attack:" + tile.id} class="place is-target wattack" tabindex="0" role="button"
-            aria-label=${t("worlds.attack_card", { card: tile.id })}>
-          <rect x=${tile.x + tile.w - 104} y=${tile.y + 2} width="100" height="34" rx="17" />
-          <path transform=${`translate(${tile.x + tile.w - 92}, ${tile.y + 10})`} d=${SWORDS} class="wattack-icon" />
-          <text x=${tile.x + tile.w - 48} y=${tile.y + 24} text-anchor="middle">${t("worlds.attack")}</text></g>` : null}`;
+        ${attack ? html`<${AttackBadge} tile=${tile} t=${t} />` : null}`;
       })}
     </g>`);
   }
@@ -341,6 +337,21 @@ function useDrag(svgRef, view, ui, setUi, enabled) {
     window.addEventListener("pointercancel", up, true);
   }
   return { drag, onDown };
+}
+
+/** The Attack badge holds its word where the card has room for it beside its name, and is a round 34 px swords
+ *  button otherwise (narrow cards on a wide map: the word covered the card's name); its spoken name is the same. */
+function attackWidth(tile) { return tile.w >= 220 ? 120 : 34; }
+
+function AttackBadge({ tile, t }) {
+  const w = attackWidth(tile);
+  const x = tile.x + tile.w - w - 4, y = tile.y + 2;
+  return html`<g data-place=${"attack:" + tile.id} class="place is-target wattack" tabindex="0" role="button"
+      aria-label=${t("worlds.attack_card", { card: tile.id })}>
+    <rect x=${x} y=${y} width=${w} height="34" rx="17" />
+    <path transform=${`translate(${w > 34 ? x + 12 : x + 10}, ${y + 10})`} d=${SWORDS} class="wattack-icon" />
+    ${w > 34 ? html`<text x=${x + 24 + (w - 24) / 2} y=${y + 22} text-anchor="middle"
+      style=${fitStyle(t("worlds.attack"), w - 36, 14)}>${t("worlds.attack")}</text>` : null}</g>`;
 }
 
 function Defs() {
