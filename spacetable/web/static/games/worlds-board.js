@@ -165,7 +165,9 @@ function Score({ x, y, w, h, view, lane, seat, base, t, num }) {
     cls.push(won ? "won" : tie ? "tie" : "lostside");
     const energy = b.energy[seat] || 0;
     lines.push(html`<text x=${cx} y=${y + 24} class="wscore-total" text-anchor="middle">${num(b.totals[seat])}</text>`);
-    lines.push(html`<text x=${cx - 1} y=${y + 42} class="wscore-small" text-anchor="end">${energy ? `${num(b.power[seat] - energy)}+${num(energy)}+` : `${num(b.power[seat])}+`}</text>`);
+    // power (+ energy) + the die under the total, shrunk to stay inside the box when energy makes it three terms
+    const sum = energy ? `${num(b.power[seat] - energy)}+${num(energy)}+` : `${num(b.power[seat])}+`;
+    lines.push(html`<text x=${cx - 1} y=${y + 42} class="wscore-small" text-anchor="end" style=${fitStyle(sum, w / 2 - 7, 11)}>${sum}</text>`);
     lines.push(html`<${Die} x=${cx + 1} y=${y + 30} n=${b.dice[seat]} size=${15} />`);
   } else if (base !== null && base !== undefined) {
     lines.push(html`<text x=${cx} y=${y + 24} class="wscore-power" text-anchor="middle">${num(base)}</text>`);
