@@ -26,7 +26,7 @@ TITLE = "Worlds & Suns — combat skirmish (combat chapter only; not the full ga
 #: WS-0.4: what is house content, shown with every view.
 HOUSE_RULES = [
     "house rule: skirmish turn, ending and material score (WS-8)",
-    "house rule: scenario format worlds-skirmish/1 (spec §6)",
+    "house rule: scenario format worlds-skirmish/1 (rules doc, \"Scenario format\")",
     "house rule: event deck composition and effects except the attested +1 of Mobilisation Générale (WS-7)",
 ]
 
