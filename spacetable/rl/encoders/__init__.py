@@ -15,6 +15,7 @@ ENCODERS: dict[str, str] = {
     "worlds": "spacetable.rl.encoders.worlds:WorldsEncoder",
     "tremble": "spacetable.rl.encoders.tremble:TrembleEncoder",
     "fullmetal": "spacetable.rl.encoders.fullmetal:FullMetalEncoder",
+    "galaxies": "spacetable.rl.encoders.galaxies:GalaxiesEncoder",
 }
 
 
