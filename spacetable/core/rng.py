@@ -5,13 +5,23 @@ The generator is SplitMix64: one 64-bit integer of state, so a state holding an
 values that tests use to script dice: while it is not empty, ``randint`` and
 ``die`` return its values in order (each checked against the requested range)
 instead of drawing.
+
+**Chance seam.** :func:`chance_scope` routes the draws of *every* ``Rng`` in the current context
+(``randbelow`` and everything built on it: ``randint``, ``die``, ``choice``; and ``shuffle``,
+``sample``) to a :class:`ChanceSource` instead of the generator: research interfaces use it to turn
+dice, draws and shuffles into explicit chance nodes without touching the games. The active source
+lives in a :class:`contextvars.ContextVar`, so a scope is private to its thread and to its asyncio
+task; outside a scope the cost is one context-variable lookup per draw. ``next_u64`` and ``random``
+(continuous draws) are never routed.
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+import contextlib
+from collections.abc import Iterator, MutableSequence, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -32,6 +42,35 @@ def mix_seed(*parts: int | str) -> int:
             h = (h * 0x100000001B3) & _MASK
         h = _splitmix(h)[1]
     return h
+
+
+class ChanceSource(Protocol):
+    """Where routed draws come from (see :func:`chance_scope`)."""
+
+    def draw(self, n: int) -> int:
+        """One of ``n`` equally likely outcomes ``0..n-1`` (``n >= 1``)."""
+        ...
+
+
+_CHANCE: ContextVar[ChanceSource | None] = ContextVar("spacetable_chance", default=None)
+
+
+@contextlib.contextmanager
+def chance_scope(source: ChanceSource) -> Iterator[ChanceSource]:
+    """Route every ``Rng`` draw of this thread / asyncio task to ``source`` while the block runs:
+    ``randbelow(n)`` returns ``source.draw(n)``; ``shuffle`` is the Fisher–Yates shuffle of the
+    generator, drawing ``source.draw(i + 1)`` for ``i`` from the last index down to 1. Scopes nest
+    (the innermost source wins) and end with the block, even on an exception."""
+    token = _CHANCE.set(source)
+    try:
+        yield source
+    finally:
+        _CHANCE.reset(token)
+
+
+def active_chance() -> ChanceSource | None:
+    """The source of the innermost :func:`chance_scope` of this context, if any."""
+    return _CHANCE.get()
 
 
 def _splitmix(state: int) -> tuple[int, int]:
@@ -65,6 +104,9 @@ class Rng:
         at or above the largest multiple of ``n`` are rejected."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
+        source = _CHANCE.get()
+        if source is not None:
+            return source.draw(n)
         limit = _TWO64 - (_TWO64 % n)
         state = self.state
         while True:
@@ -99,7 +141,14 @@ class Rng:
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place: for i from the end, swap with a uniform index in ``[0, i]``
         drawn as :meth:`randbelow` draws it (SplitMix64 outputs at or above the largest multiple of
-        ``i + 1`` rejected); the loop calls the step directly, one call per draw."""
+        ``i + 1`` rejected); the loop calls the step directly, one call per draw. Inside a
+        :func:`chance_scope` the swap indices come from the scope's source instead."""
+        source = _CHANCE.get()
+        if source is not None:
+            for i in range(len(items) - 1, 0, -1):
+                j = source.draw(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

@@ -1,10 +1,10 @@
 """Explicit chance nodes for the engines' dice, draws and shuffles, without touching the games.
 
 Every game draws its randomness through :class:`~spacetable.core.rng.Rng` (``randbelow`` for dice,
-draws and choices; ``shuffle`` for decks). While :func:`scripted` is active, those two methods
-of *every* ``Rng`` read their values from a *script* instead: the list of chance outcomes chosen
-so far. A draw beyond the end of the script raises :class:`ChancePending` with its number of
-equally likely outcomes (a die: 6; the i-th step of a Fisher–Yates shuffle of n cards: i + 1).
+draws and choices; ``shuffle`` for decks). While :func:`scripted` is active, those draws read their
+values from a *script* instead: the list of chance outcomes chosen so far. A draw beyond the end of
+the script raises :class:`ChancePending` with its number of equally likely outcomes (a die: 6; the
+i-th step of a Fisher–Yates shuffle of n cards: i + 1).
 
 The OpenSpiel state runs a pure engine call (``initial_state`` or ``apply``) under a script;
 when it stops on :class:`ChancePending` the state becomes a chance node with ``n`` outcomes of
@@ -15,17 +15,18 @@ nodes with the exact uniform law over orderings, and a die roll is one node.
 ``Rng.next_u64`` and ``Rng.random`` (continuous draws: only the Full Metal map generator uses
 them) are left alone: they follow the game's ``seed`` parameter and are not chance nodes.
 
-The switch is process-wide while a call runs; OpenSpiel games of spacetable are meant to be
-stepped from one thread at a time.
+The routing is the core's chance seam (:func:`spacetable.core.rng.chance_scope`): a context
+variable, so a script is private to the thread (and asyncio task) that runs it; OpenSpiel states
+of any games may be stepped from several threads at once.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, MutableSequence, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from spacetable.core.rng import Rng
+from spacetable.core.rng import chance_scope
 
 T = TypeVar("T")
 
@@ -48,6 +49,8 @@ class _Script:
         self.pos = 0
 
     def draw(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
         if n == 1:
             return 0  # a certain outcome is no chance node
         if self.pos < len(self.values):
@@ -59,38 +62,9 @@ class _Script:
         raise ChancePending(n)
 
 
-_ACTIVE: list[_Script] = []
-_ORIGINAL = {"randbelow": Rng.randbelow, "shuffle": Rng.shuffle}
-
-
-def _randbelow(self: Rng, n: int) -> int:
-    if n <= 0:
-        raise ValueError("randbelow needs n > 0")
-    return _ACTIVE[-1].draw(n)
-
-
-def _shuffle(self: Rng, items: MutableSequence[Any]) -> None:
-    script = _ACTIVE[-1]
-    for i in range(len(items) - 1, 0, -1):  # Fisher–Yates in the engine's own order
-        j = script.draw(i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
-@contextlib.contextmanager
-def scripted(values: Sequence[int]) -> Iterator[_Script]:
-    """Route every ``Rng`` draw to ``values`` while the block runs (see the module docstring)."""
-    script = _Script(values)
-    _ACTIVE.append(script)
-    if len(_ACTIVE) == 1:
-        Rng.randbelow = _randbelow  # type: ignore[method-assign]
-        Rng.shuffle = _shuffle  # type: ignore[method-assign]
-    try:
-        yield script
-    finally:
-        _ACTIVE.pop()
-        if not _ACTIVE:
-            Rng.randbelow = _ORIGINAL["randbelow"]  # type: ignore[method-assign]
-            Rng.shuffle = _ORIGINAL["shuffle"]  # type: ignore[method-assign]
+def scripted(values: Sequence[int]) -> contextlib.AbstractContextManager[_Script]:
+    """Route every ``Rng`` draw of this thread to ``values`` while the block runs (see the module docstring)."""
+    return chance_scope(_Script(values))  # type: ignore[return-value]
 
 
 def attempt(call: Callable[[], T], values: Sequence[int]) -> T | ChancePending:
