@@ -3,7 +3,7 @@
 Each game is registered twice:
 
 * ``spacetable_<id>`` with the game's own dynamics: ``SEQUENTIAL`` for arena, ``SIMULTANEOUS``
-  for the games with sealed decisions (worlds, tremble, fullmetal) – the seats of a sealed
+  for the games with sealed decisions (worlds, tremble, fullmetal, galaxies) – the seats of a sealed
   decision choose their tokens at the same nodes; the other seats then have the single action
   ``WAIT`` (0);
 * ``spacetable_<id>_turns``: always ``SEQUENTIAL``; the seats of a sealed decision choose one
@@ -49,13 +49,18 @@ class Spec:
 
     game_id: str
     sealed: bool  # has simultaneous sealed decisions
-    zero_sum: bool
+    zero_sum: bool  # with the default configuration (registration)
     max_chance: int  # largest number of outcomes of one chance node
     max_length: int  # upper bound on player actions (tokens) used for GameInfo
     #: configuration -> whether anything is hidden (default: the game's ``hidden_information``)
     hidden: Callable[[dict[str, Any]], bool] | None = None
     #: configuration -> whether the set-up draws anything
     setup_draws: Callable[[dict[str, Any]], bool] = lambda cfg: True
+    #: configuration -> whether returns always sum to 0 (default: ``zero_sum``)
+    zero_sum_for: Callable[[dict[str, Any]], bool] | None = None
+
+    def is_zero_sum(self, cfg: dict[str, Any]) -> bool:
+        return self.zero_sum_for(cfg) if self.zero_sum_for else self.zero_sum
 
 
 def _arena_hidden(cfg: dict[str, Any]) -> bool:
@@ -68,6 +73,10 @@ SPECS: dict[str, Spec] = {
     "worlds": Spec("worlds", sealed=True, zero_sum=True, max_chance=16, max_length=20000),
     "tremble": Spec("tremble", sealed=True, zero_sum=False, max_chance=128, max_length=100000),
     "fullmetal": Spec("fullmetal", sealed=True, zero_sum=False, max_chance=1024, max_length=1000000),
+    # BG-5.1, BG-5.3 tile and deck shuffles (decks of at most 40 cards), BG-1.5 d10/d8 dice; 2 sides: +1/-1
+    # per seat, so zero-sum with equal teams (2 or 4 seats), not with Mission 5's 1 vs 2 seats.
+    "galaxies": Spec("galaxies", sealed=True, zero_sum=True, max_chance=64, max_length=200000,
+                     zero_sum_for=lambda cfg: int(cfg.get("players", 2)) % 2 == 0),
 }
 
 PARAMS: dict[str, Any] = {"config": "{}", "seed": 0, "setup_chance": "explicit", "opening": "[]", "max_actions": 0}
@@ -118,7 +127,8 @@ def short_name(game_id: str, turns: bool) -> str:
     return f"spacetable_{game_id}" + ("_turns" if turns else "")
 
 
-def game_type(game_id: str, turns: bool, stochastic: bool = True, imperfect: bool | None = None) -> pyspiel.GameType:
+def game_type(game_id: str, turns: bool, stochastic: bool = True, imperfect: bool | None = None,
+              zero_sum: bool | None = None) -> pyspiel.GameType:
     """The OpenSpiel type; registered with the default configuration, each game instance states its own."""
     spec = SPECS[game_id]
     g = get_game(game_id)
@@ -134,7 +144,7 @@ def game_type(game_id: str, turns: bool, stochastic: bool = True, imperfect: boo
         dynamics=GT.Dynamics.SIMULTANEOUS if simultaneous else GT.Dynamics.SEQUENTIAL,
         chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC if stochastic else GT.ChanceMode.DETERMINISTIC,
         information=GT.Information.IMPERFECT_INFORMATION if hidden else GT.Information.PERFECT_INFORMATION,
-        utility=GT.Utility.ZERO_SUM if spec.zero_sum else GT.Utility.GENERAL_SUM,
+        utility=GT.Utility.ZERO_SUM if (spec.zero_sum if zero_sum is None else zero_sum) else GT.Utility.GENERAL_SUM,
         reward_model=GT.RewardModel.TERMINAL,
         max_num_players=g.max_players,
         min_num_players=g.min_players,
@@ -172,11 +182,11 @@ class SpacetableGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if self.spec.zero_sum else None,
+            utility_sum=0.0 if self.spec.is_zero_sum(self.config) else None,
             max_game_length=self.spec.max_length,
         )
         hidden = self.spec.hidden(self.config) if self.spec.hidden else self.engine.hidden_information
-        super().__init__(game_type(game_id, turns, stochastic, hidden), info, params)
+        super().__init__(game_type(game_id, turns, stochastic, hidden, self.spec.is_zero_sum(self.config)), info, params)
         self._root: Any = None
 
     def new_initial_state(self) -> SpacetableState:

@@ -27,6 +27,11 @@ GAMES = [
     pytest.param("tremble", {"players": 5}, 1, None, marks=pytest.mark.slow),
     ("fullmetal", {}, 1, 250),
     ("fullmetal", {"players": 3, "map": "generated", "map_size": "small"}, 1, 150),
+    ("galaxies", {}, 2, None),
+    ("galaxies", {"mission": "m1-first-contact"}, 1, None),
+    ("galaxies", {"players": 3}, 1, 200),
+    ("galaxies", {"players": 4}, 1, 200),
+    ("galaxies", {"mission": "x-mirror-duel"}, 1, 200),
 ]
 
 

@@ -19,6 +19,8 @@ CASES = [
     ("tremble", {"players": 2}, 150),
     ("tremble", {"players": 4}, 100),
     ("fullmetal", {"max_steps": 120}, 60),
+    ("galaxies", {"max_steps": 200}, 150),
+    ("galaxies", {"players": 4, "max_steps": 120}, 80),
 ]
 
 
@@ -71,7 +73,8 @@ def _play_aec(env: object, rng: np.random.Generator, limit: int = 100_000) -> di
     return totals
 
 
-@pytest.mark.parametrize("game,cfg", [("arena", {}), ("worlds", {"scenario": "sun-orbit"}), ("tremble", {"players": 3})])
+@pytest.mark.parametrize("game,cfg", [("arena", {}), ("worlds", {"scenario": "sun-orbit"}), ("tremble", {"players": 3}),
+                                      ("galaxies", {"mission": "m1-first-contact"})])
 def test_aec_games_end_with_the_engine_returns(game: str, cfg: dict[str, object]) -> None:
     """Whole random games: rewards arrive at the end and sum to the engine's returns."""
     env = rl.env(game, **cfg)
