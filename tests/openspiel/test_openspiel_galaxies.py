@@ -108,6 +108,8 @@ def test_sealed_fleet_is_hidden_from_the_other_seat() -> None:
     game = pyspiel.load_game("spacetable_galaxies_turns", {"setup_chance": "seeded"})
     root = game.new_initial_state()
     assert root.current_player() == 0
+    root.apply_action(root.legal_actions()[0])  # the type token submit_fleet
+    assert len(root.legal_actions()) >= 3  # the first ship of the roster: not taken or a version
     infos, obs, own = set(), set(), set()
     for first in root.legal_actions()[:3]:
         state = root.child(first)
