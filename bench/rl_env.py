@@ -93,8 +93,10 @@ def main() -> None:
     rows.append(("OpenSpiel breakthrough (C++) stepped from Python", *openspiel_steps("breakthrough", args.seconds)))
     rows.append(("OpenSpiel spacetable_arena (Python game) stepped from Python",
                  *openspiel_steps("spacetable_arena", args.seconds)))
+    rows.append(("OpenSpiel spacetable_galaxies_turns (Python game) stepped from Python",
+                 *openspiel_steps("spacetable_galaxies_turns", args.seconds)))
     for game, cfg in (("arena", {}), ("worlds", {"scenario": "border-worlds"}), ("tremble", {"players": 4}),
-                      ("fullmetal", {})):
+                      ("fullmetal", {}), ("galaxies", {})):
         rows.append((f"PettingZoo AEC {game} (token steps with observations)", *aec(game, args.seconds, **cfg)))
     width = max(len(r[0]) for r in rows)
     print(f"{'environment':<{width}}  {'steps/CPU-s':>14}  {'steps/wall-s':>14}")

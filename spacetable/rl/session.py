@@ -19,7 +19,7 @@ class Session:
     """Engine state + per-seat :class:`Progress`; ``push`` a token, the action is applied once its
     series is complete. Copies share the (immutable) engine state and decisions."""
 
-    __slots__ = ("_views", "actions", "encoder", "game", "progress", "state")
+    __slots__ = ("_obs", "_views", "actions", "encoder", "game", "progress", "state")
 
     def __init__(self, game: Game[Any], encoder: Encoder, state: Any) -> None:
         self.game = game
@@ -28,6 +28,7 @@ class Session:
         self.progress: dict[int, Progress] = {}
         self.actions = 0  # engine actions applied
         self._views: dict[int, Any] = {}  # seat -> view of the current state (states are immutable)
+        self._obs: dict[int, np.ndarray] = {}  # seat -> game part of its observation of the current state
 
     def copy(self) -> Session:
         new = Session(self.game, self.encoder, self.state)
@@ -69,8 +70,10 @@ class Session:
 
     def observation(self, seat: int) -> np.ndarray:
         deciding = seat in self.deciding()
-        view = self.view(seat)
-        return np.clip(self.encoder.observe(view, seat, deciding, self.prefix(seat) if deciding else ()), 0.0, 1.0)
+        part = self._obs.get(seat)
+        if part is None:
+            part = self._obs[seat] = self.encoder.game_observation(self.view(seat), seat)
+        return self.encoder.with_decision(part, deciding, self.prefix(seat) if deciding else ())
 
     def mask(self, seat: int) -> np.ndarray:
         return self.encoder.mask(self.choices(seat))
@@ -91,6 +94,7 @@ class Session:
         """Apply a whole engine action for ``seat`` (its series, if any, is dropped)."""
         self.state = self.game.apply(self.state, seat, action)
         self._views = {}
+        self._obs = {}
         self.actions += 1
         self.progress.pop(seat, None)
         if self.progress:

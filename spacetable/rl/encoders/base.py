@@ -138,8 +138,20 @@ class Encoder(ABC):
         """Fill ``out`` (float32, ``game_size`` zeros) from the seat's view."""
 
     def observe(self, view: View, seat: int, deciding: bool = False, prefix: Sequence[int] = ()) -> np.ndarray:
+        return self.with_decision(self.game_observation(view, seat), deciding, prefix)
+
+    def game_observation(self, view: View, seat: int) -> np.ndarray:
+        """The game part of the observation (``game_size`` values, clipped to [0, 1]); it depends only on
+        the view, so a caller may keep it while the seat chooses the tokens of one series."""
+        part = np.zeros(self.game_size, dtype=np.float32)
+        self.observe_view(view, seat, part)
+        np.clip(part, 0.0, 1.0, out=part)
+        return part
+
+    def with_decision(self, game_part: np.ndarray, deciding: bool, prefix: Sequence[int]) -> np.ndarray:
+        """A full observation: ``game_part`` followed by the decision block."""
         out = np.zeros(self.obs_size, dtype=np.float32)
-        self.observe_view(view, seat, out[: self.game_size])
+        out[: self.game_size] = game_part
         self.fill_decision(out, deciding, prefix)
         return out
 

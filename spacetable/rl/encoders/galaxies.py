@@ -100,6 +100,10 @@ class GalaxiesEncoder(Encoder):
         self.row0 = min(r for _, r in cells)
         self.width = max(c for c, _ in cells) - self.col0 + 1
         self.height = max(r for _, r in cells) - self.row0 + 1
+        #: axial hex -> flat index ``row * W + col`` of every full hex (nothing else is ever drawn)
+        self.flat = {(q, r): (r - self.row0) * self.width + (q + (r - (r & 1)) // 2 - self.col0)
+                     for r, q0, q1 in board["full"] for q in range(q0, q1 + 1)}
+        self._static: dict[str, np.ndarray] = {}  # own side -> the board's fixed planes seen by it
         super().__init__(game, config)
 
     def turn_of(self, state: Any) -> int:
@@ -279,26 +283,46 @@ class GalaxiesEncoder(Encoder):
         return [list(pos)]
 
     # ------------------------------------------------------------ observation
+    def _static_planes(self, view: View, me: str) -> np.ndarray:
+        """Planes 0–4 (full hexes, zones, asteroids, debris): fixed by the board, kept per own side."""
+        cached = self._static.get(me)
+        if cached is None:
+            cached = np.zeros((5, self.height * self.width), np.float32)
+            board = view["board"]
+            flat = self.flat
+
+            def mark(plane: int, hexes: Any) -> None:
+                for hx in hexes:
+                    i = flat.get((hx[0], hx[1]))
+                    if i is not None:
+                        cached[plane, i] = 1.0
+
+            def run_hexes(runs: Any) -> list[tuple[int, int]]:
+                return [(q, r) for r, q0, q1 in runs for q in range(q0, q1 + 1)]
+
+            mark(0, run_hexes(board["full"]))
+            for side, runs in board["zones"].items():
+                mark(1 if side == me else 2, run_hexes(runs))
+            mark(3, board["obstacles"].get("asteroid", []))
+            mark(4, board["obstacles"].get("debris", []))
+            cached = self._static[me] = cached.reshape(-1)
+        return cached
+
     def observe_view(self, view: View, seat: int, out: np.ndarray) -> None:
         h, w = self.height, self.width
-        planes = out[: PLANES * h * w].reshape(PLANES, h, w)
+        hw = h * w
+        flat_planes = out[: PLANES * hw]
         me = view["you"]["side"]
-        board = view["board"]
+        flat = self.flat
+        flat_planes[: 5 * hw] = self._static_planes(view, me)
 
         def put(plane: int, hexes: Any, value: float = 1.0) -> None:
+            base = plane * hw
             for hx in hexes:
-                x, y = self._cell(hx)
-                if 0 <= x < w and 0 <= y < h:
-                    planes[plane, y, x] = value
+                i = flat.get((hx[0], hx[1]))
+                if i is not None:
+                    flat_planes[base + i] = value
 
-        def run_hexes(runs: Any) -> list[tuple[int, int]]:
-            return [(q, r) for r, q0, q1 in runs for q in range(q0, q1 + 1)]
-
-        put(0, run_hexes(board["full"]))
-        for side, runs in board["zones"].items():
-            put(1 if side == me else 2, run_hexes(runs))
-        put(3, board["obstacles"].get("asteroid", []))
-        put(4, board["obstacles"].get("debris", []))
         for t in view["tiles"]:
             put(5 if t["face"] != "up" else 6 + TILE_KINDS.index(t["kind"]), [t["hex"]])
         ship_p = 6 + len(TILE_KINDS)
