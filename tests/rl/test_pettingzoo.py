@@ -122,3 +122,27 @@ def test_render_is_the_text_view() -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and text == env.unwrapped.game.render_text(env.unwrapped.session.state, None)
+
+
+@pytest.mark.rule("BG-4.4")
+def test_galaxies_fleets_are_chosen_together_in_the_parallel_env() -> None:
+    """Mission 2's fleet choice is sealed (BG-4.4): in the parallel env both seats choose in the same steps."""
+    env = rl.parallel_env("galaxies")
+    obs, _ = env.reset(seed=2)
+    assert all(obs[a]["action_mask"][0] == 0 for a in env.agents)  # nobody waits
+    for _ in range(7):  # the type token, then one token per roster ship
+        obs, *_ = env.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents})
+    assert env.unwrapped.session.state.phase != "fleet"
+
+
+def test_galaxies_three_seats_api() -> None:
+    """Mission 5: one seat against a 2-seat team (BG-18) passes PettingZoo's api_test."""
+    api_test(rl.env("galaxies", players=3, max_steps=100), num_cycles=60)
+
+
+def test_galaxies_max_turns_truncates_after_that_round() -> None:
+    env = rl.env("galaxies", mission="m1-first-contact", max_turns=2)
+    env.reset(seed=1)
+    _play_aec(env, np.random.default_rng(0))
+    assert env.unwrapped.session.state.round == 3 or env.unwrapped.session.over()
+    assert all(env.truncations.values()) or env.unwrapped.session.over()
