@@ -6,7 +6,7 @@ back row (AR-1.2) on both faces (6x4: 6 ranks × 4 files; 5x5). Cell index ``row
 
 Tokens (``n_actions`` = 2410):
 
-* ``move[(ship * 30 + dest) * 9 + bonus]``: the own ship ``ship`` (index of spec §6.1, AR-1.4)
+* ``move[(ship * 30 + dest) * 9 + bonus]``: the own ship ``ship`` (ship order of AR-1.4)
   moves to ``dest``; ``bonus`` 0 = none, ``1 + t`` = bonus teleport ``t`` (AR-8);
 * ``teleport[t]``: teleports in the canonical order P111, P112, P121, P122, RF+, RF-, RD+, RD-
   (AR-6, AR-7);
