@@ -1,0 +1,714 @@
+// Battleship Galaxies renderer (game id "galaxies"; rules docs/rules/galaxies.md, ids BG-*, decisions D-*), on the
+// renderer interface of docs/architecture.md ("Web client"). Long (about 600 lines) because one game has many
+// decision kinds: fleet, deck, roll-off, energy, launch and hold, activation, movement, weapons, tactic cards.
+//
+// View JSON (spacetable/games/galaxies/views.py, build_view): board {full, half, zones{A,B}: runs [r, q0, q1] of axial
+// pointy-top hexes [q, r]; obstacles {asteroid, debris}}, tiles [{hex, face, kind}], phase, window, round, turn,
+// active, you {seat, side}, seat_sides, sides [{side, faction, seats, energy, hand_count, deck_count, hand?, screen?,
+// discard, destroyed, score}], cards [in play: {id, name, size, side, seat, activated, ships [{id, hexes, shields,
+// hull, alive}], shields, hull, weapons, capacity, hold_count, hold?}], roll?, energy_choice?, activation? {card,
+// step, ships {piece: {reachable [{hexes, lead, path, cost, ecm_expected, ecm_rolls}], warp?, targets [{weapon,
+// target, p_hit, expected_damage, ...}]}}}, playable_now, open_window?, events, fleet_budget?, roster?, result.
+//
+// Places: hexes "h:q,r", ships by piece id ("f47#1", "everest"), the screen "tray:<card>", holds "tray:hold:<card>".
+// Gestures: select a ship of the open activation, tap a marked hex (a footprint's lead hex for a medium ship, the
+// centre of a rosette) to move there by its least-ECM path (cost and ECM risk drawn on the hex), tap a marked enemy
+// to attack with the weapon picked in the composer (hit chance and expected damage shown); tap one of your ships to
+// activate its card; pick a card behind the screen (or in a hold) below the board, then a marked hex of the zone (or
+// beside the transporter) to launch it; cargo is loaded in the composer (capacity shown). Everything else (fleet,
+// deck, first player, energy choices, tactic cards, reactions, ends of steps) is a composer control; button texts
+// are the server's legal_text.
+// The game's own texts (card names and texts, phases, tiles) come through t(): the frame loads its catalogue.
+import { html, placeAttrs, TargetMark, Button, useState } from "/static/app/kit.js";
+
+if (!document.querySelector("link[data-galaxies-css]")) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/games/galaxies.css";
+  link.dataset.galaxiesCss = "yes";
+  document.head.appendChild(link);
+}
+
+const S = 20; // hex radius in board units
+const R3 = Math.sqrt(3);
+const SIDE_COLOURS = { A: "#3f86e0", B: "#d9544a" };
+const TEAM_SHADES = { A: ["#3f86e0", "#2fb3c9"], B: ["#d9544a", "#e08a3a"] };
+const SIZE_RANK = { small: 0, medium: 1, large: 2 };
+const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+const WINDOW_ORDER = ["fleet", "deck", "first", "energy", "deploy", "action", "activation", "roll", "reaction", "over"];
+
+const hk = (h) => `h:${h[0]},${h[1]}`;
+const hexText = (h) => `${h[0]},${h[1]}`;
+const stepHex = (h, d) => [h[0] + DIRS[d][0], h[1] + DIRS[d][1]];
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+const fpKey = (hexes) => hexes.length === 2 ? [hexText(hexes[0]), hexText(hexes[1])].sort().join("+") : hexText(hexes[0]);
+
+function expand(runs) {
+  const out = [];
+  for (const [r, q0, q1] of runs || []) for (let q = q0; q <= q1; q++) out.push([q, r]);
+  return out;
+}
+
+function tr(t, key, vars) { return t(key, vars); }
+
+// ---------------------------------------------------------------------------------------------- geometry
+const geoCache = new WeakMap();
+function geometry(view) {
+  const flip = view.you && view.you.side === "A"; // each side sees its own zone at the bottom
+  // on a narrow (portrait) screen the board turns a quarter: its long side runs down the phone
+  const rot = typeof window !== "undefined" && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+  const cached = geoCache.get(view.board);
+  if (cached && cached.flip === flip && cached.rot === rot) return cached;
+  const full = expand(view.board.full);
+  const half = expand(view.board.half);
+  const raw = (h) => [S * R3 * (h[0] + h[1] / 2), S * 1.5 * h[1]];
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const h of [...full, ...half]) {
+    const [x, y] = raw(h);
+    minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+  }
+  const pad = S * 1.2;
+  const w0 = maxX - minX + 2 * pad, h0 = maxY - minY + 2 * pad;
+  const flat = (h) => {
+    const [x, y] = raw(h);
+    return flip ? [maxX - x + pad, maxY - y + pad] : [x - minX + pad, y - minY + pad];
+  };
+  const pos = rot ? (h) => { const [x, y] = flat(h); return [h0 - y, x]; } : flat;
+  const width = rot ? h0 : w0, height = rot ? w0 : h0;
+  const zoneOf = {};
+  for (const side of ["A", "B"]) for (const h of expand(view.board.zones[side])) zoneOf[hexText(h)] = side;
+  const g = { flip, rot, full, half, pos, width, height, zoneOf,
+    asteroid: new Set(view.board.obstacles.asteroid.map(hexText)), debris: new Set(view.board.obstacles.debris.map(hexText)) };
+  geoCache.set(view.board, g);
+  return g;
+}
+
+let ROT = false; // the board being drawn is turned a quarter (flat-top hexes)
+function hexPoints(x, y, r = S) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k - (ROT ? 0 : 30));
+    pts.push(`${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(" ");
+}
+
+function centroid(g, hexes) {
+  if (hexes.length === 7) return g.pos(hexes[0]);
+  let x = 0, y = 0;
+  for (const h of hexes) { const [a, b] = g.pos(h); x += a; y += b; }
+  return [x / hexes.length, y / hexes.length];
+}
+
+// ------------------------------------------------------------------------------------------------ lookups
+function mySide(view) { return view.you && view.you.side; }
+function sideData(view, letter) { return view.sides.find((s) => s.side === letter); }
+function pieceIndex(view) {
+  const out = {};
+  for (const c of view.cards) for (const p of c.ships) out[p.id] = { card: c, piece: p };
+  return out;
+}
+function cardOf(view, id) { return view.cards.find((c) => c.id === id); }
+function firstPiece(view, cardId) {
+  const c = cardOf(view, cardId);
+  if (!c) return null;
+  const p = c.ships.find((x) => x.alive && x.hexes.length);
+  return p ? p.id : null;
+}
+function placeOfName(view, name) {
+  const idx = pieceIndex(view);
+  if (idx[name]) return name;
+  return firstPiece(view, name);
+}
+function sideName(view, letter, t, seatName) {
+  const sd = sideData(view, letter);
+  const faction = sd ? t("galaxies.faction." + sd.faction) : "";
+  const who = sd && seatName ? sd.seats.map((i) => seatName(i)).join(", ") : "";
+  return t("galaxies.ui.side_named", { side: letter, faction, who });
+}
+
+/** The final footprint of a move action (BG-10.2, BG-10.3, BG-10.4), simulated from the ship's hexes. */
+function moveEnd(view, a) {
+  const e = pieceIndex(view)[a.ship];
+  if (!e) return null;
+  const hexes = e.piece.hexes;
+  if (hexes.length === 1 || hexes.length === 7) {
+    let c = hexes[0];
+    for (const d of a.path) c = stepHex(c, d);
+    return hexes.length === 1 ? [c] : [c];
+  }
+  let lead = a.lead || hexes[0];
+  let trail = same(lead, hexes[0]) ? hexes[1] : hexes[0];
+  for (const d of a.path) { const n = stepHex(lead, d); trail = lead; lead = n; }
+  return [lead, trail];
+}
+function launchAnchor(a) {
+  const first = Object.values(a.placement)[0];
+  return first ? first[0] : null;
+}
+function routesOf(view, piece) {
+  const act = view.activation;
+  return (act && act.ships && act.ships[piece] && act.ships[piece].reachable) || [];
+}
+function routeFor(view, piece, end, lead) {
+  const k = fpKey(end);
+  return routesOf(view, piece).find((r) => fpKey(r.hexes) === k && (!lead || !r.lead || same(r.lead, lead))) || null;
+}
+function targetsOf(view, piece) {
+  const act = view.activation;
+  return (act && act.ships && act.ships[piece] && act.ships[piece].targets) || [];
+}
+
+// ------------------------------------------------------------------------------------------------ pieces
+function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeId = null }) {
+  const hexes = piece.hexes;
+  const colour = SIDE_COLOURS[card.side] || "#888";
+  const [cx, cy] = centroid(g, hexes);
+  const id = placeId || piece.id;
+  const label = t("galaxies.ui.ship_label", { name: card.name, side: card.side, shields: piece.shields, hull: card.hull - piece.hull,
+    of: card.hull, where: hexes.map(hexText).join(" ") });
+  const attrs = ghost ? { class: "ship ghost " + extraCls } : placeAttrs(hl, id, label, "ship " + extraCls + " size-" + card.size);
+  const passThrough = !ghost && hl.selected === id && [...hl.targets.keys()].some((k) => k.startsWith("h:"));
+  const r = card.size === "large" ? S * 0.97 : S * 0.82;
+  const body = card.size === "large"
+    ? html`<polygon points=${hexPoints(cx, cy, S * R3 * 1.02)} class="ship-body" fill=${colour} transform=${`rotate(${ROT ? -30 : 30} ${cx} ${cy})`} />`
+    : hexes.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y, r)} class="ship-body" fill=${colour} />`; });
+  let link = null;
+  if (hexes.length === 2) {
+    const [x1, y1] = g.pos(hexes[0]), [x2, y2] = g.pos(hexes[1]);
+    link = html`<line x1=${x1} y1=${y1} x2=${x2} y2=${y2} class="ship-link" stroke=${colour} />
+      <circle cx=${x1} cy=${y1} r=${S * 0.22} class="ship-bow" />`;
+  }
+  const short = card.name.replace(/^(ISN|Wretch(ed)?)\s+/i, "").slice(0, card.size === "small" ? 3 : card.size === "large" ? 12 : 9);
+  const squad = card.ships.length > 1 ? card.ships.indexOf(piece) + 1 : null;
+  const fs = card.size === "large" ? 10 : card.size === "medium" ? 9 : 8;
+  const dmg = piece.hull > 0;
+  return html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null}>
+    ${body}${link}
+    <text x=${cx} y=${cy + fs / 3} class="ship-name" font-size=${fs} text-anchor="middle">${short}${squad ? html`<tspan font-size=${fs * 0.8}>${" " + squad}</tspan>` : null}</text>
+    <g class="ship-pegs" aria-hidden="true">
+      ${Array.from({ length: Math.min(piece.shields, 8) }, (_, k) => html`<rect x=${cx - 10 + k * 3} y=${cy - fs - 4} width="2.2" height="3.5" class="peg shield" />`)}
+      ${dmg ? html`<text x=${cx} y=${cy + fs + 6} font-size="7" class="ship-dmg" text-anchor="middle">-${piece.hull}</text>` : null}
+    </g>
+    ${card.hold_count ? html`<g class="hold-badge"><rect x=${cx + 6} y=${cy - fs - 8} width="11" height="9" rx="2" />
+      <text x=${cx + 11.5} y=${cy - fs - 1} font-size="7" text-anchor="middle">${card.hold_count}</text></g>` : null}
+    ${card.activated ? html`<circle cx=${cx - r * 0.7} cy=${cy - r * 0.5} r="2.6" class="activated-dot" />` : null}
+  </g>`;
+}
+
+function TileMark({ g, tile, t }) {
+  const [x, y] = g.pos(tile.hex);
+  const k = tile.face === "down" ? "back" : tile.kind;
+  const title = tile.face === "down" ? t("galaxies.ui.tile_back") : t("galaxies.tile." + tile.kind);
+  let icon;
+  if (k === "back") icon = html`<rect x=${x - 7} y=${y - 7} width="14" height="14" rx="2" class="tile back" transform=${`rotate(45 ${x} ${y})`} />`;
+  else if (k === "warp_gate") icon = html`<circle cx=${x} cy=${y} r="11" class="tile gate" /><circle cx=${x} cy=${y} r="6" class="tile gate inner" />`;
+  else if (k === "energy_source") icon = html`<path d=${`M${x - 2} ${y - 10} L${x + 6} ${y - 1} L${x} ${y} L${x + 3} ${y + 10} L${x - 6} ${y + 1} L${x} ${y} Z`} class="tile energy" />`;
+  else icon = html`<rect x=${x - 8} y=${y - 8} width="16" height="16" rx="3" class=${"tile face " + k} /><text x=${x} y=${y + 3} font-size="8" text-anchor="middle" class="tile-letter">${(title || "?")[0]}</text>`;
+  return html`<g class="tile-mark" pointer-events="none"><title>${title}</title>${icon}</g>`;
+}
+
+// ------------------------------------------------------------------------------------------------- board
+function Board(props) {
+  const { view, hl, ui, t, legal } = props;
+  const [hover, setHover] = useState(null);
+  const g = geometry(view);
+  ROT = g.rot;
+  const idx = pieceIndex(view);
+  const occupied = new Set();
+  for (const c of view.cards) for (const p of c.ships) if (p.alive) for (const h of p.hexes) occupied.add(hexText(h));
+  const sel = hl.selected && idx[hl.selected] ? hl.selected : null;
+  const routes = {};
+  if (sel) for (const r of routesOf(view, sel)) routes[fpKey(r.hexes)] = r;
+  const selTargets = {};
+  if (sel) for (const x of targetsOf(view, sel)) if (!ui.weapon || x.weapon === ui.weapon) selTargets[x.target] = x;
+  const activatable = new Set(legal.filter((a) => a.type === "activate").map((a) => a.card));
+
+  const rim = g.half.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y)} class="hex rim" />`; });
+  const cells = g.full.map((h) => {
+    const k = hexText(h), id = hk(h);
+    const [x, y] = g.pos(h);
+    const zone = g.zoneOf[k];
+    const terr = g.asteroid.has(k) ? " asteroid" : g.debris.has(k) ? " debris" : "";
+    const cls = "cell hex" + (zone ? " zone-" + zone : "") + terr;
+    const label = t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t("galaxies.ui.terrain" + terr.replace(" ", ".")) : "");
+    const a = placeAttrs(hl, id, label, cls);
+    const tg = hl.targets.get(id);
+    return html`<g ...${a} onPointerEnter=${tg ? () => setHover(id) : null} onPointerLeave=${tg ? () => setHover(null) : null}>
+      <polygon points=${hexPoints(x, y, S * 0.985)} />
+      ${g.asteroid.has(k) ? html`<circle cx=${x - 3} cy=${y + 2} r="7" class="rock" /><circle cx=${x + 6} cy=${y - 4} r="4" class="rock" />` : null}
+      ${g.debris.has(k) ? html`<path d=${`M${x - 9} ${y + 4} l5 -3 l3 4 M${x + 2} ${y - 7} l6 2 l-2 5 M${x - 3} ${y + 9} l4 -2`} class="debris-lines" />` : null}
+      ${occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" font-size="6.5" text-anchor="middle">${k}</text>`}
+    </g>`;
+  });
+  const tiles = view.tiles.map((tile) => html`<${TileMark} g=${g} tile=${tile} t=${t} />`);
+  const ships = [];
+  for (const c of view.cards) {
+    for (const p of c.ships) {
+      if (!p.alive || !p.hexes.length) continue;
+      const extra = (activatable.has(c.id) && hl.interactive ? "is-source activatable " : "") + (hl.last.has(p.id) ? "is-last " : "");
+      ships.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} extraCls=${extra} />`);
+    }
+  }
+  // footprints previewed: the hovered target's footprint, and the launch draft
+  const ghosts = [];
+  const marks = [];
+  for (const [id, tg] of hl.targets) {
+    if (id.startsWith("h:")) {
+      const h = id.slice(2).split(",").map(Number);
+      const [x, y] = g.pos(h);
+      marks.push(html`<${TargetMark} x=${x} y=${y} r=${S} kind=${tg.kind} />`);
+      const r = sel ? Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || (rt.hexes.length === 1 && same(rt.hexes[0], h))) : null;
+      if (r) {
+        marks.push(html`<text x=${x} y=${y - 7} class="cost-label" font-size="8" text-anchor="middle" pointer-events="none">${r.cost}</text>`);
+        if (r.ecm_rolls > 0) marks.push(html`<g class="ecm-risk" pointer-events="none"><circle cx=${x + 9} cy=${y + 8} r="5" />
+          <text x=${x + 9} y=${y + 10.5} font-size="7" text-anchor="middle">${r.ecm_rolls}</text></g>`);
+      }
+    } else if (idx[id]) {
+      const [x, y] = centroid(g, idx[id].piece.hexes);
+      const rr = idx[id].card.size === "large" ? S * 2.2 : S * 1.2;
+      marks.push(html`<${TargetMark} x=${x} y=${y} r=${rr} kind="capture" />`);
+      const o = selTargets[id];
+      if (o) marks.push(html`<g class="odds-label" pointer-events="none"><rect x=${x - 17} y=${y + rr - 4} width="34" height="11" rx="3" />
+        <text x=${x} y=${y + rr + 4.5} font-size="8" text-anchor="middle">${Math.round(o.p_hit * 100)}%</text></g>`);
+    }
+  }
+  if (hover && sel) {
+    const h = hover.slice(2).split(",").map(Number);
+    const r = Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
+    const e = idx[sel];
+    if (r && e) ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
+  }
+  const lastHexes = [...hl.last].filter((p) => p.startsWith("h:")).map((p) => {
+    const [x, y] = g.pos(p.slice(2).split(",").map(Number));
+    return html`<polygon points=${hexPoints(x, y, S * 0.9)} class="last-hex" pointer-events="none" />`;
+  });
+  return html`<svg class="galaxies-board" viewBox=${`0 0 ${g.width.toFixed(0)} ${g.height.toFixed(0)}`} role="group"
+      aria-label=${t("galaxies.ui.board")} data-testid="galaxies-board" data-flip=${g.flip ? "yes" : "no"}>
+    <rect width=${g.width} height=${g.height} class="space" />
+    <g class="rim">${rim}</g><g class="cells">${cells}</g><g class="last">${lastHexes}</g>
+    <g class="tiles">${tiles}</g><g class="ships">${ships}</g><g class="ghosts" pointer-events="none">${ghosts}</g>
+    <g class="marks">${marks}</g>
+  </svg>`;
+}
+
+// -------------------------------------------------------------------------------------------------- tray
+/** Below the board: your cards behind the screen and in your ships' holds (pick one, then a marked hex). */
+function Tray(props) {
+  const { view, hl, t, legal } = props;
+  const side = mySide(view);
+  if (!side || ["fleet", "deck", "first", "over"].includes(view.phase)) return null;
+  const sd = sideData(view, side);
+  const screen = sd.screen || [];
+  const launchable = new Set(legal.filter((a) => a.type === "launch").map((a) => a.card));
+  const holdable = new Set(legal.filter((a) => a.type === "launch_from_hold").map((a) => a.card));
+  const chip = (id, c, where, live) => {
+    const a = live ? placeAttrs(hl, id, t("galaxies.ui.launch_card", { name: c.name, cost: c.launch_cost })) : {};
+    return html`<div class=${"gx-chip " + (a.class || "place")} data-place=${id} tabindex=${a.tabindex} role=${a.role || "listitem"}
+        aria-label=${a["aria-label"] || c.name} aria-pressed=${a["aria-pressed"]} data-testid=${"tray-" + id.slice(5)}>
+      <span class=${"gx-dot size-" + c.size} style=${{ background: SIDE_COLOURS[side] }}></span>
+      <span class="gx-chip-name">${c.name}</span>
+      <span class="gx-chip-meta">${t("galaxies.size." + c.size)}${c.squadron_size > 1 ? " ×" + c.squadron_size : ""} · ${t("galaxies.ui.launch_cost", { n: c.launch_cost ?? "?" })}${where ? " · " + where : ""}</span>
+    </div>`;
+  };
+  const holds = [];
+  for (const c of view.cards) {
+    if (c.side !== side || !c.hold) continue;
+    for (const x of c.hold) {
+      const full = { ...x, size: "small", squadron_size: 1, launch_cost: null };
+      holds.push(chip("tray:hold:" + x.id, full, t("galaxies.ui.in_hold_of", { name: c.name }), holdable.has(x.id)));
+    }
+  }
+  return html`<div class="gx-tray" data-testid="galaxies-screen">
+    <span class="tray-label">${t("galaxies.ui.behind_screen")}</span>
+    <div class="gx-chips" role="list">${screen.length ? screen.map((c) => chip("tray:" + c.id, c, null, launchable.has(c.id)))
+      : html`<span class="muted small">${t("galaxies.ui.screen_empty")}</span>`}${holds}</div>
+  </div>`;
+}
+
+// ---------------------------------------------------------------------------------------------- composer
+function pairs(legal, pred) { return legal.map((a, i) => [a, i]).filter(([a]) => pred(a)); }
+
+/** Composer buttons for legal actions: the server's sentence as the label, the action on data-action. */
+function ActionButtons({ items, legalText, play, kind, testid }) {
+  return html`<div class="row-buttons">${items.map(([a, i]) => html`<button type="button" class=${"btn " + (kind || "")}
+    data-testid=${(testid || "gx-act-") + a.type + "-" + i} data-action=${JSON.stringify(a)} onClick=${() => play(a)}>
+    <span class="btn-label">${legalText[i] || a.type}</span></button>`)}</div>`;
+}
+
+function FleetComposer({ view, ui, setUi, play, t }) {
+  const roster = view.roster || [];
+  const picks = ui.fleet || {};
+  const total = Object.entries(picks).reduce((n, [k, v]) => n + ((roster.find((x) => x.key === k) || { versions: {} }).versions[v] || { fleet_cost: 0 }).fleet_cost, 0);
+  const budget = view.fleet_budget;
+  const entries = Object.entries(picks).map(([ship, version]) => ({ ship, version }));
+  return html`<div class="gx-fleet" data-testid="gx-fleet">
+    <h3>${t("galaxies.ui.fleet_title")}</h3><p class="help">${t("galaxies.ui.fleet_help", { budget })}</p>
+    <ul class="gx-roster">${roster.map((x) => {
+      const v = picks[x.key];
+      return html`<li><label class="check"><input type="checkbox" checked=${!!v} data-testid=${"gx-fleet-" + x.key}
+          onChange=${(e) => { const n = { ...picks }; if (e.target.checked) n[x.key] = "standard"; else delete n[x.key]; setUi({ fleet: n }); }} />
+        ${x.name} <span class="muted small">${t("galaxies.size." + x.size)}${x.squadron_size > 1 ? " ×" + x.squadron_size : ""}</span></label>
+        <select aria-label=${t("galaxies.ui.version_of", { name: x.name })} disabled=${!v} value=${v || "standard"}
+          onChange=${(e) => setUi({ fleet: { ...picks, [x.key]: e.target.value } })}>
+          ${Object.entries(x.versions).map(([k, st]) => html`<option value=${k}>${t("galaxies.version." + k)} (${st.fleet_cost})</option>`)}</select></li>`;
+    })}</ul>
+    <p data-testid="gx-fleet-total" class=${budget !== null && total > budget ? "bad" : ""}>${t("galaxies.ui.fleet_total", { n: total, budget })}</p>
+    <${Button} kind="primary" icon="check" label=${t("galaxies.ui.seal_fleet")} testid="gx-seal-fleet"
+      disabled=${!entries.length || (budget !== null && total > budget)} onClick=${() => play({ type: "submit_fleet", fleet: entries })} />
+  </div>`;
+}
+
+function CargoComposer({ view, card, ui, setUi, t }) {
+  if (!card || !card.capacity) return null;
+  const side = mySide(view);
+  const screen = sideData(view, side).screen || [];
+  const cargo = (ui.cargo && ui.cargo[card.id]) || [];
+  const used = cargo.reduce((n, id) => n + ((screen.find((c) => c.id === id) || {}).hold_space || 0), 0);
+  const cands = screen.filter((c) => c.id !== card.id && SIZE_RANK[c.size] < SIZE_RANK[card.size]);
+  return html`<div class="gx-cargo" data-testid="gx-cargo">
+    <h3>${t("galaxies.ui.hold_title", { name: card.name })}</h3>
+    <p data-testid="gx-capacity">${t("galaxies.ui.capacity", { used, cap: card.capacity })}</p>
+    ${cands.map((c) => {
+      const on = cargo.includes(c.id);
+      const fits = on || used + c.hold_space <= card.capacity;
+      return html`<label class="check"><input type="checkbox" checked=${on} disabled=${!fits} data-testid=${"gx-cargo-" + c.id}
+        onChange=${(e) => setUi({ cargo: { ...(ui.cargo || {}), [card.id]: e.target.checked ? [...cargo, c.id] : cargo.filter((x) => x !== c.id) } })} />
+        ${c.name} <span class="muted small">${t("galaxies.ui.space", { n: c.hold_space })}</span></label>`;
+    })}
+    <p class="help">${t("galaxies.ui.cargo_help")}</p>
+  </div>`;
+}
+
+function WeaponPanel({ view, piece, ui, setUi, legal, legalText, play, t }) {
+  const e = pieceIndex(view)[piece];
+  if (!e) return null;
+  const charges = pairs(legal, (a) => a.type === "charge" && a.ship === piece);
+  const targets = targetsOf(view, piece);
+  const idx = pieceIndex(view);
+  const attackable = pairs(legal, (a) => a.type === "attack" && a.ship === piece);
+  return html`<div class="gx-weapons" data-testid="gx-weapons">
+    <h3>${t("galaxies.ui.weapons_of", { name: e.card.name })}</h3>
+    <div class="chips" role="radiogroup" aria-label=${t("galaxies.ui.pick_weapon")}>
+      ${e.card.weapons.map((w) => html`<button type="button" class=${"chip" + (ui.weapon === w.id ? " on" : "")} role="radio"
+        aria-checked=${ui.weapon === w.id ? "true" : "false"} data-testid=${"gx-weapon-" + w.id}
+        onClick=${() => setUi({ weapon: ui.weapon === w.id ? null : w.id })}>${w.name}
+        <span class="muted small">${t("galaxies.ui.weapon_stats", { range: w.range, attacks: w.attacks, strength: w.strength, charge: w.charge_cost })}</span></button>`)}
+    </div>
+    ${charges.length ? html`<${ActionButtons} items=${charges} legalText=${legalText} play=${play} />` : null}
+    ${targets.length ? html`<table class="gx-odds" data-testid="gx-odds"><caption>${t("galaxies.ui.odds_title")}</caption>
+      <thead><tr><th>${t("galaxies.ui.target")}</th><th>${t("galaxies.ui.weapon")}</th><th>${t("galaxies.ui.hit")}</th><th>${t("galaxies.ui.expected")}</th><th></th></tr></thead>
+      <tbody>${targets.filter((x) => !ui.weapon || x.weapon === ui.weapon).map((x) => {
+        const a = attackable.find(([act]) => act.target === x.target && act.weapon === x.weapon);
+        const tgt = idx[x.target];
+        return html`<tr><td>${tgt ? tgt.card.name : x.target}</td><td>${(e.card.weapons.find((w) => w.id === x.weapon) || {}).name || x.weapon}</td>
+          <td>${Math.round(x.p_hit * 100)}%</td><td>${(x.expected_damage ?? 0).toFixed(2)}</td>
+          <td>${a ? html`<${Button} label=${t("galaxies.ui.fire")} title=${legalText[a[1]]} testid=${"gx-fire-" + x.target + "-" + x.weapon}
+            onClick=${() => play(a[0])} />` : null}</td></tr>`;
+      })}</tbody></table>` : null}
+  </div>`;
+}
+
+function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
+  const side = mySide(view);
+  const sd = side && sideData(view, side);
+  if (!sd || !sd.hand) return null;
+  const playable = new Set(view.playable_now || []);
+  const cards = [...sd.hand, ...(sd.prepped || [])];
+  if (!cards.length) return null;
+  return html`<div class="gx-hand" data-testid="gx-hand"><h3>${t("galaxies.ui.hand", { n: sd.hand.length })}</h3>
+    <ul>${cards.map((c) => {
+      const plays = pairs(legal, (a) => (a.type === "play_tactic" || a.type === "respond") && (a.card === c.id
+        || (view.sides && sd.hand.find((h) => h.id === a.card && h.key === c.key))));
+      const discard = pairs(legal, (a) => a.type === "discard_for_energy" && a.cards[0] === c.id);
+      const on = playable.has(c.id) && plays.length;
+      const withTargets = plays.filter(([a]) => Object.keys(a.targets || {}).length);
+      return html`<li class=${"gx-card" + (on ? " playable" : "") + (ui.tactic === c.id ? " picked" : "")} data-testid=${"gx-card-" + c.id}>
+        <div class="gx-card-head"><b>${t(c.name_key)}</b> <span class="tag">${t("galaxies.ui.cost", { n: c.cost })}</span>
+          <span class="tag">${t("galaxies.timing." + c.timing)}</span></div>
+        <p class="small">${t(c.text_key)}</p>
+        <div class="row-buttons">
+          ${withTargets.length ? html`<${Button} kind=${ui.tactic === c.id ? "primary" : null} label=${t("galaxies.ui.pick_target")}
+            testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === c.id ? null : c.id })} />` : null}
+          ${plays.filter(([a]) => !Object.keys(a.targets || {}).length || withTargets.length <= 4).map(([a, i]) => html`<button
+            type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i} data-action=${JSON.stringify(a)}
+            onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
+          ${discard.map(([a, i]) => html`<button type="button" class="btn" data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(a)}
+            onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
+        </div></li>`;
+    })}</ul></div>`;
+}
+
+function Composer(props) {
+  const { view, legal, legalText, ui, setUi, play, t, interactive, hl } = props;
+  if (!interactive || !legal.length) return null;
+  const parts = [];
+  const types = new Set(legal.map((a) => a.type));
+  const tx = (k, v) => tr(t, k, v);
+  if (types.has("submit_fleet")) parts.push(html`<${FleetComposer} ...${props} />`);
+  if (types.has("submit_deck")) {
+    parts.push(html`<h3>${tx("galaxies.ui.deck_title")}</h3><p class="help">${tx("galaxies.ui.deck_help")}</p>
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "submit_deck")} legalText=${legalText} play=${play} kind="primary" />`);
+  }
+  if (types.has("choose_first")) {
+    parts.push(html`<p>${tx("galaxies.ui.won_rolloff", { a: view.rolloff[0], b: view.rolloff[1] })}</p>
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "choose_first")} legalText=${legalText} play=${play} kind="primary" />`);
+  }
+  if (view.open_window) {
+    parts.push(html`<div class="banner offer" data-testid="gx-window"><p>${tx("galaxies.ui.window_open", { window: tx("galaxies.timing." + view.open_window.kind) })}</p>
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "pass")} legalText=${legalText} play=${play} kind="primary" /></div>`);
+  }
+  if (types.has("market_draw") || types.has("regen_shield")) {
+    parts.push(html`<h3>${tx("galaxies.ui.energy_choices")}</h3>
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "market_draw" || a.type === "regen_shield")} legalText=${legalText} play=${play} />`);
+  }
+  if (view.window === "deploy" && hl.selected && hl.selected.startsWith("tray:") && !hl.selected.startsWith("tray:hold:")) {
+    const c = (sideData(view, mySide(view)).screen || []).find((x) => "tray:" + x.id === hl.selected);
+    if (c) parts.push(html`<${CargoComposer} view=${view} card=${c} ui=${ui} setUi=${setUi} t=${t} />`);
+  }
+  const act = view.activation;
+  if (act && view.window === "activation") {
+    const card = cardOf(view, act.card);
+    const sel = hl.selected && pieceIndex(view)[hl.selected] ? hl.selected : null;
+    parts.push(html`<p data-testid="gx-activation">${tx("galaxies.ui.activation_of", { name: card ? card.name : act.card, step: tx("galaxies.ui.step." + act.step) })}</p>`);
+    if (sel && card && card.size === "medium" && routesOf(view, sel).length) {
+      const hexes = pieceIndex(view)[sel].piece.hexes;
+      parts.push(html`<div class="chips" role="radiogroup" aria-label=${tx("galaxies.ui.lead")}>${tx("galaxies.ui.lead")}:
+        ${hexes.map((h) => html`<button type="button" role="radio" class=${"chip" + (ui.lead && same(ui.lead, h) ? " on" : "")}
+          aria-checked=${ui.lead && same(ui.lead, h) ? "true" : "false"} data-testid=${"gx-lead-" + hexText(h)}
+          onClick=${() => setUi({ lead: ui.lead && same(ui.lead, h) ? null : h })}>${hexText(h)}</button>`)}</div>`);
+    }
+    if (sel && act.step !== "attack" && routesOf(view, sel).length) parts.push(html`<p class="help">${tx("galaxies.ui.move_help")}</p>`);
+    const shooter = sel || (card && card.ships.length === 1 ? card.ships[0].id : null);
+    if (act.step === "attack" && shooter) parts.push(html`<${WeaponPanel} ...${props} piece=${shooter} />`);
+    else if (act.step === "attack") {
+      parts.push(html`<${ActionButtons} items=${pairs(legal, (a) => a.type === "charge")} legalText=${legalText} play=${play} />`);
+    }
+  }
+  const ends = pairs(legal, (a) => ["end_energy", "end_deploy", "end_movement", "end_activation", "end_turn"].includes(a.type));
+  if (ends.length) parts.push(html`<div class="gx-ends"><${ActionButtons} items=${ends} legalText=${legalText} play=${play} testid="gx-end-" /></div>`);
+  parts.push(html`<${TacticHand} ...${props} />`);
+  return html`<section class="card composer" aria-labelledby="gx-composer-h" data-testid="composer">
+    <h2 id="gx-composer-h">${tx("galaxies.ui.your_decision")}</h2>${parts}</section>`;
+}
+
+// ------------------------------------------------------------------------------------------------ status
+function EnergyTrack({ value, colour, label }) {
+  const pct = Math.max(0, Math.min(40, value)) / 40 * 100;
+  return html`<div class="gx-energy" role="meter" aria-valuemin="0" aria-valuemax="40" aria-valuenow=${value} aria-label=${label}>
+    <span class="gx-energy-fill" style=${{ width: pct + "%", background: colour }}></span>
+    ${[10, 20, 30].map((m) => html`<span class="gx-energy-tick" style=${{ left: m * 2.5 + "%" }}></span>`)}
+    <span class="gx-energy-num">${value} / 40</span></div>`;
+}
+
+function Pegs({ n, used, cls, label }) {
+  return html`<span class=${"gx-pegs " + cls} role="img" aria-label=${label}>${Array.from({ length: n }, (_, k) => html`<i class=${k < used ? "on" : ""}></i>`)}</span>`;
+}
+
+function ShipCard({ card, view, t }) {
+  const mine = card.side === mySide(view);
+  return html`<li class="gx-shipcard" data-testid=${"gx-shipcard-" + card.id} style=${{ borderColor: SIDE_COLOURS[card.side] }}>
+    <div><b>${card.name}</b> <span class="muted small">${t("galaxies.size." + card.size)}${card.activated ? " · " + t("galaxies.ui.activated") : ""}</span></div>
+    ${card.ships.filter((p) => p.alive).map((p) => html`<div class="small gx-pegrow">
+      ${card.ships.length > 1 ? html`<span class="muted">${card.ships.indexOf(p) + 1}</span>` : null}
+      <${Pegs} n=${card.shields} used=${p.shields} cls="shield" label=${t("galaxies.ui.shields_n", { n: p.shields, of: card.shields })} />
+      <${Pegs} n=${card.hull} used=${card.hull - p.hull} cls="hull" label=${t("galaxies.ui.hull_n", { n: card.hull - p.hull, of: card.hull })} /></div>`)}
+    ${card.capacity ? html`<div class="small">${t("galaxies.ui.hold_count", { n: card.hold_count, cap: card.capacity })}${mine && card.hold
+      ? ": " + card.hold.map((x) => x.name).join(", ") : ""}</div>` : null}
+  </li>`;
+}
+
+function Status({ view, t, seatName }) {
+  const you = mySide(view);
+  const sides = view.sides.map((sd) => html`<div class="gx-side" data-testid=${"gx-side-" + sd.side}>
+    <div><span class="seat-dot" style=${{ background: SIDE_COLOURS[sd.side] }} aria-hidden="true"></span>
+      <b>${sideName(view, sd.side, t, seatName)}</b>${view.active === sd.side ? html` <span class="badge">${t("galaxies.ui.active")}</span>` : null}</div>
+    <${EnergyTrack} value=${sd.energy} colour=${SIDE_COLOURS[sd.side]} label=${t("galaxies.ui.energy_of", { side: sd.side })} />
+    <div class="small muted">${t("galaxies.ui.counts", { hand: sd.hand_count, deck: sd.deck_count, score: sd.score, lost: sd.destroyed.length })}</div>
+    <ul class="gx-shipcards">${view.cards.filter((c) => c.side === sd.side).map((c) => html`<${ShipCard} card=${c} view=${view} t=${t} />`)}</ul>
+  </div>`);
+  return html`<section class="card gx-status" data-testid="galaxies-status" aria-labelledby="gx-status-h">
+    <h2 id="gx-status-h">${view.mission.name}</h2>
+    ${you ? html`<p data-testid="gx-you">${t("galaxies.ui.you_play", { side: sideName(view, you, t, null) })}</p>` : null}
+    <p class="small muted">${view.label}</p>
+    ${sides}
+  </section>`;
+}
+
+// ------------------------------------------------------------------------------------------------- results
+const DICE = new Set(["attack", "ecm", "damage", "destroyed", "roll_off", "regen", "reroll"]);
+function Results({ view, t }) {
+  const idx = pieceIndex(view);
+  const name = (p) => (idx[p] ? idx[p].card.name : (view.cards.find((c) => c.id === p) || {}).name || p);
+  const rows = view.events.filter((e) => DICE.has(e.t)).slice(-6).reverse().map((e) => {
+    let text;
+    if (e.t === "attack") text = t(e.hit ? "galaxies.ui.res_attack_hit" : "galaxies.ui.res_attack_miss", { ship: name(e.ship), target: name(e.target), roll: e.roll });
+    else if (e.t === "ecm") text = e.immune ? t("galaxies.ui.res_ecm_immune", { ship: name(e.ship) }) : t("galaxies.ui.res_ecm", { ship: name(e.ship), from: name(e.from), roll: e.roll, n: e.damage });
+    else if (e.t === "damage") text = t("galaxies.ui.res_damage", { ship: name(e.ship), shields: e.shields, hull: e.hull });
+    else if (e.t === "destroyed") text = t("galaxies.ui.res_destroyed", { ship: name(e.ship) });
+    else if (e.t === "roll_off") text = t("galaxies.ui.res_rolloff", { a: e.rolls[0], b: e.rolls[1] });
+    else text = t("galaxies.ui.res_other");
+    return html`<li data-kind=${e.t} class=${e.t === "attack" ? (e.hit ? "hit" : "miss") : e.t}>${text}</li>`;
+  });
+  if (!rows.length && !view.roll) return null;
+  const r = view.roll;
+  return html`<section class="card gx-results" data-testid="galaxies-results" aria-labelledby="gx-res-h" aria-live="polite">
+    <h2 id="gx-res-h">${t("galaxies.ui.results")}</h2>
+    ${r ? html`<p class="gx-roll" data-testid="gx-roll"><span class="gx-die">${r.letter}-${r.number}</span>
+      ${t(r.hit ? "galaxies.ui.roll_hit" : "galaxies.ui.roll_miss", { ship: name(r.ship), target: name(r.target) })}</p>` : null}
+    <ul class="gx-res-list">${rows}</ul>
+  </section>`;
+}
+
+// ------------------------------------------------------------------------------------------------ legend
+function Legend({ t }) {
+  const hex = (cls, extra = null) => html`<svg viewBox="-22 -22 44 44" class="gx-legend-hex" aria-hidden="true">
+    <polygon points=${hexPoints(0, 0, 20)} class=${cls} />${extra}</svg>`;
+  const items = [
+    [hex("hex legend-full"), "galaxies.ui.legend_full"], [hex("hex rim"), "galaxies.ui.legend_rim"],
+    [hex("hex legend-zone-A"), "galaxies.ui.legend_zone_a"], [hex("hex legend-zone-B"), "galaxies.ui.legend_zone_b"],
+    [hex("hex legend-full", html`<circle cx="-3" cy="2" r="7" class="rock" /><circle cx="6" cy="-4" r="4" class="rock" />`), "galaxies.ui.legend_asteroid"],
+    [hex("hex legend-full", html`<path d="M-9 4 l5 -3 l3 4 M2 -7 l6 2 l-2 5" class="debris-lines" />`), "galaxies.ui.legend_debris"],
+    [hex("hex legend-full", html`<rect x="-7" y="-7" width="14" height="14" rx="2" class="tile back" transform="rotate(45)" />`), "galaxies.ui.legend_tile_back"],
+    [hex("hex legend-full", html`<circle r="11" class="tile gate" /><circle r="6" class="tile gate inner" />`), "galaxies.ui.legend_gate"],
+    [hex("hex legend-full", html`<path d="M-2 -10 L6 -1 L0 0 L3 10 L-6 1 L0 0 Z" class="tile energy" />`), "galaxies.ui.legend_energy"],
+    [hex("hex legend-full", html`<circle r="6" class="target-mark move" />`), "galaxies.ui.legend_target"],
+    [hex("hex legend-full", html`<circle r="5" class="ecm-risk-dot" />`), "galaxies.ui.legend_ecm"],
+    [hex("hex legend-full last-hex"), "galaxies.ui.legend_last"],
+  ];
+  return html`<div class="gx-legend" data-testid="galaxies-legend"><ul>${items.map(([icon, key]) => html`<li>${icon}<span>${t(key)}</span></li>`)}</ul>
+    <p class="help">${t("galaxies.ui.legend_coords")}</p><p class="help">${t("galaxies.ui.legend_ships")}</p></div>`;
+}
+
+// ---------------------------------------------------------------------------------------------- behaviour
+function places(a, view, ui) {
+  switch (a.type) {
+    case "move": {
+      const e = pieceIndex(view)[a.ship];
+      if (!e) return null;
+      if (ui && ui.lead && e.piece.hexes.length === 2 && a.lead && !same(a.lead, ui.lead)) return null;
+      const end = moveEnd(view, a);
+      return end ? { from: a.ship, to: hk(end[0]), kind: "move" } : null;
+    }
+    case "warp": return { from: a.ship, to: hk(a.hexes[0]), kind: "special" };
+    case "launch": {
+      if (a.cargo && a.cargo.length) return null; // cargo is loaded in the composer
+      const h = launchAnchor(a);
+      return h ? { from: "tray:" + a.card, to: hk(h), kind: "place" } : null;
+    }
+    case "launch_from_hold": {
+      const h = launchAnchor(a);
+      return h ? { from: "tray:hold:" + a.card, to: hk(h), kind: "place" } : null;
+    }
+    case "activate": { const p = firstPiece(view, a.card); return p ? { from: null, to: p, kind: "special" } : null; }
+    case "attack":
+      if (ui && ui.weapon && a.weapon !== ui.weapon) return null;
+      return { from: a.ship, to: a.target, kind: "capture" };
+    case "regen_shield": return a.ship ? { from: null, to: placeOfName(view, a.ship) || a.ship, kind: "special" } : null;
+    case "play_tactic": case "respond": {
+      if (!ui || ui.tactic !== a.card) return null;
+      const vals = Object.values(a.targets || {});
+      const p = vals.length ? placeOfName(view, vals[0]) : null;
+      return p ? { from: null, to: p, kind: "special" } : null;
+    }
+    default: return null;
+  }
+}
+
+function finalize(a, view, ui) {
+  if (a.type === "launch" && ui && ui.cargo && ui.cargo[a.card] && ui.cargo[a.card].length) return { ...a, cargo: [...ui.cargo[a.card]] };
+  if (a.type === "move") {
+    const end = moveEnd(view, a);
+    const r = end && routeFor(view, a.ship, end, a.lead);
+    if (r) return { type: "move", ship: a.ship, lead: r.lead, path: r.path }; // the least-ECM path to the same footprint
+  }
+  return a;
+}
+
+/** What a tap would have meant, so that the server explains the refusal with its rule. */
+function guess(from, to, view, ui) {
+  if (!from) {
+    const e = pieceIndex(view)[to];
+    return e ? { type: "activate", card: e.card.id } : null;
+  }
+  if (from.startsWith("tray:") && to.startsWith("h:") && !from.startsWith("tray:hold:")) {
+    const card = from.slice(5);
+    const h = to.slice(2).split(",").map(Number);
+    return { type: "launch", card, placement: { [firstPieceIdOf(view, card)]: [h] }, cargo: [] };
+  }
+  const e = pieceIndex(view)[from];
+  if (e && pieceIndex(view)[to]) {
+    const w = (ui && ui.weapon) || (e.card.weapons[0] || {}).id;
+    return w ? { type: "attack", ship: from, weapon: w, target: to } : null;
+  }
+  if (e && to.startsWith("h:") && e.piece.hexes.length === 1) {
+    const h = to.slice(2).split(",").map(Number);
+    const d = DIRS.findIndex((dd) => same([e.piece.hexes[0][0] + dd[0], e.piece.hexes[0][1] + dd[1]], h));
+    return d >= 0 ? { type: "move", ship: from, lead: null, path: [d] } : null;
+  }
+  return null;
+}
+function firstPieceIdOf(view, card) {
+  const c = (sideData(view, mySide(view)).screen || []).find((x) => x.id === card);
+  return c && c.squadron_size > 1 ? card + "#1" : card;
+}
+
+/** Any ship of a card that can be activated activates it (the frame marks the first one). */
+function onPlace(place, { view, legal, play, enabled, selected }) {
+  if (!enabled || selected) return false;
+  const e = pieceIndex(view)[place];
+  if (!e) return false;
+  const a = legal.find((x) => x.type === "activate" && x.card === e.card.id);
+  if (!a) return false;
+  play(a);
+  return true;
+}
+
+function lastPlaces(entry, view) {
+  const a = entry.action;
+  if (!a) return [];
+  const idx = pieceIndex(view);
+  const hexesOf = (p) => (idx[p] ? idx[p].piece.hexes.map(hk) : []);
+  switch (a.type) {
+    case "move": case "warp": return [a.ship, ...hexesOf(a.ship)];
+    case "launch": case "launch_from_hold": return Object.entries(a.placement).flatMap(([p, hs]) => [p, ...hs.map(hk)]);
+    case "attack": return [a.ship, a.target, ...hexesOf(a.target)];
+    case "activate": return (cardOf(view, a.card) || { ships: [] }).ships.map((p) => p.id);
+    case "charge": return [a.ship];
+    default: return [];
+  }
+}
+
+function phase(view, t) { return t("galaxies.phase." + view.window); }
+function turn(view, t) {
+  if (WINDOW_ORDER.indexOf(view.window) < 3) return t("galaxies.ui.setup");
+  return t("galaxies.ui.round_n", { n: view.round, of: view.mission.max_rounds });
+}
+function hint({ view, legal, ui, t, hl }) {
+  const types = new Set(legal.map((a) => a.type));
+  if (types.has("submit_fleet")) return t("galaxies.ui.hint_fleet");
+  if (types.has("submit_deck") || types.has("choose_first")) return t("galaxies.ui.hint_composer");
+  if (view.open_window) return t("galaxies.ui.hint_window");
+  if (types.has("launch") || types.has("launch_from_hold")) return hl && hl.selected ? t("galaxies.ui.hint_place") : t("galaxies.ui.hint_launch");
+  if (types.has("activate")) return t("galaxies.ui.hint_activate");
+  if (types.has("move") || types.has("warp")) return t("galaxies.ui.hint_move");
+  if (types.has("attack")) return ui && ui.weapon ? t("galaxies.ui.hint_attack") : t("galaxies.ui.hint_weapon");
+  if (types.has("market_draw") || types.has("regen_shield")) return t("galaxies.ui.hint_energy");
+  return t("galaxies.ui.hint_end");
+}
+function seatColour(view, seat) {
+  const side = view.seat_sides[seat];
+  const sd = sideData(view, side);
+  const k = sd ? sd.seats.indexOf(seat) : 0;
+  return (TEAM_SHADES[side] || ["#888"])[Math.max(0, k) % 2];
+}
+function ending(outcome, view, t) {
+  const d = outcome.details || {};
+  const w = d.winner_side;
+  return t("galaxies.ui.ending", { how: t("galaxies.result." + outcome.kind), side: w ? sideName(view, w, t, null) : "–", rounds: d.rounds ?? view.round });
+}
+
+export default {
+  Board, Tray, Composer, Status, Results, Legend,
+  places, finalize, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending,
+};

@@ -1,0 +1,259 @@
+"""A complete Battleship Galaxies game against the AI in Debian chromium, played only by board gestures and composer
+controls (the folded list of every legal action is never used).
+
+The match is created from the lobby (the "First contact" preset: fixed fleets, house mission 1). Ships are launched
+by picking a card behind the screen (the tray under the board) and tapping a marked hex of the starting zone (BG-8.1);
+a card is activated by tapping one of its ships (BG-9.2); a ship moves by selecting it and tapping the marked hex
+where its footprint ends (BG-10; the frame's menu when one hex ends several footprints); an attack by picking the
+weapon in the composer and tapping the ringed enemy (BG-12.5, the odds shown); charges, energy choices, the first
+player, tactic windows (pass) and the ends of steps are composer buttons. Screenshots of each main phase at
+1400x900 and 390x844 (one in French) go to tests/browser/screenshots/ (not committed)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from spacetable.core.rng import Rng
+
+from .pages import (
+    PHONE,
+    errors_of,
+    goto,
+    open_page,
+    pick_menu_item,
+    seat_of,
+    seat_state,
+    shot,
+    version,
+    wait_version_change,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
+
+#: Ready for the seat's next decision, or over; incoming moves are skipped through the frame's skip button.
+READY = """() => {
+  if (document.querySelector('[data-testid=result]')) return true;
+  const skip = document.querySelector('[data-testid=skip]');
+  if (skip) skip.click();
+  const m = document.querySelector('[data-testid=match-page]');
+  const t = document.querySelector('[data-testid=turn-indicator]');
+  return !!(m && m.dataset.caughtUp === 'yes' && t && t.dataset.myTurn === 'yes');
+}"""
+DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def hexd(a: list[int], b: list[int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def pieces(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["id"]: {**p, "card": c} for c in view["cards"] for p in c["ships"] if p["alive"] and p["hexes"]}
+
+
+def move_end(view: dict[str, Any], a: dict[str, Any]) -> list[list[int]]:
+    """The footprint a move ends on (as the renderer computes it: small and large step, medium lead-and-trail)."""
+    hexes = pieces(view)[a["ship"]]["hexes"]
+    if len(hexes) != 2:
+        c = hexes[0]
+        for d in a["path"]:
+            c = [c[0] + DIRS[d][0], c[1] + DIRS[d][1]]
+        return [c]
+    lead = a["lead"] or hexes[0]
+    trail = hexes[1] if lead == hexes[0] else hexes[0]
+    for d in a["path"]:
+        lead, trail = [lead[0] + DIRS[d][0], lead[1] + DIRS[d][1]], lead
+    return [lead, trail]
+
+
+def enemy_hexes(view: dict[str, Any]) -> list[list[int]]:
+    me = view["you"]["side"]
+    return [h for p in pieces(view).values() if p["card"]["side"] != me for h in p["hexes"]]
+
+
+def choose(snap: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """A purposeful player: launch everything, activate, close in on the enemy and fire; pass tactic windows."""
+    legal, view = snap["legal"], snap["view"]
+    by: dict[str, list[dict[str, Any]]] = {}
+    for a in legal:
+        by.setdefault(a["type"], []).append(a)
+    for kind in ("choose_first", "market_draw"):
+        if kind in by:
+            return by[kind][0]
+    if "pass" in by:
+        return by["pass"][0]
+    if "regen_shield" in by:
+        return by["regen_shield"][0]
+    if "end_energy" in by:
+        return by["end_energy"][0]
+    launches = [a for a in by.get("launch", []) if not a["cargo"]] + by.get("launch_from_hold", [])
+    if launches:
+        return launches[rng.randbelow(len(launches))]
+    if "attack" in by:
+        return by["attack"][rng.randbelow(len(by["attack"]))]
+    if "charge" in by and rng.randbelow(2) == 0:
+        return by["charge"][0]
+    if "move" in by:
+        enemies = enemy_hexes(view)
+        if enemies:
+            def closeness(a: dict[str, Any]) -> int:
+                return min(hexd(h, e) for h in move_end(view, a) for e in enemies)
+            best = min(closeness(a) for a in by["move"])
+            here = min(hexd(h, e) for h in pieces(view)[by["move"][0]["ship"]]["hexes"] for e in enemies)
+            if best < here:
+                options = [a for a in by["move"] if closeness(a) == best]
+                return options[rng.randbelow(len(options))]
+    for kind in ("end_movement", "end_activation"):
+        if kind in by:
+            return by[kind][0]
+    if "activate" in by:
+        return by["activate"][rng.randbelow(len(by["activate"]))]
+    for kind in ("end_deploy", "end_turn"):
+        if kind in by:
+            return by[kind][0]
+    if "discard_for_energy" in by:  # over the hand limit (BG-6.5): a card must go before the turn ends
+        return by["discard_for_energy"][0]
+    raise AssertionError(f"no choice among {sorted(by)}")
+
+
+def hk(h: list[int]) -> str:
+    return f"h:{h[0]},{h[1]}"
+
+
+def tap(page: Page, place: str) -> None:
+    """Tap a board place: a ship by its piece id, a hex as h:q,r, a card under the board as tray:<card>."""
+    if place.startswith("tray:"):
+        page.locator(f"[data-testid=tray] [data-place='{place}']").click()
+    elif place.startswith("h:"):
+        page.locator(f"[data-testid=board] .cell[data-place='{place}']").click()
+    else:
+        page.locator(f"[data-testid=board] .ship[data-place='{place}']").first.click()
+
+
+def composer_button(page: Page, action: dict[str, Any]) -> None:
+    buttons = page.locator("[data-testid=composer] button[data-action]")
+    for i in range(buttons.count()):
+        if json.loads(buttons.nth(i).get_attribute("data-action") or "null") == action:
+            buttons.nth(i).click()
+            return
+    raise AssertionError(f"no composer control for {action}")
+
+
+def is_selected(page: Page, place: str) -> bool:
+    return page.locator(f"[data-testid=board] .ship[data-place='{place}'].is-selected").count() > 0
+
+
+def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
+    """Do ``action`` with gestures on the board or the composer, as a player would."""
+    kind, view = action["type"], snap["view"]
+    same_place: list[dict[str, Any]] = []
+    if kind in ("launch", "launch_from_hold"):
+        src = ("tray:" if kind == "launch" else "tray:hold:") + action["card"]
+        tap(page, src)
+        first = next(iter(action["placement"].values()))[0]
+        tap(page, hk(first))
+        same_place = [a for a in snap["legal"] if a["type"] == kind and a["card"] == action["card"] and not a.get("cargo")
+                      and next(iter(a["placement"].values()))[0] == first]
+    elif kind == "activate":
+        card = next(c for c in view["cards"] if c["id"] == action["card"])
+        tap(page, next(p["id"] for p in card["ships"] if p["alive"] and p["hexes"]))
+    elif kind == "move":
+        if not is_selected(page, action["ship"]):
+            tap(page, action["ship"])
+        end = move_end(view, action)
+        tap(page, hk(end[0]))
+        same_place = [a for a in snap["legal"] if a["type"] == "move" and a["ship"] == action["ship"]
+                      and move_end(view, a)[0] == end[0]]
+    elif kind == "attack":
+        if not is_selected(page, action["ship"]) and len(pieces(view)) and page.locator(
+                f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
+            tap(page, action["ship"])
+        chip = page.locator(f"[data-testid=gx-weapon-{action['weapon']}]")
+        if chip.get_attribute("aria-checked") != "true":
+            chip.click()
+        tap(page, action["target"])
+    else:
+        composer_button(page, action)
+    if len(same_place) > 1:
+        pick_menu_item(page, action)
+
+
+def phone_shot(phone: Page, url: str, name: str) -> None:
+    phone.goto(url)
+    phone.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
+    phone.wait_for_timeout(300)
+    shot(phone, name)
+
+
+def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> None:
+    page = open_page(browser)
+    phone = open_page(browser, PHONE, lang="fr")
+    goto(page, server + "/")
+    page.click("[data-testid=game-card-galaxies]")
+    page.click("[data-testid=preset-intro]")
+    page.click("[data-testid=level-tactician-easy]")
+    page.click("[data-testid=more-options] summary")
+    page.fill("[data-testid=ai-seconds]", "0.1")
+    page.fill("[data-testid=player-name]", "Ann")
+    page.click("[data-testid=create-match]")
+    page.wait_for_selector("[data-testid=match-page][data-seat='0']")
+    url = page.url
+    seat, token = seat_of(page)
+    mid = page.get_attribute("[data-testid=match-page]", "data-match")
+    assert mid and seat == 0
+    rng = Rng.from_seed(11)
+    shots: set[str] = set()
+    used: set[str] = set()
+
+    def snapshot(name: str, prepare: Any = None) -> None:
+        if name in shots:
+            return
+        shots.add(name)
+        shot(page, f"galaxies-{len(shots)}-{name}-desktop")
+        phone_shot(phone, url, f"galaxies-{len(shots)}-{name}-phone-fr")
+
+    for _ in range(1500):
+        page.wait_for_function(READY, timeout=180_000)
+        if page.locator("[data-testid=result]").count():
+            break
+        snap = seat_state(server, mid, seat, token)
+        action = choose(snap, rng)
+        used.add(action["type"])
+        window = snap["view"]["window"]
+        if window == "deploy" and "deploy" not in shots and action["type"] == "launch":
+            tap(page, "tray:" + action["card"])  # the picked card and its marked hexes
+            snapshot("deploy")
+            tap(page, "tray:" + action["card"])
+        if action["type"] == "move" and "move" not in shots:
+            tap(page, action["ship"])
+            snapshot("move")
+        if action["type"] == "attack" and "attack" not in shots:
+            if page.locator(f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
+                tap(page, action["ship"])
+            page.click(f"[data-testid=gx-weapon-{action['weapon']}]")
+            snapshot("attack")
+        before = version(page)
+        perform(page, snap, action)
+        wait_version_change(page, before)
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector("[data-testid=result]")
+    final = seat_state(server, mid, seat, token)
+    assert final["match"]["status"] == "finished"
+    title = page.inner_text("[data-testid=result-title]")
+    assert ("You won" in title) == (0 in final["match"]["outcome"]["winners"])
+    assert {"launch", "activate", "move", "attack", "end_turn"} <= used, used
+    shot(page, "galaxies-9-result-desktop")
+    phone_shot(phone, url, "galaxies-9-result-phone-fr")
+    # the log shows the server's notation for every action
+    texts = page.locator("[data-testid=move-log] .log-what").all_inner_texts()
+    assert len(texts) == final["version"]
+    # the dice results panel showed the attacks
+    assert page.locator("[data-testid=galaxies-results] li").count() > 0
+    # the legal-action list was never opened
+    assert page.locator("[data-testid=legal-actions][open]").count() == 0
+    assert errors_of(page) == [] and errors_of(phone) == []
