@@ -31,6 +31,7 @@ from .pages import (
     version,
     wait_version_change,
 )
+from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
 
@@ -209,11 +210,12 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
     shots: set[str] = set()
     used: set[str] = set()
 
-    def snapshot(name: str, prepare: Any = None) -> None:
+    def snapshot(name: str) -> None:
         if name in shots:
             return
         shots.add(name)
         shot(page, f"galaxies-{len(shots)}-{name}-desktop")
+        assert serious(page) == [], name  # axe: no serious violation with a ship selected, odds and menus shown
         phone_shot(phone, url, f"galaxies-{len(shots)}-{name}-phone-fr")
 
     for _ in range(1500):

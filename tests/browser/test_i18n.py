@@ -23,11 +23,11 @@ from spacetable.server.ai import agent_registry
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "spacetable" / "web" / "static"
 #: Games whose renderer is on the new interface (their texts are complete; fullmetal follows).
-NEW_RENDERERS = ("arena", "tremble", "worlds")
+NEW_RENDERERS = ("arena", "tremble", "worlds", "galaxies")
 #: Namespaces of the keys the client and the server's presentation module use.
 NAMESPACES = ("app", "nav", "ui", "conn", "board", "play", "match", "resign", "leave", "share", "log", "clock", "seat",
               "level", "status", "result", "ending", "replay", "gone", "rules", "rule", "lobby", "option", "preset",
-              "agent", "error", "game", "arena", "tremble", "worlds")
+              "agent", "error", "game", "arena", "tremble", "worlds", "galaxies")
 
 
 def catalogues(folder: Path) -> dict[str, dict[str, str]]:

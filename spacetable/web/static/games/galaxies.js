@@ -123,8 +123,8 @@ function placeOfName(view, name) {
 function sideName(view, letter, t, seatName) {
   const sd = sideData(view, letter);
   const faction = sd ? t("galaxies.faction." + sd.faction) : "";
-  const who = sd && seatName ? sd.seats.map((i) => seatName(i)).join(", ") : "";
-  return t("galaxies.ui.side_named", { side: letter, faction, who });
+  if (!sd || !seatName) return t("galaxies.ui.side_short", { side: letter, faction });
+  return t("galaxies.ui.side_named", { side: letter, faction, who: sd.seats.map((i) => seatName(i)).join(", ") });
 }
 
 /** The final footprint of a move action (BG-10.2, BG-10.3, BG-10.4), simulated from the ship's hexes. */
@@ -170,9 +170,8 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
   const attrs = ghost ? { class: "ship ghost " + extraCls } : placeAttrs(hl, id, label, "ship " + extraCls + " size-" + card.size);
   const passThrough = !ghost && hl.selected === id && [...hl.targets.keys()].some((k) => k.startsWith("h:"));
   const r = card.size === "large" ? S * 0.97 : S * 0.82;
-  const body = card.size === "large"
-    ? html`<polygon points=${hexPoints(cx, cy, S * R3 * 1.02)} class="ship-body" fill=${colour} transform=${`rotate(${ROT ? -30 : 30} ${cx} ${cy})`} />`
-    : hexes.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y, r)} class="ship-body" fill=${colour} />`; });
+  const body = hexes.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y, r)} class="ship-body" fill=${colour} />`; });
+  const core = card.size === "large" ? html`<circle cx=${cx} cy=${cy} r=${S * 0.55} class="ship-core" />` : null;
   let link = null;
   if (hexes.length === 2) {
     const [x1, y1] = g.pos(hexes[0]), [x2, y2] = g.pos(hexes[1]);
@@ -184,7 +183,7 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
   const fs = card.size === "large" ? 10 : card.size === "medium" ? 9 : 8;
   const dmg = piece.hull > 0;
   return html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null}>
-    ${body}${link}
+    ${body}${link}${core}
     <text x=${cx} y=${cy + fs / 3} class="ship-name" font-size=${fs} text-anchor="middle">${short}${squad ? html`<tspan font-size=${fs * 0.8}>${" " + squad}</tspan>` : null}</text>
     <g class="ship-pegs" aria-hidden="true">
       ${Array.from({ length: Math.min(piece.shields, 8) }, (_, k) => html`<rect x=${cx - 10 + k * 3} y=${cy - fs - 4} width="2.2" height="3.5" class="peg shield" />`)}
@@ -231,7 +230,7 @@ function Board(props) {
     const zone = g.zoneOf[k];
     const terr = g.asteroid.has(k) ? " asteroid" : g.debris.has(k) ? " debris" : "";
     const cls = "cell hex" + (zone ? " zone-" + zone : "") + terr;
-    const label = t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t("galaxies.ui.terrain" + terr.replace(" ", ".")) : "");
+    const label = t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t(terr === " asteroid" ? "galaxies.ui.terrain.asteroid" : "galaxies.ui.terrain.debris") : "");
     const a = placeAttrs(hl, id, label, cls);
     const tg = hl.targets.get(id);
     return html`<g ...${a} onPointerEnter=${tg ? () => setHover(id) : null} onPointerLeave=${tg ? () => setHover(null) : null}>
@@ -304,14 +303,15 @@ function Tray(props) {
   const holdable = new Set(legal.filter((a) => a.type === "launch_from_hold").map((a) => a.card));
   const chip = (id, c, where, live) => {
     const a = live ? placeAttrs(hl, id, t("galaxies.ui.launch_card", { name: c.name, cost: c.launch_cost })) : {};
-    return html`<div class=${"gx-chip " + (a.class || "place")} data-place=${id} tabindex=${a.tabindex} role=${a.role || "listitem"}
-        aria-label=${a["aria-label"] || c.name} aria-pressed=${a["aria-pressed"]} data-testid=${"tray-" + id.slice(5)}>
+    return html`<div class=${"gx-chip " + (a.class || "place")} data-place=${id} tabindex=${a.tabindex} role=${a.role || null}
+        aria-pressed=${a["aria-pressed"]} data-testid=${"tray-" + id.slice(5)}>
       <span class=${"gx-dot size-" + c.size} style=${{ background: SIDE_COLOURS[side] }}></span>
       <span class="gx-chip-name">${c.name}</span>
       <span class="gx-chip-meta">${t("galaxies.size." + c.size)}${c.squadron_size > 1 ? " ×" + c.squadron_size : ""} · ${t("galaxies.ui.launch_cost", { n: c.launch_cost ?? "?" })}${where ? " · " + where : ""}</span>
     </div>`;
   };
   const holds = [];
+  if (!screen.length && !view.cards.some((c) => c.side === side && c.hold)) return null;
   for (const c of view.cards) {
     if (c.side !== side || !c.hold) continue;
     for (const x of c.hold) {
@@ -321,7 +321,7 @@ function Tray(props) {
   }
   return html`<div class="gx-tray" data-testid="galaxies-screen">
     <span class="tray-label">${t("galaxies.ui.behind_screen")}</span>
-    <div class="gx-chips" role="list">${screen.length ? screen.map((c) => chip("tray:" + c.id, c, null, launchable.has(c.id)))
+    <div class="gx-chips">${screen.length ? screen.map((c) => chip("tray:" + c.id, c, null, launchable.has(c.id)))
       : html`<span class="muted small">${t("galaxies.ui.screen_empty")}</span>`}${holds}</div>
   </div>`;
 }
@@ -392,8 +392,8 @@ function WeaponPanel({ view, piece, ui, setUi, legal, legalText, play, t }) {
     <div class="chips" role="radiogroup" aria-label=${t("galaxies.ui.pick_weapon")}>
       ${e.card.weapons.map((w) => html`<button type="button" class=${"chip" + (ui.weapon === w.id ? " on" : "")} role="radio"
         aria-checked=${ui.weapon === w.id ? "true" : "false"} data-testid=${"gx-weapon-" + w.id}
-        onClick=${() => setUi({ weapon: ui.weapon === w.id ? null : w.id })}>${w.name}
-        <span class="muted small">${t("galaxies.ui.weapon_stats", { range: w.range, attacks: w.attacks, strength: w.strength, charge: w.charge_cost })}</span></button>`)}
+        onClick=${() => setUi({ weapon: ui.weapon === w.id ? null : w.id })}><span class="gx-wname">${w.name}</span>
+        <span class="gx-wstats">${t("galaxies.ui.weapon_stats", { range: w.range, attacks: w.attacks, strength: w.strength, charge: w.charge_cost })}</span></button>`)}
     </div>
     ${charges.length ? html`<${ActionButtons} items=${charges} legalText=${legalText} play=${play} />` : null}
     ${targets.length ? html`<table class="gx-odds" data-testid="gx-odds"><caption>${t("galaxies.ui.odds_title")}</caption>
@@ -416,7 +416,9 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
   const playable = new Set(view.playable_now || []);
   const cards = [...sd.hand, ...(sd.prepped || [])];
   if (!cards.length) return null;
-  return html`<div class="gx-hand" data-testid="gx-hand"><h3>${t("galaxies.ui.hand", { n: sd.hand.length })}</h3>
+  const any = cards.some((c) => playable.has(c.id)) || legal.some((a) => a.type === "discard_for_energy") && !legal.some((a) => a.type.startsWith("end_"));
+  return html`<details class="gx-hand" data-testid="gx-hand" open=${any || null}><summary><b>${t("galaxies.ui.hand", { n: sd.hand.length })}</b>
+    ${any ? null : html` <span class="muted small">${t("galaxies.ui.hand_none_now")}</span>`}</summary>
     <ul>${cards.map((c) => {
       const plays = pairs(legal, (a) => (a.type === "play_tactic" || a.type === "respond") && (a.card === c.id
         || (view.sides && sd.hand.find((h) => h.id === a.card && h.key === c.key))));
@@ -436,7 +438,7 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
           ${discard.map(([a, i]) => html`<button type="button" class="btn" data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(a)}
             onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
         </div></li>`;
-    })}</ul></div>`;
+    })}</ul></details>`;
 }
 
 function Composer(props) {
@@ -633,8 +635,8 @@ function guess(from, to, view, ui) {
   }
   if (from.startsWith("tray:") && to.startsWith("h:") && !from.startsWith("tray:hold:")) {
     const card = from.slice(5);
-    const h = to.slice(2).split(",").map(Number);
-    return { type: "launch", card, placement: { [firstPieceIdOf(view, card)]: [h] }, cargo: [] };
+    const c = (sideData(view, mySide(view)).screen || []).find((x) => x.id === card);
+    return c ? { type: "launch", card, placement: formation(c, to.slice(2).split(",").map(Number)), cargo: [] } : null;
   }
   const e = pieceIndex(view)[from];
   if (e && pieceIndex(view)[to]) {
@@ -648,9 +650,18 @@ function guess(from, to, view, ui) {
   }
   return null;
 }
-function firstPieceIdOf(view, card) {
-  const c = (sideData(view, mySide(view)).screen || []).find((x) => x.id === card);
-  return c && c.squadron_size > 1 ? card + "#1" : card;
+/** A whole placement of a card around hex h (rosette, lead and the hex east of it, a squadron in a row), so that a
+ *  refused tap is explained by the rule it breaks (BG-8.1 zone, BG-2.5 rim, BG-15.6 asteroid...). */
+function formation(c, h) {
+  if (c.size === "large") return { [c.id]: [h, ...DIRS.map((_, d) => stepHex(h, d))] };
+  if (c.size === "medium") return { [c.id]: [h, stepHex(h, 0)] };
+  if (c.squadron_size > 1) {
+    const out = {};
+    const row = [0, -1, 1, -2, 2, -3, 3, -4]; // along the row: each ship beside one already placed (BG-8.2)
+    for (let k = 0; k < c.squadron_size; k++) out[`${c.id}#${k + 1}`] = [[h[0] + row[k % row.length], h[1]]];
+    return out;
+  }
+  return { [c.id]: [h] };
 }
 
 /** Any ship of a card that can be activated activates it (the frame marks the first one). */
@@ -705,7 +716,8 @@ function seatColour(view, seat) {
 function ending(outcome, view, t) {
   const d = outcome.details || {};
   const w = d.winner_side;
-  return t("galaxies.ui.ending", { how: t("galaxies.result." + outcome.kind), side: w ? sideName(view, w, t, null) : "–", rounds: d.rounds ?? view.round });
+  if (!w) return t("galaxies.ui.ending_draw", { how: t("galaxies.result." + outcome.kind), rounds: d.rounds ?? view.round });
+  return t("galaxies.ui.ending", { how: t("galaxies.result." + outcome.kind), side: sideName(view, w, t, null), rounds: d.rounds ?? view.round });
 }
 
 export default {
