@@ -160,7 +160,7 @@ function targetsOf(view, piece) {
 }
 
 // ------------------------------------------------------------------------------------------------ pieces
-function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeId = null }) {
+function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeId = null, layer = null }) {
   const hexes = piece.hexes;
   const colour = SIDE_COLOURS[card.side] || "#888";
   const [cx, cy] = centroid(g, hexes);
@@ -182,17 +182,17 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
   const squad = card.ships.length > 1 ? card.ships.indexOf(piece) + 1 : null;
   const fs = card.size === "large" ? 10 : card.size === "medium" ? 9 : 8;
   const dmg = piece.hull > 0;
-  return html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null}>
-    ${body}${link}${core}
+  // the labels sit in their own layer (drawn above, never tapped): a ship's accessible name is its aria-label only
+  const deco = ghost ? null : html`<g class="ship-deco" aria-hidden="true" pointer-events="none">
     <text x=${cx} y=${cy + fs / 3} class="ship-name" font-size=${fs} text-anchor="middle">${short}${squad ? html`<tspan font-size=${fs * 0.8}>${" " + squad}</tspan>` : null}</text>
-    <g class="ship-pegs" aria-hidden="true">
-      ${Array.from({ length: Math.min(piece.shields, 8) }, (_, k) => html`<rect x=${cx - 10 + k * 3} y=${cy - fs - 4} width="2.2" height="3.5" class="peg shield" />`)}
-      ${dmg ? html`<text x=${cx} y=${cy + fs + 6} font-size="7" class="ship-dmg" text-anchor="middle">-${piece.hull}</text>` : null}
-    </g>
+    ${Array.from({ length: Math.min(piece.shields, 8) }, (_, k) => html`<rect x=${cx - 10 + k * 3} y=${cy - fs - 4} width="2.2" height="3.5" class="peg shield" />`)}
+    ${dmg ? html`<text x=${cx} y=${cy + fs + 6} font-size="7" class="ship-dmg" text-anchor="middle">-${piece.hull}</text>` : null}
     ${card.hold_count ? html`<g class="hold-badge"><rect x=${cx + 6} y=${cy - fs - 8} width="11" height="9" rx="2" />
       <text x=${cx + 11.5} y=${cy - fs - 1} font-size="7" text-anchor="middle">${card.hold_count}</text></g>` : null}
     ${card.activated ? html`<circle cx=${cx - r * 0.7} cy=${cy - r * 0.5} r="2.6" class="activated-dot" />` : null}
   </g>`;
+  const shape = html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null}>${body}${link}${core}</g>`;
+  return layer === "deco" ? deco : layer === "shape" ? shape : html`${shape}${deco}`;
 }
 
 function TileMark({ g, tile, t }) {
@@ -237,16 +237,18 @@ function Board(props) {
       <polygon points=${hexPoints(x, y, S * 0.985)} />
       ${g.asteroid.has(k) ? html`<circle cx=${x - 3} cy=${y + 2} r="7" class="rock" /><circle cx=${x + 6} cy=${y - 4} r="4" class="rock" />` : null}
       ${g.debris.has(k) ? html`<path d=${`M${x - 9} ${y + 4} l5 -3 l3 4 M${x + 2} ${y - 7} l6 2 l-2 5 M${x - 3} ${y + 9} l4 -2`} class="debris-lines" />` : null}
-      ${occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" font-size="6.5" text-anchor="middle">${k}</text>`}
+      ${occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" aria-hidden="true" font-size="6.5" text-anchor="middle">${k}</text>`}
     </g>`;
   });
   const tiles = view.tiles.map((tile) => html`<${TileMark} g=${g} tile=${tile} t=${t} />`);
   const ships = [];
+  const labels = [];
   for (const c of view.cards) {
     for (const p of c.ships) {
       if (!p.alive || !p.hexes.length) continue;
       const extra = (activatable.has(c.id) && hl.interactive ? "is-source activatable " : "") + (hl.last.has(p.id) ? "is-last " : "");
-      ships.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} extraCls=${extra} />`);
+      ships.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} extraCls=${extra} layer="shape" />`);
+      labels.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} layer="deco" />`);
     }
   }
   // footprints previewed: the hovered target's footprint, and the launch draft
@@ -286,7 +288,7 @@ function Board(props) {
       aria-label=${t("galaxies.ui.board")} data-testid="galaxies-board" data-flip=${g.flip ? "yes" : "no"}>
     <rect width=${g.width} height=${g.height} class="space" />
     <g class="rim">${rim}</g><g class="cells">${cells}</g><g class="last">${lastHexes}</g>
-    <g class="tiles">${tiles}</g><g class="ships">${ships}</g><g class="ghosts" pointer-events="none">${ghosts}</g>
+    <g class="tiles">${tiles}</g><g class="ships">${ships}</g><g class="ship-labels">${labels}</g><g class="ghosts" pointer-events="none">${ghosts}</g>
     <g class="marks">${marks}</g>
   </svg>`;
 }
