@@ -12,6 +12,7 @@
 
     .venv/bin/python bench/web.py                    # arena, 20 runs each
     .venv/bin/python bench/web.py --game fullmetal   # Full Metal's board (older renderer until it is rewritten)
+    .venv/bin/python bench/web.py --game galaxies    # Battleship Galaxies, both fleets launched, an activation open
 
 The server is started on 127.0.0.1 with a temporary SQLite database and stopped at the end.
 """
@@ -128,15 +129,42 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+CONFIGS: dict[str, dict[str, Any]] = {"arena": {"red_seat": 0}, "galaxies": {"mission": "m1-first-contact"}}
+
+
 def new_match(base: str, game: str) -> tuple[str, str]:
-    config: dict[str, Any] = {"red_seat": 0} if game == "arena" else {}
-    r = httpx.post(f"{base}/api/matches", json={"game": game, "config": config, "join_seat": 0, "player_name": "bench"})
+    r = httpx.post(f"{base}/api/matches", json={"game": game, "config": CONFIGS.get(game, {}), "join_seat": 0,
+                                               "player_name": "bench"})
     r.raise_for_status()
     mid = r.json()["match"]["id"]
     n = len(r.json()["match"]["seats"])
+    tokens = [r.json()["token"]]
     for s in range(1, n):  # people in every seat: nothing moves while we measure
-        httpx.post(f"{base}/api/matches/{mid}/seats/{s}/join", json={"name": f"p{s}"}).raise_for_status()
-    return mid, r.json()["token"]
+        j = httpx.post(f"{base}/api/matches/{mid}/seats/{s}/join", json={"name": f"p{s}"})
+        j.raise_for_status()
+        tokens.append(j.json()["token"])
+    if game == "galaxies":
+        galaxies_to_activation(base, mid, tokens)
+    return mid, tokens[0]
+
+
+def galaxies_to_activation(base: str, mid: str, tokens: list[str]) -> None:
+    """Play both fleets onto the board until seat 0 has an open activation with ships to move (a board with every
+    kind of piece and a selection to measure)."""
+    for _ in range(200):
+        snap = httpx.get(f"{base}/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tokens[0]}).json()
+        seat = snap["to_act"][0]
+        st = snap if seat == 0 else httpx.get(f"{base}/api/matches/{mid}/state", params={"seat": seat},
+                                              headers={"X-Seat-Token": tokens[seat]}).json()
+        legal = st["legal"]
+        if seat == 0 and any(a["type"] == "move" for a in legal):
+            return
+        order = ["choose_first", "pass", "end_energy", "launch", "activate" if seat == 0 else "end_turn", "end_deploy",
+                 "end_turn", "discard_for_energy"]
+        action = next(a for kind in order for a in legal if a["type"] == kind and not a.get("cargo"))
+        httpx.post(f"{base}/api/matches/{mid}/actions", json={"seat": seat, "token": tokens[seat], "version": st["version"],
+                                                              "action": action}).raise_for_status()
+    raise SystemExit("galaxies: no activation reached")
 
 
 def fmt(values: list[float]) -> str:

@@ -77,13 +77,19 @@ function geometry(view) {
   const width = rot ? h0 : w0, height = rot ? w0 : h0;
   const zoneOf = {};
   for (const side of ["A", "B"]) for (const h of expand(view.board.zones[side])) zoneOf[hexText(h)] = side;
-  const g = { flip, rot, full, half, pos, width, height, zoneOf,
+  ROT = rot;
+  const pts = {}; // polygon points of every hex, computed once per board and orientation
+  for (const h of full) { const [x, y] = pos(h); pts[hexText(h)] = hexPoints(x, y, S * 0.985); }
+  for (const h of half) { const [x, y] = pos(h); pts[hexText(h)] = hexPoints(x, y); }
+  const g = { flip, rot, full, half, pos, width, height, zoneOf, pts,
     asteroid: new Set(view.board.obstacles.asteroid.map(hexText)), debris: new Set(view.board.obstacles.debris.map(hexText)) };
   geoCache.set(view.board, g);
   return g;
 }
 
 let ROT = false; // the board being drawn is turned a quarter (flat-top hexes)
+/** Coordinates written on every hex (a legend switch, remembered in this browser): off by default, the rim names rows. */
+let COORDS = (() => { try { return localStorage.getItem("spacetable.galaxies.coords") === "yes"; } catch { return false; } })();
 function hexPoints(x, y, r = S) {
   const pts = [];
   for (let k = 0; k < 6; k++) {
@@ -178,7 +184,8 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
     link = html`<line x1=${x1} y1=${y1} x2=${x2} y2=${y2} class="ship-link" stroke=${colour} />
       <circle cx=${x1} cy=${y1} r=${S * 0.22} class="ship-bow" />`;
   }
-  const short = card.name.replace(/^(ISN|Wretch(ed)?)\s+/i, "").slice(0, card.size === "small" ? 3 : card.size === "large" ? 12 : 9);
+  const bare = card.name.replace(/^(ISN|Wretch(ed)?)\s+/i, "");
+  const short = card.size === "small" ? bare.split(/\s+/)[0].slice(0, 4) : bare.slice(0, card.size === "large" ? 12 : 9);
   const squad = card.ships.length > 1 ? card.ships.indexOf(piece) + 1 : null;
   const fs = card.size === "large" ? 10 : card.size === "medium" ? 9 : 8;
   const dmg = piece.hull > 0;
@@ -223,21 +230,32 @@ function Board(props) {
   if (sel) for (const x of targetsOf(view, sel)) if (!ui.weapon || x.weapon === ui.weapon) selTargets[x.target] = x;
   const activatable = new Set(legal.filter((a) => a.type === "activate").map((a) => a.card));
 
-  const rim = g.half.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y)} class="hex rim" />`; });
+  const rim = g.half.map((h) => html`<polygon points=${g.pts[hexText(h)]} class="hex rim" />`);
+  // rows (r) are named on the rim at both ends of each row; every hex's q,r on request (legend switch)
+  const rimLabels = [];
+  const seen = {};
+  for (const h of g.half) { const r = h[1]; (seen[r] = seen[r] || []).push(h); }
+  for (const list of Object.values(seen)) {
+    for (const h of [list[0], list[list.length - 1]]) {
+      const [x, y] = g.pos(h);
+      rimLabels.push(html`<text x=${x} y=${y + 3} class="rim-coord" font-size="8" text-anchor="middle">${"r" + h[1]}</text>`);
+    }
+  }
   const cells = g.full.map((h) => {
     const k = hexText(h), id = hk(h);
     const [x, y] = g.pos(h);
     const zone = g.zoneOf[k];
     const terr = g.asteroid.has(k) ? " asteroid" : g.debris.has(k) ? " debris" : "";
     const cls = "cell hex" + (zone ? " zone-" + zone : "") + terr;
-    const label = t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t(terr === " asteroid" ? "galaxies.ui.terrain.asteroid" : "galaxies.ui.terrain.debris") : "");
-    const a = placeAttrs(hl, id, label, cls);
     const tg = hl.targets.get(id);
+    const live = tg || hl.sources.has(id); // only pickable hexes are named (and focusable)
+    const label = live ? t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t(terr === " asteroid" ? "galaxies.ui.terrain.asteroid" : "galaxies.ui.terrain.debris") : "") : null;
+    const a = placeAttrs(hl, id, label, cls);
     return html`<g ...${a} onPointerEnter=${tg ? () => setHover(id) : null} onPointerLeave=${tg ? () => setHover(null) : null}>
-      <polygon points=${hexPoints(x, y, S * 0.985)} />
+      <polygon points=${g.pts[k]} />
       ${g.asteroid.has(k) ? html`<circle cx=${x - 3} cy=${y + 2} r="7" class="rock" /><circle cx=${x + 6} cy=${y - 4} r="4" class="rock" />` : null}
       ${g.debris.has(k) ? html`<path d=${`M${x - 9} ${y + 4} l5 -3 l3 4 M${x + 2} ${y - 7} l6 2 l-2 5 M${x - 3} ${y + 9} l4 -2`} class="debris-lines" />` : null}
-      ${occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" aria-hidden="true" font-size="6.5" text-anchor="middle">${k}</text>`}
+      ${!COORDS || occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" aria-hidden="true" font-size="6.5" text-anchor="middle">${k}</text>`}
     </g>`;
   });
   const tiles = view.tiles.map((tile) => html`<${TileMark} g=${g} tile=${tile} t=${t} />`);
@@ -287,7 +305,7 @@ function Board(props) {
   return html`<svg class="galaxies-board" viewBox=${`0 0 ${g.width.toFixed(0)} ${g.height.toFixed(0)}`} role="group"
       aria-label=${t("galaxies.ui.board")} data-testid="galaxies-board" data-flip=${g.flip ? "yes" : "no"}>
     <rect width=${g.width} height=${g.height} class="space" />
-    <g class="rim">${rim}</g><g class="cells">${cells}</g><g class="last">${lastHexes}</g>
+    <g class="rim">${rim}</g><g class="rim-labels" aria-hidden="true" pointer-events="none">${rimLabels}</g><g class="cells">${cells}</g><g class="last">${lastHexes}</g>
     <g class="tiles">${tiles}</g><g class="ships">${ships}</g><g class="ship-labels">${labels}</g><g class="ghosts" pointer-events="none">${ghosts}</g>
     <g class="marks">${marks}</g>
   </svg>`;
@@ -565,7 +583,7 @@ function Results({ view, t }) {
 }
 
 // ------------------------------------------------------------------------------------------------ legend
-function Legend({ t }) {
+function Legend({ t, setUi }) {
   const hex = (cls, extra = null) => html`<svg viewBox="-22 -22 44 44" class="gx-legend-hex" aria-hidden="true">
     <polygon points=${hexPoints(0, 0, 20)} class=${cls} />${extra}</svg>`;
   const items = [
@@ -581,7 +599,12 @@ function Legend({ t }) {
     [hex("hex legend-full last-hex"), "galaxies.ui.legend_last"],
   ];
   return html`<div class="gx-legend" data-testid="galaxies-legend"><ul>${items.map(([icon, key]) => html`<li>${icon}<span>${t(key)}</span></li>`)}</ul>
-    <p class="help">${t("galaxies.ui.legend_coords")}</p><p class="help">${t("galaxies.ui.legend_ships")}</p></div>`;
+    <p class="help">${t("galaxies.ui.legend_coords")}</p>
+    <label class="check"><input type="checkbox" checked=${COORDS} data-testid="gx-coords" onChange=${(e) => {
+      COORDS = e.target.checked;
+      try { localStorage.setItem("spacetable.galaxies.coords", COORDS ? "yes" : "no"); } catch { /* private mode */ }
+      setUi({ coords: COORDS });
+    }} /> ${t("galaxies.ui.show_coords")}</label><p class="help">${t("galaxies.ui.legend_ships")}</p></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------- behaviour
