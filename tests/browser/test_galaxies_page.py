@@ -71,3 +71,27 @@ def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) ->
     assert "BG-8.1" in (notice.locator("[data-testid=rule-link]").get_attribute("href") or "")
     assert httpx.get(f"{server}/api/i18n/nogame/fr").status_code == 404
     assert errors_of(page) == []
+
+
+@pytest.mark.parametrize(("mission", "players"), [("m5-pan-base", 3), ("m4-double-front", 4)])
+def test_galaxies_teams_are_named_by_side(server: str, browser: Browser, mission: str, players: int) -> None:
+    """Teams of 3-4 seats (BG-18): each side is named with its players; a budget fleet is sealed in the composer."""
+    page = open_page(browser)
+    ai = {i: "tactician-easy" for i in range(1, players)}
+    mid, seat, token = create(server, "galaxies", {"mission": mission, "players": players}, ai=ai, ai_seconds=0.05)
+    assert seat is not None and token is not None
+    goto(page, seat_url(server, mid, seat, token))
+    page.wait_for_function(READY_OR_OVER)
+    status = page.inner_text("[data-testid=galaxies-status]")
+    assert "Ann" not in status and "Tester (you)" in status
+    assert status.count("Computer (easy)") == players - 1
+    fleet = page.locator("[data-testid=gx-fleet]")
+    if fleet.count():  # a budget mission: tick ships within the budget, then seal (BG-4.4)
+        boxes = fleet.locator("input[type=checkbox]")
+        boxes.first.check()
+        assert "Fleet value" in page.inner_text("[data-testid=gx-fleet-total]")
+        before = page.get_attribute("[data-testid=version]", "data-version")
+        page.click("[data-testid=gx-seal-fleet]")
+        page.wait_for_function(f"() => document.querySelector('[data-testid=version]').dataset.version !== '{before}'")
+    assert serious(page) == [], mission
+    assert errors_of(page) == []
