@@ -135,6 +135,16 @@ def tap(page: Page, place: str) -> None:
         page.locator(f"[data-testid=board] .ship[data-place='{place}']").first.click()
 
 
+def adjacency_order(hexes: list[list[int]]) -> list[list[int]]:
+    """The hexes from the first, each next one beside one already taken (how a player places a squadron)."""
+    order, rest = [hexes[0]], list(hexes[1:])
+    while rest:
+        nxt = next(h for h in rest if any(hexd(h, o) == 1 for o in order))
+        order.append(nxt)
+        rest.remove(nxt)
+    return order
+
+
 def composer_button(page: Page, action: dict[str, Any]) -> None:
     buttons = page.locator("[data-testid=composer] button[data-action]")
     for i in range(buttons.count()):
@@ -152,7 +162,11 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     """Do ``action`` with gestures on the board or the composer, as a player would."""
     kind, view = action["type"], snap["view"]
     same_place: list[dict[str, Any]] = []
-    if kind in ("launch", "launch_from_hold"):
+    if kind == "launch" and len(action["placement"]) > 1:  # a squadron, ship by ship, each beside one placed (BG-8.2)
+        tap(page, "tray:" + action["card"])
+        for h in adjacency_order([fp[0] for fp in action["placement"].values()]):
+            tap(page, hk(h))
+    elif kind in ("launch", "launch_from_hold"):
         src = ("tray:" if kind == "launch" else "tray:hold:") + action["card"]
         tap(page, src)
         first = next(iter(action["placement"].values()))[0]

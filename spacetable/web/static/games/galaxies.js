@@ -229,6 +229,13 @@ function Board(props) {
   const selTargets = {};
   if (sel) for (const x of targetsOf(view, sel)) if (!ui.weapon || x.weapon === ui.weapon) selTargets[x.target] = x;
   const activatable = new Set(legal.filter((a) => a.type === "activate").map((a) => a.card));
+  const squad = hl.interactive && hl.selected && hl.selected.startsWith("tray:") && ui.squad && "tray:" + ui.squad.card === hl.selected
+    && ui.squad.hexes.length ? ui.squad : null;
+  let hl0 = hl;
+  if (squad) { // drafting a squadron: the drafted ships can be taken back, the next ship goes beside them
+    const next = squadronNext(view, squad.hexes);
+    hl0 = { ...hl, targets: next, sources: new Set([...hl.sources, ...squad.hexes.map(hk)]) };
+  }
 
   const rim = g.half.map((h) => html`<polygon points=${g.pts[hexText(h)]} class="hex rim" />`);
   // rows (r) are named on the rim at both ends of each row; every hex's q,r on request (legend switch)
@@ -247,15 +254,15 @@ function Board(props) {
     const zone = g.zoneOf[k];
     const terr = g.asteroid.has(k) ? " asteroid" : g.debris.has(k) ? " debris" : "";
     const cls = "cell hex" + (zone ? " zone-" + zone : "") + terr;
-    const tg = hl.targets.get(id);
-    const live = tg || hl.sources.has(id); // only pickable hexes are named (and focusable)
+    const tg = hl0.targets.get(id);
+    const live = tg || hl0.sources.has(id); // only pickable hexes are named (and focusable)
     const label = live ? t("galaxies.ui.hex_label", { hex: k }) + (terr ? " · " + t(terr === " asteroid" ? "galaxies.ui.terrain.asteroid" : "galaxies.ui.terrain.debris") : "") : null;
-    const a = placeAttrs(hl, id, label, cls);
+    const a = placeAttrs(hl0, id, label, cls);
     return html`<g ...${a} onPointerEnter=${tg ? () => setHover(id) : null} onPointerLeave=${tg ? () => setHover(null) : null}>
       <polygon points=${g.pts[k]} />
       ${g.asteroid.has(k) ? html`<circle cx=${x - 3} cy=${y + 2} r="7" class="rock" /><circle cx=${x + 6} cy=${y - 4} r="4" class="rock" />` : null}
       ${g.debris.has(k) ? html`<path d=${`M${x - 9} ${y + 4} l5 -3 l3 4 M${x + 2} ${y - 7} l6 2 l-2 5 M${x - 3} ${y + 9} l4 -2`} class="debris-lines" />` : null}
-      ${!COORDS || occupied.has(k) || hl.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" aria-hidden="true" font-size="6.5" text-anchor="middle">${k}</text>`}
+      ${!COORDS || occupied.has(k) || hl0.targets.has(id) ? null : html`<text x=${x} y=${y + 2.5} class="coord" aria-hidden="true" font-size="6.5" text-anchor="middle">${k}</text>`}
     </g>`;
   });
   const tiles = view.tiles.map((tile) => html`<${TileMark} g=${g} tile=${tile} t=${t} />`);
@@ -272,7 +279,7 @@ function Board(props) {
   // footprints previewed: the hovered target's footprint, and the launch draft
   const ghosts = [];
   const marks = [];
-  for (const [id, tg] of hl.targets) {
+  for (const [id, tg] of hl0.targets) {
     if (id.startsWith("h:")) {
       const h = id.slice(2).split(",").map(Number);
       const [x, y] = g.pos(h);
@@ -297,6 +304,11 @@ function Board(props) {
     const r = Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
     const e = idx[sel];
     if (r && e) ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
+  }
+  if (squad) {
+    const c = squadronOf(view, squad.card);
+    squad.hexes.forEach((h, k) => ghosts.push(html`<${ShipShape} g=${g} card=${{ ...c, side: mySide(view), ships: [1, 2, 3, 4, 5, 6].slice(0, c.squadron_size).map((n) => ({ id: n })), activated: false, hold_count: 0 }}
+      piece=${{ id: "draft" + k, hexes: [h], shields: c.shields, hull: 0 }} hl=${hl0} t=${t} ghost />`));
   }
   const lastHexes = [...hl.last].filter((p) => p.startsWith("h:")).map((p) => {
     const [x, y] = g.pos(p.slice(2).split(",").map(Number));
@@ -487,6 +499,12 @@ function Composer(props) {
   if (view.window === "deploy" && hl.selected && hl.selected.startsWith("tray:") && !hl.selected.startsWith("tray:hold:")) {
     const c = (sideData(view, mySide(view)).screen || []).find((x) => "tray:" + x.id === hl.selected);
     if (c) parts.push(html`<${CargoComposer} view=${view} card=${c} ui=${ui} setUi=${setUi} t=${t} />`);
+    if (c && c.squadron_size > 1) {
+      const n = ui.squad && ui.squad.card === c.id ? ui.squad.hexes.length : 0;
+      parts.push(html`<div class="gx-squad" data-testid="gx-squad"><p>${tx("galaxies.ui.squad_placed", { name: c.name, n, of: c.squadron_size })}</p>
+        <p class="help">${tx("galaxies.ui.squad_help")}</p>
+        ${n ? html`<${Button} label=${tx("galaxies.ui.squad_clear")} testid="gx-squad-clear" onClick=${() => setUi({ squad: null })} />` : null}</div>`);
+    }
   }
   const act = view.activation;
   if (act && view.window === "activation") {
@@ -690,13 +708,59 @@ function formation(c, h) {
 }
 
 /** Any ship of a card that can be activated activates it (the frame marks the first one). */
-function onPlace(place, { view, legal, play, enabled, selected }) {
-  if (!enabled || selected) return false;
+function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
+  if (!enabled) return false;
+  if (selected && selected.startsWith("tray:") && !selected.startsWith("tray:hold:")) return draftSquadron(place, selected.slice(5), { view, legal, ui, setUi, play });
+  if (selected) return false;
   const e = pieceIndex(view)[place];
   if (!e) return false;
   const a = legal.find((x) => x.type === "activate" && x.card === e.card.id);
   if (!a) return false;
   play(a);
+  return true;
+}
+
+// ------------------------------------------------------------------------------------- squadron placement
+/** The squadron card picked under the board, or null (a squadron is launched ship by ship, BG-8.2). */
+function squadronOf(view, card) {
+  const side = mySide(view);
+  const c = side && (sideData(view, side).screen || []).find((x) => x.id === card);
+  return c && c.squadron_size > 1 ? c : null;
+}
+/** Hexes where the next ship of a drafted squadron may go: empty playable hexes of the zone beside a drafted ship. */
+function squadronNext(view, draft) {
+  const g = geometry(view);
+  const side = mySide(view);
+  const taken = new Set(draft.map(hexText));
+  for (const c of view.cards) for (const p of c.ships) if (p.alive) for (const h of p.hexes) taken.add(hexText(h));
+  const full = new Set(g.full.map(hexText));
+  const out = new Map();
+  for (const h of draft) {
+    for (let d = 0; d < 6; d++) {
+      const n = stepHex(h, d), k = hexText(n);
+      if (full.has(k) && !taken.has(k) && !g.asteroid.has(k) && g.zoneOf[k] === side) out.set("h:" + k, { kind: "place" });
+    }
+  }
+  return out;
+}
+function draftSquadron(place, card, { view, legal, ui, setUi, play }) {
+  const c = squadronOf(view, card);
+  if (!c || !place.startsWith("h:")) return false;
+  const h = place.slice(2).split(",").map(Number);
+  const draft = ui.squad && ui.squad.card === card ? ui.squad.hexes : [];
+  if (draft.some((x) => same(x, h))) { // tap a drafted ship again to take it (and the ones after it) back
+    setUi({ squad: { card, hexes: draft.slice(0, draft.findIndex((x) => same(x, h))) } });
+    return true;
+  }
+  const ok = draft.length ? squadronNext(view, draft).has(place)
+    : legal.some((a) => a.type === "launch" && a.card === card && same(launchAnchor(a) || [], h));
+  if (!ok) return false; // the frame explains the refusal (guess)
+  const hexes = [...draft, h];
+  if (hexes.length < c.squadron_size) { setUi({ squad: { card, hexes } }); return true; }
+  const placement = {};
+  hexes.forEach((x, k) => { placement[`${card}#${k + 1}`] = [x]; });
+  setUi({ squad: null });
+  play({ type: "launch", card, placement, cargo: [] });
   return true;
 }
 
