@@ -169,6 +169,9 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     elif kind in ("launch", "launch_from_hold"):
         src = ("tray:" if kind == "launch" else "tray:hold:") + action["card"]
         tap(page, src)
+        cargo = page.locator("[data-testid=gx-cargo] input[type=checkbox]:not([disabled])")
+        if kind == "launch" and cargo.count():  # load the hold in the composer (BG-8.7): its first candidate
+            cargo.first.check()
         first = next(iter(action["placement"].values()))[0]
         tap(page, hk(first))
         same_place = [a for a in snap["legal"] if a["type"] == kind and a["card"] == action["card"] and not a.get("cargo")
@@ -263,6 +266,8 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
     title = page.inner_text("[data-testid=result-title]")
     assert ("You won" in title) == (0 in final["match"]["outcome"]["winners"])
     assert {"launch", "activate", "move", "attack", "end_turn"} <= used, used
+    launched = [e for e in final["log"] if e["seat"] == 0 and (e["action"] or {}).get("type") == "launch"]
+    assert any(e["action"].get("cargo") for e in launched), "a hold was loaded in the composer"
     shot(page, "galaxies-9-result-desktop")
     phone_shot(phone, url, "galaxies-9-result-phone-fr")
     # the log shows the server's notation for every action

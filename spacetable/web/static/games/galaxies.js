@@ -337,9 +337,9 @@ function Tray(props) {
     const a = live ? placeAttrs(hl, id, t("galaxies.ui.launch_card", { name: c.name, cost: c.launch_cost })) : {};
     return html`<div class=${"gx-chip " + (a.class || "place")} data-place=${id} tabindex=${a.tabindex} role=${a.role || null}
         aria-pressed=${a["aria-pressed"]} data-testid=${"tray-" + id.slice(5)}>
-      <span class=${"gx-dot size-" + c.size} style=${{ background: SIDE_COLOURS[side] }}></span>
+      <span class="gx-dot" style=${{ background: SIDE_COLOURS[side] }}></span>
       <span class="gx-chip-name">${c.name}</span>
-      <span class="gx-chip-meta">${t("galaxies.size." + c.size)}${c.squadron_size > 1 ? " ×" + c.squadron_size : ""} · ${t("galaxies.ui.launch_cost", { n: c.launch_cost ?? "?" })}${where ? " · " + where : ""}</span>
+      <span class="gx-chip-meta">${where || html`${t("galaxies.size." + c.size)}${c.squadron_size > 1 ? " ×" + c.squadron_size : ""} · ${t("galaxies.ui.launch_cost", { n: c.launch_cost })}`}</span>
     </div>`;
   };
   const holds = [];
@@ -347,7 +347,7 @@ function Tray(props) {
   for (const c of view.cards) {
     if (c.side !== side || !c.hold) continue;
     for (const x of c.hold) {
-      const full = { ...x, size: "small", squadron_size: 1, launch_cost: null };
+      const full = { ...x, size: null };
       holds.push(chip("tray:hold:" + x.id, full, t("galaxies.ui.in_hold_of", { name: c.name }), holdable.has(x.id)));
     }
   }
