@@ -8,7 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url
+from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
 from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -16,13 +16,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 def to_deploy(page: Page) -> None:
     """Wait for the seat's first decision; when it won the roll-off, choose to go first (a composer button)."""
+    page.wait_for_selector("[data-testid=match-page][data-renderer=module]")
     page.wait_for_function(READY_OR_OVER)
     first = page.locator("[data-testid=composer] button[data-action*=choose_first]")
     if first.count():
         assert serious(page) == [], "roll-off choice"
+        before = version(page)
         first.first.click()
-        page.wait_for_selector("[data-testid=tray] [data-place='tray:everest']")
+        wait_version_change(page, before)
         page.wait_for_function(READY_OR_OVER)
+        page.wait_for_selector("[data-testid=tray] [data-place='tray:everest']")
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
@@ -81,6 +84,7 @@ def test_galaxies_teams_are_named_by_side(server: str, browser: Browser, mission
     mid, seat, token = create(server, "galaxies", {"mission": mission, "players": players}, ai=ai, ai_seconds=0.05)
     assert seat is not None and token is not None
     goto(page, seat_url(server, mid, seat, token))
+    page.wait_for_selector("[data-testid=match-page][data-renderer=module]")
     page.wait_for_function(READY_OR_OVER)
     status = page.inner_text("[data-testid=galaxies-status]")
     assert "Ann" not in status and "Tester (you)" in status

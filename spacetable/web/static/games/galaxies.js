@@ -19,7 +19,7 @@
 // deck, first player, energy choices, tactic cards, reactions, ends of steps) is a composer control; button texts
 // are the server's legal_text.
 // The game's own texts (card names and texts, phases, tiles) come through t(): the frame loads its catalogue.
-import { html, placeAttrs, TargetMark, Button, useState } from "/static/app/kit.js";
+import { html, placeAttrs, TargetMark, Button, useState, at } from "/static/app/kit.js";
 
 if (!document.querySelector("link[data-galaxies-css]")) {
   const link = document.createElement("link");
@@ -169,18 +169,20 @@ function targetsOf(view, piece) {
 function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeId = null, layer = null }) {
   const hexes = piece.hexes;
   const colour = SIDE_COLOURS[card.side] || "#888";
-  const [cx, cy] = centroid(g, hexes);
+  const [ox, oy] = centroid(g, hexes);
+  const cx = 0, cy = 0; // drawn around the ship's centre, placed by a transform: a moved ship glides (CSS transition)
+  const rel = (h) => { const [x, y] = g.pos(h); return [x - ox, y - oy]; };
   const id = placeId || piece.id;
   const label = t("galaxies.ui.ship_label", { name: card.name, side: card.side, shields: piece.shields, hull: card.hull - piece.hull,
     of: card.hull, where: hexes.map(hexText).join(" ") });
   const attrs = ghost ? { class: "ship ghost " + extraCls } : placeAttrs(hl, id, label, "ship " + extraCls + " size-" + card.size);
   const passThrough = !ghost && hl.selected === id && [...hl.targets.keys()].some((k) => k.startsWith("h:"));
   const r = card.size === "large" ? S * 0.97 : S * 0.82;
-  const body = hexes.map((h) => { const [x, y] = g.pos(h); return html`<polygon points=${hexPoints(x, y, r)} class="ship-body" fill=${colour} />`; });
+  const body = hexes.map((h) => { const [x, y] = rel(h); return html`<polygon points=${hexPoints(x, y, r)} class="ship-body" fill=${colour} />`; });
   const core = card.size === "large" ? html`<circle cx=${cx} cy=${cy} r=${S * 0.55} class="ship-core" />` : null;
   let link = null;
   if (hexes.length === 2) {
-    const [x1, y1] = g.pos(hexes[0]), [x2, y2] = g.pos(hexes[1]);
+    const [x1, y1] = rel(hexes[0]), [x2, y2] = rel(hexes[1]);
     link = html`<line x1=${x1} y1=${y1} x2=${x2} y2=${y2} class="ship-link" stroke=${colour} />
       <circle cx=${x1} cy=${y1} r=${S * 0.22} class="ship-bow" />`;
   }
@@ -190,7 +192,7 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
   const fs = card.size === "large" ? 10 : card.size === "medium" ? 9 : 8;
   const dmg = piece.hull > 0;
   // the labels sit in their own layer (drawn above, never tapped): a ship's accessible name is its aria-label only
-  const deco = ghost ? null : html`<g class="ship-deco" aria-hidden="true" pointer-events="none">
+  const deco = ghost ? null : html`<g class="ship-deco" aria-hidden="true" pointer-events="none" style=${at(ox, oy)}>
     <text x=${cx} y=${cy + fs / 3} class="ship-name" font-size=${fs} text-anchor="middle">${short}${squad ? html`<tspan font-size=${fs * 0.8}>${" " + squad}</tspan>` : null}</text>
     ${Array.from({ length: Math.min(piece.shields, 8) }, (_, k) => html`<rect x=${cx - 10 + k * 3} y=${cy - fs - 4} width="2.2" height="3.5" class="peg shield" />`)}
     ${dmg ? html`<text x=${cx} y=${cy + fs + 6} font-size="7" class="ship-dmg" text-anchor="middle">-${piece.hull}</text>` : null}
@@ -198,7 +200,7 @@ function ShipShape({ g, card, piece, hl, t, extraCls = "", ghost = false, placeI
       <text x=${cx + 11.5} y=${cy - fs - 1} font-size="7" text-anchor="middle">${card.hold_count}</text></g>` : null}
     ${card.activated ? html`<circle cx=${cx - r * 0.7} cy=${cy - r * 0.5} r="2.6" class="activated-dot" />` : null}
   </g>`;
-  const shape = html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null}>${body}${link}${core}</g>`;
+  const shape = html`<g ...${attrs} data-side=${card.side} pointer-events=${passThrough ? "none" : null} style=${at(ox, oy)}>${body}${link}${core}</g>`;
   return layer === "deco" ? deco : layer === "shape" ? shape : html`${shape}${deco}`;
 }
 
@@ -328,7 +330,7 @@ function Board(props) {
 function Tray(props) {
   const { view, hl, t, legal } = props;
   const side = mySide(view);
-  if (!side || ["fleet", "deck", "first", "over"].includes(view.phase)) return null;
+  if (!side || ["fleet", "deck", "first", "over"].includes(view.phase) || ["fleet", "deck", "first"].includes(view.window)) return null;
   const sd = sideData(view, side);
   const screen = sd.screen || [];
   const launchable = new Set(legal.filter((a) => a.type === "launch").map((a) => a.card));
