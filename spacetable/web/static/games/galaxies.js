@@ -560,13 +560,19 @@ function ShipCard({ card, view, t }) {
   </li>`;
 }
 
+/** The score as people read it: the engine keeps exact fractions ("20/3"), shown to one decimal. */
+function scoreText(text) {
+  const [a, b] = String(text).split("/").map(Number);
+  return b ? String(Math.round((a / b) * 10) / 10) : String(text);
+}
+
 function Status({ view, t, seatName }) {
   const you = mySide(view);
   const sides = view.sides.map((sd) => html`<div class="gx-side" data-testid=${"gx-side-" + sd.side}>
     <div><span class="seat-dot" style=${{ background: SIDE_COLOURS[sd.side] }} aria-hidden="true"></span>
-      <b>${sideName(view, sd.side, t, seatName)}</b>${view.active === sd.side ? html` <span class="badge">${t("galaxies.ui.active")}</span>` : null}</div>
+      <b>${sideName(view, sd.side, t, seatName)}</b>${view.active === sd.side && view.phase !== "over" ? html` <span class="badge">${t("galaxies.ui.active")}</span>` : null}</div>
     <${EnergyTrack} value=${sd.energy} colour=${SIDE_COLOURS[sd.side]} label=${t("galaxies.ui.energy_of", { side: sd.side })} />
-    <div class="small muted">${t("galaxies.ui.counts", { hand: sd.hand_count, deck: sd.deck_count, score: sd.score, lost: sd.destroyed.length })}</div>
+    <div class="small muted">${t("galaxies.ui.counts", { hand: sd.hand_count, deck: sd.deck_count, score: scoreText(sd.score), lost: sd.destroyed.length })}</div>
     <ul class="gx-shipcards">${view.cards.filter((c) => c.side === sd.side).map((c) => html`<${ShipCard} card=${c} view=${view} t=${t} />`)}</ul>
   </div>`);
   return html`<section class="card gx-status" data-testid="galaxies-status" aria-labelledby="gx-status-h">
@@ -581,7 +587,14 @@ function Status({ view, t, seatName }) {
 const DICE = new Set(["attack", "ecm", "damage", "destroyed", "roll_off", "regen", "reroll"]);
 function Results({ view, t }) {
   const idx = pieceIndex(view);
-  const name = (p) => (idx[p] ? idx[p].card.name : (view.cards.find((c) => c.id === p) || {}).name || p);
+  const gone = {};
+  for (const sd of view.sides) for (const c of sd.destroyed) gone[c.id] = c.name;
+  const name = (p) => {
+    if (idx[p]) return idx[p].card.name + (idx[p].card.ships.length > 1 ? " " + p.slice(p.indexOf("#")) : "");
+    const [card, n] = String(p).split("#");
+    const known = (view.cards.find((c) => c.id === card) || {}).name || gone[card];
+    return known ? known + (n ? " #" + n : "") : p;
+  };
   const rows = view.events.filter((e) => DICE.has(e.t)).slice(-6).reverse().map((e) => {
     let text;
     if (e.t === "attack") text = t(e.hit ? "galaxies.ui.res_attack_hit" : "galaxies.ui.res_attack_miss", { ship: name(e.ship), target: name(e.target), roll: e.roll });
