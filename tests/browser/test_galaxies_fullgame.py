@@ -182,6 +182,8 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     elif kind == "move":
         if not is_selected(page, action["ship"]):
             tap(page, action["ship"])
+        if action["lead"] is not None and page.locator("[data-testid^=gx-lead-][aria-checked=true]").count() == 0:
+            tap(page, hk(action["lead"]))  # a medium ship's lead hex, chosen on the board (D-3)
         end = move_end(view, action)
         tap(page, hk(end[0]))
         same_place = [a for a in snap["legal"] if a["type"] == "move" and a["ship"] == action["ship"]

@@ -515,6 +515,7 @@ function Composer(props) {
     parts.push(html`<p data-testid="gx-activation">${tx("galaxies.ui.activation_of", { name: card ? card.name : act.card, step: tx("galaxies.ui.step." + act.step) })}</p>`);
     if (sel && card && card.size === "medium" && routesOf(view, sel).length) {
       const hexes = pieceIndex(view)[sel].piece.hexes;
+      parts.push(html`<p class="help">${tx("galaxies.ui.lead_help")}</p>`);
       parts.push(html`<div class="chips" role="radiogroup" aria-label=${tx("galaxies.ui.lead")}>${tx("galaxies.ui.lead")}:
         ${hexes.map((h) => html`<button type="button" role="radio" class=${"chip" + (ui.lead && same(ui.lead, h) ? " on" : "")}
           aria-checked=${ui.lead && same(ui.lead, h) ? "true" : "false"} data-testid=${"gx-lead-" + hexText(h)}
@@ -726,6 +727,14 @@ function formation(c, h) {
 function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
   if (!enabled) return false;
   if (selected && selected.startsWith("tray:") && !selected.startsWith("tray:hold:")) return draftSquadron(place, selected.slice(5), { view, legal, ui, setUi, play });
+  if (selected && place.startsWith("h:") && !ui.lead) { // a medium ship's lead: tap one of its two hexes (D-3)
+    const sel = pieceIndex(view)[selected];
+    const h = place.slice(2).split(",").map(Number);
+    if (sel && sel.piece.hexes.length === 2 && routesOf(view, selected).length && sel.piece.hexes.some((x) => same(x, h))) {
+      setUi({ lead: h });
+      return true;
+    }
+  }
   if (selected) return false;
   const e = pieceIndex(view)[place];
   if (!e) return false;
