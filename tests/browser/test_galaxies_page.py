@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page
 
 from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
 from .test_accessibility import serious
+from .test_layout import SMALL_TARGETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -51,6 +52,10 @@ def test_galaxies_page_accessible_and_clean(server: str, browser: Browser, viewp
     assert page.locator("[data-testid=galaxies-legend] li").count() >= 10
     assert serious(page) == [], "legend"
     assert page.locator("[data-testid=legal-actions][open]").count() == 0
+    if viewport == PHONE:  # the page fits 390 px; controls outside the board are at least 32 px (hexes: zoom in)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        small = [s for s in page.evaluate(SMALL_TARGETS) if "h:" not in s and "ship" not in s and "place" not in s]
+        assert small == []
     assert errors_of(page) == []
 
 
