@@ -87,6 +87,9 @@ def choose(snap: dict[str, Any], rng: Rng) -> dict[str, Any]:
             return by[kind][0]
     if "pass" in by:
         return by["pass"][0]
+    plays = [a for a in by.get("play_tactic", []) if not a.get("choices", {}).get("hexes")]
+    if plays and rng.randbelow(3) == 0:  # now and then a tactic card, its target picked on the board
+        return plays[rng.randbelow(len(plays))]
     if "regen_shield" in by:
         return by["regen_shield"][0]
     if "end_energy" in by:
@@ -196,6 +199,13 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
         if chip.get_attribute("aria-checked") != "true":
             chip.click()
         tap(page, action["target"])
+    elif kind == "play_tactic" and action.get("targets"):
+        page.click(f"[data-testid=gx-aim-{action['card']}]")
+        target = next(iter(action["targets"].values()))
+        card = next((c for c in view["cards"] if c["id"] == target), None)
+        tap(page, next(p["id"] for p in card["ships"] if p["alive"] and p["hexes"]) if card else target)
+        same_place = [a for a in snap["legal"] if a["type"] == kind and a["card"] == action["card"]
+                      and next(iter(a["targets"].values()), None) == target]
     else:
         composer_button(page, action)
     if len(same_place) > 1:
@@ -267,6 +277,7 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
     assert final["match"]["status"] == "finished"
     title = page.inner_text("[data-testid=result-title]")
     assert ("You won" in title) == (0 in final["match"]["outcome"]["winners"])
+    print("galaxies full game, actions used:", sorted(used))
     assert {"launch", "activate", "move", "attack", "end_turn"} <= used, used
     launched = [e for e in final["log"] if e["seat"] == 0 and (e["action"] or {}).get("type") == "launch"]
     assert any(e["action"].get("cargo") for e in launched), "a hold was loaded in the composer"

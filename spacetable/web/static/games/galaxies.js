@@ -459,13 +459,14 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
       const discard = pairs(legal, (a) => a.type === "discard_for_energy" && a.cards[0] === c.id);
       const on = playable.has(c.id) && plays.length;
       const withTargets = plays.filter(([a]) => Object.keys(a.targets || {}).length);
-      return html`<li class=${"gx-card" + (on ? " playable" : "") + (ui.tactic === c.id ? " picked" : "")} data-testid=${"gx-card-" + c.id}>
+      const picked = plays.length && ui.tactic === plays[0][0].card;
+      return html`<li class=${"gx-card" + (on ? " playable" : "") + (picked ? " picked" : "")} data-testid=${"gx-card-" + c.id}>
         <div class="gx-card-head"><b>${t(c.name_key)}</b> <span class="tag">${t("galaxies.ui.cost", { n: c.cost })}</span>
           <span class="tag">${t("galaxies.timing." + c.timing)}</span></div>
         <p class="small">${t(c.text_key)}</p>
         <div class="row-buttons">
-          ${withTargets.length ? html`<${Button} kind=${ui.tactic === c.id ? "primary" : null} label=${t("galaxies.ui.pick_target")}
-            testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === c.id ? null : c.id })} />` : null}
+          ${withTargets.length ? html`<${Button} kind=${picked ? "primary" : null} label=${t("galaxies.ui.pick_target")}
+            testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === withTargets[0][0].card ? null : withTargets[0][0].card })} />` : null}
           ${plays.filter(([a]) => !Object.keys(a.targets || {}).length || withTargets.length <= 4).map(([a, i]) => html`<button
             type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i} data-action=${JSON.stringify(a)}
             onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
