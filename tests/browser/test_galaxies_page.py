@@ -79,6 +79,16 @@ def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) ->
     assert "BG-8.1" in (notice.locator("[data-testid=rule-link]").get_attribute("href") or "")
     assert httpx.get(f"{server}/api/i18n/nogame/fr").status_code == 404
     assert errors_of(page) == []
+    # a spectator sees the board, the sides and no composer; the review draws the same board
+    watcher = open_page(browser, lang="ru")
+    goto(watcher, f"{server}/match/{mid}")
+    watcher.wait_for_selector("[data-testid=galaxies-board] .hex.rim")
+    assert watcher.locator("[data-testid=composer]").count() == 0
+    assert "Сторона A" in watcher.inner_text("[data-testid=galaxies-status]")
+    goto(watcher, f"{server}/replay/{mid}")
+    watcher.wait_for_selector("[data-testid=replay-step]")
+    watcher.wait_for_selector("[data-testid=galaxies-board] .hex.rim")
+    assert errors_of(watcher) == []
 
 
 @pytest.mark.parametrize(("mission", "players"), [("m5-pan-base", 3), ("m4-double-front", 4)])
