@@ -1,5 +1,5 @@
 // Battleship Galaxies renderer (game id "galaxies"; rules docs/rules/galaxies.md, ids BG-*, decisions D-*), on the
-// renderer interface of docs/architecture.md ("Web client"). Long (about 600 lines) because one game has many
+// renderer interface of docs/architecture.md ("Web client"). Long (about 850 lines) because one game has many
 // decision kinds: fleet, deck, roll-off, energy, launch and hold, activation, movement, weapons, tactic cards.
 //
 // View JSON (spacetable/games/galaxies/views.py, build_view): board {full, half, zones{A,B}: runs [r, q0, q1] of axial
