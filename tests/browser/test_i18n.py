@@ -22,12 +22,12 @@ from spacetable.server.ai import agent_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "spacetable" / "web" / "static"
-#: Games whose renderer is on the new interface (their texts are complete; fullmetal follows).
-NEW_RENDERERS = ("arena", "tremble", "worlds", "galaxies")
+#: Games whose renderer is on the new interface (all of them: their texts are complete).
+NEW_RENDERERS = ("arena", "tremble", "worlds", "galaxies", "fullmetal")
 #: Namespaces of the keys the client and the server's presentation module use.
 NAMESPACES = ("app", "nav", "ui", "conn", "board", "play", "match", "resign", "leave", "share", "log", "clock", "seat",
               "level", "status", "result", "ending", "replay", "gone", "rules", "rule", "lobby", "option", "preset",
-              "agent", "error", "game", "arena", "tremble", "worlds", "galaxies")
+              "agent", "error", "game", "arena", "tremble", "worlds", "galaxies", "fm")
 
 
 def catalogues(folder: Path) -> dict[str, dict[str, str]]:
@@ -128,6 +128,8 @@ def test_every_refusal_is_explained_in_every_language(game_id: str) -> None:
     for path in package.rglob("*.py"):
         raised |= set(re.findall(r'RuleError\(\s*"([A-Z]+-[A-Z0-9.]+)"', path.read_text(encoding="utf-8")))
     raised |= {"CORE-TURN", "CORE-ACTION", "CORE-PHASE", "CORE-RESIGN"}
+    moves = get_game(game_id).moves
+    raised |= set(moves.phase_rule.values()) if moves is not None else set()  # a move played out of its phase
     own = catalogues(package / "i18n")["en"] if (package / "i18n" / "en.json").exists() else {}
     web = catalogues(WEB / "i18n")["en"]
     missing = sorted(r for r in raised if f"rule.{r}" not in own and f"rule.{r}" not in web)

@@ -4,7 +4,8 @@
 ``unload C I #D`` (into carrier D) · ``transfer F I T`` · ``enter U S`` · ``exit U S x,y`` (or ``#D``) ·
 ``build W tank x,y`` · ``fire A B x,y`` · ``assault M x,y P:x,y [P:x,y]`` · ``capture A B T [colour]`` ·
 ``capture_ship D S`` · ``repair S x,y`` · ``retreat U x,y`` · ``take_off S`` · ``land x,y north`` ·
-``deploy []`` (JSON list) · ``depart S=leave ...`` · ``end`` · ``resign``. JSON objects are accepted too.
+``deploy 31@5,6/5,7[36] 33@4,4`` (unit@cell[cargo]; a JSON list is read too) ·
+``depart S=leave ...`` · ``end`` · ``resign``. JSON objects are accepted too.
 
 Each ``*_text`` function is the ``notation`` of one declared move and each ``*_args`` function the
 arguments of its sentence (``fullmetal.move.<type>`` in ``i18n/<lang>.json``); units are named by a
@@ -15,6 +16,7 @@ or a turn-21 decision) has its own sentence.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -51,8 +53,19 @@ def land_text(s: FMState, p: int, a: Action) -> str:
     return f"land {pos(a['dome'])} {a.get('orientation', 'north')}"
 
 
+def _deploy_entry(e: Any) -> str:
+    """One deployment entry: ``unit@cell`` (a barge ``unit@x,y/x,y``), its cargo in brackets: ``31@5,6/5,7[36,32[37]]``."""
+    if not isinstance(e, dict):
+        return str(e)
+    out = str(e["unit"]) + ("@" + pos(e["at"]) if "at" in e else "")
+    cargo = e.get("cargo") or []
+    return out + ("[" + ",".join(_deploy_entry(c) for c in cargo) + "]" if cargo else "")
+
+
 def deploy_text(s: FMState, p: int, a: Action) -> str:
-    return "deploy " + json.dumps(a["units"], separators=(",", ":")) if "units" in a else "deploy (sealed)"
+    if "units" not in a:
+        return "deploy (sealed)"
+    return " ".join(["deploy", *(_deploy_entry(e) for e in a["units"])])
 
 
 def departure_text(s: FMState, p: int, a: Action) -> str:
@@ -270,12 +283,52 @@ def parse_action(state: FMState, player: int, text: str) -> Action:
         if t == "land":
             return {"type": "land", "dome": _cell(args[0]), "orientation": args[1] if len(args) > 1 else "north"}
         if t == "deploy":
-            return {"type": "deploy", "units": json.loads(" ".join(args) or "[]")}
+            rest = " ".join(args)
+            units = json.loads(rest) if rest.startswith("[") else [_deploy_entry_parse(tok) for tok in args]
+            return {"type": "deploy", "units": units}
         if t == "depart":
             return {"type": "decide_departure", "choices": dict(a.split("=") for a in args)}
     except (IndexError, ValueError, json.JSONDecodeError) as exc:
         raise RuleError("CORE-ACTION", f"cannot read {text!r}: {exc}") from exc
     raise RuleError("CORE-ACTION", f"unknown action {t!r}")
+
+
+_DEPLOY_POS = re.compile(r"\d+,\d+(?:/\d+,\d+)?")
+
+
+def _deploy_entry_parse(tok: str) -> Any:
+    """Read ``unit@cell[cargo,...]`` as written by :func:`_deploy_entry` (cargo entries: an id, or an entry)."""
+    entry, end = _deploy_read(tok, 0)
+    if end != len(tok):
+        raise ValueError(f"unexpected {tok[end:]!r} in {tok!r}")
+    return entry
+
+
+def _deploy_read(tok: str, i: int) -> tuple[Any, int]:
+    m = re.match(r"\d+", tok[i:])
+    if not m:
+        raise ValueError(f"a unit id is expected in {tok!r}")
+    out: dict[str, Any] = {"unit": int(m.group())}
+    j = i + m.end()
+    if tok.startswith("@", j):
+        p = _DEPLOY_POS.match(tok, j + 1)
+        if not p:
+            raise ValueError(f"a cell is expected after @ in {tok!r}")
+        out["at"] = _cell(p.group())
+        j = p.end()
+    if tok.startswith("[", j):
+        cargo: list[Any] = []
+        j += 1
+        while not tok.startswith("]", j):
+            if j >= len(tok):
+                raise ValueError(f"unclosed cargo list in {tok!r}")
+            sub, j = _deploy_read(tok, j)
+            cargo.append(sub if len(sub) > 1 else sub["unit"])
+            if tok.startswith(",", j):
+                j += 1
+        out["cargo"] = cargo
+        j += 1
+    return out, j
 
 
 def _place(tok: str) -> Any:

@@ -172,13 +172,16 @@ export function ActionMenu({ menu, onPick, onClose }) {
 
 /**
  * The picker: which places can be picked now, and what a tap does. The renderer's places(action, view) maps each
- * legal action to {from, to, kind}: `from` is the place to select first (a piece; null: none), `to` the place
- * to tap then (null: the action is not picked on the board; a composer offers it).
+ * legal action to {from, to, kind} (or a list of them, when the action can be picked from several pieces or at
+ * several places): `from` is the place to select first (a piece; null: none), `to` the place to tap then (null: the
+ * action is not picked on the board; a composer offers it). The optional renderer.follow(action, view, ui) names
+ * the place to keep selected once the action is played (a piece moving on step by step).
  */
 export function usePicker({ renderer, view, legal, legalText, enabled, play, check, ui, setUi, decisionKey, you }) {
   const [selected, setSelected] = useState(null);
   const [menu, setMenu] = useState(null);
-  useEffect(() => { setSelected(null); setMenu(null); }, [decisionKey]);
+  const follow = useRef(null); // renderer.follow: the place to select once the next decision arrives
+  useEffect(() => { setSelected(follow.current); follow.current = null; setMenu(null); }, [decisionKey]);
 
   const spots = useMemo(() => {
     if (!enabled || !renderer.places) return [];
@@ -186,7 +189,9 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
     legal.forEach((a, i) => {
       let p = null;
       try { p = renderer.places(a, view, ui); } catch (e) { console.warn("places()", e); }
-      if (p && p.to !== null && p.to !== undefined) out.push({ i, action: a, from: p.from ?? null, to: p.to, kind: p.kind || "move" });
+      for (const q of Array.isArray(p) ? p : [p]) { // one spot, or several (an action picked from either of two pieces)
+        if (q && q.to !== null && q.to !== undefined) out.push({ i, action: a, from: q.from ?? null, to: q.to, kind: q.kind || "move" });
+      }
     });
     return out;
   }, [legal, view, enabled, renderer, ui]);
@@ -205,9 +210,14 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
   }, [spots, sel]);
 
   function finalize(a) { return renderer.finalize ? renderer.finalize(a, view, ui) : a; }
-  function send(a) { setSelected(null); setMenu(null); play(finalize(a)); }
+  function send(a) {
+    setSelected(null); setMenu(null);
+    try { follow.current = renderer.follow ? renderer.follow(a, view, ui) ?? null : null; } catch { follow.current = null; }
+    play(finalize(a));
+  }
 
   function choose(acts, pt) {
+    acts = acts.filter((s, k) => acts.findIndex((o) => o.i === s.i) === k); // an action listed once
     if (acts.length === 1) send(acts[0].action);
     else setMenu({ x: pt.x, y: pt.y, items: acts.map((s) => ({ action: s.action, text: legalText[s.i] || JSON.stringify(s.action) })) });
   }

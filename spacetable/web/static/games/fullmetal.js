@@ -1,156 +1,240 @@
-// Full Metal Planète renderer for the spacetable web client (plain ES2020, no libraries).
+// Full Metal Planète renderer (game id "fullmetal"; rules docs/rules/fullmetal.md, ids FM-*), on the renderer
+// interface of docs/architecture.md ("Web client"). Modules beside it: fullmetal-hex.js (geometry, FM-1),
+// fullmetal-model.js (reading the view), fullmetal-pieces.js (unit drawings), fullmetal-board.js (the board),
+// fullmetal-setup.js (landing, deployment and departure composers), fullmetal-panels.js (status, reports, legend,
+// holds), fullmetal.css.
 //
-// View JSON (game.view(state, seat)):
-//   {game, phase, turn, tide, width, height, terrain: [rows of ".*%$#?"], viewer,
-//    players: [{seat, colour, pool, saved, eliminated, resigned, ships: [ids]}],
-//    controller: [seat per colour or -1], order, active, units: [{id, kind, colour,
-//    cells: [[x,y]...], carrier?, cargo?, shots?, neutralized_by?, locked?, stranded?,
-//    turrets? (ships), captor?}], pontoons: [[x,y]], reserve, departed, cover: [per player
-//    a string of one digit per cell], retreat_window, retreat_only (unit ids; [] = all),
-//    cards_left, forecast? (own only: {turn: tide}), sealed, config}
-// Board elements standing for legal actions are clickable: click one of your units to select
-// it, then a highlighted cell to send the matching action (move, unload, exit, fire, build...).
-(function () {
-  "use strict";
-  const COLOURS = ["#d33", "#36c", "#2a2", "#d9a400"];
-  const FILL = { ".": "#5b8fd6", "*": "#8fb6b0", "%": "#9aa86a", "$": "#d9c58f", "#": "#8a6e4b" };
-  const CODE = { ship: "S", turret: "U", tank: "T", gt: "G", mb: "M", barge: "B", crab: "C", wl: "W", pontoon: "P", ore: "o" };
-  const SVGNS = "http://www.w3.org/2000/svg";
-  const R = 13;
-  let selected = null;
+// View JSON (game.view(state, seat)): {game, phase: land|deploy|play|depart|over, turn, tide, width, height, map,
+//   terrain: [rows of ".*%$#?"], viewer, players: [{seat, colour, pool, saved, eliminated, resigned, ships}],
+//   controller: [seat per colour or -1], order, active, land_order, units: [{id, kind, colour, cells: [[x, y]...],
+//   carrier?, cargo?, shots?, neutralized_by?, locked?, stranded?, turrets?, captor?, value?, builds?}],
+//   pontoons, reserve, departed, graveyard, retreat_window, retreat_only, cover: [a digit per cell, per player],
+//   sealed: {committed, own}, cards_left, config, forecast? (own: {turn: tide})}
+// Legal actions are single steps (FM-D50): move, retreat, load, unload, transfer, enter, exit, build, fire, assault,
+// capture, capture_ship, repair, take_off, end_turn; land, deploy and decide_departure before and after play.
+//
+// On the board: select a unit (or an item in a hold below the board), then tap a marked hex: a dot moves there, a
+// ring fires or captures, a green mark loads, unloads, enters or exits. A hex offering several actions (move or
+// build, fire with one partner or another) opens the frame's menu. A unit that moved stays selected, so a path is
+// walked one tap per step. Landing, deployment, the end of the turn, take-off and the turn-21 decision are composers.
+import { html, Button } from "/static/app/kit.js";
+import { keyOf } from "./fullmetal-hex.js";
+import { COLOURS, cellsOf, index, mine, unitOf } from "./fullmetal-model.js";
+import { Board } from "./fullmetal-board.js";
+import { SetupComposer, setupOnPlace } from "./fullmetal-setup.js";
+import { Legend, Results, Status, Tray, lastTurn } from "./fullmetal-panels.js";
 
-  function landAt(ch, tide) {
-    if (ch === "$" || ch === "#") return true;
-    if (ch === "*") return tide === "low";
-    if (ch === "%") return tide !== "high";
-    return false;
-  }
-  function centre(x, y) {
-    return [R * (1.5 * x + 1), R * (Math.sqrt(3) * (y + 0.5 * (x % 2)) + Math.sqrt(3) / 2)];
-  }
-  function el(tag, attrs, parent) {
-    const e = document.createElementNS(SVGNS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(e);
-    return e;
-  }
-  function hexPoints(cx, cy) {
-    const pts = [];
-    for (let k = 0; k < 6; k++) pts.push((cx + R * Math.cos(k * Math.PI / 3)).toFixed(1) + "," + (cy + R * Math.sin(k * Math.PI / 3)).toFixed(1));
-    return pts.join(" ");
-  }
-  function key(c) { return c[0] + "," + c[1]; }
-  function actionUnit(a) { return a.unit ?? a.carrier ?? a.wl ?? a.mover ?? a.a ?? a.destroyer ?? a.ship ?? null; }
-  function actionCell(a) {
-    const t = a.path ? a.path[a.path.length - 1] : (a.to ?? a.target ?? a.dome ?? a.pod ?? null);
-    if (!Array.isArray(t)) return null;
-    return Array.isArray(t[0]) ? t[0] : t;
-  }
-  function actionText(a) {
-    const c = actionCell(a);
-    const at = c ? " → " + key(c) : "";
-    switch (a.type) {
-      case "move": return "move " + a.unit + at;
-      case "fire": return "fire " + a.a + "+" + a.b + at;
-      case "end_turn": return "end turn";
-      case "land": return "land" + at + (a.orientation ? " " + a.orientation : "");
-      case "deploy": return a.units ? "deploy " + a.units.length + " units" : "deploy (sealed)";
-      case "decide_departure": return a.choices ? "departure " + JSON.stringify(a.choices) : "departure (sealed)";
-      default: return a.type + (actionUnit(a) !== null ? " " + actionUnit(a) : "") + at;
-    }
-  }
+const STYLE = "/static/games/fullmetal.css";
+if (typeof document !== "undefined" && !document.querySelector(`link[href="${STYLE}"]`)) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLE;
+  document.head.append(link);
+}
 
-  function render(root, view, ctx) {
-    const t = (k, f) => (ctx && ctx.t ? ctx.t(k, f) : f);
-    const legal = (ctx && ctx.legal) || [];
-    root.innerHTML = "";
-    const wrap = document.createElement("div");
-    wrap.className = "fm-wrap";
-    root.appendChild(wrap);
-    const info = document.createElement("div");
-    info.className = "fm-info";
-    const me = view.viewer;
-    const pools = view.players.map(p => `${t("player", "Player")} ${p.seat} (${p.colour}): ${p.pool} AP +${p.saved}` +
-      (p.eliminated ? " ✗" : "")).join(" · ");
-    info.textContent = `${t("turn", "Turn")} ${view.turn} · ${t("tide", "tide")} ${view.tide} · ${view.phase} · ${pools}`;
-    wrap.appendChild(info);
-    if (view.forecast && Object.keys(view.forecast).length) {
-      const fc = document.createElement("div");
-      fc.className = "fm-forecast";
-      fc.textContent = t("forecast", "Your forecast") + ": " + Object.entries(view.forecast).map(([k, v]) => `t${k} ${v}`).join(", ");
-      wrap.appendChild(fc);
-    }
-    const w = R * (1.5 * view.width + 0.5), h = R * Math.sqrt(3) * (view.height + 0.5);
-    const svg = el("svg", { viewBox: `0 0 ${w.toFixed(0)} ${h.toFixed(0)}`, class: "fm-board", width: "100%" });
-    wrap.appendChild(svg);
-    const byCell = {};
-    for (const u of view.units) for (const c of u.cells) byCell[key(c)] = u;
-    const pontoons = new Set((view.pontoons || []).map(key));
-    const targets = {};
-    for (const a of legal) {
-      const c = actionCell(a);
-      if (!c) continue;
-      const u = actionUnit(a);
-      if (selected !== null && u !== selected && view.phase === "play") continue;
-      (targets[key(c)] = targets[key(c)] || []).push(a);
-    }
-    const enemyCover = (i) => {
-      let best = 0;
-      (view.cover || []).forEach((row, p) => { if (p !== me) best = Math.max(best, +row[i]); });
-      return best;
-    };
-    for (let y = 0; y < view.height; y++) {
-      for (let x = 0; x < view.width; x++) {
-        const ch = view.terrain[y][x];
-        if (ch === "?") continue;
-        const [cx, cy] = centre(x, y);
-        let fill = FILL[ch];
-        if ((ch === "*" || ch === "%") && !landAt(ch, view.tide)) fill = "#6f9fd8";
-        const cell = el("polygon", { points: hexPoints(cx, cy), fill, stroke: "#333", "stroke-width": "0.5" }, svg);
-        const k = key([x, y]);
-        if (me !== null && me !== undefined && enemyCover(y * view.width + x) >= 2)
-          el("polygon", { points: hexPoints(cx, cy), fill: "rgba(255,0,0,0.22)", "pointer-events": "none" }, svg);
-        if (pontoons.has(k)) el("circle", { cx, cy, r: R * 0.8, fill: "none", stroke: "#444", "stroke-width": 2 }, svg);
-        if (targets[k] && (selected !== null || view.phase !== "play")) {
-          cell.setAttribute("stroke", "#fff");
-          cell.setAttribute("stroke-width", "2");
-          cell.style.cursor = "pointer";
-          cell.addEventListener("click", () => { const a = targets[k][0]; selected = null; ctx.send(a); });
-        }
-        const u = byCell[k];
-        if (!u) continue;
-        if (u.kind === "ore") { el("circle", { cx, cy, r: R * 0.35, fill: "#222" }, svg); continue; }
-        const col = u.colour >= 0 ? COLOURS[u.colour % 4] : "#777";
-        const attrs = { cx, cy, r: R * 0.62, fill: col };
-        if (u.neutralized_by) { attrs.stroke = "#fff"; attrs["stroke-dasharray"] = "2,2"; attrs["stroke-width"] = 2; }
-        if (selected === u.id) { attrs.stroke = "#ff0"; attrs["stroke-width"] = 3; }
-        const disc = el("circle", attrs, svg);
-        let label = CODE[u.kind] || "?";
-        if (u.kind === "ship") {
-          const idx = u.cells.findIndex(c => key(c) === k);
-          label = idx === 0 ? "S" : (u.turrets[idx - 1] >= 0 ? "U" : "x");
-        } else if (u.cargo && u.cargo.length) label += u.cargo.length;
-        const text = el("text", { x: cx, y: cy + R * 0.28, "font-size": R * 0.75, "text-anchor": "middle", fill: "#fff", "pointer-events": "none" }, svg);
-        text.textContent = label;
-        const own = view.controller[u.colour] === me;
-        if (own && legal.some(a => actionUnit(a) === u.id)) {
-          disc.style.cursor = "pointer";
-          disc.addEventListener("click", () => { selected = selected === u.id ? null : u.id; render(root, view, ctx); });
-        }
-      }
-    }
-    const bar = document.createElement("div");
-    bar.className = "fm-bar";
-    for (const a of legal.filter(a => ["end_turn", "take_off", "deploy", "decide_departure"].includes(a.type))) {
-      const b = document.createElement("button");
-      b.textContent = actionText(a);
-      b.addEventListener("click", () => ctx.send(a));
-      bar.appendChild(b);
-    }
-    wrap.appendChild(bar);
-  }
+// --------------------------------------------------------------------------------------------- the picker
+const hexes = (view, id) => cellsOf(unitOf(view, id));
+const dest = (to) => (Array.isArray(to) && Array.isArray(to[0]) ? to.map(keyOf) : [keyOf(to)]);
+const spots = (froms, tos, kind) => froms.flatMap((from) => tos.map((to) => ({ from, to, kind })));
 
-  if (typeof Spacetable !== "undefined" && Spacetable.registerRenderer) {
-    Spacetable.registerRenderer("fullmetal", { render, actionText });
+/** Where each legal action is picked: from the unit's hexes (or its "c:<id>" item in a hold) to the hex tapped. */
+function places(a, view) {
+  switch (a.type) {
+    case "move": {
+      const u = unitOf(view, a.unit);
+      const last = a.path[a.path.length - 1];
+      const to = u && u.kind === "barge" ? keyOf(last[1]) : keyOf(last);
+      return spots(cellsOf(u), [to], "move");
+    }
+    case "retreat": {
+      const u = unitOf(view, a.unit);
+      const to = u && u.kind === "barge" ? keyOf(a.to[1]) : keyOf(a.to);
+      return spots(cellsOf(u), [to], "move");
+    }
+    case "load": {
+      const item = unitOf(view, a.item);
+      const out = spots(hexes(view, a.carrier), cellsOf(item), "special");
+      if (item && item.kind !== "ore" && item.kind !== "pontoon") out.push(...spots(cellsOf(item), hexes(view, a.carrier), "special"));
+      return out;
+    }
+    case "enter":
+      return [...spots(hexes(view, a.unit), hexes(view, a.ship), "special"), ...spots(hexes(view, a.ship), hexes(view, a.unit), "special")];
+    case "unload":
+    case "exit": {
+      const item = a.type === "unload" ? a.item : a.unit;
+      const carrier = a.type === "unload" ? a.carrier : a.ship;
+      const to = typeof a.to === "number" ? hexes(view, a.to) : dest(a.to);
+      const out = spots(["c:" + item], to, typeof a.to === "number" ? "special" : "place");
+      const c = unitOf(view, carrier);
+      if (c && c.kind !== "ship" && typeof a.to !== "number") out.push(...spots(cellsOf(c), to, "place"));
+      return out;
+    }
+    case "transfer":
+      return { from: "c:" + a.item, to: "c:" + a.to, kind: "special" };
+    case "build":
+      return spots(hexes(view, a.wl), [keyOf(a.to)], "place");
+    case "fire":
+      return spots([...hexes(view, a.a), ...hexes(view, a.b)], [keyOf(a.target)], "capture");
+    case "assault":
+      return spots(hexes(view, a.mover), [keyOf(a.path[a.path.length - 1])], "capture");
+    case "capture":
+      return spots([...hexes(view, a.a), ...hexes(view, a.b)], hexes(view, a.target), "capture");
+    case "capture_ship":
+      return spots(hexes(view, a.destroyer), hexes(view, a.ship), "capture");
+    case "repair":
+      return spots(hexes(view, a.ship), [keyOf(a.pod)], "special");
+    case "land":
+      return { from: null, to: keyOf(a.dome), kind: "place" };
+    default:
+      return null; // deploy, decide_departure, take_off, end_turn, resign: composer controls
   }
-})();
+}
+
+const SPOTS = new WeakMap();
+function spotsOf(legal, view) {
+  let s = SPOTS.get(legal);
+  if (!s || s.view !== view) {
+    const all = legal.flatMap((a) => { const p = places(a, view); return Array.isArray(p) ? p : p ? [p] : []; });
+    s = { view, sources: new Set(all.map((p) => p.from).filter((f) => f !== null)), direct: new Set(all.filter((p) => p.from === null).map((p) => p.to)) };
+    SPOTS.set(legal, s);
+  }
+  return s;
+}
+
+/** After a step the unit stays selected (where it now stands), so a path is walked tap by tap. */
+function follow(a, view) {
+  const u = unitOf(view, a.unit ?? a.item ?? a.wl);
+  if (a.type === "move" || a.type === "retreat") {
+    const to = a.type === "move" ? a.path[a.path.length - 1] : a.to;
+    return u && u.kind === "barge" ? keyOf(to[1]) : keyOf(to);
+  }
+  if ((a.type === "exit" || a.type === "unload") && Array.isArray(a.to)) return dest(a.to)[0];
+  if (a.type === "build") return keyOf(unitOf(view, a.wl).cells[0]);
+  return null;
+}
+
+/** What a refused tap meant, so that the server says why it is refused (with the rule's link). */
+function guess(from, to, view) {
+  if (!from || to.includes(":") && !to.startsWith("c:")) return null;
+  const { occ, byId } = index(view);
+  if (from.startsWith("c:")) {
+    const item = byId.get(Number(from.slice(2)));
+    if (!item || to.startsWith("c:")) return null;
+    const holder = byId.get(item.carrier);
+    const target = occ.get(to);
+    const where = target && target.kind !== "ore" ? target.id : to.split(",").map(Number);
+    if (holder && holder.kind === "ship") return { type: "exit", unit: item.id, ship: holder.id, to: where };
+    return holder ? { type: "unload", carrier: holder.id, item: item.id, to: where } : null;
+  }
+  const u = occ.get(from);
+  if (!u || to.startsWith("c:")) return null;
+  const cell = to.split(",").map(Number);
+  const there = occ.get(to);
+  if (!there) {
+    const path = u.kind === "barge" ? [[u.cells[0], cell]] : [cell];
+    return { type: "move", unit: u.id, path };
+  }
+  if (there.kind === "ship" && mine(view, there)) return { type: "enter", unit: u.id, ship: there.id };
+  if (there.kind === "ore" || (mine(view, there) && there.kind !== "ship")) return { type: "load", carrier: u.id, item: there.id };
+  if (["tank", "gt", "mb", "turret"].includes(u.kind)) {
+    const partner = view.units.find((o) => o.id !== u.id && mine(view, o) && ["tank", "gt", "mb", "turret"].includes(o.kind) && o.cells.length && o.carrier === undefined);
+    if (there.kind === "ship") return { type: "capture_ship", destroyer: u.id, ship: there.id };
+    if (partner) return { type: "fire", a: Math.min(u.id, partner.id), b: Math.max(u.id, partner.id), target: cell };
+  }
+  return null;
+}
+
+/** Taps the picker does not handle: drafts of the landing and the deployment, and looking at any hex. */
+function onPlace(place, api) {
+  if (setupOnPlace(place, api)) return true;
+  if (place.includes(":")) return false;
+  const s = api.enabled ? spotsOf(api.legal, api.view) : null;
+  if (api.selected !== null && api.selected !== undefined) return false; // a target, or a refusal to explain
+  if (s && (s.sources.has(place) || s.direct.has(place))) return false;
+  api.setUi({ inspect: api.ui.inspect === place ? null : place });
+  return true;
+}
+
+function lastPlaces(entry, view) {
+  const a = entry.action;
+  if (!a) return [];
+  const cells = (c) => (c === undefined || c === null ? [] : typeof c === "number" ? hexes(view, c) : dest(c));
+  switch (a.type) {
+    case "move": return a.path.flatMap((c) => dest(c));
+    case "retreat": return dest(a.to);
+    case "fire": return [keyOf(a.target), ...hexes(view, a.a), ...hexes(view, a.b)];
+    case "assault": return [...a.path.flatMap((c) => dest(c)), ...a.shots.map((s) => keyOf(s.target))];
+    case "capture": return [...hexes(view, a.target), ...hexes(view, a.a), ...hexes(view, a.b)];
+    case "capture_ship": return hexes(view, a.ship);
+    case "load": return [...hexes(view, a.carrier)];
+    case "enter": return hexes(view, a.ship);
+    case "unload": case "exit": return cells(a.to);
+    case "build": return [keyOf(a.to)];
+    case "repair": return [keyOf(a.pod)];
+    case "land": return hexes(view, view.units.find((u) => u.kind === "ship" && u.colour === entry.seat)?.id);
+    case "deploy": return (a.units || []).flatMap((e) => dest(e.at));
+    default: return [];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- composer
+function PlayComposer(props) {
+  const { view, legal, legalText, play, t } = props;
+  const end = legal.findIndex((a) => a.type === "end_turn");
+  const offs = legal.map((a, i) => [a, i]).filter(([a]) => a.type === "take_off");
+  const me = view.players[view.viewer] || { pool: 0 };
+  const keep = Math.min(10, 5 * Math.floor(me.pool / 5));
+  const retreat = legal.some((a) => a.type === "retreat");
+  return html`<div data-testid="fm-play">
+    <p class="fm-ap" data-testid="fm-ap">${t("fm.ap_to_spend", { n: me.pool })}</p>
+    ${retreat ? html`<p class="help">${t("fm.retreat_note")}</p>` : null}
+    ${offs.length ? html`<div class="row-buttons">${offs.map(([a, i]) => html`<${Button} icon="check" label=${legalText[i]} testid=${"fm-take-off-" + a.ship}
+      onClick=${() => play(a)} />`)}</div>` : null}
+    <div class="row-buttons">
+      <${Button} kind="primary" label=${t("fm.end_turn")} testid="fm-end-turn" disabled=${end < 0} onClick=${() => play(legal[end])} />
+      <span class="muted small">${end < 0 ? t("fm.cannot_end") : t("fm.end_turn_keeps", { n: keep })}</span>
+    </div>
+  </div>`;
+}
+
+function Composer(props) {
+  const { view, t } = props;
+  const setup = SetupComposer(props);
+  const playing = props.interactive && view.phase === "play" && props.legal.length;
+  if (!setup && !playing) return null;
+  return html`<section class="card composer fm-composer" aria-labelledby="fm-composer-h" data-testid="composer">
+    <h2 id="fm-composer-h">${t("fm.your_move")}</h2>${setup || html`<${PlayComposer} ...${props} />`}</section>`;
+}
+
+// ------------------------------------------------------------------------------------------ status texts
+function phase(view, t) {
+  return t("fm.phase." + view.phase) + " · " + t("fm.tide." + view.tide);
+}
+
+function turn(view, t) {
+  const base = t("fm.turn_of", { n: view.turn, of: lastTurn(view) });
+  const p = view.phase === "play" && view.active !== null ? view.players[view.active] : null;
+  return p ? base + " · " + t("fm.ap_n", { n: p.pool }) : base;
+}
+
+function hint({ view, legal, ui, hl, t }) {
+  if (legal.some((a) => a.type === "land")) return t(ui.land ? "fm.hint_land_confirm" : "fm.hint_land");
+  if (legal.some((a) => a.type === "deploy")) return t(ui.pick !== null && ui.pick !== undefined ? "fm.hint_deploy_drop" : "fm.hint_deploy");
+  if (legal.some((a) => a.type === "decide_departure")) return t("fm.hint_depart");
+  if (hl && hl.selected) return t("fm.hint_target");
+  if (legal.some((a) => a.type === "retreat")) return t("fm.hint_retreat");
+  return t("fm.hint_select");
+}
+
+function seatColour(view, seat) { return COLOURS[seat % 4]; }
+
+function ending(outcome, view, t) {
+  const d = (outcome.details && outcome.details.departed) || [];
+  if (!d.length) return t("fm.ending_none");
+  return d.map((x) => t("fm.departed_short", { colour: t("fm.colour." + (x.colour % 4)), score: x.score, turn: x.turn })).join(" · ");
+}
+
+export default {
+  Board, Tray, Composer, Status, Results, Legend,
+  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending,
+};

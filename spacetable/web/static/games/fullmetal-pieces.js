@@ -1,0 +1,119 @@
+// Full Metal Planète pieces, drawn as inline SVG around (0, 0) for a hex of radius R (FM-4): a coloured disc with
+// a white silhouette per kind, barges as a hull over two hexes, spaceships as a dome and three pods, ore as a
+// pebble, pontoons as planks. Used on the board (moved with CSS transforms, so pieces glide), in the trays and in
+// the legend. Purely visual: taps reach the hex underneath (pointer-events: none).
+import { html } from "/static/app/kit.js";
+import { R } from "./fullmetal-hex.js";
+
+const INK = "#fff";
+
+/** The white silhouette of a kind, about 2·s wide. */
+export function Glyph({ kind, s = 9 }) {
+  const w = Math.max(1.4, s * 0.2);
+  switch (kind) {
+    case "tank": // side view: tracks, hull, turret and a gun pointing right
+      return html`<g fill=${INK} stroke="none"><rect x=${-s * 0.9} y=${s * 0.2} width=${s * 1.8} height=${s * 0.5} rx=${s * 0.25} />
+        <path d=${`M${-s * 0.8} ${s * 0.15}L${-s * 0.55} ${-s * 0.2}H${s * 0.6}L${s * 0.8} ${s * 0.15}Z`} />
+        <rect x=${-s * 0.4} y=${-s * 0.6} width=${s * 0.75} height=${s * 0.45} rx=${s * 0.18} />
+        <rect x=${s * 0.2} y=${-s * 0.48} width=${s * 0.85} height=${w} rx=${w / 2} /></g>`;
+    case "gt": // the super tank: heavier, two guns
+      return html`<g fill=${INK} stroke="none"><rect x=${-s} y=${s * 0.25} width=${s * 2} height=${s * 0.55} rx=${s * 0.27} />
+        <path d=${`M${-s * 0.9} ${s * 0.2}L${-s * 0.65} ${-s * 0.2}H${s * 0.7}L${s * 0.9} ${s * 0.2}Z`} />
+        <rect x=${-s * 0.55} y=${-s * 0.72} width=${s * 0.95} height=${s * 0.6} rx=${s * 0.2} />
+        <rect x=${s * 0.3} y=${-s * 0.68} width=${s * 0.8} height=${w} rx=${w / 2} /><rect x=${s * 0.3} y=${-s * 0.38} width=${s * 0.8} height=${w} rx=${w / 2} /></g>`;
+    case "mb":
+      return html`<g fill=${INK} stroke="none"><path d=${`M${-s} ${-s * 0.05}L${s} ${-s * 0.05}L${s * 0.6} ${s * 0.6}L${-s * 0.7} ${s * 0.6}Z`} />
+        <rect x=${-s * 0.4} y=${-s * 0.6} width=${s * 0.7} height=${s * 0.5} /><rect x=${s * 0.1} y=${-s * 0.85} width=${s * 0.85} height=${w} /></g>`;
+    case "crab":
+      return html`<g stroke=${INK} stroke-width=${w} fill="none" stroke-linecap="round">
+        <ellipse cx="0" cy="0" rx=${s * 0.55} ry=${s * 0.42} fill=${INK} />
+        <path d=${`M${-s * 0.5} ${-s * 0.2}L${-s} ${-s * 0.6}M${-s * 0.55} ${s * 0.1}L${-s} ${s * 0.1}M${-s * 0.5} ${s * 0.35}L${-s * 0.9} ${s * 0.75}`} />
+        <path d=${`M${s * 0.5} ${-s * 0.2}L${s} ${-s * 0.6}M${s * 0.55} ${s * 0.1}L${s} ${s * 0.1}M${s * 0.5} ${s * 0.35}L${s * 0.9} ${s * 0.75}`} /></g>`;
+    case "wl":
+      return html`<g stroke=${INK} stroke-width=${w} fill="none" stroke-linecap="round">
+        <path d=${`M${-s * 0.75} ${-s * 0.55}A${s * 0.9} ${s * 0.9} 0 0 0 ${s * 0.45} ${s * 0.3}Z`} fill=${INK} />
+        <path d=${`M${-s * 0.05} ${-s * 0.05}L${s * 0.55} ${-s * 0.65}M${-s * 0.2} ${s * 0.3}L${-s * 0.45} ${s * 0.9}L${s * 0.5} ${s * 0.9}`} />
+        <circle cx=${s * 0.62} cy=${-s * 0.72} r=${s * 0.16} fill=${INK} /></g>`;
+    case "turret":
+      return html`<g fill=${INK} stroke="none"><circle cx="0" cy=${s * 0.1} r=${s * 0.5} />
+        <rect x=${-w / 2} y=${-s * 0.95} width=${w} height=${s} /><rect x=${-s * 0.75} y=${s * 0.45} width=${s * 1.5} height=${s * 0.35} rx=${s * 0.1} /></g>`;
+    case "barge":
+      return html`<g fill=${INK} stroke="none"><rect x=${-s} y=${-s * 0.35} width=${s * 2} height=${s * 0.7} rx=${s * 0.3} /></g>`;
+    case "ship":
+      return html`<g fill=${INK} stroke="none"><path d=${`M${-s * 0.8} ${s * 0.35}A${s * 0.8} ${s * 0.8} 0 0 1 ${s * 0.8} ${s * 0.35}Z`} />
+        <rect x=${-s} y=${s * 0.4} width=${s * 2} height=${s * 0.3} rx=${s * 0.1} /></g>`;
+    default:
+      return null;
+  }
+}
+
+/** A unit on one hex: disc, silhouette, marks for its state and a cargo count. */
+export function UnitDisc({ u, colour, extra = "" }) {
+  const r = R * 0.72;
+  const n = u.cargo ? u.cargo.length : 0;
+  return html`<g class=${"fm-piece " + extra}>
+    <circle r=${r} fill=${colour} class="fm-disc" />
+    <${Glyph} kind=${u.kind} s=${r * 0.62} />
+    ${u.neutralized_by ? html`<circle r=${r + 2.5} class="fm-neutral" />` : null}
+    ${u.stranded ? html`<path class="fm-stranded" d=${`M${-r} ${r * 0.85}q${r / 4} -4 ${r / 2} 0t${r / 2} 0t${r / 2} 0t${r / 2} 0`} />` : null}
+    ${n ? html`<g class="fm-badge" transform=${`translate(${r * 0.78},${-r * 0.78})`}><circle r="6.5" /><text y="3.3">${n}</text></g>` : null}
+    ${u.locked ? html`<rect class="fm-lock" x=${-r - 1} y=${r * 0.35} width="6" height="5" rx="1" />` : null}
+  </g>`;
+}
+
+/** A barge on its two hexes (a hull from one centre to the other), drawn at the first centre. */
+export function BargeHull({ u, colour, dx, dy, extra = "" }) {
+  const len = Math.hypot(dx, dy);
+  const ang = (Math.atan2(dy, dx) * 180) / Math.PI;
+  const r = R * 0.62;
+  const n = u.cargo ? u.cargo.length : 0;
+  return html`<g class=${"fm-piece " + extra}>
+    <g transform=${`rotate(${ang.toFixed(1)})`}>
+      <rect x=${-r} y=${-r} width=${len + 2 * r} height=${2 * r} rx=${r} fill=${colour} class="fm-disc" />
+      <path d=${`M${-r * 0.4} 0H${len + r * 0.4}`} stroke="#fff" stroke-width="3" stroke-linecap="round" opacity="0.8" />
+      <path d=${`M${len * 0.5 - 4} ${-r * 0.55}V${r * 0.55}M${len * 0.5 + 4} ${-r * 0.55}V${r * 0.55}`} stroke="#fff" stroke-width="1.6" opacity="0.8" />
+      ${u.neutralized_by ? html`<rect x=${-r - 2.5} y=${-r - 2.5} width=${len + 2 * r + 5} height=${2 * r + 5} rx=${r + 2.5} class="fm-neutral" />` : null}
+    </g>
+    ${u.stranded ? html`<path class="fm-stranded" d=${`M${-r} ${r}q${r / 4} -4 ${r / 2} 0t${r / 2} 0t${r / 2} 0t${r / 2} 0`} />` : null}
+    ${n ? html`<g class="fm-badge" transform=${`translate(${dx / 2},${dy / 2})`}><circle r="6.5" /><text y="3.3">${n}</text></g>` : null}
+  </g>`;
+}
+
+/** A spaceship: hull lines from the dome to its pods, the pods (with their turrets) and the dome, drawn at the dome. */
+export function ShipHull({ pods, colour, turrets, cargo, extra = "" }) {
+  const r = R * 0.86;
+  return html`<g class=${"fm-piece fm-ship " + extra}>
+    ${pods.map(([dx, dy]) => html`<path d=${`M0 0L${dx} ${dy}`} stroke=${colour} stroke-width=${R * 0.7} stroke-linecap="round" opacity="0.85" />`)}
+    ${pods.map(([dx, dy], k) => html`<g transform=${`translate(${dx},${dy})`}>
+      <circle r=${R * 0.66} fill=${colour} class="fm-disc" />
+      ${turrets[k] ? html`<${Glyph} kind="turret" s=${R * 0.45} />` : html`<path class="fm-broken" d=${`M-6 -6L6 6M6 -6L-6 6`} />`}</g>`)}
+    <circle r=${r} fill=${colour} class="fm-disc fm-dome" />
+    <${Glyph} kind="ship" s=${r * 0.62} />
+    ${cargo ? html`<g class="fm-badge" transform=${`translate(${r * 0.75},${-r * 0.75})`}><circle r="7.5" /><text y="3.5">${cargo}</text></g>` : null}
+  </g>`;
+}
+
+export function OrePebble({ value }) {
+  return html`<g class="fm-ore"><path d="M-7 -3L-3 -8L5 -7L9 -1L6 6L-2 8L-8 4Z" class="fm-ore-stone" />
+    <path d="M-3 -5L2 -5L4 -2" class="fm-ore-shine" />
+    ${value !== undefined && value !== 2 ? html`<text y="3.5" class="fm-ore-value">${value}</text>` : null}</g>`;
+}
+
+export function PontoonPlanks() {
+  const s = R * 0.78;
+  return html`<g class="fm-pontoon"><rect x=${-s} y=${-s * 0.6} width=${s * 2} height=${s * 1.2} rx="3" />
+    <path d=${`M${-s * 0.5} ${-s * 0.6}V${s * 0.6}M0 ${-s * 0.6}V${s * 0.6}M${s * 0.5} ${-s * 0.6}V${s * 0.6}`} /></g>`;
+}
+
+/** A piece alone in a small SVG (trays, the legend, info cards). */
+export function MiniPiece({ kind, colour, size = 34, u }) {
+  const unit = u || { kind, id: 0 };
+  let body;
+  if (kind === "ore") body = html`<${OrePebble} value=${unit.value} />`;
+  else if (kind === "pontoon") body = html`<${PontoonPlanks} />`;
+  else if (kind === "barge") body = html`<g transform="translate(-16,0)"><${BargeHull} u=${{ ...unit, neutralized_by: null }} colour=${colour} dx=${32} dy=${0} /></g>`;
+  else body = html`<${UnitDisc} u=${{ ...unit, neutralized_by: null, stranded: false, locked: false }} colour=${colour} />`;
+  const vb = kind === "barge" ? "-32 -16 64 32" : "-17 -17 34 34";
+  return html`<svg class="fm-mini" viewBox=${vb} width=${kind === "barge" ? size * 1.6 : size} height=${kind === "barge" ? size * 0.8 : size}
+    aria-hidden="true" focusable="false">${body}</svg>`;
+}
