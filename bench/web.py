@@ -11,7 +11,7 @@
   new interface draw their ``Board``; older renderers (``Spacetable.registerRenderer``) their ``render``.
 
     .venv/bin/python bench/web.py                    # arena, 20 runs each
-    .venv/bin/python bench/web.py --game fullmetal   # Full Metal's board (older renderer until it is rewritten)
+    .venv/bin/python bench/web.py --game fullmetal   # Full Metal's board (the original 36 x 23 map)
     .venv/bin/python bench/web.py --game galaxies    # Battleship Galaxies, both fleets launched, an activation open
 
 The server is started on 127.0.0.1 with a temporary SQLite database and stopped at the end.
@@ -81,7 +81,8 @@ REDRAW = """async ([gameId, view, legal, runs]) => {
     const props = (sel) => ({ view, seat: 0, you: 0, legal, legalText: legal.map(() => ''), ui: {}, setUi() {}, play() {}, t,
       seatName: (i) => 'seat ' + i, interactive: true,
       hl: { selected: sel, sources: new Set(), targets: new Map(), last: new Set(), hover: new Set(), interactive: true } });
-    const places = legal.map((a) => R.places ? R.places(a, view, {}) : null).filter(Boolean);
+    const places = legal.flatMap((a) => { const p = R.places ? R.places(a, view, {}) : null; return Array.isArray(p) ? p : p ? [p] : []; })
+      .filter((p) => p.to !== null && p.to !== undefined);
     const froms = [...new Set(places.map((p) => p.from).filter(Boolean))];
     for (let i = 0; i < runs; i++) {
       render(null, box);
@@ -143,9 +144,27 @@ def new_match(base: str, game: str) -> tuple[str, str]:
         j = httpx.post(f"{base}/api/matches/{mid}/seats/{s}/join", json={"name": f"p{s}"})
         j.raise_for_status()
         tokens.append(j.json()["token"])
+    if game == "fullmetal":
+        to_play(base, mid, tokens)
     if game == "galaxies":
         galaxies_to_activation(base, mid, tokens)
     return mid, tokens[0]
+
+
+def to_play(base: str, mid: str, tokens: list[str]) -> None:
+    """Full Metal: both ships land and deploy every unit they can, then turns end until seat 0 plays (a full board
+    with units to select, as in a game)."""
+    for _ in range(20):
+        snap = httpx.get(f"{base}/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tokens[0]}).json()
+        view, to_act = snap["view"], snap["to_act"]
+        if view["phase"] == "play" and to_act == [0]:
+            return
+        seat = to_act[0]
+        mine = httpx.get(f"{base}/api/matches/{mid}/state", params={"seat": seat}, headers={"X-Seat-Token": tokens[seat]}).json()
+        action = next(a for a in mine["legal"] if a["type"] in ("land", "deploy", "end_turn"))
+        httpx.post(f"{base}/api/matches/{mid}/actions", json={"seat": seat, "token": tokens[seat], "version": mine["version"],
+                                                              "action": action}).raise_for_status()
+    raise SystemExit("the Full Metal match did not reach seat 0's turn")
 
 
 def galaxies_to_activation(base: str, mid: str, tokens: list[str]) -> None:

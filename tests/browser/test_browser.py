@@ -1,34 +1,20 @@
-"""Browser tests (Playwright + Debian chromium) of the games whose renderers are not on the new renderer interface
-yet (fullmetal): its page loads and is playable through the list of legal actions (opened for it, folded for the
-others); plus language switching. The arena, tremble and worlds, on the new interface, are played by board gestures
-in test_arena_fullgame.py, test_tremble_fullgame.py and test_worlds_fullgame.py; tremble's private panels and long
-legal lists are tested in test_tremble_pages.py.
+"""Browser tests (Playwright + Debian chromium) of the frame: language switching. Every game is on the new renderer
+interface and played by board gestures: the arena, tremble, worlds and Full Metal Planète in test_arena_fullgame.py,
+test_tremble_fullgame.py, test_worlds_fullgame.py and test_fullmetal_fullgame.py; tremble's private panels and long
+legal lists in test_tremble_pages.py, Full Metal's gestures in test_fullmetal_page.py.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 from urllib.parse import urlparse
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from spacetable.core.rng import Rng
-
-from .pages import errors_of, goto, open_page, version, wait_version_change
+from .pages import errors_of, goto, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
-
-LEGACY_READY = """() => {
-  if (document.querySelector('[data-testid=result]')) return true;
-  const m = document.querySelector('[data-testid=match-page]');
-  const t = document.querySelector('[data-testid=turn-indicator]');
-  return !!(m && m.dataset.caughtUp === 'yes' && t && t.dataset.myTurn === 'yes'
-    && document.querySelector('[data-testid=legal-actions] [data-action]:not([disabled])'));
-}"""
 
 
 def create_match(page: Page, base: str, game: str, players: int | None = None, mode: str = "friend",
@@ -47,35 +33,6 @@ def create_match(page: Page, base: str, game: str, players: int | None = None, m
     page.click("[data-testid=create-match]")
     page.wait_for_selector("[data-testid=match-page]")
     return urlparse(page.url).path.rsplit("/", 1)[-1]
-
-
-def click_action(page: Page, rng: Rng, prefer: str = "random") -> dict[str, Any]:
-    """Click one of the legal-action buttons of the fallback list (games whose renderer is not on the new
-    interface yet; never resign or agreement offers)."""
-    buttons = page.locator("[data-testid=legal-actions] [data-action]")
-    actions = [json.loads(buttons.nth(i).get_attribute("data-action") or "{}") for i in range(buttons.count())]
-    calm = [i for i, a in enumerate(actions) if a.get("type") not in ("resign", "accept_end") and not a.get("offer_end")]
-    pool = calm or list(range(len(actions)))
-    index = pool[-1] if prefer == "last" else pool[0] if prefer == "first" else pool[rng.randbelow(len(pool))]
-    before = version(page)
-    buttons.nth(index).click()
-    wait_version_change(page, before)
-    return actions[index]
-
-
-def test_fullmetal_page_loads_and_plays_through_the_list(server: str, browser: Browser) -> None:
-    """Full Metal Planète against the AI: the page draws its board and the first decisions are played from the list."""
-    page = open_page(browser)
-    mid = create_match(page, server, "fullmetal", mode="computer", level="greedy", ai_seconds=0.1)
-    rng = Rng.from_seed(5)
-    for _ in range(3):
-        page.wait_for_function(LEGACY_READY, timeout=120_000)
-        if page.locator("[data-testid=result]").count():
-            break
-        click_action(page, rng)
-    assert httpx.get(f"{server}/api/matches/{mid}").json()["version"] >= 3
-    assert page.locator("[data-testid=board] svg").count() >= 1
-    assert errors_of(page) == []
 
 
 # ------------------------------------------------------------------------------------------ i18n

@@ -7,17 +7,36 @@ import { t } from "./i18n.js";
 import { notify } from "./ui.js";
 
 const MAX_SCALE = 4;
+/** Viewports at most this wide (phones) honour a renderer's focus. */
+const FOCUS_WIDTH = 700;
 
-/** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place]. */
-export function BoardViewport({ children, onPlace, resetKey, label, footer, testid = "board" }) {
+/** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place].
+ *  `focus` ({place, size, key}), on a narrow screen, zooms so that the place is about `size` px wide and centred
+ *  (a big board opens on the player's own pieces on a phone): once per `resetKey` and focus key (default: the
+ *  place), and not when the player has zoomed since that key was asked for. */
+export function BoardViewport({ children, onPlace, resetKey, label, footer, testid = "board", focus }) {
   const outer = useRef(null);
   const [z, setZ] = useState({ s: 1, x: 0, y: 0 });
   const zr = useRef(z);
   zr.current = z;
   const pointers = useRef(new Map());
   const gesture = useRef(null);
+  const focused = useRef(null);
 
   useEffect(() => { setZ({ s: 1, x: 0, y: 0 }); }, [resetKey]);
+  const focusKey = focus ? `${resetKey}|${focus.key ?? focus.place}` : null;
+  useEffect(() => {
+    const el = outer.current;
+    if (!focus || !el || focused.current === focusKey || el.clientWidth > FOCUS_WIDTH) return;
+    const hit = el.querySelector(`[data-place="${CSS.escape(focus.place)}"]`);
+    if (!hit) return; // not drawn yet: tried again after the next render
+    focused.current = focusKey;
+    const r = hit.getBoundingClientRect(), o = el.getBoundingClientRect(), cur = zr.current;
+    if (!r.width) return;
+    const px = (r.left + r.width / 2 - o.left - cur.x) / cur.s, py = (r.top + r.height / 2 - o.top - cur.y) / cur.s;
+    const s = Math.min(MAX_SCALE, Math.max(1, ((focus.size || 44) * cur.s) / r.width));
+    setZ(clamp(s, el.clientWidth / 2 - px * s, el.clientHeight / 2 - py * s));
+  });
 
   function clamp(s, x, y) {
     const el = outer.current;
@@ -27,6 +46,7 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
     return { s, x: Math.min(0, Math.max(w - w * s, x)), y: Math.min(0, Math.max(hgt - hgt * s, y)) };
   }
   function zoomAt(factor, cx, cy) {
+    focused.current = focusKey; // the player zooms: the focus asked for now is not applied any more
     const { s, x, y } = zr.current;
     const ns = Math.min(MAX_SCALE, Math.max(1, s * factor));
     setZ(clamp(ns, cx - ((cx - x) * ns) / s, cy - ((cy - y) * ns) / s));
@@ -69,6 +89,7 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
     const g = gesture.current;
     if (!g) return;
     if (g.kind === "pinch") {
+      focused.current = focusKey;
       const [a, b] = [...pointers.current.values()];
       if (!b) return;
       const d = Math.hypot(a.x - b.x, a.y - b.y);

@@ -226,7 +226,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
   let turn;
   if (m.status === "open") turn = t("match.waiting_players");
   else if (m.status === "finished") turn = t("match.over");
-  else if (myTurn) turn = t("match.your_turn");
+  else if (myTurn && caughtUp) turn = t("match.your_turn");
+  else if (!caughtUp && shown.last && shown.last.seat !== seat) turn = t("match.showing_moves", { who: seatName(shown.last.seat) });
   else turn = t("match.waiting_for", { who: toAct.map((i) => seatName(i)).join(", ") });
   const call = (fn, fallback = null) => { try { return fn ? fn(props) : fallback; } catch (e) { console.warn(e); return fallback; } };
   const phase = m.status === "finished" ? null : call(rend.phase && ((p) => rend.phase(p.view, t)));
@@ -262,7 +263,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         </span>
       </div>
       <div class="board-wrap">
-        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")}
+        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")} focus=${call(rend.focus && ((p) => rend.focus(p.view, seat)))}
           footer=${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> <span>${hint}</span></p>` : null}>
           <${rend.Board} ...${props} />
         </${BoardViewport}>

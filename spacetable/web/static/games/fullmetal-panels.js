@@ -32,7 +32,7 @@ export function Status(props) {
     ${me !== null && me !== undefined && me >= 0 ? html`<p data-testid="fm-you"><span class="seat-dot" style=${{ background: COLOURS[me % 4] }}
       aria-hidden="true"></span> ${t("fm.you_play", { colour: colourName(t, me) })}</p>` : null}
     <div class="fm-turnline">
-      <span data-testid="fm-turn">${t("fm.turn_of", { n: view.turn, of: lastTurn(view) })}</span>
+      <span data-testid="fm-turn">${t("fm.turn_of", { n: Math.min(view.turn, lastTurn(view)), of: lastTurn(view) })}</span>
       <${TideBadge} tide=${view.tide} t=${t} />
       ${view.cards_left !== null && view.cards_left !== undefined ? html`<span class="muted small">${t("fm.cards_left", { n: view.cards_left })}</span>` : null}
     </div>
@@ -103,10 +103,11 @@ export function Results(props) {
       const gone = [...before.values()].filter((u) => u.carrier === undefined && u.cells.length && !after.has(u.id) && u.kind !== "turret");
       const turrets = [...before.values()].filter((u) => u.kind === "turret" && !after.has(u.id));
       const taken = [...after.values()].filter((u) => before.has(u.id) && before.get(u.id).colour !== u.colour);
-      m.items = [{ key: last.index, who: last.seat, text: last.text, gone: [...gone, ...turrets], taken }, ...m.items].slice(0, 4);
-    } else if (prev.turn !== view.turn && view.turn >= 3) {
-      m.items = [{ key: "tide" + view.turn, tide: view.tide, turn: view.turn }, ...m.items].slice(0, 4);
+      m.items = [{ key: last.index, who: last.seat, text: last.text, gone: [...gone, ...turrets], taken }, ...m.items];
+    } else if (prev.turn !== view.turn && view.turn >= 3 && view.turn <= lastTurn(view)) {
+      m.items = [{ key: "tide" + view.turn, tide: view.tide, turn: view.turn }, ...m.items.filter((r) => !r.tide)];
     }
+    m.items = [...m.items.filter((r) => r.tide).slice(0, 1), ...m.items.filter((r) => !r.tide).slice(0, 4)]; // the tide, the last shots
   }
   if (props.version !== m.version) { m.view = view; m.version = props.version; }
   if (!m.items.length) return null;

@@ -7,44 +7,56 @@ import { R } from "./fullmetal-hex.js";
 
 const INK = "#fff";
 
-/** The white silhouette of a kind, about 2·s wide. */
-export function Glyph({ kind, s = 9 }) {
+const f = (n) => Math.round(n * 10) / 10;
+/** A rounded rectangle as path data. */
+function rr(x, y, w, h, r) {
+  r = Math.min(r, w / 2, h / 2);
+  return `M${f(x + r)} ${f(y)}h${f(w - 2 * r)}a${f(r)} ${f(r)} 0 0 1 ${f(r)} ${f(r)}v${f(h - 2 * r)}a${f(r)} ${f(r)} 0 0 1 ${f(-r)} ${f(r)}`
+    + `h${f(2 * r - w)}a${f(r)} ${f(r)} 0 0 1 ${f(-r)} ${f(-r)}v${f(2 * r - h)}a${f(r)} ${f(r)} 0 0 1 ${f(r)} ${f(-r)}Z`;
+}
+const circ = (cx, cy, r) => `M${f(cx - r)} ${f(cy)}a${f(r)} ${f(r)} 0 1 0 ${f(2 * r)} 0a${f(r)} ${f(r)} 0 1 0 ${f(-2 * r)} 0Z`;
+
+/** Path data of each kind's silhouette at size s: [filled, stroked] (drawn in white; one or two elements). */
+function shapes(kind, s) {
   const w = Math.max(1.4, s * 0.2);
   switch (kind) {
     case "tank": // side view: tracks, hull, turret and a gun pointing right
-      return html`<g fill=${INK} stroke="none"><rect x=${-s * 0.9} y=${s * 0.2} width=${s * 1.8} height=${s * 0.5} rx=${s * 0.25} />
-        <path d=${`M${-s * 0.8} ${s * 0.15}L${-s * 0.55} ${-s * 0.2}H${s * 0.6}L${s * 0.8} ${s * 0.15}Z`} />
-        <rect x=${-s * 0.4} y=${-s * 0.6} width=${s * 0.75} height=${s * 0.45} rx=${s * 0.18} />
-        <rect x=${s * 0.2} y=${-s * 0.48} width=${s * 0.85} height=${w} rx=${w / 2} /></g>`;
+      return [rr(-s * 0.9, s * 0.2, s * 1.8, s * 0.5, s * 0.25) + `M${f(-s * 0.8)} ${f(s * 0.15)}L${f(-s * 0.55)} ${f(-s * 0.2)}H${f(s * 0.6)}L${f(s * 0.8)} ${f(s * 0.15)}Z`
+        + rr(-s * 0.4, -s * 0.6, s * 0.75, s * 0.45, s * 0.18) + rr(s * 0.2, -s * 0.48, s * 0.85, w, w / 2), null];
     case "gt": // the super tank: heavier, two guns
-      return html`<g fill=${INK} stroke="none"><rect x=${-s} y=${s * 0.25} width=${s * 2} height=${s * 0.55} rx=${s * 0.27} />
-        <path d=${`M${-s * 0.9} ${s * 0.2}L${-s * 0.65} ${-s * 0.2}H${s * 0.7}L${s * 0.9} ${s * 0.2}Z`} />
-        <rect x=${-s * 0.55} y=${-s * 0.72} width=${s * 0.95} height=${s * 0.6} rx=${s * 0.2} />
-        <rect x=${s * 0.3} y=${-s * 0.68} width=${s * 0.8} height=${w} rx=${w / 2} /><rect x=${s * 0.3} y=${-s * 0.38} width=${s * 0.8} height=${w} rx=${w / 2} /></g>`;
+      return [rr(-s, s * 0.25, s * 2, s * 0.55, s * 0.27) + `M${f(-s * 0.9)} ${f(s * 0.2)}L${f(-s * 0.65)} ${f(-s * 0.2)}H${f(s * 0.7)}L${f(s * 0.9)} ${f(s * 0.2)}Z`
+        + rr(-s * 0.55, -s * 0.72, s * 0.95, s * 0.6, s * 0.2) + rr(s * 0.3, -s * 0.68, s * 0.8, w, w / 2) + rr(s * 0.3, -s * 0.38, s * 0.8, w, w / 2), null];
     case "mb":
-      return html`<g fill=${INK} stroke="none"><path d=${`M${-s} ${-s * 0.05}L${s} ${-s * 0.05}L${s * 0.6} ${s * 0.6}L${-s * 0.7} ${s * 0.6}Z`} />
-        <rect x=${-s * 0.4} y=${-s * 0.6} width=${s * 0.7} height=${s * 0.5} /><rect x=${s * 0.1} y=${-s * 0.85} width=${s * 0.85} height=${w} /></g>`;
+      return [`M${f(-s)} ${f(-s * 0.05)}L${f(s)} ${f(-s * 0.05)}L${f(s * 0.6)} ${f(s * 0.6)}L${f(-s * 0.7)} ${f(s * 0.6)}Z`
+        + rr(-s * 0.4, -s * 0.6, s * 0.7, s * 0.5, 0.5) + rr(s * 0.1, -s * 0.85, s * 0.85, w, 0.5), null];
     case "crab":
-      return html`<g stroke=${INK} stroke-width=${w} fill="none" stroke-linecap="round">
-        <ellipse cx="0" cy="0" rx=${s * 0.55} ry=${s * 0.42} fill=${INK} />
-        <path d=${`M${-s * 0.5} ${-s * 0.2}L${-s} ${-s * 0.6}M${-s * 0.55} ${s * 0.1}L${-s} ${s * 0.1}M${-s * 0.5} ${s * 0.35}L${-s * 0.9} ${s * 0.75}`} />
-        <path d=${`M${s * 0.5} ${-s * 0.2}L${s} ${-s * 0.6}M${s * 0.55} ${s * 0.1}L${s} ${s * 0.1}M${s * 0.5} ${s * 0.35}L${s * 0.9} ${s * 0.75}`} /></g>`;
-    case "wl":
-      return html`<g stroke=${INK} stroke-width=${w} fill="none" stroke-linecap="round">
-        <path d=${`M${-s * 0.75} ${-s * 0.55}A${s * 0.9} ${s * 0.9} 0 0 0 ${s * 0.45} ${s * 0.3}Z`} fill=${INK} />
-        <path d=${`M${-s * 0.05} ${-s * 0.05}L${s * 0.55} ${-s * 0.65}M${-s * 0.2} ${s * 0.3}L${-s * 0.45} ${s * 0.9}L${s * 0.5} ${s * 0.9}`} />
-        <circle cx=${s * 0.62} cy=${-s * 0.72} r=${s * 0.16} fill=${INK} /></g>`;
+      return [`M${f(-s * 0.55)} 0a${f(s * 0.55)} ${f(s * 0.42)} 0 1 0 ${f(s * 1.1)} 0a${f(s * 0.55)} ${f(s * 0.42)} 0 1 0 ${f(-s * 1.1)} 0Z`,
+        `M${f(-s * 0.5)} ${f(-s * 0.2)}L${f(-s)} ${f(-s * 0.6)}M${f(-s * 0.55)} ${f(s * 0.1)}L${f(-s)} ${f(s * 0.1)}M${f(-s * 0.5)} ${f(s * 0.35)}L${f(-s * 0.9)} ${f(s * 0.75)}`
+        + `M${f(s * 0.5)} ${f(-s * 0.2)}L${f(s)} ${f(-s * 0.6)}M${f(s * 0.55)} ${f(s * 0.1)}L${f(s)} ${f(s * 0.1)}M${f(s * 0.5)} ${f(s * 0.35)}L${f(s * 0.9)} ${f(s * 0.75)}`];
+    case "wl": // a weather station: a dish on a mast
+      return [`M${f(-s * 0.75)} ${f(-s * 0.55)}A${f(s * 0.9)} ${f(s * 0.9)} 0 0 0 ${f(s * 0.45)} ${f(s * 0.3)}Z` + circ(s * 0.62, -s * 0.72, s * 0.16),
+        `M${f(-s * 0.05)} ${f(-s * 0.05)}L${f(s * 0.55)} ${f(-s * 0.65)}M${f(-s * 0.2)} ${f(s * 0.3)}L${f(-s * 0.45)} ${f(s * 0.9)}L${f(s * 0.5)} ${f(s * 0.9)}`];
     case "turret":
-      return html`<g fill=${INK} stroke="none"><circle cx="0" cy=${s * 0.1} r=${s * 0.5} />
-        <rect x=${-w / 2} y=${-s * 0.95} width=${w} height=${s} /><rect x=${-s * 0.75} y=${s * 0.45} width=${s * 1.5} height=${s * 0.35} rx=${s * 0.1} /></g>`;
+      return [circ(0, s * 0.1, s * 0.5) + rr(-w / 2, -s * 0.95, w, s, 0.3) + rr(-s * 0.75, s * 0.45, s * 1.5, s * 0.35, s * 0.1), null];
     case "barge":
-      return html`<g fill=${INK} stroke="none"><rect x=${-s} y=${-s * 0.35} width=${s * 2} height=${s * 0.7} rx=${s * 0.3} /></g>`;
+      return [rr(-s, -s * 0.35, s * 2, s * 0.7, s * 0.3), null];
     case "ship":
-      return html`<g fill=${INK} stroke="none"><path d=${`M${-s * 0.8} ${s * 0.35}A${s * 0.8} ${s * 0.8} 0 0 1 ${s * 0.8} ${s * 0.35}Z`} />
-        <rect x=${-s} y=${s * 0.4} width=${s * 2} height=${s * 0.3} rx=${s * 0.1} /></g>`;
+      return [`M${f(-s * 0.8)} ${f(s * 0.35)}A${f(s * 0.8)} ${f(s * 0.8)} 0 0 1 ${f(s * 0.8)} ${f(s * 0.35)}Z` + rr(-s, s * 0.4, s * 2, s * 0.3, s * 0.1), null];
     default:
-      return null;
+      return [null, null];
   }
+}
+
+const SHAPES = new Map();
+
+/** The white silhouette of a kind, about 2·s wide (one path, two for the crab and the weather layer). */
+export function Glyph({ kind, s = 9 }) {
+  const id = kind + ":" + s;
+  let d = SHAPES.get(id);
+  if (!d) { d = shapes(kind, s); SHAPES.set(id, d); }
+  if (!d[0]) return null;
+  if (!d[1]) return html`<path d=${d[0]} fill=${INK} />`;
+  return html`<path d=${d[0]} fill=${INK} /><path d=${d[1]} stroke=${INK} stroke-width=${f(Math.max(1.4, s * 0.2))} fill="none" stroke-linecap="round" />`;
 }
 
 /** A unit on one hex: disc, silhouette, marks for its state and a cargo count. */
@@ -94,9 +106,9 @@ export function ShipHull({ pods, colour, turrets, cargo, extra = "" }) {
 }
 
 export function OrePebble({ value }) {
-  return html`<g class="fm-ore"><path d="M-7 -3L-3 -8L5 -7L9 -1L6 6L-2 8L-8 4Z" class="fm-ore-stone" />
-    <path d="M-3 -5L2 -5L4 -2" class="fm-ore-shine" />
-    ${value !== undefined && value !== 2 ? html`<text y="3.5" class="fm-ore-value">${value}</text>` : null}</g>`;
+  const stone = html`<path d="M-7 -3L-3 -8L5 -7L9 -1L6 6L-2 8L-8 4Z" class="fm-ore-stone" />`;
+  if (value === undefined || value === 2) return stone;
+  return html`<g class="fm-ore">${stone}<text y="3.5" class="fm-ore-value">${value}</text></g>`;
 }
 
 export function PontoonPlanks() {

@@ -212,7 +212,7 @@ function phase(view, t) {
 }
 
 function turn(view, t) {
-  const base = t("fm.turn_of", { n: view.turn, of: lastTurn(view) });
+  const base = t("fm.turn_of", { n: Math.min(view.turn, lastTurn(view)), of: lastTurn(view) });
   const p = view.phase === "play" && view.active !== null ? view.players[view.active] : null;
   return p ? base + " · " + t("fm.ap_n", { n: p.pool }) : base;
 }
@@ -228,6 +228,18 @@ function hint({ view, legal, ui, hl, t }) {
 
 function seatColour(view, seat) { return COLOURS[seat % 4]; }
 
+/** On a phone the board opens zoomed (the kit's focus): on the seat's landed ship with hexes about 44 px wide, and
+ *  before the landing on the middle of the map, hexes about 30 px wide. */
+function focus(view, seat) {
+  if (seat === null || seat === undefined) return null;
+  const ship = view.units.find((u) => u.kind === "ship" && u.colour === seat && u.cells.length);
+  if (ship) return { place: keyOf(ship.cells[0]), size: 44, key: "ship" };
+  if (view.phase !== "land") return null;
+  let x = Math.floor(view.width / 2), y = Math.floor(view.height / 2);
+  while (view.terrain[y][x] === "?" && x > 0) x -= 1;
+  return { place: x + "," + y, size: 30, key: "land" };
+}
+
 function ending(outcome, view, t) {
   const d = (outcome.details && outcome.details.departed) || [];
   if (!d.length) return t("fm.ending_none");
@@ -236,5 +248,5 @@ function ending(outcome, view, t) {
 
 export default {
   Board, Tray, Composer, Status, Results, Legend,
-  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending,
+  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus,
 };
