@@ -184,10 +184,10 @@ export function Board(props) {
       <${Overlay} g=${g} cells=${kinds("special")} cls="fm-hl fm-hl-special" />
       <${Overlay} g=${g} cells=${kinds("capture")} cls="fm-hl fm-hl-capture" />
       <${Overlay} g=${g} cells=${[...hl.hover]} cls="fm-hl fm-hl-hover" />
+      <${Overlay} g=${g} cells=${selectionCells(view, hl)} cls="fm-hl fm-hl-selected" />
     </g>
     <${Pieces} view=${view} hl=${hl} />
     <g pointer-events="none">
-      <${Overlay} g=${g} cells=${selectionCells(view, hl)} cls="fm-hl fm-hl-selected" />
       <${SetupGhosts} ...${props} g=${g} />
       <${Blast} g=${g} last=${props.last} version=${props.version} />
     </g>

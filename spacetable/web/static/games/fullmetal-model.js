@@ -96,6 +96,11 @@ export function shipScore(view, ship) {
   return { ore, units, turrets, score: ore + units + turrets };
 }
 
+/** FM-7.3: the ore within `r` hexes of `cell` (what a landing there removes). */
+export function oreWithin(view, cell, r) {
+  return view.units.filter((u) => u.kind === "ore" && u.carrier === undefined && u.cells.length && dist(u.cells[0], cell) <= r);
+}
+
 // ------------------------------------------------------------------------------------------------ deployment
 /** The seat's landed ship (the first one), or null. */
 export function ownShip(view, seat) {

@@ -3,9 +3,10 @@
 // on hexes around the dome, carriers loaded by dropping units on them, checked by the server as the draft grows)
 // and the turn-21 departure decision (FM-20.1), each with its composer. Drafts live in the frame's `ui` store.
 import { html, Button, useEffect, useState, at } from "/static/app/kit.js";
-import { R, centre, footprint, keyOf, parseKey, neighbours } from "./fullmetal-hex.js";
+import { R, centre, dist, footprint, keyOf, parseKey, neighbours } from "./fullmetal-hex.js";
 import {
-  COLOURS, deployArea, deployCellOk, deployable, draftCells, draftIds, fitsInto, index, ownShip, shipScore, unitName, unitOf,
+  COLOURS, deployArea, deployCellOk, deployable, draftCells, draftIds, fitsInto, index, oreWithin, ownShip, shipScore, unitName,
+  unitOf,
 } from "./fullmetal-model.js";
 import { BargeHull, MiniPiece, ShipHull, UnitDisc } from "./fullmetal-pieces.js";
 
@@ -162,7 +163,14 @@ export function SetupGhosts(props) {
     const cells = footprint(parseKey(d.dome), d.orient);
     const [x, y] = centre(cells[0][0], cells[0][1]);
     const pods = cells.slice(1).map((c) => { const [px, py] = centre(c[0], c[1]); return [px - x, py - y]; });
-    return html`<g class="fm-ghost fm-landing" data-testid="fm-landing-ghost" data-dome=${d.dome} data-orient=${d.orient}>
+    const r = view.config.landing_clear_radius;
+    const clear = g.cells.filter((c) => dist([c.x, c.y], cells[0]) <= r);
+    const { occ } = index(view);
+    const ore = clear.filter((c) => { const u = occ.get(c.k); return u && u.kind === "ore"; });
+    return html`<g class="fm-ghost fm-landing" data-testid="fm-landing-ghost" data-dome=${d.dome} data-orient=${d.orient}
+        data-cleared=${String(ore.length)}>
+      <g class="fm-area fm-clear">${clear.map((c) => html`<polygon points=${c.pts} />`)}</g>
+      ${ore.map((c) => html`<path class="fm-cleared" d=${`M${c.cx - 7} ${c.cy - 7}l14 14m0 -14l-14 14`} />`)}
       ${cells.map((c) => { const h = g.at.get(keyOf(c)); return h ? html`<polygon points=${h.pts} class="fm-ghost-cell" />` : null; })}
       <g style=${at(x, y)}><${ShipHull} pods=${pods} colour=${colour} turrets=${[true, true, true]} cargo=${0} />
         <path class="fm-orient" d=${d.orient === "north" ? `M0 ${-R * 2.6}l-7 9h14z` : `M0 ${R * 2.6}l-7 -9h14z`} /></g></g>`;
@@ -206,7 +214,10 @@ function LandingComposer(props) {
         disabled=${d && !sites.get(d.dome).includes(o)}
         onClick=${() => setUi({ orient: o, land: d ? { ...d, orient: o } : null })}>${t("fm.orient." + o)}</button>`)}
     </div>
-    ${d ? html`<p data-testid="fm-landing-choice">${legalText[i]}</p>` : html`<p class="muted small">${t("fm.landing_pick")}</p>`}
+    ${d ? html`<p data-testid="fm-landing-choice">${legalText[i]}</p>
+      <p class="help" data-testid="fm-landing-cleared">${t("fm.landing_cleared", { r: view.config.landing_clear_radius,
+        n: oreWithin(view, parseKey(d.dome), view.config.landing_clear_radius).length })}</p>`
+      : html`<p class="muted small">${t("fm.landing_pick")}</p>`}
     ${ui.msg ? html`<p class="fm-msg" role="status">${t(ui.msg)}</p>` : null}
     <div class="row-buttons">
       <${Button} kind="primary" icon="check" label=${t("fm.land_here")} disabled=${i < 0} testid="fm-land"
