@@ -183,12 +183,10 @@ def wait_turn(page: Page, skip: bool) -> list[int]:
     raise AssertionError("the seat's turn did not come back")
 
 
-def phone_shot(phone: Page, url: str, name: str, zoom: int = 0) -> None:
+def phone_shot(phone: Page, url: str, name: str) -> None:
     phone.goto(url)
     phone.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
     phone.wait_for_timeout(400)
-    for _ in range(zoom):
-        phone.locator(".zoom-controls button").nth(1).click()
     shot(phone, name)
 
 
@@ -327,7 +325,7 @@ def test_fullmetal_full_game_by_board_gestures(server: str, browser: Browser) ->
             tap(page, src)
             page.wait_for_selector("[data-testid=fm-board] polygon.is-target")
             shot(page, "fullmetal-4-play-desktop")
-            phone_shot(phone, url, "fullmetal-4-play-phone", zoom=2)
+            phone_shot(phone, url, "fullmetal-4-play-phone")
             tap(page, src)
             seen["play"] = True
         if not seen["report"] and page.locator("[data-testid=fm-report]").count():
@@ -354,4 +352,17 @@ def test_fullmetal_full_game_by_board_gestures(server: str, browser: Browser) ->
     shot(page, "fullmetal-8-result-desktop")
     phone_shot(phone, url, "fullmetal-8-result-phone")
     assert page.locator("[data-testid=legal-actions][open]").count() == 0  # the fallback list was never opened
+    # the replay draws the board at every step (keys ←/→/Home/End)
+    page.click("[data-testid=result-replay]")
+    page.wait_for_selector("[data-testid=replay-page] [data-testid=fm-board]")
+    steps = final["version"]
+    page.keyboard.press("Home")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '0 / {steps}'")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=replay-step]').textContent === '3 / {steps}'")
+    page.wait_for_selector("[data-testid=replay-page] [data-testid=fm-board][data-phase=deploy]")
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=replay-page] [data-testid=fm-board][data-phase=over]")
+    shot(page, "fullmetal-9-replay-desktop")
     assert errors_of(page) == [] and errors_of(phone) == []

@@ -3,7 +3,7 @@ moves by itself): the ships land ten hexes apart and three tanks are deployed wi
 (FM-7, FM-8). Then, on the board: a tap on a hex shows what stands there; a tap a selected tank cannot reach is
 refused at once in plain words with the rule's link (FM-10.1); a tap in the middle of the crab's hex (on its disc)
 fires, the menu asking which partner shoots with the tank (FM-16.1), and the battle report names what was destroyed;
-a tank leaves the ship from its hold below the board and enters it again by tapping the ship (FM-12.2, FM-12.3).
+a tank leaves the ship from its hold below the board and enters it again, dragged onto the ship (FM-12.2, FM-12.3).
 Also: the axe accessibility check at every phase (desktop and phone), no console error, texts in French, the fire
 zones on demand, the log's deployment in notation, the phone opening on the player's ship with hexes big enough to
 tap, and the renderer's geometry against the engine's."""
@@ -122,6 +122,17 @@ def tap(page: Page, place: str) -> None:
         page.locator(f"[data-testid=board] polygon[data-place='{place}']").click()
 
 
+def drag(page: Page, src: str, dst: str) -> None:
+    """Press on a hex, move the mouse onto another one and release there."""
+    a = page.locator(f"[data-testid=board] polygon[data-place='{src}']").bounding_box()
+    b = page.locator(f"[data-testid=board] polygon[data-place='{dst}']").bounding_box()
+    assert a and b
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
 def ready(page: Page) -> None:
     page.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
     page.wait_for_selector("[data-testid=fm-board]")
@@ -179,7 +190,7 @@ def test_play_by_gestures_with_refusals_menu_and_report(server: str, browser: Br
     assert page.get_attribute(f"[data-testid=board] polygon[data-place='{exits[0]}']", "aria-pressed") == "true"  # still selected
     dome = key(pos["ship"]["cells"][0])
     assert "target-special" in (page.get_attribute(f"polygon[data-place='{dome}']", "class") or "")
-    tap(page, dome)
+    drag(page, exits[0], dome)  # dragged onto the ship: the same as a tap on it
     wait_synced(page, v0 + 3)
     assert page.locator(f"[data-testid=tray] [data-place='{aboard}']").count() == 1
     log = m.state(0)["log"]
@@ -205,6 +216,13 @@ def test_french_page_phone_focus_and_accessibility(server: str, browser: Browser
     ready(page)
     sites = places(page)
     assert sites
+    view = m.state(0)["view"]
+    sea = next(f"{x},{y}" for y, row in enumerate(view["terrain"]) for x, ch in enumerate(row) if ch == ".")
+    tap(page, sea)  # no ship lands on the sea: the server's reason, in French, with the rule's link
+    notice = page.locator(".notice.error")
+    notice.wait_for()
+    assert "Un astronef se pose sur plaine ou marais" in notice.inner_text()
+    assert notice.locator("a[href='/rules/fullmetal#FM-7.2']").count() == 1
     tap(page, sites[0])
     page.wait_for_selector("[data-testid=fm-landing-ghost]")
     assert "Atterrir ici" in page.inner_text("[data-testid=composer]")

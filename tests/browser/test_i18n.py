@@ -77,6 +77,13 @@ def expected_data_keys() -> set[str]:
     keys |= worlds_data_keys()
     keys |= {f"ending.{k}" for k in ("corvette", "no_action", "quiet_limit", "agreement", "resignation", "take_off", "score",
                                      "material", "draw")}
+    kinds = ("ship", "turret", "tank", "gt", "mb", "barge", "crab", "wl", "pontoon", "ore")  # Full Metal (FM-4)
+    keys |= {f"fm.kind.{k}" for k in kinds} | {f"fm.legend.kind.{k}" for k in kinds if k != "turret"}
+    keys |= {f"fm.terrain.{k}" for k in ("sea", "reef", "swamp", "plain", "mountain")} | {f"fm.colour.{c}" for c in range(4)}
+    keys |= {f"fm.tide.{k}" for k in ("low", "normal", "high")}
+    keys |= {f"fm.phase.{p}" for p in ("land", "deploy", "play", "depart", "over")}
+    keys |= {f"fm.orient.{o}" for o in ("north", "south")} | {f"fm.fire.{f}" for f in ("off", "enemy", "mine")}
+    keys |= {f"fm.choice.{c}" for c in ("stay", "leave")}
     cards = (WEB / "app" / "gamecards.js").read_text(encoding="utf-8")
     for gid in available():
         game = get_game(gid)

@@ -10,11 +10,12 @@ const MAX_SCALE = 4;
 /** Viewports at most this wide (phones) honour a renderer's focus. */
 const FOCUS_WIDTH = 700;
 
-/** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place].
+/** Zoomable, pannable board area. `onPlace(id, point)` is called for a tap (or Enter/Space) on a [data-place];
+ *  `onDrag(from, to, point)` when a piece that can be picked (.is-source, .is-selected) is dragged onto a place.
  *  `focus` ({place, size, key}), on a narrow screen, zooms so that the place is about `size` px wide and centred
  *  (a big board opens on the player's own pieces on a phone): once per `resetKey` and focus key (default: the
  *  place), and not when the player has zoomed since that key was asked for. */
-export function BoardViewport({ children, onPlace, resetKey, label, footer, testid = "board", focus }) {
+export function BoardViewport({ children, onPlace, onDrag, resetKey, label, footer, testid = "board", focus }) {
   const outer = useRef(null);
   const [z, setZ] = useState({ s: 1, x: 0, y: 0 });
   const zr = useRef(z);
@@ -22,6 +23,7 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
   const pointers = useRef(new Map());
   const gesture = useRef(null);
   const focused = useRef(null);
+  const [dragging, setDragging] = useState(false);
 
   useEffect(() => { setZ({ s: 1, x: 0, y: 0 }); }, [resetKey]);
   const focusKey = focus ? `${resetKey}|${focus.key ?? focus.place}` : null;
@@ -78,7 +80,9 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
       gesture.current = { kind: "pinch", d0: Math.hypot(a.x - b.x, a.y - b.y) || 1, m0: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, z0: zr.current };
       try { outer.current.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
     } else if (pts.length === 1) {
-      gesture.current = { kind: "tap", z0: zr.current };
+      // a press on a piece that can be picked may become a drag onto a target (the same as two taps)
+      const src = onDrag && e.target.closest ? e.target.closest("[data-place].is-source, [data-place].is-selected") : null;
+      gesture.current = { kind: "tap", z0: zr.current, from: src ? src.getAttribute("data-place") : null };
     }
   }
   function move(e) {
@@ -96,8 +100,9 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
       const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
       const ns = Math.min(MAX_SCALE, Math.max(1, g.z0.s * (d / g.d0)));
       setZ(clamp(ns, m.x - ((g.m0.x - g.z0.x) * ns) / g.z0.s, m.y - ((g.m0.y - g.z0.y) * ns) / g.z0.s));
-    } else if (Math.hypot(p.x - rec.sx, p.y - rec.sy) > 8 && g.z0.s > 1) {
-      g.kind = "pan";
+    } else if (g.kind === "tap" && Math.hypot(p.x - rec.sx, p.y - rec.sy) > 8 && (g.from || g.z0.s > 1)) {
+      g.kind = g.from ? "drag" : "pan";
+      if (g.from) setDragging(true);
       try { outer.current.setPointerCapture(e.pointerId); } catch { /* not capturable */ }
     }
     if (g.kind === "pan") setZ(clamp(g.z0.s, g.z0.x + p.x - rec.sx, g.z0.y + p.y - rec.sy));
@@ -111,10 +116,18 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
       const hit = e.target && e.target.closest ? e.target.closest("[data-place]") : null;
       if (hit && onPlace) onPlace(hit.getAttribute("data-place"), { x: e.clientX, y: e.clientY });
     }
+    if (g.kind === "drag") {
+      setDragging(false);
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      const hit = under && under.closest ? under.closest("[data-place]") : null;
+      if (hit && outer.current.contains(hit) && hit.getAttribute("data-place") !== g.from) {
+        onDrag(g.from, hit.getAttribute("data-place"), { x: e.clientX, y: e.clientY });
+      }
+    }
     if (pointers.current.size === 0) gesture.current = null;
     else if (g.kind === "pinch") gesture.current = { kind: "pan-end", z0: zr.current };
   }
-  function cancel(e) { pointers.current.delete(e.pointerId); if (!pointers.current.size) gesture.current = null; }
+  function cancel(e) { pointers.current.delete(e.pointerId); if (!pointers.current.size) { gesture.current = null; setDragging(false); } }
   function key(e) {
     if (e.key !== "Enter" && e.key !== " ") return;
     const hit = e.target.closest && e.target.closest("[data-place]");
@@ -125,7 +138,7 @@ export function BoardViewport({ children, onPlace, resetKey, label, footer, test
   }
   const zoomed = z.s > 1.001;
   const centre = (f) => () => { const el = outer.current; zoomAt(f, el.clientWidth / 2, el.clientHeight / 2); };
-  return html`<div class=${"board-viewport" + (zoomed ? " zoomed" : "")} ref=${outer} data-testid=${testid}
+  return html`<div class=${"board-viewport" + (zoomed ? " zoomed" : "") + (dragging ? " dragging" : "")} ref=${outer} data-testid=${testid}
       onPointerDown=${down} onPointerMove=${move} onPointerUp=${up} onPointerCancel=${cancel} onKeyDown=${key}
       role="group" aria-label=${label}>
     <div class="board-stage" style=${{ transform: `translate(${z.x}px, ${z.y}px) scale(${z.s})` }}>${children}</div>
@@ -260,7 +273,7 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
     setMenu(null);
     if (renderer.onPlace) {
       let handled = false;
-      try { handled = renderer.onPlace(place, { view, legal, ui, setUi, play: send, enabled, selected: sel, you }); } catch (e) { console.error(e); }
+      try { handled = renderer.onPlace(place, { view, legal, ui, setUi, play: send, enabled, selected: sel, you, check }); } catch (e) { console.error(e); }
       if (handled) return;
     }
     if (!enabled) {
@@ -281,9 +294,19 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
     explain(null, place);
   }
 
+  /** A piece dragged onto a place: the same as selecting it and tapping there. */
+  function onDrag(from, to, pt) {
+    setMenu(null);
+    if (!enabled || !sources.has(from)) return;
+    const acts = spots.filter((s) => s.from === from && s.to === to);
+    if (acts.length) { setSelected(from); choose(acts, pt); return; }
+    setSelected(from);
+    explain(from, to);
+  }
+
   const hl = {
     selected: sel, sources, targets, interactive: enabled,
     last: new Set(), hover: new Set((ui && ui.hover) || []),
   };
-  return { hl, onPlace, menu, closeMenu: () => setMenu(null), pick: send, select: setSelected, selected: sel };
+  return { hl, onPlace, onDrag, menu, closeMenu: () => setMenu(null), pick: send, select: setSelected, selected: sel };
 }

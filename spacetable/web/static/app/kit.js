@@ -10,7 +10,7 @@ import { html } from "./lib.js";
 
 export { html, h, Fragment, useState, useEffect, useMemo, useRef, useCallback, useLayoutEffect } from "./lib.js";
 export { Icon } from "./icons.js";
-export { Button } from "./ui.js";
+export { Button, notify } from "./ui.js";
 
 /** An empty highlight set (what a board gets when nothing is selectable, e.g. in replays). */
 export const NO_HL = Object.freeze({

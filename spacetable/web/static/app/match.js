@@ -263,7 +263,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         </span>
       </div>
       <div class="board-wrap">
-        <${BoardViewport} onPlace=${picker.onPlace} resetKey=${matchId} label=${t("match.board")} focus=${call(rend.focus && ((p) => rend.focus(p.view, seat)))}
+        <${BoardViewport} onPlace=${picker.onPlace} onDrag=${rend.drag ? picker.onDrag : null} resetKey=${matchId} label=${t("match.board")} focus=${call(rend.focus && ((p) => rend.focus(p.view, seat)))}
           footer=${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> <span>${hint}</span></p>` : null}>
           <${rend.Board} ...${props} />
         </${BoardViewport}>

@@ -2,7 +2,7 @@
 // turned, then confirmed), the secret deployment (FM-8: units picked from the ship's hold below the board and set
 // on hexes around the dome, carriers loaded by dropping units on them, checked by the server as the draft grows)
 // and the turn-21 departure decision (FM-20.1), each with its composer. Drafts live in the frame's `ui` store.
-import { html, Button, useEffect, useState, at } from "/static/app/kit.js";
+import { html, Button, notify, useEffect, useState, at } from "/static/app/kit.js";
 import { R, centre, dist, footprint, keyOf, parseKey, neighbours } from "./fullmetal-hex.js";
 import {
   COLOURS, deployArea, deployCellOk, deployable, draftCells, draftIds, fitsInto, index, oreWithin, ownShip, shipScore, unitName,
@@ -95,13 +95,29 @@ function removeFrom(draft, id) {
   return draft.filter((e) => e.unit !== id).map(strip);
 }
 
+/** A tap the draft cannot take: the server says why (plain words, the rule's link), as for any refused tap. */
+function refuse(api, action, fallback, onLegal) {
+  api.setUi({ msg: null });
+  const local = () => api.setUi({ msg: fallback });
+  if (!api.check || !action) { local(); return; }
+  api.check(action).then((res) => {
+    if (res && res.legal === false) notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
+    else if (res && res.legal && onLegal) onLegal(); // the drawing was more careful than the rules: take it
+    else local();
+  }).catch(local);
+}
+
 /** Taps during the landing and the deployment: drafts, not actions (returns true when handled). */
 export function setupOnPlace(place, api) {
   const { view, legal, ui, setUi, enabled } = api;
   if (!enabled) return false;
   if (view.phase === "land" && legal.some((a) => a.type === "land")) {
     const sites = landingSites(legal);
-    if (!sites.has(place)) { setUi({ land: null, msg: "fm.land_bad_cell" }); return true; }
+    if (!sites.has(place)) {
+      setUi({ land: null });
+      refuse(api, { type: "land", dome: parseKey(place), orientation: ui.orient || "north" }, "fm.land_bad_cell");
+      return true;
+    }
     const ok = sites.get(place);
     const cur = ui.land;
     let orient = (cur && cur.orient) || ui.orient || "north";
@@ -127,10 +143,13 @@ export function setupOnPlace(place, api) {
     const targets = deployTargets(view, st, ui.first);
     const tg = targets.get(place);
     if (!tg) {
-      if (u.kind === "barge" && ui.first) {
-        const again = deployTargets(view, st, null).get(place);
-        setUi(again ? { first: place, msg: null } : { msg: "fm.deploy_bad_cell" });
-      } else setUi({ msg: "fm.deploy_bad_cell" });
+      if (u.kind === "barge" && ui.first && deployTargets(view, st, null).get(place)) setUi({ first: place, msg: null });
+      else {
+        const at = u.kind === "barge" && ui.first ? [parseKey(ui.first), parseKey(place)] : u.kind === "barge" ? null : parseKey(place);
+        const draft = at ? [...st.draft, { unit: u.id, at }] : null;
+        refuse(api, draft && { type: "deploy", units: draft }, "fm.deploy_bad_cell",
+          () => api.setUi({ deploy: draft, pick: advance(view, st, draft, u.kind), first: null, msg: null }));
+      }
       return true;
     }
     let draft;

@@ -247,6 +247,7 @@ function ending(outcome, view, t) {
 }
 
 export default {
+  drag: true, // a unit may also be dragged onto its target (onto the ship to enter it, onto ore to load it...)
   Board, Tray, Composer, Status, Results, Legend,
   places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus,
 };
