@@ -81,8 +81,8 @@ REDRAW = """async ([gameId, view, legal, runs]) => {
     const props = (sel) => ({ view, seat: 0, you: 0, legal, legalText: legal.map(() => ''), ui: {}, setUi() {}, play() {}, t,
       seatName: (i) => 'seat ' + i, interactive: true,
       hl: { selected: sel, sources: new Set(), targets: new Map(), last: new Set(), hover: new Set(), interactive: true } });
-    const places = legal.flatMap((a) => { const p = R.places ? R.places(a, view, {}) : null; return Array.isArray(p) ? p : p ? [p] : []; })
-      .filter((p) => p.to !== null && p.to !== undefined);
+    const spots = (a) => { const p = R.places ? R.places(a, view, {}) : null; return Array.isArray(p) ? p : p ? [p] : []; };
+    const places = legal.flatMap(spots).filter((p) => p.to !== null && p.to !== undefined);
     const froms = [...new Set(places.map((p) => p.from).filter(Boolean))];
     for (let i = 0; i < runs; i++) {
       render(null, box);

@@ -6,7 +6,7 @@
 import { html, placeAttrs, TargetMark, at, useMemo } from "/static/app/kit.js";
 import { R, MARGIN, centre, geometry, keyOf, landAt } from "./fullmetal-hex.js";
 import { TERRAIN, colourOfUnit, cover, index, unitName, usePrefs } from "./fullmetal-model.js";
-import { BargeHull, OrePebble, PontoonPlanks, ShipHull, UnitDisc } from "./fullmetal-pieces.js";
+import { BargeHull, OrePebble, PontoonPlanks, ShipHull, discBody, orePath } from "./fullmetal-pieces.js";
 import { setupHighlights, SetupGhosts } from "./fullmetal-setup.js";
 
 const S3 = Math.sqrt(3);
@@ -94,6 +94,7 @@ function FireZones({ g, view, mode }) {
 
 function Pieces({ view, hl }) {
   const out = [];
+  const ore = [];
   const { byId } = index(view);
   const sel = hl.selected && !hl.selected.includes(":") ? hl.selected : null;
   const holder = hl.selected && hl.selected.startsWith("c:") ? byId.get(Number(hl.selected.slice(2))) : null;
@@ -108,6 +109,7 @@ function Pieces({ view, hl }) {
     if (holder && holder.carrier !== undefined && holder.carrier === u.id) extra += " holding";
     if (cells.some((k) => hl.hover.has(k))) extra += " hover";
     let body;
+    if (u.kind === "ore" && (u.value === undefined || u.value === 2)) { ore.push([x, y]); continue; }
     if (u.kind === "ore") body = html`<${OrePebble} value=${u.value} />`;
     else if (u.kind === "pontoon") body = html`<${PontoonPlanks} />`;
     else if (u.kind === "barge") {
@@ -117,12 +119,18 @@ function Pieces({ view, hl }) {
       const pods = u.cells.slice(1).map((c) => { const [px, py] = centre(c[0], c[1]); return [px - x, py - y]; });
       const turrets = (u.turrets || []).map((id) => id >= 0);
       body = html`<${ShipHull} pods=${pods} colour=${colour} turrets=${turrets} cargo=${(u.cargo || []).length} extra=${extra} />`;
-    } else body = html`<${UnitDisc} u=${u} colour=${colour} extra=${extra} />`;
+    } else {
+      out[2] = out[2] || [];
+      out[2].push(html`<g key=${u.id} class=${"fm-unit fm-piece fm-" + u.kind + extra} style=${at(x, y)} data-unit=${u.id}
+        data-kind=${u.kind}>${discBody(u, colour)}</g>`);
+      continue;
+    }
     const layer = u.kind === "pontoon" ? 0 : u.kind === "ship" ? 1 : 2;
     (out[layer] = out[layer] || []).push(html`<g key=${u.id} class=${"fm-unit fm-" + u.kind} style=${at(x, y)} data-unit=${u.id}
       data-kind=${u.kind}>${body}</g>`);
   }
-  return html`<g class="fm-pieces" pointer-events="none">${out[0]}${out[1]}${out[2]}</g>`;
+  return html`<g class="fm-pieces" pointer-events="none">${out[0]}
+    ${ore.length ? html`<path class="fm-ore-stone" d=${orePath(ore)} data-ore=${String(ore.length)} />` : null}${out[1]}${out[2]}</g>`;
 }
 
 function Marks({ g, hl }) {

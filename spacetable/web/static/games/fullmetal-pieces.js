@@ -59,18 +59,29 @@ export function Glyph({ kind, s = 9 }) {
   return html`<path d=${d[0]} fill=${INK} /><path d=${d[1]} stroke=${INK} stroke-width=${f(Math.max(1.4, s * 0.2))} fill="none" stroke-linecap="round" />`;
 }
 
-/** A unit on one hex: disc, silhouette, marks for its state and a cargo count. */
-export function UnitDisc({ u, colour, extra = "" }) {
+/** What a unit on one hex is drawn with (inside its own group): disc, silhouette, marks for its state, cargo count. */
+export function discBody(u, colour) {
   const r = R * 0.72;
   const n = u.cargo ? u.cargo.length : 0;
-  return html`<g class=${"fm-piece " + extra}>
-    <circle r=${r} fill=${colour} class="fm-disc" />
+  return html`<circle r=${r} fill=${colour} class="fm-disc" />
     <${Glyph} kind=${u.kind} s=${r * 0.62} />
     ${u.neutralized_by ? html`<circle r=${r + 2.5} class="fm-neutral" />` : null}
     ${u.stranded ? html`<path class="fm-stranded" d=${`M${-r} ${r * 0.85}q${r / 4} -4 ${r / 2} 0t${r / 2} 0t${r / 2} 0t${r / 2} 0`} />` : null}
     ${n ? html`<g class="fm-badge" transform=${`translate(${r * 0.78},${-r * 0.78})`}><circle r="6.5" /><text y="3.3">${n}</text></g>` : null}
-    ${u.locked ? html`<rect class="fm-lock" x=${-r - 1} y=${r * 0.35} width="6" height="5" rx="1" />` : null}
-  </g>`;
+    ${u.locked ? html`<rect class="fm-lock" x=${-r - 1} y=${r * 0.35} width="6" height="5" rx="1" />` : null}`;
+}
+
+/** A unit on one hex (trays, drafts, the legend). */
+export function UnitDisc({ u, colour, extra = "" }) {
+  return html`<g class=${"fm-piece " + extra}>${discBody(u, colour)}</g>`;
+}
+
+const PEBBLE = [[-7, -3], [-3, -8], [5, -7], [9, -1], [6, 6], [-2, 8], [-8, 4]];
+/** Every ore of the board as one path (ore never moves: it is loaded or destroyed). */
+export function orePath(points) {
+  let d = "";
+  for (const [x, y] of points) d += PEBBLE.map(([a, b], i) => (i ? "L" : "M") + (x + a).toFixed(1) + " " + (y + b).toFixed(1)).join("") + "Z";
+  return d;
 }
 
 /** A barge on its two hexes (a hull from one centre to the other), drawn at the first centre. */
