@@ -185,6 +185,8 @@ export function Legend({ t }) {
       <li><span class="fm-key fm-key-last"></span> ${t("fm.legend.last")}</li>
       <li><span class="fm-key fm-key-fire"></span> ${t("fm.legend.fire")}</li>
       <li><span class="fm-key fm-key-neutral"></span> ${t("fm.legend.neutral")}</li>
+      <li><span class="fm-key fm-key-lock"></span> ${t("fm.legend.locked")}</li>
+      <li><span class="fm-key fm-key-stranded"></span> ${t("fm.legend.stranded")}</li>
       <li><span class="fm-key fm-key-badge">2</span> ${t("fm.legend.cargo")}</li>
     </ul>
     <p class="help">${t("fm.legend.coords")}</p>
