@@ -264,6 +264,13 @@ def test_french_page_phone_focus_and_accessibility(server: str, browser: Browser
     dome = key(next(u for u in m.state(0)["view"]["units"] if u["kind"] == "ship" and u["colour"] == 0)["cells"][0])
     box = phone.locator(f"[data-testid=board] polygon[data-place='{dome}']").bounding_box()
     assert box is not None and box["width"] >= 36 and box["height"] >= 32
+    # zoomed in, the map covers the whole window: no empty band beside the letterboxed drawing comes into view
+    gaps = phone.evaluate("""() => {
+      const svg = document.querySelector('[data-testid=board] svg.fm-board'), vb = svg.viewBox.baseVal;
+      const m = svg.getScreenCTM(), o = document.querySelector('[data-testid=board]').getBoundingClientRect();
+      const top = m.f, bottom = m.d * vb.height + m.f, left = m.e, right = m.a * vb.width + m.e;
+      return [top - o.top, o.bottom - bottom, left - o.left, o.right - right]; }""")
+    assert max(gaps) <= 2, gaps
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.locator(f"[data-testid=board] polygon[data-place='{targets[0]}']").click()
     small = phone.evaluate("""() => [...document.querySelectorAll('[data-testid=board] polygon.is-target')]

@@ -40,12 +40,30 @@ export function BoardViewport({ children, onPlace, onDrag, resetKey, label, foot
     setZ(clamp(s, el.clientWidth / 2 - px * s, el.clientHeight / 2 - py * s));
   });
 
+  /** The drawing's box in the viewport at scale 1: the whole viewport, or, for an svg drawn with its viewBox
+   *  letterboxed (preserveAspectRatio "meet", the default), the part the viewBox covers, so that zooming and panning
+   *  never show the empty bands beside a board whose shape differs from the viewport's. */
+  function drawing(el) {
+    const w = el.clientWidth, h = el.clientHeight, whole = { x0: 0, y0: 0, x1: w, y1: h };
+    const svg = el.querySelector(".board-stage > svg");
+    const vb = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!vb || !vb.width || !vb.height || (svg.getAttribute("preserveAspectRatio") || "").includes("slice")) return whole;
+    const r = svg.getBoundingClientRect(), o = el.getBoundingClientRect(), cur = zr.current;
+    const sw = r.width / cur.s, sh = r.height / cur.s;
+    if (!sw || !sh) return whole;
+    const k = Math.min(sw / vb.width, sh / vb.height);
+    const x0 = (r.left - o.left - cur.x) / cur.s + (sw - vb.width * k) / 2;
+    const y0 = (r.top - o.top - cur.y) / cur.s + (sh - vb.height * k) / 2;
+    return { x0, y0, x1: x0 + vb.width * k, y1: y0 + vb.height * k };
+  }
   function clamp(s, x, y) {
     const el = outer.current;
     s = Math.min(MAX_SCALE, Math.max(1, s));
     if (!el || s === 1) return { s, x: 0, y: 0 };
-    const w = el.clientWidth, hgt = el.clientHeight;
-    return { s, x: Math.min(0, Math.max(w - w * s, x)), y: Math.min(0, Math.max(hgt - hgt * s, y)) };
+    const d = drawing(el);
+    // per axis: a drawing larger than the window covers it (no panning past its edges); a smaller one is centred
+    const fit = (len, a, b, v) => ((b - a) * s <= len ? (len - (a + b) * s) / 2 : Math.min(-a * s, Math.max(len - b * s, v)));
+    return { s, x: fit(el.clientWidth, d.x0, d.x1, x), y: fit(el.clientHeight, d.y0, d.y1, y) };
   }
   function zoomAt(factor, cx, cy) {
     focused.current = focusKey; // the player zooms: the focus asked for now is not applied any more

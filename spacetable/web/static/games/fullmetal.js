@@ -229,7 +229,7 @@ function hint({ view, legal, ui, hl, t }) {
 function seatColour(view, seat) { return COLOURS[seat % 4]; }
 
 /** On a phone the board opens zoomed (the kit's focus): on the seat's landed ship with hexes about 44 px wide, and
- *  before the landing on the middle of the map, hexes about 30 px wide. */
+ *  before the landing on the middle of the map, hexes about 40 px wide (35 px tall: taps of at least 32 px). */
 function focus(view, seat) {
   if (seat === null || seat === undefined) return null;
   const ship = view.units.find((u) => u.kind === "ship" && u.colour === seat && u.cells.length);
@@ -237,7 +237,7 @@ function focus(view, seat) {
   if (view.phase !== "land") return null;
   let x = Math.floor(view.width / 2), y = Math.floor(view.height / 2);
   while (view.terrain[y][x] === "?" && x > 0) x -= 1;
-  return { place: x + "," + y, size: 30, key: "land" };
+  return { place: x + "," + y, size: 40, key: "land" };
 }
 
 function ending(outcome, view, t) {
