@@ -87,17 +87,20 @@ function LogLine({ e, seatName, colourOf, current, onClick }) {
 
 export function Log({ log, seatName, colourOf, current, onPick, title }) {
   const ref = useRef(null);
+  // a log that scrolls can be focused, so that it scrolls by keyboard too; a short one is no tab stop
+  const [scrolls, setScrolls] = useState(false);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const cur = el.querySelector("li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     else el.scrollTop = el.scrollHeight;
+    setScrolls(el.scrollHeight > el.clientHeight + 1);
   }, [log.length, current]);
   return html`<section class="card log-card" aria-labelledby="log-h">
     <h2 id="log-h">${title || t("match.log")}</h2>
     ${log.length ? null : html`<p class="muted small">${t("log.empty")}</p>`}
-    <ol class="log" ref=${ref} data-testid="move-log" tabindex="0" aria-labelledby="log-h">
+    <ol class="log" ref=${ref} data-testid="move-log" tabindex=${scrolls ? "0" : null} aria-labelledby="log-h">
       ${log.map((e) => html`<${LogLine} key=${e.index} e=${e} seatName=${seatName} colourOf=${colourOf}
         current=${current === e.index} onClick=${onPick ? () => onPick(e.index + 1) : null} />`)}
     </ol>
