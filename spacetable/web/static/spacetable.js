@@ -1,4 +1,4 @@
-// Globals for renderers written before the renderer kit (worlds): they call
+// Globals for renderers written before the renderer kit (no game uses one now): they call
 // Spacetable.registerRenderer(id, {render(el, view, ctx), actionText}) and may use Spacetable.h / svg.
 // New renderers are ES modules on the kit (/static/app/kit.js); see docs/architecture.md, "Web client".
 "use strict";

@@ -1,7 +1,7 @@
 // Finding a game's renderer. static/games/<id>.js is either
 //  * a renderer module (export default {Board, places, ...}: the interface of docs/architecture.md, "Web client"), or
-//  * an older script that calls Spacetable.registerRenderer(id, {render(el, view, ctx), actionText}) (worlds
-//    until its renderer is rewritten): it is wrapped by LegacyBoard below, and its games are
+//  * an older script that calls Spacetable.registerRenderer(id, {render(el, view, ctx), actionText}) (no game
+//    uses one now): it is wrapped by LegacyBoard below, and its games are
 //    played through the action list (opened, not folded) and whatever the old drawing makes clickable.
 // A game without a file gets the generic renderer (its view shown as data).
 // The game's own catalogue (card names, its renderer's texts: spacetable/games/<id>/i18n/) is loaded with it.
