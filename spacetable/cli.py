@@ -1,7 +1,8 @@
 """The ``spacetable`` command: one argument parser for every command and game.
 
 Generic commands: ``games``, ``play GAME`` (the shared terminal loop, :mod:`spacetable.terminal`),
-``replay FILE``, ``check`` (scenario step files), ``serve`` (the play server). Games contribute
+``tournament GAME`` (rated AI round robins, :mod:`spacetable.ai.tournament_cli`), ``replay FILE``,
+``check`` (scenario step files), ``serve`` (the play server). Games contribute
 further commands through :meth:`Game.commands` (``perft``, ``odds``, ``advise``, ``simulate``,
 ...): ``spacetable COMMAND GAME [options]``, and ``spacetable COMMAND --help`` lists the games
 that have it. Errors in what the user typed end with a message and exit status 2.
@@ -18,6 +19,8 @@ from typing import Any
 
 from spacetable import __version__
 from spacetable.ai.agents import agent_specs
+from spacetable.ai.tournament_cli import add_arguments as add_tournament_arguments
+from spacetable.ai.tournament_cli import run_command as run_tournament
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
 from spacetable.core.game import Game
 from spacetable.core.hooks import Command
@@ -34,6 +37,8 @@ SHARED_HELP = {
     "simulate": "many AI-against-AI games with a report",
 }
 FORMATTER = argparse.RawDescriptionHelpFormatter
+#: Generic commands that every game has, written ``spacetable COMMAND GAME``.
+GENERIC_PER_GAME = ("play", "tournament")
 
 
 def load_games() -> dict[str, Game[Any]]:
@@ -192,6 +197,18 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
         add_play_arguments(gp, game)
         gp.set_defaults(run=_bind(run_play, game))
 
+    p = sub.add_parser("tournament", help=f"rate AI players against each other ({', '.join(games)})",
+                       formatter_class=FORMATTER,
+                       description="A round robin between AI players with seats rotated and seeds paired, on this "
+                                   "machine (--jobs) or a Ray cluster (--ray): Elo ratings with 95% intervals, a "
+                                   "table, a plot and a JSON summary. Games are saved as they finish; the same "
+                                   "command resumes an interrupted run.")
+    per_game = p.add_subparsers(dest="game", metavar="GAME", title="games", required=True)
+    for gid, game in games.items():
+        gp = per_game.add_parser(gid, help=game.name, description=f"A tournament of {game.name} AI players.")
+        add_tournament_arguments(gp, game)
+        gp.set_defaults(run=_bind(run_tournament, game))
+
     p = sub.add_parser("replay", help="show a saved match position by position",
                        description="Replay a saved match (spacetable-match/1), position by position.")
     p.add_argument("file", nargs="?", help="the saved match: `save FILE` at the play prompt, or `play ... --save FILE`")
@@ -241,13 +258,13 @@ def _precheck(argv: list[str], games: dict[str, Game[Any]]) -> str | None:
     command, gid = argv[0], argv[1]
     commands = game_commands(games)
     commands.pop("check", None)  # its targets are files as well as games: cmd_check words it
-    if command not in commands and command != "play":
+    if command not in commands and command not in GENERIC_PER_GAME:
         return None
     if gid not in games:
         if gid in REGISTRY:
             return f"game {gid!r} is not available in this build; games: {', '.join(games)}"
         return f"unknown game {gid!r}; games: {', '.join(games)}"
-    if command != "play" and gid not in commands[command]:
+    if command not in GENERIC_PER_GAME and gid not in commands[command]:
         return _unsupported(gid, command, commands[command])
     return None
 
