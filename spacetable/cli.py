@@ -19,6 +19,7 @@ from typing import Any
 
 from spacetable import __version__
 from spacetable.ai.agents import agent_specs
+from spacetable.ai.ladder import describe
 from spacetable.ai.tournament_cli import add_arguments as add_tournament_arguments
 from spacetable.ai.tournament_cli import run_command as run_tournament
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
@@ -66,7 +67,7 @@ def cmd_games(games: dict[str, Game[Any]], ns: argparse.Namespace) -> int:
         players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
         print(f"{gid:10} {g.name} ({players} players)")
         if ns.verbose:
-            ais = ", ".join(f"{s.name} ({s.level})" if s.level else s.name for s in agent_specs(g))
+            ais = ", ".join(f"{s.name} ({describe(s)})" if describe(s) else s.name for s in agent_specs(g))
             cmds = ", ".join(["play", *(c.name for c in g.commands())])
             print(f"{'':10} AI players: {ais}\n{'':10} commands: {cmds}")
     missing = [gid for gid in REGISTRY if gid not in games]

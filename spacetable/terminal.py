@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from spacetable.ai.agents import agent_specs, choose_for_seat, find_agent
+from spacetable.ai.ladder import describe
 from spacetable.core.errors import ConfigError, RuleError
 from spacetable.core.game import Action, Game, Option
 from spacetable.core.match import LogEntry, Match
@@ -286,7 +287,7 @@ class Terminal:
 # ---------------------------------------------------------------------------------- the play command
 def add_play_arguments(parser: argparse.ArgumentParser, game: Game[Any]) -> None:
     """``spacetable play GAME`` options: seats and AI, seed, files, and every game option as a flag."""
-    names = ", ".join(f"{s.name} ({s.level})" if s.level else s.name for s in agent_specs(game))
+    names = ", ".join(f"{s.name} ({describe(s)})" if describe(s) else s.name for s in agent_specs(game))
     seats = parser.add_argument_group("seats")
     if game.min_players != game.max_players:
         seats.add_argument("--players", type=int, help=f"number of seats, {game.min_players}-{game.max_players} "

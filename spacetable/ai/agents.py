@@ -10,6 +10,7 @@ dice).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from spacetable.core.errors import ConfigError
@@ -18,6 +19,7 @@ from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
 from .base import RandomAgent
+from .ladder import rated
 from .mcts import MCTSAgent
 
 
@@ -36,11 +38,25 @@ GENERIC = (
 )
 
 
+#: The levels a game offers players in the lobby, weakest first.
+LEVELS = ("easy", "medium", "hard")
+
+
 def agent_specs(game: Game[Any]) -> list[AgentSpec]:
-    """The game's own players (its default first), then the generic ones it does not name."""
+    """The game's own players (its default first), then the generic ones it does not name, with the
+    measured rating and seconds per move of the game's ladder (:mod:`spacetable.ai.ladder`). When the
+    game's own players already cover every level, the generic ones are listed as tools (no level), so
+    the lobby names one player per level."""
     own = list(game.agents())
     names = {a.name for a in own}
-    return own + [g for g in GENERIC if g.name not in names]
+    covered = set(LEVELS) <= {a.level for a in own}
+    generic = [dataclasses.replace(g, level="") if covered else g for g in GENERIC if g.name not in names]
+    return rated(game, own + generic)
+
+
+def level_agent(game: Game[Any], level: str) -> AgentSpec | None:
+    """The first listed player of ``level`` (``easy``, ``medium``, ``hard``), if any."""
+    return next((s for s in agent_specs(game) if s.level == level), None)
 
 
 def default_agent(game: Game[Any]) -> str:
@@ -49,10 +65,15 @@ def default_agent(game: Game[Any]) -> str:
 
 
 def find_agent(game: Game[Any], name: str) -> AgentSpec:
-    """The player called ``name`` (``ai`` is the default one); :class:`ConfigError` names the choices."""
+    """The player called ``name`` (``ai`` is the default one, and a level name ``easy``, ``medium`` or
+    ``hard`` the first player of that level); :class:`ConfigError` names the choices."""
     specs = agent_specs(game)
     if name == "ai":
         return specs[0]
+    if name in LEVELS and not any(s.name == name for s in specs):
+        found = level_agent(game, name)
+        if found is not None:
+            return found
     for spec in specs:
         if spec.name == name:
             return spec

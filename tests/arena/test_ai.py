@@ -12,7 +12,7 @@ from .arena_helpers import make, play
 
 
 def test_registry_shapes() -> None:
-    assert DEFAULT_AGENT in AGENTS and set(AGENTS) == {"random", "mcts", "alphabeta"}
+    assert DEFAULT_AGENT in AGENTS and set(AGENTS) == {"random", "mcts", "alphabeta", "endgame", "shallow", "playouts"}
     for name, factory in AGENTS.items():
         agent = factory(1, 0.05)
         assert agent.name == name

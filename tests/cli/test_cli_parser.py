@@ -46,7 +46,8 @@ def test_help_of_each_command_lists_the_games_that_have_it(capsys: pytest.Captur
 def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "-v"]) == 0
     out = capsys.readouterr().out
-    assert "alphabeta (hard)" in out and "commander (hard)" in out and "commands: play, perft, check" in out
+    assert "endgame (hard" in out and "planner (hard" in out and "commander (medium" in out
+    assert "commands: play, perft, check" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -54,7 +55,7 @@ def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str])
     (["odds", "arena"], "arena does not support odds; odds is available for: worlds"),
     (["simulate", "arena"], "arena does not support simulate; simulate is available for: tremble, fullmetal"),
     (["play", "chess"], "unknown game 'chess'"),
-    (["simulate", "fullmetal", "--seats", "foo,bar"], "unknown AI 'foo' for fullmetal; choose from: commander"),
+    (["simulate", "fullmetal", "--seats", "foo,bar"], "unknown AI 'foo' for fullmetal; choose from: planner, commander"),
     (["play", "arena", "--board", "7x7"], "option board must be one of"),
     (["play", "arena", "--vs", "deep-blue"], "unknown AI 'deep-blue' for arena"),
     (["play", "arena", "--seats", "human,human,human"], "--seats lists 1 to 2 entries"),

@@ -25,9 +25,10 @@ from spacetable.core.game import Action, Game
 from spacetable.core.hooks import AgentSpec
 from spacetable.core.rng import Rng
 
-from . import fast
+from . import fast, tables
 from .board import CODES, RED
 from .setup import default_layout
+from .solver import LOSS, WIN
 
 INF = 1_000_000
 MATE_BOUND = fast.MATE_BOUND  # |score| above this is a terminal (game-over) score
@@ -357,6 +358,78 @@ class AlphaBetaAgent:
         return fast.code_to_action(state, code)
 
 
+class EndgameAgent(AlphaBetaAgent):
+    """Alpha-beta in the middle game, the retrograde solver's tables (:mod:`.tables`, AR-11) once at most two
+    ships a side are left: a won position is converted along the table's fastest win, a lost one resists
+    longest, and an undecided one (or a win the quiet limit of AR-10.2 may cut short) is searched among the
+    moves that keep the table's value only. Any table in the cache folder is used; the (2, 2) one is built
+    by ``python -m spacetable.games.arena.tables`` (the small ones on demand)."""
+
+    name = "endgame"
+
+    def __init__(self, seed: int = 0, seconds: float = 1.0, node_limit: int | None = None) -> None:
+        super().__init__(seed, seconds, node_limit)
+        self.child_nodes = max(2000, (node_limit or 200_000) // 20)
+
+    def choose(self, game: Game[Any], state: Any, player: int) -> Action:
+        legal = game.legal_actions(state, player)
+        if state.phase != "play" or not legal or legal[-1].get("type") == "accept_end":
+            return super().choose(game, state, player)  # placement, and offers (AR-10.4) as alpha-beta decides
+        st = fast.to_array(state)
+        code = self.table_move(st, state.board)
+        if code is None:
+            return super().choose(game, state, player)
+        return fast.code_to_action(state, code)
+
+    def table_move(self, st: np.ndarray, board: str) -> int | None:
+        """The move the tables choose in ``st`` (None when no table covers it)."""
+        n = int(fast.tables(board)[0][2])
+        tb = tables.table_for(board, *tables.counts(st, n))
+        if tb is None:
+            return None
+        status, plies = tables.probe(tb, st)
+        geo, nb = fast.tables(board)
+        side = int(st[16])
+        scored: list[tuple[int, int, int]] = []  # (result for the mover: 1 win, 0 undecided, -1 loss, plies, code)
+        for code in fast.legal_codes(st, board):
+            child = st.copy()
+            fast.play(child, code, geo, nb)
+            if child[19] >= 0:  # the game ended (corvette, no action, quiet limit): its real result
+                scored.append((1 if child[19] == side else -1, 0, code))
+                continue
+            c_status, c_plies = tables.probe(tb, child)
+            result = 1 if c_status == LOSS else -1 if c_status == WIN else 0
+            scored.append((result, c_plies + 1, code))
+        self.last = {"table": f"{tb.red_max}{tb.blue_max}", "status": int(status), "plies": plies}
+        best = max(r for r, _, _ in scored)
+        keep = [x for x in scored if x[0] == best]
+        quiet_left = fast.QUIET_LIMIT - int(st[17])
+        if best == 1 and min(p for _, p, _ in keep) < quiet_left:
+            return min(keep, key=lambda x: (x[1], x[2]))[2]  # the fastest win, within the quiet limit
+        if best == -1:
+            return max(keep, key=lambda x: (x[1], -x[2]))[2]  # the longest resistance
+        return self.search_among(st, board, [c for _, _, c in keep])
+
+    def search_among(self, st: np.ndarray, board: str, codes: list[int]) -> int:
+        """The best of ``codes`` by alpha-beta (the full search's choice when it is one of them)."""
+        code, _, _, _ = search(st, board, self.seconds, tables=self.tables, node_limit=self.node_limit)
+        if code in codes or len(codes) == 1:
+            return code if code in codes else codes[0]
+        geo, nb = fast.tables(board)
+        side = int(st[16])
+        best, best_v = codes[0], -INF - 1
+        for c in codes:
+            child = st.copy()
+            fast.play(child, c, geo, nb)
+            if child[19] >= 0:
+                v = INF if child[19] == side else -INF
+            else:
+                v = -search(child, board, self.seconds, max_depth=12, tables=self.tables, node_limit=self.child_nodes)[1]
+            if v > best_v:
+                best, best_v = c, v
+        return best
+
+
 def _placement_choice(state: Any, legal: list[Action], rng: Rng) -> Action:
     """Free placement for AIs: follow the default layout where possible, else random (AR-2.7)."""
     if legal[0].get("type") == "layout":
@@ -390,16 +463,40 @@ class ArenaMCTS(MCTSAgent):
         return out
 
 
-AGENTS: dict[str, Callable[[int, float], Agent]] = {
-    "random": lambda seed, seconds: RandomAgent(seed),
-    "mcts": lambda seed, seconds: ArenaMCTS(iterations=None, seconds=seconds, seed=seed),
-    "alphabeta": lambda seed, seconds: AlphaBetaAgent(seed, seconds),
-}
-DEFAULT_AGENT = "alphabeta"
+#: No clock for the levels: their budgets are node or playout counts, so a level plays the same in any
+#: process, on any machine and under any load (its seconds per move are measured by the ladder).
+NO_CLOCK = 1e9
+HARD_NODES = 200_000
+MEDIUM_NODES = 3_000
+EASY_PLAYOUTS = 300
 
-#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
+
+
+def _named(agent: Any, name: str) -> Any:
+    agent.name = name
+    return agent
+
+
+AGENTS: dict[str, Callable[[int, float], Agent]] = {
+    "endgame": lambda seed, seconds: EndgameAgent(seed, NO_CLOCK, node_limit=HARD_NODES),
+    "shallow": lambda seed, seconds: _named(AlphaBetaAgent(seed, NO_CLOCK, node_limit=MEDIUM_NODES), "shallow"),
+    "playouts": lambda seed, seconds: _named(ArenaMCTS(iterations=EASY_PLAYOUTS, seconds=None, seed=seed), "playouts"),
+    "alphabeta": lambda seed, seconds: AlphaBetaAgent(seed, seconds),
+    "mcts": lambda seed, seconds: ArenaMCTS(iterations=None, seconds=seconds, seed=seed),
+    "random": lambda seed, seconds: RandomAgent(seed),
+}
+DEFAULT_AGENT = "endgame"
+
+#: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first: the three
+#: levels on fixed budgets, then the clock-driven searches (``--seconds``) and the random baseline.
 AGENT_SPECS = (
-    AgentSpec("alphabeta", AGENTS["alphabeta"], level="hard", description="alpha-beta search on the compiled rules"),
-    AgentSpec("mcts", AGENTS["mcts"], level="medium", description="Monte Carlo tree search with compiled playouts"),
-    AgentSpec("random", AGENTS["random"], level="easy", description="a uniformly random legal action"),
+    AgentSpec("endgame", AGENTS["endgame"], level="hard",
+              description=f"alpha-beta ({HARD_NODES:,} nodes per iteration) and the endgame tables of AR-11"),
+    AgentSpec("shallow", AGENTS["shallow"], level="medium",
+              description=f"alpha-beta on a small budget ({MEDIUM_NODES:,} nodes per iteration)"),
+    AgentSpec("playouts", AGENTS["playouts"], level="easy",
+              description=f"Monte Carlo tree search, {EASY_PLAYOUTS} compiled random playouts per move"),
+    AgentSpec("alphabeta", AGENTS["alphabeta"], description="alpha-beta search on the clock (seconds per move)"),
+    AgentSpec("mcts", AGENTS["mcts"], description="Monte Carlo tree search on the clock, compiled playouts"),
+    AgentSpec("random", AGENTS["random"], description="a uniformly random legal action (a baseline)"),
 )
