@@ -8,7 +8,8 @@ runs, never what it computes.
 
 * ``jobs=1``: in this process, one task after the other (no pool, easiest to debug and profile);
 * ``jobs=K``: a pool of K worker processes on this machine;
-* ``ray="local"``: a Ray instance started here with ``jobs`` CPUs (shut down afterwards);
+* ``ray="local"``: a Ray instance started here with ``jobs`` CPUs, or all of them when ``jobs`` is 1
+  (shut down afterwards);
 * ``ray=ADDRESS``: an existing Ray cluster (``auto``, ``HOST:6379`` or ``ray://HOST:10001``); every node
   needs the same spacetable installed (docs/scale.md).
 
@@ -109,7 +110,7 @@ def cluster_cpus() -> int:
 
 def _run_ray(func: Callable[[T], R], tasks: Sequence[T], address: str, jobs: int, take: Callable[[R], None]) -> None:
     ray = import_ray()
-    started = start_ray(address, cpus=jobs if address == "local" else None)
+    started = start_ray(address, cpus=jobs if address == "local" and jobs > 1 else None)
     try:
         remote = ray.remote(num_cpus=1, max_retries=2)(func)
         # keep a bounded number of tasks in flight (a few per CPU): a million-game run does not put a

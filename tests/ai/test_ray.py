@@ -38,3 +38,20 @@ def test_tournament_on_local_ray_matches_a_local_run() -> None:
     assert [deterministic(r) for r in on_ray] == [deterministic(r) for r in local]
     assert not ray.is_initialized()  # the instance started for the run is shut down after it
     assert sorted(run_tasks(_square, list(range(5)), ray="local", jobs=2)) == [0, 1, 4, 9, 16]
+
+
+@pytest.mark.slow
+def test_simulate_on_local_ray_reports_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """`spacetable simulate fullmetal --ray local` prints the games of a local run (in completion order)."""
+    from spacetable.cli import main
+
+    def games(argv: list[str]) -> list[str]:
+        assert main(argv) == 0
+        lines = capsys.readouterr().out.splitlines()
+        return sorted(line.rsplit(" ", 1)[0] for line in lines if line.startswith("game "))  # without the time
+
+    base = ["simulate", "fullmetal", "--games", "3", "--seats", "greedy,random", "--seed", "5"]
+    local = games(base)
+    assert len(local) == 3
+    assert games([*base, "--ray", "local"]) == local
+    assert games([*base, "--jobs", "2"]) == local

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spacetable.ai.agents import make_agent
+from spacetable.ai.runner import run_tasks
 from spacetable.commands import agent_names, check_command
 from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import Command
@@ -85,6 +86,29 @@ def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
                                                                "(commander, greedy, random, mcts)")
     p.add_argument("--save-map", metavar="FILE", help="write each game's map (with its ore layer) as .fmp")
     p.add_argument("--svg", metavar="FILE", help="write each game's final board as SVG")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); games print as they finish")
+    where.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster (auto, HOST:6379, "
+                                                       "ray://HOST:10001) or 'local' (docs/scale.md)")
+
+
+def simulate_one(task: tuple[dict[str, Any], list[str], int, int, float]) -> dict[str, Any]:
+    """One game of ``simulate`` (a pure function of its task: the same result in any process or on Ray)."""
+    cfg, names, seed, g, seconds = task
+    players = GAME.num_players(cfg)
+    t0 = time.perf_counter()
+    agents = [make_agent(GAME, names[i % len(names)], seed + g * 10 + i, seconds) for i in range(players)]
+    state = GAME.initial_state(cfg, seed + g)
+    initial = state
+    n = 0
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, agents[seat].choose(GAME, state, seat))
+        n += 1
+    out = GAME.outcome(state)
+    assert out is not None
+    return {"game": g, "scores": list(out.scores), "winners": list(out.winners), "actions": n,
+            "seconds": time.perf_counter() - t0, "initial": initial, "final": state}
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -94,22 +118,16 @@ def simulate(args: argparse.Namespace) -> int:
         raise ConfigError("--games must be 1 or more")
     players = GAME.num_players(cfg)
     wins = [0] * players
-    for g in range(args.games):
-        t0 = time.perf_counter()
-        agents = [make_agent(GAME, names[i % len(names)], args.seed + g * 10 + i, args.seconds) for i in range(players)]
-        state = GAME.initial_state(cfg, args.seed + g)
-        initial = state
-        n = 0
-        while GAME.to_act(state):
-            seat = GAME.to_act(state)[0]
-            state = GAME.apply(state, seat, agents[seat].choose(GAME, state, seat))
-            n += 1
-        out = GAME.outcome(state)
-        assert out is not None
-        for w in out.winners:
+
+    def show(r: dict[str, Any]) -> None:
+        for w in r["winners"]:
             wins[w] += 1
-        print(f"game {g}: scores {list(out.scores)} winners {list(out.winners)} actions {n} {time.perf_counter() - t0:.1f}s")
-        _outputs(args, state, initial)
+        print(f"game {r['game']}: scores {r['scores']} winners {r['winners']} actions {r['actions']} {r['seconds']:.1f}s",
+              flush=True)
+        _outputs(args, r["final"], r["initial"])
+
+    tasks = [(cfg, names, args.seed, g, args.seconds) for g in range(args.games)]
+    run_tasks(simulate_one, tasks, jobs=args.jobs, ray=args.ray, on_result=show)
     print("wins per seat:", wins)
     return 0
 

@@ -155,6 +155,9 @@ class PlannerAgent:
     # ------------------------------------------------------------------------------------ search
     def search(self, game: Game[Any], state: FMState, player: int) -> list[Action]:
         seeds = [self.rng.next_u64() for _ in range(self.plans)]
+        # common random numbers: every plan is judged on the same sampled tides and opponents' seeds, so
+        # plans are compared on equal terms and not on their luck
+        samples = [self.rng.next_u64() for _ in range(self.samples)]
         best: list[Action] = []
         best_v = -1e18
         values = []
@@ -167,7 +170,7 @@ class PlannerAgent:
             if key in seen:
                 continue
             seen.add(key)
-            v = sum(self.judge(game, after, player, rng) for _ in range(self.samples)) / self.samples
+            v = sum(self.judge(game, after, player, Rng(x)) for x in samples) / self.samples
             values.append(round(v, 2))
             if v > best_v:
                 best, best_v = actions, v
