@@ -16,6 +16,8 @@ Agents only read public state (units, terrain, tides) and their own forecasts.
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +26,7 @@ from spacetable.core.rng import Rng
 
 from .endgame import ship_score, takeoff_cost
 from .state import BARGE, CRAB, GT, MB, ORE, PONTOON, SHIP, TANK, WL, FMState, Unit
+from .terrain import Board
 
 
 # ------------------------------------------------------------------- helpers
@@ -51,9 +54,34 @@ def target_value(state: FMState, player: int, cell: int) -> float:
     return total
 
 
+def _passable(board: Board, tide: str, sea: bool) -> tuple[bool, ...]:
+    """Cells of one domain under a tide, pontoons and occupants aside (cached per board and tide)."""
+    key = (tide, sea)
+    table = _PASSABLE.setdefault(board, {})
+    if key not in table:
+        table[key] = tuple((board.terrain[c] == 0 or not board.land(c, tide)) if sea else board.land(c, tide)
+                           for c in range(board.size))
+    return table[key]
+
+
+_PASSABLE: weakref.WeakKeyDictionary[Board, dict[tuple[str, bool], tuple[bool, ...]]] = weakref.WeakKeyDictionary()
+#: Recent distance fields, by everything they depend on (a plan's steps rarely change any of it).
+_FIELDS: OrderedDict[tuple[Any, ...], list[int]] = OrderedDict()
+_FIELDS_MAX = 256
+
+
 def fields(state: FMState, sources: list[int], sea: bool) -> list[int]:
-    """Multi-source BFS distance over free cells of one domain (a cheap path length estimate)."""
+    """Multi-source BFS distance over free cells of one domain (a cheap path length estimate). Depends only
+    on the board, the tide, the pontoons, the cells that block (ships and ore) and the sources, and is
+    remembered by them: the searching commander asks for the same fields again and again."""
     board = state.board
+    units = state.units
+    blocked = frozenset(c for c, oid in state.occ.items() if units[oid].kind in (SHIP, ORE))
+    key = (board, state.tide, sea, frozenset(state.pontoon_at), blocked, tuple(sources))
+    hit = _FIELDS.get(key)
+    if hit is not None:
+        _FIELDS.move_to_end(key)
+        return list(hit)
     inf = 10**6
     dist = [inf] * board.size
     todo = []
@@ -61,27 +89,25 @@ def fields(state: FMState, sources: list[int], sea: bool) -> list[int]:
         if dist[c] > 0:
             dist[c] = 0
             todo.append(c)
+    ok = list(_passable(board, state.tide, sea))
+    for c in state.pontoon_at:
+        ok[c] = not sea  # a pontoon is land for land units and closed to sea units
+    for c in blocked:
+        ok[c] = False
+    neigh = board.neigh
     head = 0
-    tide = state.tide
     while head < len(todo):
         c = todo[head]
         head += 1
         d = dist[c] + 1
-        for n in board.neigh[c]:
-            if dist[n] <= d:
-                continue
-            if sea:
-                ok = (board.terrain[n] == 0 or not board.land(n, tide)) and n not in state.pontoon_at
-            else:
-                ok = board.land(n, tide) or n in state.pontoon_at
-            if not ok:
-                continue
-            oid = state.occ.get(n)
-            if oid is not None and state.units[oid].kind in (SHIP, ORE):
-                continue
-            dist[n] = d
-            todo.append(n)
-    return dist
+        for n in neigh[c]:
+            if ok[n] and dist[n] > d:
+                dist[n] = d
+                todo.append(n)
+    _FIELDS[key] = dist
+    if len(_FIELDS) > _FIELDS_MAX:
+        _FIELDS.popitem(last=False)
+    return list(dist)
 
 
 class GreedyAgent:
@@ -275,6 +301,19 @@ class CommanderAgent:
                    and state.controller[u.colour] not in (player, -1) and u.kind in (CRAB, BARGE, WL, TANK, GT, MB)]
         convoys = [u.cells[0] for u in units.values() if u.kind in (CRAB, BARGE, WL) and u.cells and u.carrier < 0
                    and u.colour >= 0 and state.controller[u.colour] == player]
+        enemy_cells = [e.cells[0] for e in enemies]
+        near: dict[tuple[int, int], int] = {}  # nearest enemy (0) or own carrier (1) per cell, computed once
+
+        def near_enemy(c: int) -> int:
+            if (0, c) not in near:
+                near[0, c] = min(board.dist(c, e) for e in enemy_cells)
+            return near[0, c]
+
+        def near_convoy(c: int) -> int:
+            if (1, c) not in near:
+                near[1, c] = min(board.dist(c, x) for x in convoys)
+            return near[1, c]
+
         st = self.style
         best, best_v = None, 0.0
         ranked: list[tuple[float, int]] = []
@@ -301,14 +340,14 @@ class CommanderAgent:
                 v = (min(f[c] for c in cur) - min(f[c] for c in cells)) * st.late_weight
             else:
                 if enemies:
-                    de_before = min(board.dist(cur[0], e.cells[0]) for e in enemies)
-                    de_after = min(board.dist(cells[0], e.cells[0]) for e in enemies)
+                    de_before = near_enemy(cur[0])
+                    de_after = near_enemy(cells[0])
                     if de_after >= 3:
                         v = (de_before - de_after) * st.approach_weight
                 if convoys:
                     # escort: stay within 2 of the nearest own carrier so it is covered
-                    c_before = min(board.dist(cur[0], c) for c in convoys)
-                    c_after = min(board.dist(cells[0], c) for c in convoys)
+                    c_before = near_convoy(cur[0])
+                    c_after = near_convoy(cells[0])
                     if c_before > 2:
                         v += (c_before - c_after) * st.escort_weight
                 f = field("home", sea)
