@@ -28,6 +28,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
+from spacetable.ai.agents import agent_specs
 from spacetable.games import available, get_game
 
 from . import presentation
@@ -58,13 +59,16 @@ def agents_of(game: Any) -> list[dict[str, Any]]:
     registry, default = agent_registry(game)
     specs = {}
     try:
-        specs = {a.name: a for a in game.agents()}
+        specs = {a.name: a for a in agent_specs(game)}  # with the ladder's ratings (spacetable.ai.ladder)
     except Exception:  # a game's hook must not break the lobby
         specs = {}
     order = {"easy": 0, "medium": 1, "hard": 2}
+    leveled = any(s.level for s in specs.values())
     out = []
     for name in registry:
         spec = specs.get(name)
+        if leveled and (spec is None or not spec.level) and name != default:
+            continue  # a game that names its levels offers those; baselines and clock-driven tools stay off the lobby
         level = (spec.level if spec is not None else "") or FALLBACK_LEVELS.get(name) or ("hard" if name == default else "medium")
         out.append({
             "name": name, "level": level, "default": name == default,

@@ -1,0 +1,55 @@
+"""Levels for every game (issue 13): easy, medium and hard players named through AgentSpec, found by level
+name, rated from the game's ladder file, shown in the lobby; level players run on fixed budgets, so their
+games are reproducible."""
+
+from __future__ import annotations
+
+import pytest
+
+from spacetable.ai import ladder
+from spacetable.ai.agents import LEVELS, agent_specs, find_agent, level_agent
+from spacetable.ai.tournament import deterministic, make_tournament, play_task
+from spacetable.core.hooks import AgentSpec
+from spacetable.games import available, get_game
+from spacetable.server.presentation_routes import agents_of
+
+GAMES = [g for g in ("arena", "worlds", "tremble", "fullmetal", "galaxies") if g in available()]
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_game_names_easy_medium_and_hard(gid: str) -> None:
+    game = get_game(gid)
+    for level in LEVELS:
+        spec = level_agent(game, level)
+        assert spec is not None, f"{gid} has no {level} player"
+        assert find_agent(game, level) is spec
+    assert len({s.name for s in agent_specs(game)}) == len(agent_specs(game))
+
+
+def test_the_ladder_fills_ratings_and_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = get_game("arena")
+    fake = {"format": ladder.FORMAT, "agents": {"endgame": {"rating": 1900.0, "seconds_per_move": 0.5}}}
+    monkeypatch.setattr(ladder, "_load", lambda package: fake)
+    specs = {s.name: s for s in agent_specs(game)}
+    assert specs["endgame"].rating == 1900.0 and specs["endgame"].seconds_per_move == 0.5
+    assert specs["shallow"].rating is None
+    assert ladder.describe(specs["endgame"]) == "hard, rating 1900, 0.5 s/move"
+    own = AgentSpec("x", lambda **_: None, rating=10.0)
+    assert ladder.rated(game, [own])[0].rating == 10.0  # a spec's own figures win
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_lobby_offers_the_levels(gid: str) -> None:
+    listed = agents_of(get_game(gid))
+    assert {a["level"] for a in listed} >= set(LEVELS)
+    assert any(a["default"] for a in listed)
+
+
+@pytest.mark.parametrize(("gid", "config", "agents", "steps"), [
+    ("arena", {}, ["endgame", "shallow"], 30),
+    ("arena", {}, ["playouts", "random"], 30),
+    ("fullmetal", {"players": 2}, ["planner", "greedy"], 120),
+])
+def test_level_games_are_reproducible(gid: str, config: dict, agents: list[str], steps: int) -> None:
+    task = make_tournament(gid, agents, config=config, seed=3, max_steps=steps).task(0)
+    assert deterministic(play_task(task)) == deterministic(play_task(task))
