@@ -27,16 +27,16 @@ from spacetable.games.fullmetal.game import GAME
 from spacetable.games.fullmetal.planner import PlannerAgent
 
 
-def play(task: tuple[int, int, int, str, str, int, int]) -> dict[str, Any]:
+def play(task: tuple[int, int, int, str, str, dict[str, int]]) -> dict[str, Any]:
     """One game: ``hero`` at seat ``seat``, ``villain`` everywhere else."""
-    seed, players, seat, hero, villain, plans, samples = task
+    seed, players, seat, hero, villain, budget = task
     cfg = GAME.normalize_config({"players": players})
     state = GAME.initial_state(cfg, seed)
     names = [hero if i == seat else villain for i in range(players)]
     agents = []
     for i, n in enumerate(names):
         if n == "planner":
-            agents.append(PlannerAgent(mix_seed(seed, i), plans=plans, samples=samples))
+            agents.append(PlannerAgent(mix_seed(seed, i), **budget))
         else:
             agents.append(AGENTS[n](mix_seed(seed, i), 1.0))
     cpu = [0.0] * players
@@ -72,12 +72,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--hero", default="planner")
     ap.add_argument("--villain", default="commander")
-    ap.add_argument("--plans", type=int, default=12)
-    ap.add_argument("--samples", type=int, default=1)
+    ap.add_argument("--plans", type=int, default=24, help="candidate plans per turn")
+    ap.add_argument("--finalists", type=int, default=8, help="plans judged after sampled futures")
+    ap.add_argument("--samples", type=int, default=1, help="sampled futures per finalist")
+    ap.add_argument("--horizon", type=int, default=2, help="rounds played out after a plan")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     p = args.players
-    tasks = [(args.seed + g // p, p, g % p, args.hero, args.villain, args.plans, args.samples) for g in range(args.games)]
+    budget = {"plans": args.plans, "finalists": args.finalists, "samples": args.samples, "horizon": args.horizon}
+    tasks = [(args.seed + g // p, p, g % p, args.hero, args.villain, budget) for g in range(args.games)]
     t0 = time.perf_counter()
     done = 0
 
@@ -98,8 +101,7 @@ def main() -> None:
     worst = max(r["worst"][r["seat"]] for r in results)
     hero_score = sum(r["scores"][r["seat"]] for r in results) / n
     vil_score = sum(sum(s for i, s in enumerate(r["scores"]) if i != r["seat"]) / (p - 1) for r in results) / n
-    print(f"\n{args.hero} (plans {args.plans}, samples {args.samples}) against {p - 1} x {args.villain}, {n} games, "
-          f"{p} players")
+    print(f"\n{args.hero} ({budget}) against {p - 1} x {args.villain}, {n} games, {p} players")
     print(f"{args.hero} first: {wins:.1f}/{n} = {100 * wins / n:.1f}% (fair share {100 / p:.0f}%)")
     print(f"average score: {args.hero} {hero_score:.1f}, {args.villain} {vil_score:.1f}")
     print(f"CPU seconds per turn: {args.hero} {hero_cpu / max(1, hero_turns):.3f} (slowest turn {worst:.2f}), "

@@ -123,15 +123,23 @@ def random_style(rng: Rng) -> Style:
 
 
 class PlannerAgent:
-    """Plans whole turns: commander-style candidate plans judged after the opponents' replies (module doc)."""
+    """Plans whole turns: commander-style candidate plans judged after the opponents' replies (module doc).
+
+    Budget: ``plans`` candidate plans per turn, all scored on the position they reach (:func:`evaluate`);
+    the best ``finalists`` of them are judged again after ``samples`` sampled futures of ``horizon`` rounds
+    (1: the opponents' turns up to the planner's next one; 2: those, the planner's own next turn as the
+    commander would play it, and the opponents' turns after it)."""
 
     name = "planner"
 
-    def __init__(self, seed: int = 0, seconds: float = 1.0, plans: int = 12, samples: int = 1, max_steps: int = 150) -> None:
+    def __init__(self, seed: int = 0, seconds: float = 1.0, plans: int = 24, finalists: int = 8, samples: int = 1,
+                 horizon: int = 2, max_steps: int = 150) -> None:
         self.rng = Rng.from_seed(seed)
         self.base = CommanderAgent(seed)
         self.plans = max(1, plans)
+        self.finalists = max(1, finalists)
         self.samples = max(1, samples)
+        self.horizon = max(1, horizon)
         self.max_steps = max_steps
         self.plan: list[Action] = []
         self.plan_turn: tuple[int, int] = (-1, -1)
@@ -155,12 +163,10 @@ class PlannerAgent:
     # ------------------------------------------------------------------------------------ search
     def search(self, game: Game[Any], state: FMState, player: int) -> list[Action]:
         seeds = [self.rng.next_u64() for _ in range(self.plans)]
-        # common random numbers: every plan is judged on the same sampled tides and opponents' seeds, so
+        # common random numbers: every finalist is judged on the same sampled tides and opponents' seeds, so
         # plans are compared on equal terms and not on their luck
         samples = [self.rng.next_u64() for _ in range(self.samples)]
-        best: list[Action] = []
-        best_v = -1e18
-        values = []
+        candidates: list[tuple[float, int, list[Action], FMState]] = []
         seen: set[str] = set()
         for i, seed in enumerate(seeds):
             rng = Rng(seed)
@@ -170,11 +176,19 @@ class PlannerAgent:
             if key in seen:
                 continue
             seen.add(key)
+            candidates.append((evaluate(after, player), i, actions, after))
+        # the commander's own plan always reaches the final round, so a plan replaces it only on the deeper look
+        candidates.sort(key=lambda c: (c[1] != 0, -c[0]))
+        finalists = candidates[:1] + sorted(candidates[1:], key=lambda c: -c[0])[: self.finalists - 1]
+        best: list[Action] = []
+        best_v = -1e18
+        values = []
+        for _, i, actions, after in finalists:
             v = sum(self.judge(game, after, player, Rng(x)) for x in samples) / self.samples
-            values.append(round(v, 2))
+            values.append((i, round(v, 2)))
             if v > best_v:
                 best, best_v = actions, v
-        self.last = {"values": values, "best": round(best_v, 2), "plans": len(values)}
+        self.last = {"values": values, "best": round(best_v, 2), "plans": len(candidates)}
         return best
 
     def play_turn(self, game: Game[Any], state: FMState, player: int, agent: CommanderAgent) -> tuple[list[Action], FMState]:
@@ -189,14 +203,24 @@ class PlannerAgent:
         return actions, s
 
     def judge(self, game: Game[Any], state: FMState, player: int, rng: Rng) -> float:
-        """The opponents' turns until the player's next one, played by commanders on a state sampled for
-        the player (unknown tides drawn again), then :func:`evaluate`."""
+        """``horizon`` rounds played by commanders from ``state`` (the end of the player's planned turn) on a
+        state sampled for the player (unknown tides drawn again), then :func:`evaluate`."""
         s = game.determinize(state, player, rng)
         agents: dict[int, CommanderAgent] = {}
-        for _ in range(self.max_steps * state.num_players):
+        own_turns = 0
+        for _ in range(self.max_steps * state.num_players * self.horizon):
             seats = game.to_act(s)
-            if not seats or (s.phase == "play" and seats == (player,)):
+            if not seats:
                 break
+            if s.phase == "play" and seats == (player,):
+                if own_turns == self.horizon - 1:
+                    break
+                own_turns += 1
+                turn = s.turn
+                agent = agents.setdefault(player, CommanderAgent(rng.next_u64()))
+                while s.phase == "play" and s.turn == turn and game.to_act(s) == (player,):
+                    s = game.apply(s, player, agent.choose(game, s, player))
+                continue
             seat = seats[0]
             agent = agents.setdefault(seat, CommanderAgent(rng.next_u64()))
             s = game.apply(s, seat, agent.choose(game, s, seat))
