@@ -55,3 +55,12 @@ def test_simulate_on_local_ray_reports_the_same_games(capsys: pytest.CaptureFixt
     assert len(local) == 3
     assert games([*base, "--ray", "local"]) == local
     assert games([*base, "--jobs", "2"]) == local
+
+
+@pytest.mark.slow
+def test_tremble_simulate_on_local_ray_matches_a_local_run() -> None:
+    from spacetable.games.tremble.simulate import simulate
+
+    local = simulate(3, 6, 11, ["heuristic", "random"], progress=False)
+    on_ray = simulate(3, 6, 11, ["heuristic", "random"], progress=False, ray="local", jobs=2)
+    assert on_ray == local  # the same records, in game order

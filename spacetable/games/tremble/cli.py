@@ -34,7 +34,10 @@ def _add_simulate_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ai", default="heuristic", help="comma list of captains, rotated over the seats "
                                                      "(mcts, heuristic, random)")
-    ap.add_argument("--jobs", type=int, default=1)
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    where.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster (auto, HOST:6379, "
+                                                       "ray://HOST:10001) or 'local' (docs/scale.md)")
     ap.add_argument("--out", default=None, help="folder for JSON/CSV results, plots and report.md")
     ap.add_argument("--iterations", type=int, default=0, help="MCTS iterations per decision (default: 60)")
 
@@ -45,7 +48,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1 or args.iterations < 0:
         raise ConfigError("--games and --jobs must be 1 or more, --iterations 0 or more")
     ais = agent_names(GAME, args.ai)
-    return int(run_cli(args.players, args.games, args.seed, ais, args.jobs, args.out, args.iterations))
+    return int(run_cli(args.players, args.games, args.seed, ais, args.jobs, args.out, args.iterations, args.ray))
 
 
 def _position(data: dict[str, Any]) -> Any:

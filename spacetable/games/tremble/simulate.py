@@ -1,6 +1,6 @@
 """Many AI games with a progress bar, JSON/CSV results and a balance report with plots.
 
-``spacetable simulate tremble --players N --games K [--seed S] [--ai A,B,...] [--jobs J] [--out DIR]``.
+``spacetable simulate tremble --players N --games K [--seed S] [--ai A,B,...] [--jobs J | --ray ADDRESS] [--out DIR]``.
 Seats are rotated between games so every captain plays every seat. The report
 (``report.md`` + PNG figures) shows win rate by seat and by AI, score spread, card
 purchase and win-when-bought rates and battle frequency; it names the card set label.
@@ -11,12 +11,12 @@ from __future__ import annotations
 import csv
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from spacetable.ai.runner import run_tasks
 from spacetable.core.rng import mix_seed
 
 from .ai import make_agent
@@ -80,31 +80,19 @@ def simulate(
     card_set: str = "house",
     iterations: int = 0,
     progress: bool = True,
+    ray: str | None = None,
 ) -> list[dict[str, Any]]:
+    """Play ``games`` games here (``jobs`` processes) or on a Ray cluster (``ray``: an address or ``local``,
+    :mod:`spacetable.ai.runner`); the records come back in game order whatever finished first."""
     tasks = [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations, g) for g in range(games)]
+    order = {t[1]: i for i, t in enumerate(tasks)}
     results: list[dict[str, Any]] = []
-    if progress:
-        bar = Progress(TextColumn("tremble {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    else:
-        bar = None
-    if bar is not None:
-        bar.start()
-        task = bar.add_task(f"{players}p {'/'.join(ais)}", total=games)
-    try:
-        if jobs > 1:
-            with ProcessPoolExecutor(jobs) as pool:
-                for r in pool.map(play_one, tasks, chunksize=max(1, games // (jobs * 8))):
-                    results.append(r)
-                    if bar is not None:
-                        bar.advance(task)
-        else:
-            for t in tasks:
-                results.append(play_one(t))
-                if bar is not None:
-                    bar.advance(task)
-    finally:
-        if bar is not None:
-            bar.stop()
+    bar = Progress(TextColumn("tremble {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   disable=not progress)
+    task = bar.add_task(f"{players}p {'/'.join(ais)}", total=games)
+    with bar:
+        run_tasks(play_one, tasks, jobs=jobs, ray=ray, on_result=lambda r: (results.append(r), bar.advance(task)))
+    results.sort(key=lambda r: order[r["seed"]])
     return results
 
 
@@ -233,9 +221,10 @@ def report_markdown(summary: dict[str, Any], images: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_cli(players: int, games: int, seed: int, ais: list[str], jobs: int, out: str | None, iterations: int = 0) -> int:
+def run_cli(players: int, games: int, seed: int, ais: list[str], jobs: int, out: str | None, iterations: int = 0,
+            ray: str | None = None) -> int:
     t0 = time.perf_counter()
-    results = simulate(players, games, seed, ais, jobs, iterations=iterations)
+    results = simulate(players, games, seed, ais, jobs, iterations=iterations, ray=ray)
     dt = time.perf_counter() - t0
     summary = summarize(results)
     summary["seconds"] = dt
