@@ -38,18 +38,20 @@ ANCHOR = ("random", 1000.0)
 #: Per game: the configuration, the agents to rate (the levels and the random baseline) and the games to play.
 LADDERS: dict[str, dict[str, Any]] = {
     "arena": {"config": {}, "agents": ["endgame", "shallow", "playouts", "random"], "games": 240},
-    "worlds": {"config": {}, "agents": ["advisor", "playouts", "random"], "games": 120},
-    "tremble": {"config": {"players": 4}, "agents": ["hard", "heuristic", "random"], "games": 96},
+    "worlds": {"config": {}, "agents": ["advisor", "mcts", "random"], "games": 120},
+    "tremble": {"config": {"players": 4}, "agents": ["mcts", "heuristic", "random"], "games": 96},
     "fullmetal": {"config": {"players": 2}, "agents": ["planner", "commander", "greedy", "random"], "games": 48},
-    "galaxies": {"config": {}, "agents": [], "games": 60},
+    "galaxies": {"config": {}, "agents": ["tactician-hard", "tactician", "tactician-easy", "random"], "games": 60},
 }
 
 
 def rate_game(gid: str, spec: dict[str, Any], scale: float, jobs: int, ray: str | None) -> dict[str, Any]:
     game = get_game(gid)
     names = {s.name for s in agent_specs(game)}
-    agents = [a for a in spec["agents"] if a in names] or [s.name for s in agent_specs(game) if s.level] + ["random"]
-    agents = list(dict.fromkeys(agents))
+    unknown = [a for a in spec["agents"] if a not in names]
+    if unknown:
+        raise SystemExit(f"{gid}: no agent called {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+    agents = list(dict.fromkeys(spec["agents"]))
     tour = make_tournament(gid, agents, config=spec["config"], seed=1)
     per_block = tour.seats * len(tour.tables)
     games = max(per_block, math.ceil(spec["games"] * scale / per_block) * per_block)

@@ -49,6 +49,7 @@ def test_lobby_offers_the_levels(gid: str) -> None:
     ("arena", {}, ["endgame", "shallow"], 30),
     ("arena", {}, ["playouts", "random"], 30),
     ("fullmetal", {"players": 2}, ["planner", "greedy"], 120),
+    ("worlds", {}, ["playouts", "random"], 40),
 ])
 def test_level_games_are_reproducible(gid: str, config: dict, agents: list[str], steps: int) -> None:
     task = make_tournament(gid, agents, config=config, seed=3, max_steps=steps).task(0)

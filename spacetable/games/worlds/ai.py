@@ -173,8 +173,19 @@ class AdvisorAgent:
         return {"type": "declare_combat", "card": best[1]}
 
 
+#: MCTS iterations per decision of the medium level (a fixed budget: the level plays alike on any machine)
+MEDIUM_ITERATIONS = 200
+
+
+class _Playouts(MCTSAgent):
+    """The generic information-set MCTS on a fixed iteration budget (the ``playouts`` level)."""
+
+    name = "playouts"
+
+
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
     "advisor": lambda seed, seconds: AdvisorAgent(seed, seconds),
+    "playouts": lambda seed, seconds: _Playouts(iterations=MEDIUM_ITERATIONS, seconds=None, seed=seed),
     "mcts": lambda seed, seconds: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
     "random": lambda seed, seconds: RandomAgent(seed),
 }
@@ -183,6 +194,8 @@ DEFAULT_AGENT = "advisor"
 #: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
 AGENT_SPECS = (
     AgentSpec("advisor", AGENTS["advisor"], level="hard", description="re-plans every combat with the WS-10 advisor"),
-    AgentSpec("mcts", AGENTS["mcts"], level="medium", description="generic information-set Monte Carlo tree search"),
+    AgentSpec("playouts", AGENTS["playouts"], level="medium",
+              description=f"information-set Monte Carlo tree search, {MEDIUM_ITERATIONS} iterations per decision"),
+    AgentSpec("mcts", AGENTS["mcts"], description="information-set Monte Carlo tree search on the clock (seconds per move)"),
     AgentSpec("random", AGENTS["random"], level="easy", description="a uniformly random legal action"),
 )
