@@ -6,7 +6,7 @@ lobby, the terminal and ``spacetable games -v`` read through ``AgentSpec``) and 
 Every rated agent runs on a fixed budget (nodes, playouts, iterations, plans), so the games are
 reproducible; seconds per move are CPU seconds of the worker process per decision (robust on a busy
 machine; a decision is one action: for Full Metal Planète, whose turns hold about 15 actions, the planner
-thinks at the first action of each turn). Games are appended to ``bench/out/ladder/<game>.jsonl`` as they
+thinks at the first action of each turn). Games are appended to ``out/ladder/<game>.jsonl`` (ignored by git) as they
 finish, so an interrupted run resumes where it stopped.
 
     .venv/bin/python bench/ai_ladder.py [GAME ...] [--scale 1.0] [--jobs 2 | --ray ADDRESS] [--dry-run]
@@ -31,7 +31,7 @@ from spacetable.games import available, get_game
 from spacetable.games.arena import tables
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out" / "ladder"
+OUT = ROOT / "out" / "ladder"
 DOC = ROOT / "docs" / "ai.md"
 ANCHOR = ("random", 1000.0)
 
