@@ -54,3 +54,22 @@ def test_lobby_offers_the_levels(gid: str) -> None:
 def test_level_games_are_reproducible(gid: str, config: dict, agents: list[str], steps: int) -> None:
     task = make_tournament(gid, agents, config=config, seed=3, max_steps=steps).task(0)
     assert deterministic(play_task(task)) == deterministic(play_task(task))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_published_ladder_names_the_games_own_players(gid: str) -> None:
+    """A ladder file written by bench/ai_ladder.py rates players the game still offers, at their levels,
+    with the random player as the anchor; every level of the game is on it."""
+    game = get_game(gid)
+    data = ladder.ladder(game)
+    if not data:
+        pytest.skip(f"{gid} has no ladder file yet")
+    specs = {s.name: s for s in agent_specs(game)}
+    assert data["anchor"] == {"name": "random", "rating": 1000.0}
+    for name, row in data["agents"].items():
+        assert name in specs, f"{gid} ladder rates {name!r}, which the game no longer offers"
+        assert row["level"] == specs[name].level
+        assert specs[name].rating == row["rating"]
+        low, high = row["interval"]
+        assert low <= row["rating"] <= high
+    assert {specs[n].level for n in data["agents"]} >= set(LEVELS)
