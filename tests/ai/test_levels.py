@@ -22,7 +22,7 @@ def test_every_game_names_easy_medium_and_hard(gid: str) -> None:
     for level in LEVELS:
         spec = level_agent(game, level)
         assert spec is not None, f"{gid} has no {level} player"
-        assert find_agent(game, level) is spec
+        assert find_agent(game, level) == spec
     assert len({s.name for s in agent_specs(game)}) == len(agent_specs(game))
 
 
