@@ -60,6 +60,9 @@ def test_the_readme_lists_the_examples() -> None:
 def test_every_readme_command_runs_from_an_empty_folder(tmp_path: Path) -> None:
     for command in using_it_commands():
         argv = short(command)
+        if "..." in command:  # a template (a database or Redis URL to fill in): its flags must exist
+            _flags_exist(argv)
+            continue
         if argv[0] == "serve":
             _serve(argv, tmp_path)
             continue
@@ -67,6 +70,14 @@ def test_every_readme_command_runs_from_an_empty_folder(tmp_path: Path) -> None:
         assert run.returncode == 0, (command, run.stdout[-2000:], run.stderr[-2000:])
         assert "Traceback" not in run.stderr, command
     assert (tmp_path / "my-match.json").exists() and (tmp_path / "odds.png").exists()
+
+
+def _flags_exist(argv: list[str]) -> None:
+    """A template line runs for real elsewhere (several processes on PostgreSQL and Redis: tests/server/
+    test_multiprocess.py); here each of its flags must be one its command knows."""
+    helptext = spacetable([argv[0], "--help"], ROOT).stdout
+    flags = [a for a in argv if a.startswith("--")]
+    assert flags and all(f in helptext for f in flags), (argv, helptext[-2000:])
 
 
 def _serve(argv: list[str], cwd: Path) -> None:
