@@ -92,6 +92,19 @@ def rect_hexes(cols: tuple[int, int], rows: tuple[int, int]) -> list[Hex]:
     return [offset_to_axial(c, r) for r in range(rows[0], rows[1] + 1) for c in range(cols[0], cols[1] + 1)]
 
 
+@dataclass(frozen=True)
+class StepIndex:
+    """Numbered hexes and, per hex number, the open steps ``(direction, neighbour number, cost)``
+    of a small or medium ship (``small``) and of a rosette centre (``large``), in direction order;
+    ``rosettes[c]`` lists the hex numbers of the rosette centred on ``c`` (empty if not open)."""
+
+    hexes: list[Hex]
+    number: dict[Hex, int]
+    small: list[tuple[tuple[int, int, int], ...]]
+    large: list[tuple[tuple[int, int, int], ...]]
+    rosettes: list[tuple[int, ...]]
+
+
 @dataclass
 class Board:
     """A board ready for play: hex sets (full, half, zones, asteroids, debris) and tile slots."""
@@ -141,6 +154,28 @@ class Board:
                         row.append(None)
                 table[c] = tuple(row)
             self.__dict__["_large"] = table
+        return table
+
+    def step_index(self) -> StepIndex:
+        """The step tables of :meth:`steps` and :meth:`large_steps` over hex numbers, for the
+        reachability search of the legal-action list (BG-10.2, BG-10.3, BG-10.4, BG-10.5,
+        BG-15.6). Hexes are numbered in sorted ``(q, r)`` order, so comparing numbers compares
+        hexes. Cached on the board, which is itself cached per pack, mission and board name."""
+        table: StepIndex | None = self.__dict__.get("_index")
+        if table is None:
+            hexes = sorted(self.full)
+            num = {h: i for i, h in enumerate(hexes)}
+
+            def rows(src: dict[Hex, tuple[tuple[Hex, int] | None, ...]]) -> list[tuple[tuple[int, int, int], ...]]:
+                out: list[tuple[tuple[int, int, int], ...]] = [() for _ in hexes]
+                for h, row in src.items():
+                    out[num[h]] = tuple((d, num[opt[0]], opt[1]) for d, opt in enumerate(row) if opt is not None)
+                return out
+
+            large = self.large_steps()
+            ros = [tuple(num[x] for x in rosette(h)) if h in large else () for h in hexes]
+            table = StepIndex(hexes, num, rows(self.steps()), rows(large), ros)
+            self.__dict__["_index"] = table
         return table
 
     def open(self, h: Hex) -> bool:

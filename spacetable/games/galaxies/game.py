@@ -227,7 +227,7 @@ def _moves(s: GState, seat: int) -> list[Action]:
     out: list[Action] = []
     for pid in _open_pieces(s):
         if pid not in act.moved:
-            out.extend(r.action(pid) for r in movement.reachable(s, pid, least_ecm=False))
+            out.extend(r.action(pid) for r in movement.reachable(s, pid, least_ecm=False, exposure=False))
     return out
 
 

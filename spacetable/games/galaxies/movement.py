@@ -273,16 +273,17 @@ class Route:
                 "path": self.path, "cost": self.cost, "ecm_expected": round(self.ecm, 3), "ecm_rolls": self.rolls}
 
 
-def reachable(s: GState, piece: str, least_ecm: bool = True) -> list[Route]:
+def reachable(s: GState, piece: str, least_ecm: bool = True, exposure: bool = True) -> list[Route]:
     """Every footprint ``piece`` may end its move on, with a canonical path to it (BG-10, BG-11).
 
     With ``least_ecm`` (the views, ``move_to``, the AI): the path with the least expected ECM damage,
     then the fewest points — a search over (position, enemies already triggered) by path cost; the
     expected ECM damage of a path depends only on the set of enemies it triggers. Without it (the
     legal-action list, which must be fast): the first path with the fewest points, its ECM exposure
-    counted along it. Both give the same footprints, from the board's cached step tables."""
+    counted along it (not even counted without ``exposure``: the legal-action list needs only the
+    paths). Both give the same footprints, from the board's cached step tables."""
     if not least_ecm:
-        return _fewest_points(s, piece)
+        return _fewest_points(s, piece, exposure)
     p = s.pieces[piece]
     size = size_of(s, p.card)
     limit = move_points(s, piece)
@@ -370,85 +371,116 @@ def reachable(s: GState, piece: str, least_ecm: bool = True) -> list[Route]:
     return sorted(found.values(), key=lambda r: (sorted(r.hexes), r.path))
 
 
-def _fewest_points(s: GState, piece: str) -> list[Route]:
+def _fewest_points(s: GState, piece: str, exposure: bool = True) -> list[Route]:
     """Reachable footprints by a plain search over positions (ECM does not change legality), each
-    with its first fewest-points path and the ECM triggers along that path."""
+    with its first fewest-points path and, with ``exposure``, the ECM triggers along that path
+    (the legal-action list does without them).
+
+    The search runs over the board's numbered step tables (:meth:`Board.step_index`): a position is
+    a hex number (small ships, rosette centres) or a (lead, trail) pair of numbers with the side of
+    the move's starting lead (medium ships); buckets by path cost, directions in order, so the
+    path kept for a footprint is the first fewest-points path in direction order."""
     p = s.pieces[piece]
     size = size_of(s, p.card)
     limit = move_points(s, piece)
     if limit <= 0 or not p.hexes:
         return []
-    board = s.geo
-    small = board.steps()
-    large = board.large_steps()
-    occ = s.occupied(exclude=piece)
+    ix = s.geo.step_index()
+    num = ix.number
+    hexes = ix.hexes
+    occ = {num[h] for h in s.occupied(exclude=piece) if h in num}
+    big = 1 << 30
+    best: dict[int, int] = {}
+    parent: dict[int, tuple[int, int]] = {}
+    buckets: list[list[int]] = [[] for _ in range(limit + 1)]
+    found: dict[int, tuple[int, int]] = {}  # footprint id -> (position key, cost)
     if size == "medium":
-        a, b = p.hexes
-        starts: list[tuple[Pos, Hex | None]] = [((a, b), a), ((b, a), b)]
-    else:
-        starts = [((p.hexes[0],), None)]
-    best: dict[tuple[Pos, Hex | None], int] = {}
-    parent: dict[tuple[Pos, Hex | None], tuple[tuple[Pos, Hex | None], int] | None] = {}
-    buckets: list[list[tuple[Pos, Hex | None]]] = [[] for _ in range(limit + 1)]
-    for pos, lead in starts:
-        best[(pos, lead)] = 0
-        parent[(pos, lead)] = None
-        buckets[0].append((pos, lead))
-    found: dict[Any, tuple[Pos, Hex | None, int]] = {}
-    start_id = _fp_id(size, start_pos(size, p.hexes, p.hexes[0] if size == "medium" else None))
-    for cost in range(limit + 1):
-        for key in buckets[cost]:
-            if best[key] < cost:
-                continue
-            pos, lead = key
-            if cost:
-                fid = _fp_id(size, pos)
-                if fid != start_id and fid not in found:
-                    fp = footprint(size, pos)
-                    if not any(h in occ for h in fp):
-                        found[fid] = (pos, lead, cost)
-            options = large.get(pos[0], ()) if size == "large" else small.get(pos[0], ())
-            for d, opt in enumerate(options):
-                if opt is None:
+        n = len(hexes)
+        rows = ix.small
+        a, b = num[p.hexes[0]], num[p.hexes[1]]
+        start_id = a * n + b if a < b else b * n + a
+        starts = [(a * n + b) * 2, (b * n + a) * 2 + 1]  # key = (lead * n + trail) * 2 + starting lead
+        for k in starts:
+            best[k] = 0
+            buckets[0].append(k)
+        for cost in range(limit + 1):
+            for key in buckets[cost]:
+                if best[key] < cost:
                     continue
-                h, c = opt
-                nc = cost + c
-                if nc > limit:
-                    continue
-                if size == "medium":
-                    if h == pos[1]:
+                code, side = divmod(key, 2)
+                lead_n, trail_n = divmod(code, n)
+                if cost:
+                    fid = lead_n * n + trail_n if lead_n < trail_n else trail_n * n + lead_n
+                    if fid != start_id and fid not in found and lead_n not in occ and trail_n not in occ:
+                        found[fid] = (key, cost)
+                for d, h, c in rows[lead_n]:
+                    nc = cost + c
+                    if nc > limit or h == trail_n:
                         continue
-                    npos: Pos = (h, pos[0])
-                else:
-                    npos = (h,)
-                nk = (npos, lead)
-                if best.get(nk, 1 << 30) <= nc:
+                    nk = (h * n + lead_n) * 2 + side
+                    if best.get(nk, big) <= nc:
+                        continue
+                    best[nk] = nc
+                    parent[nk] = (key, d)
+                    buckets[nc].append(nk)
+    else:
+        rows = ix.large if size == "large" else ix.small
+        start = num[p.hexes[0]]
+        best[start] = 0
+        buckets[0].append(start)
+        ros = ix.rosettes
+        for cost in range(limit + 1):
+            for key in buckets[cost]:
+                if best[key] < cost:
                     continue
-                best[nk] = nc
-                parent[nk] = (key, d)
-                buckets[nc].append(nk)
-    enemies = enemy_ships(s, piece)
-    edmg = {eid: expected(s, piece, dmg) for eid, _, dmg in enemies}
-    near = contact_map(enemies)
+                if cost and key != start and key not in found:
+                    if size == "large":
+                        if not any(x in occ for x in ros[key]):
+                            found[key] = (key, cost)
+                    elif key not in occ:
+                        found[key] = (key, cost)
+                for d, h, c in rows[key]:
+                    nc = cost + c
+                    if nc > limit:
+                        continue
+                    if best.get(h, big) <= nc:
+                        continue
+                    best[h] = nc
+                    parent[h] = (key, d)
+                    buckets[nc].append(h)
+
+    def position(key: int) -> Pos:
+        if size == "medium":
+            lead_n, trail_n = divmod(key // 2, len(hexes))
+            return (hexes[lead_n], hexes[trail_n])
+        return (hexes[key],)
+
+    leads = (p.hexes[0], p.hexes[1]) if size == "medium" else (None, None)
+    if exposure:
+        enemies = enemy_ships(s, piece)
+        edmg = {eid: expected(s, piece, dmg) for eid, _, dmg in enemies}
+        near = contact_map(enemies)
     out = []
-    for pos, lead, cost in found.values():
+    for key, cost in found.values():
         path: list[int] = []
-        positions: list[Pos] = []
-        node: tuple[Pos, Hex | None] = (pos, lead)
-        while parent[node] is not None:
-            prev, d = parent[node]  # type: ignore[misc]
+        keys: list[int] = []
+        node = key
+        while node in parent:
+            prev, d = parent[node]
             path.append(d)
-            positions.append(node[0])
+            keys.append(node)
             node = prev
         path.reverse()
-        positions.reverse()
+        pos = position(key)
+        lead = leads[key % 2] if size == "medium" else None
         ecm = 0.0
         rolls = 0
-        if enemies:
-            before = contact_of(near, footprint(size, node[0]))
+        if exposure and enemies:
+            keys.reverse()
+            before = contact_of(near, footprint(size, position(node)))
             seen: set[str] = set()
-            for q in positions:
-                now = contact_of(near, footprint(size, q))
+            for q in keys:
+                now = contact_of(near, footprint(size, position(q)))
                 for e in (now - before) - seen:
                     seen.add(e)
                     ecm += edmg[e]
