@@ -39,6 +39,22 @@ def test_play_runs_in_the_shared_terminal_loop(monkeypatch: pytest.MonkeyPatch, 
     assert "Battleship Galaxies notation" in out and "House set" in out and "illegal: [CORE-ACTION]" in out
 
 
+def test_a_person_plays_a_short_mission_to_the_end_in_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The First Contact mission against the greedy AI, typed as a person would: notation for the
+    first turn (an illegal try included), then numbered picks from the legal list until the game ends."""
+    typed = ["view", "launch everest 9,1 cargo barrage", "launch f47 5,0 6,0 5,1", "end", "activate everest",
+             "move everest SE", "end", "end", "end turn"]
+    lines = typed + ["1"] * 800 + ["quit"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["play", "galaxies", "--vs", "greedy", "--seed", "5", "--mission", "m1-first-contact"]) == 0
+    out = capsys.readouterr().out
+    assert "played: launch everest 9,1 cargo barrage" in out and "played: move everest SE" in out
+    assert "illegal: [BG-6.2]" in out  # the squadron costs more than the energy left
+    assert "Game over" in out and ("You win." in out or "You lose." in out or "draw" in out.lower())
+
+
 def test_simulate_reports_wins(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "galaxies", "--games", "1", "--seats", "tactician-easy,random"]) == 0
     assert "wins:" in capsys.readouterr().out

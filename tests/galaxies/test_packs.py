@@ -14,9 +14,11 @@ import pytest
 
 from spacetable.core import catalog
 from spacetable.core.errors import ConfigError
+from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.board import distance, make_board
 from spacetable.games.galaxies.packs import HOUSE_LABEL, PACKS, PackError, bundled_pack, load_pack_content, named_pack
+from spacetable.games.galaxies.policy import fleet_value
 from spacetable.games.galaxies.scenario import house_files
 
 HOUSE = bundled_pack("house")
@@ -108,6 +110,30 @@ def test_same_role_silhouettes_stay_close_across_factions() -> None:
     wr = sorted((role(s), s.cells) for s in HOUSE.ships.values() if s.faction == "wretch")
     for (ra, ca), (rb, cb) in zip(isn, wr, strict=True):
         assert ra == rb and abs(ca - cb) <= 4
+
+
+@pytest.mark.rule("BG-4.1", "BG-4.2")
+def test_balance_gate_d_no_version_dominates_budget_optimiser_fleets() -> None:
+    """Gate (d), as bench/galaxies_balance.py measures it: the tactician's fleet worth with each
+    ship's worth shaken by ±25 %, 200 draws per faction; no version is in more than 80 % of them."""
+    budget = HOUSE.missions["m2-skirmish"].fleets["A"].budget
+    assert budget is not None
+    rng = Rng.from_seed(5)
+    for faction in ("isn", "wretch"):
+        ships = [s for s in HOUSE.ships.values() if s.faction == faction]
+        others = [s for s in HOUSE.ships.values() if s.faction != faction]
+        enemy_hit = sum(s.cells for s in others) / len(others) / 80
+        combos = []
+        for combo in itertools.product(*[[None, *s.versions] for s in ships]):
+            chosen = [(s, v) for s, v in zip(ships, combo, strict=True) if v]
+            if chosen and sum(s.versions[v].cost for s, v in chosen) <= budget:
+                combos.append((fleet_value(chosen, enemy_hit), chosen))
+        counts: Counter[str] = Counter()
+        for _ in range(200):
+            noise = {s.key: 0.75 + 0.5 * rng.random() for s in ships}
+            _, best = max(combos, key=lambda c: c[0] * sum(noise[s.key] for s, _ in c[1]) / len(c[1]))
+            counts.update(f"{s.key}:{v}" for s, v in best)
+        assert max(counts.values()) <= 160, counts.most_common(3)
 
 
 @pytest.mark.rule("BG-4.1")
