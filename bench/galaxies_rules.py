@@ -120,13 +120,15 @@ def main() -> None:
         agents = [makers["tactician"](seed=10 + g), makers["tactician"](seed=20 + g)]
         s = GAME.initial_state(GAME.normalize_config({}), 200 + g)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         steps = 0
         while GAME.to_act(s):
             p = GAME.to_act(s)[0]
             s = GAME.apply(s, p, agents[p].choose(GAME, s, p))
             steps += 1
         out = GAME.outcome(s)
-        print(f"AI-vs-AI game {g + 1} (tactician vs tactician): {time.perf_counter() - t0:.1f} s, {steps} actions, "
+        print(f"AI-vs-AI game {g + 1} (tactician vs tactician): {time.perf_counter() - t0:.1f} s "
+              f"({time.process_time() - c0:.1f} s CPU; target under 60 s), {steps} actions, "
               f"{s.round} rounds, {out.kind if out else '?'}")
 
 
