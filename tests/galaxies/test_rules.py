@@ -52,7 +52,8 @@ def test_sealed_fleets_then_roll_off() -> None:
     assert "f47" not in str(GAME.view(s, 1))
     s = apply(s, 1, "fleet vapor teskio redfuvu")
     assert s.phase == "first" and len(s.rolloff) == 2 and s.rolloff[0] != s.rolloff[1]
-    assert [len(x.hand) for x in s.sides] == [5, 5] and [x.energy for x in s.sides] == [15, 15]
+    # the house default mission starts each side on 10 energy (its `start`; BG-5.3's 15 otherwise)
+    assert [len(x.hand) for x in s.sides] == [5, 5] and [x.energy for x in s.sides] == [10, 10]
     assert all(c.zone == "screen" for c in s.cards.values())
 
 
