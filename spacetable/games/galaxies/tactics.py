@@ -158,8 +158,13 @@ def _place_choices(s: GState, piece: str, within: int) -> list[list[list[int]]]:
     occ = s.occupied(exclude=piece)
     cur = set(p.hexes)
 
+    seen: dict[Hex, bool] = {}  # each hex is tested once (a medium ship's second hexes repeat)
+
     def free(h: Hex) -> bool:
-        return board.open(h) and h not in occ and min(distance(h, o) for o in p.hexes) <= within
+        got = seen.get(h)
+        if got is None:
+            got = seen[h] = board.open(h) and h not in occ and min(distance(h, o) for o in p.hexes) <= within
+        return got
 
     out: list[list[list[int]]] = []
     for h in board.order:
