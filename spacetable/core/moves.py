@@ -23,6 +23,17 @@ Parameter schemas are pydantic models deriving from :class:`Params` (strict JSON
 Resignation is a core move: a game passes ``resign=`` (the function that records a seat's
 resignation on a copy) and ``may_resign=`` and the table declares ``{"type": "resign"}``
 playable out of turn, under the rule ``CORE-RESIGN``.
+
+A draw by agreement is a core option for games whose rules know a draw: a game passes ``draw=``
+(the function that ends the game as a draw on a copy) and ``draw_offer=`` (the accessor of the
+:class:`DrawOffer` its state holds, so an offer is saved, replayed and shown like any other state)
+and the table declares ``offer_draw``, ``accept_draw`` and ``decline_draw``, all playable out of
+turn, under the rule ``CORE-DRAW``. Every seat named by ``draw_seats`` (default: the seats that may
+resign) must agree: the offering seat, then each other seat accepts. An offer lapses when a seat
+other than the offering one plays a move of the game (as in chess, a move answers "no"); a declined
+offer bars its seat from offering again until that seat has played a move of its own. The draw
+moves skip the flow hook, as resign does. Agents choose among :func:`agent_actions` (the legal list
+without the agreement moves): they never offer, and their next move lets an offer lapse.
 """
 
 from __future__ import annotations
@@ -50,6 +61,11 @@ MAX_STRING = 256
 CORE_ACTION = "CORE-ACTION"
 CORE_RESIGN = "CORE-RESIGN"
 CORE_PHASE = "CORE-PHASE"
+CORE_DRAW = "CORE-DRAW"
+
+#: The core moves of the draw agreement (not moves of any game).
+OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
+DRAW_TYPES = frozenset({OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW})
 
 
 class Params(BaseModel):
@@ -168,6 +184,45 @@ def _resign_text(state: Any, seat: int, action: Action) -> str:
 
 
 @dataclass
+class DrawOffer:
+    """The draw agreement, held in a game's state (a field of its state dataclass).
+
+    ``by`` is the seat whose offer is pending (``None``: no offer); ``accepted`` the seats that
+    have accepted it; ``barred`` the seats whose offer was declined and that have not played a
+    move of their own since; ``agreed`` is set once every seat agreed and the game ended drawn.
+    """
+
+    by: int | None = None
+    accepted: list[int] = field(default_factory=list)
+    barred: list[int] = field(default_factory=list)
+    agreed: bool = False
+
+    def copy(self) -> DrawOffer:
+        return DrawOffer(self.by, list(self.accepted), list(self.barred), self.agreed)
+
+    def view(self) -> dict[str, Any]:
+        """What every seat and spectator sees (nothing about an offer is secret)."""
+        return {"by": self.by, "accepted": list(self.accepted), "barred": list(self.barred), "agreed": self.agreed}
+
+    def after_move(self, seat: int) -> None:
+        """A move of the game by ``seat``: an offer by another seat lapses, ``seat`` may offer again."""
+        if self.by is not None and self.by != seat:
+            self.by, self.accepted = None, []
+        if seat in self.barred:
+            self.barred.remove(seat)
+
+
+def agent_actions(actions: list[Action]) -> list[Action]:
+    """The legal list an AI player chooses from: without the core draw-agreement moves (agents
+    neither offer nor answer; their next move lets a pending offer lapse)."""
+    return [a for a in actions if a.get("type") not in DRAW_TYPES]
+
+
+def _draw_text(state: Any, seat: int, action: Action) -> str:
+    return str(action.get("type", "")).replace("_", " ")
+
+
+@dataclass
 class MoveTable(Generic[S]):
     """The declared moves of one game, with its phase function and flow hook.
 
@@ -186,6 +241,9 @@ class MoveTable(Generic[S]):
     over: str = "over"
     resign: Exec | None = None
     may_resign: Callable[[Any, int], bool] | None = None
+    draw: Exec | None = None
+    draw_offer: Callable[[Any], DrawOffer] | None = None
+    draw_seats: Callable[[Any], Iterable[int]] | None = None
 
     RESIGN: ClassVar[str] = "resign"
 
@@ -194,6 +252,16 @@ class MoveTable(Generic[S]):
         if self.resign is not None:
             moves.append(Move(self.RESIGN, CORE_RESIGN, self.resign, out_of_turn=True, notation=_resign_text,
                               key="core.move.resign", doc="Give up the game (a core move of every game)."))
+        if (self.draw is None) != (self.draw_offer is None):
+            raise ValueError(f"{self.game_id}: draw= and draw_offer= are declared together")
+        if self.draw is not None:
+            for kind, run, doc in (
+                (OFFER_DRAW, self._offer_draw, "Offer a draw to the other seats (a core move)."),
+                (ACCEPT_DRAW, self._accept_draw, "Accept the pending draw offer (a core move)."),
+                (DECLINE_DRAW, self._decline_draw, "Decline the pending draw offer (a core move)."),
+            ):
+                moves.append(Move(kind, CORE_DRAW, run, out_of_turn=True, legal=self._draw_legal(kind),
+                                  notation=_draw_text, args=lambda s, p, a: {}, key=f"core.move.{kind}", doc=doc))
         self._by_type: dict[str, Move] = {}
         for m in moves:
             if m.type in self._by_type:
@@ -217,6 +285,72 @@ class MoveTable(Generic[S]):
     def rules(self) -> dict[str, str]:
         """Action type -> the rule id it implements."""
         return {m.type: m.rule for m in self.moves}
+
+    # ------------------------------------------------------------ draw offers
+    def drawing_seats(self, state: Any) -> list[int]:
+        """The seats that must all agree to a draw: ``draw_seats`` if declared, else the seats
+        that may resign (``num_players`` of the state, 2 if it has none)."""
+        if self.draw_seats is not None:
+            return sorted(self.draw_seats(state))
+        seats = range(int(getattr(state, "num_players", 2)))
+        return [p for p in seats if self.may_resign is None or self.may_resign(state, p)]
+
+    def draw_refusal(self, state: Any, seat: int, kind: str) -> str | None:
+        """Why ``seat`` may not play the draw move ``kind`` now (``None``: it may). The game is
+        assumed not over (the window check comes first)."""
+        assert self.draw_offer is not None
+        offer = self.draw_offer(state)
+        if offer.agreed:
+            return "the draw is already agreed"
+        if seat not in self.drawing_seats(state):
+            return "this seat takes no part in a draw agreement now"
+        if kind == OFFER_DRAW:
+            if offer.by is not None:
+                return "a draw offer is already pending; accept or decline it"
+            if seat in offer.barred:
+                return "your draw offer was declined: play a move before offering again"
+            return None
+        if offer.by is None:
+            return "no draw offer is pending"
+        if seat == offer.by:
+            return "the offering seat cannot answer its own offer"
+        if seat in offer.accepted:
+            return "this seat has already accepted the offer"
+        return None
+
+    def _draw_legal(self, kind: str) -> Legal:
+        def legal(state: Any, seat: int) -> list[Action]:
+            if self.phase_of(state) == self.over or self.draw_refusal(state, seat, kind) is not None:
+                return []
+            return [{"type": kind}]
+        return legal
+
+    def _offer_draw(self, state: Any, seat: int, action: Action) -> None:
+        assert self.draw_offer is not None
+        offer = self.draw_offer(state)
+        offer.by, offer.accepted = seat, []
+        self._agree_if_all(state, seat, action)
+
+    def _accept_draw(self, state: Any, seat: int, action: Action) -> None:
+        assert self.draw_offer is not None
+        self.draw_offer(state).accepted.append(seat)
+        self._agree_if_all(state, seat, action)
+
+    def _decline_draw(self, state: Any, seat: int, action: Action) -> None:
+        assert self.draw_offer is not None
+        offer = self.draw_offer(state)
+        if offer.by is not None and offer.by not in offer.barred:
+            offer.barred.append(offer.by)
+            offer.barred.sort()
+        offer.by, offer.accepted = None, []
+
+    def _agree_if_all(self, state: Any, seat: int, action: Action) -> None:
+        assert self.draw_offer is not None and self.draw is not None
+        offer = self.draw_offer(state)
+        if offer.by is None or any(p != offer.by and p not in offer.accepted for p in self.drawing_seats(state)):
+            return
+        offer.agreed = True
+        self.draw(state, seat, action)
 
     # -------------------------------------------------------------- validation
     def normalize(self, action: Any) -> Action:
@@ -248,6 +382,11 @@ class MoveTable(Generic[S]):
             if self.may_resign is not None and not self.may_resign(state, seat):
                 raise RuleError(CORE_RESIGN, "this seat cannot resign now")
             return
+        if move.type in DRAW_TYPES and self.draw is not None:
+            why = self.draw_refusal(state, seat, move.type)
+            if why is not None:
+                raise RuleError(CORE_DRAW, why)
+            return
         if not move.out_of_turn and seat not in to_act:
             raise NotYourTurn(seat, to_act)
         if move.phases and phase not in move.phases:
@@ -262,7 +401,11 @@ class MoveTable(Generic[S]):
         self.check_window(state, seat, move, to_act)
         new = copy(state)
         move.exec(new, seat, act)
-        if self.after is not None and move.type != self.RESIGN:
+        if move.type == self.RESIGN or (move.type in DRAW_TYPES and self.draw is not None):
+            return new, act
+        if self.draw_offer is not None:
+            self.draw_offer(new).after_move(seat)
+        if self.after is not None:
             self.after(new, seat, move, act)
         return new, act
 
