@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from spacetable.core.game import Action, Game
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 
 
@@ -21,7 +22,7 @@ class Agent(Protocol):
 
 
 class RandomAgent:
-    """Uniformly random legal action (seeded)."""
+    """Uniformly random legal action (seeded), never a draw-agreement move (:func:`~spacetable.core.moves.agent_actions`)."""
 
     name = "random"
 
@@ -29,7 +30,7 @@ class RandomAgent:
         self.rng = Rng.from_seed(seed)
 
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
-        actions = game.legal_actions(state, player)
+        actions = agent_actions(game.legal_actions(state, player))
         if not actions:
             raise ValueError(f"player {player} has no legal action")
         return self.rng.choice(actions)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from spacetable.core.game import Action, Game
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.core.serial import action_key
 
@@ -139,7 +140,7 @@ class MCTSAgent:
     def _legal(self, game: Game[Any], state: Any, player: int) -> list[Action]:
         if self.actions is not None:
             return self.actions(game, state, player)
-        return game.legal_actions(state, player)
+        return agent_actions(game.legal_actions(state, player))
 
     def _stepper(self, game: Game[Any]) -> Callable[[Any, int, Action], Any]:
         """``step(state, seat, action) -> next state``: in place when the game offers it (see the module doc)."""

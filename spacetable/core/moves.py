@@ -318,6 +318,13 @@ class MoveTable(Generic[S]):
             return "this seat has already accepted the offer"
         return None
 
+    def draw_actions(self, state: Any, seat: int) -> list[Action]:
+        """The draw moves open to ``seat`` now (``[]`` for a table without a draw), for games that
+        list them for seats not in ``to_act`` (an offer or an answer out of turn)."""
+        if self.draw is None:
+            return []
+        return [a for kind in (OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW) for a in self._draw_legal(kind)(state, seat)]
+
     def _draw_legal(self, kind: str) -> Legal:
         def legal(state: Any, seat: int) -> list[Action]:
             if self.phase_of(state) == self.over or self.draw_refusal(state, seat, kind) is not None:

@@ -11,6 +11,7 @@ from spacetable.ai.base import RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
 from spacetable.core.match import LogEntry, Match
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import mix_seed
 from spacetable.games import get_game
 
@@ -23,7 +24,7 @@ class Playful(RandomAgent):
     name = "random"
 
     def choose(self, game: Game[Any], state: Any, player: int) -> Action:
-        legal = [a for a in game.legal_actions(state, player) if a.get("type") != "resign"]
+        legal = [a for a in agent_actions(game.legal_actions(state, player)) if a.get("type") != "resign"]
         return self.rng.choice(legal or game.legal_actions(state, player))
 
 #: game id -> (config, seed, players by seat, most actions recorded)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import mcts
 
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng, mix_seed
 
 from .games import SpacetableState
@@ -33,7 +34,7 @@ class EngineRollout(mcts.Evaluator):  # type: ignore[misc]
             if sample is not None:
                 action = sample(st, seat, self.rng)
             else:
-                legal = [a for a in engine.legal_actions(st, seat) if a.get("type") != "resign"]
+                legal = [a for a in agent_actions(engine.legal_actions(st, seat)) if a.get("type") != "resign"]
                 action = legal[self.rng.randbelow(len(legal))]
             st = engine.apply(st, seat, action)
         return np.array(engine.returns(st) if engine.outcome(st) is not None else [0.0] * engine.seats(st))

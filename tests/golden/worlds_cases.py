@@ -17,6 +17,7 @@ from typing import Any
 from spacetable.ai.base import RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games.worlds.ai import AdvisorAgent
 
@@ -60,7 +61,7 @@ class Freestyle:
         self.rng = Rng.from_seed(seed)
 
     def choose(self, game: Game[Any], state: Any, seat: int) -> Action:
-        legal = game.legal_actions(state, seat)
+        legal = agent_actions(game.legal_actions(state, seat))
         declares = [a for a in legal if a["type"] == "declare_combat"]
         action = dict(self.rng.choice(declares or legal))
         if action["type"] == "allocate":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from spacetable.core.moves import agent_actions
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.scenario import load
 from spacetable.games.worlds.state import WorldsState
@@ -55,3 +56,8 @@ def act(state: WorldsState, seat: int, action: dict[str, Any]) -> WorldsState:
 
 def ids(state: WorldsState, card: str, seat: int, kind: str | None = None) -> list[str]:
     return sorted(p.id for p in state.pieces if p.card == card and p.owner == seat and (kind is None or p.kind == kind))
+
+
+def legal(state: WorldsState, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal moves of the skirmish, without the core draw moves (WS-D25, tested in test_draw.py)."""
+    return agent_actions(GAME.legal_actions(state, seat))

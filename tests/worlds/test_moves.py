@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from spacetable.core.errors import ConfigError, RuleError
-from spacetable.core.moves import CORE_RESIGN
+from spacetable.core.moves import CORE_RESIGN, DRAW_TYPES
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.ai import WORST_CASE_LIMIT, _opponent_model
 from spacetable.games.worlds.events import deck_list, house_deck
@@ -39,7 +39,7 @@ def test_the_actions_are_the_combat_chapter_and_the_skirmish_turn_only() -> None
     """WS-D11: no movement and no production: the only actions are the combat's, ending the turn and resigning.
     WS-0.1: the package offers the engine, the skirmish, the odds calculator and the advisor, to the tools through
     the game's hooks."""
-    assert set(MOVES.types()) == ACTIONS
+    assert set(MOVES.types()) == ACTIONS | DRAW_TYPES
     assert MOVES.rules()["declare_combat"] == "WS-3.1" and MOVES.rules()["resign"] == CORE_RESIGN
     assert {c.name for c in GAME.commands()} >= {"odds", "advise", "check"}
     assert GAME.agents()[0].name == "advisor"
@@ -138,7 +138,7 @@ def test_json_schema_lists_every_action_with_its_rule() -> None:
     declared field order."""
     schema = GAME.action_schema()
     variants = {v["title"]: v for v in schema["oneOf"]}
-    assert set(variants) == ACTIONS
+    assert set(variants) == ACTIONS | DRAW_TYPES
     assert "(WS-5.3)" in variants["commit_energy"]["description"]
     assert variants["commit_energy"]["properties"]["amount"]["minimum"] == 0
     json.dumps(schema)

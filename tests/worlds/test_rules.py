@@ -14,7 +14,7 @@ from spacetable.games.worlds import GAME
 from spacetable.games.worlds.pairing import count_splits
 from spacetable.games.worlds.scenario import validate
 
-from .helpers import act, ids, s1, start, world_scenario
+from .helpers import act, ids, legal, s1, start, world_scenario
 
 WHITE, GREY = 0, 1
 A1_ALLOC = {
@@ -75,7 +75,7 @@ def test_ws_a7_allocation_count_and_rejections() -> None:
     assert count_splits(3, 2, ["P", "F"]) == 10
     assert count_splits(3, 2, ["P", "P"]) == 5
     st = act(start(s1()), WHITE, {"type": "declare_combat", "card": "X.w1"})
-    assert len(GAME.legal_actions(st, WHITE)) == 10
+    assert len(legal(st, WHITE)) == 10
     empty = {
         "type": "allocate",
         "battles": [
@@ -115,10 +115,10 @@ def test_ws_a8_equal_counts_attacker_matches() -> None:
     """WS-A8 / WS-4.3: {P, F} against {P, F}: 2 matchings, chosen by the attacker; the defender's allocate is rejected."""
     st = start(world_scenario({"P": 1, "F": 1}, {"P": 1, "F": 1}))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    legal = GAME.legal_actions(st, 0)
-    assert len(legal) == 2 and GAME.to_act(st) == (0,)
+    allocations = legal(st, 0)
+    assert len(allocations) == 2 and GAME.to_act(st) == (0,)
     with pytest.raises(RuleError) as e:
-        act(st, 1, legal[0])
+        act(st, 1, allocations[0])
     assert e.value.rule == "WS-4.3"
 
 
@@ -149,7 +149,7 @@ def test_ws_a9_where_combat_may_happen() -> None:
         with pytest.raises(RuleError) as e:
             act(st, 0, {"type": "declare_combat", "card": card})
         assert e.value.rule == "WS-2.3"
-    assert [a.get("card") for a in GAME.legal_actions(st, 0)] == ["Z.sun", None]
+    assert [a.get("card") for a in legal(st, 0)] == ["Z.sun", None]
     base = world_scenario({"P": 2}, {"P": 2}, extra_worlds=extra)
     st = start(base)
     for card in ("X.w2", "X.w3", "X.sun"):
@@ -160,7 +160,7 @@ def test_ws_a9_where_combat_may_happen() -> None:
     with pytest.raises(RuleError) as e:
         act(st2, 0, {"type": "declare_combat", "card": "X.w1"})
     assert e.value.rule == "WS-2.4"
-    assert {"type": "end_turn"} in GAME.legal_actions(st, 0)
+    assert {"type": "end_turn"} in legal(st, 0)
     st3 = act(st, 0, {"type": "end_turn"})
     assert not st3.over and st3.active == 1
 
@@ -170,7 +170,7 @@ def test_ws_a9_same_card_twice_in_a_turn_rejected() -> None:
     """WS-A9 / WS-D8: a second combat on the same card in one turn is rejected."""
     st = start(world_scenario({"P": 2}, {"P": 2}, dice=[[6, 1], [1, 6]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     assert st.combat is None and ids(st, "X.w1", 0) and ids(st, "X.w1", 1)
     with pytest.raises(RuleError) as e:
         act(st, 0, {"type": "declare_combat", "card": "X.w1"})
@@ -186,7 +186,7 @@ def test_ws_a10_tie_each_loses_no_winner() -> None:
         )
     )
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     assert st.combat is None
     assert ids(st, "X.w1", 0) == [] and ids(st, "X.w1", 1) == []
     assert st.lost == [1, 1] and st.combats_won == [0, 0] and st.converted == [0, 0]
@@ -198,11 +198,11 @@ def test_ws_a11_sun_combat_has_no_aftermath() -> None:
     for dice in ([[1, 6]], [[6, 1]], [[3, 5]]):
         st = start(world_scenario({"P": 2}, {"P": 1}, sun=True, dice=dice))
         st = act(st, 0, {"type": "declare_combat", "card": "X.sun"})
-        st = act(st, 0, GAME.legal_actions(st, 0)[0])
+        st = act(st, 0, legal(st, 0)[0])
         while st.combat is not None:
             assert st.combat.step not in ("retreat", "convert")
             seat = GAME.to_act(st)[0]
-            st = act(st, seat, GAME.legal_actions(st, seat)[0])
+            st = act(st, seat, legal(st, seat)[0])
 
     bad = world_scenario({"P": 2}, {"P": 1, "F": 1}, sun=True)
     with pytest.raises(ConfigError):
@@ -230,7 +230,7 @@ def test_ws_a12_retreat_conversion_tie_choice() -> None:
     b = st.combat.battles
     assert b[0].totals == [7, 4] and b[1].totals == [8, 8]
     assert st.combat.step == "tie" and GAME.to_act(st) == (1,)  # A's only piece was removed for it
-    kinds = sorted(a["piece"][-2] for a in GAME.legal_actions(st, 1))
+    kinds = sorted(a["piece"][-2] for a in legal(st, 1))
     assert kinds == ["F", "P"]
     alt = act(st, 1, {"type": "choose_tie_loss", "piece": "D.X.w1.F1"})
     st = act(st, 1, {"type": "choose_tie_loss", "piece": "D.X.w1.P2"})
@@ -252,7 +252,7 @@ def test_ws_a13_no_factory_no_conversion() -> None:
         world_scenario({"P": 2}, {"F": 1}, dice=[[6, 1]], extra_worlds=[{"id": "X.w2", "pieces": {"A": {"P": 1}, "D": {"P": 1}}}])
     )
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     assert st.combat is None and st.combats_won == [1, 0] and st.converted == [0, 0]
 
 
@@ -273,7 +273,7 @@ def test_ws_a14_mobilisation_generale() -> None:
     assert st.last_combat is not None and st.last_combat.battles[0].power == [3, 2]
     st = start(world_scenario({"P": 2}, {"P": 1}, hands={"D": ["MG"]}, dice=[[1, 1]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     st = act(st, 1, {"type": "play_event", "card": "MG"})
     assert st.last_combat.battles[0].power == [4, 3]
     grey = start(s1())
@@ -287,11 +287,11 @@ def test_ws_a14_mobilisation_generale() -> None:
     assert e.value.rule == "WS-7"
     st = start(world_scenario({"P": 1}, {"F": 1}, hands={"D": ["MG"]}))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     with pytest.raises(RuleError) as e:
         act(st, 1, {"type": "play_event", "card": "MG"})
     assert e.value.rule == "WS-7"
-    assert GAME.legal_actions(st, 1) == [{"type": "play_event", "card": None}]
+    assert legal(st, 1) == [{"type": "play_event", "card": None}]
 
 
 @pytest.mark.rule("WS-A14", "WS-5.2", "WS-7.3")
@@ -299,7 +299,7 @@ def test_ws_a14_power_of_two_populations_with_mg() -> None:
     """WS-A14: grey 2P + MG gives power 6."""
     st = start(world_scenario({"P": 2}, {"P": 1}, hands={"A": ["MG"]}, dice=[[1, 1]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     st = act(st, 0, {"type": "play_event", "card": "MG"})
     assert st.combat is None
     assert st.last_combat.battles[0].power == [6, 2] and st.last_combat.battles[0].totals == [7, 3]
@@ -311,12 +311,12 @@ def test_ws_a15_cet_native_is_not_a_loss_nor_a_tie_choice() -> None:
     # grey = A (attacker) with 1F, white = D with 2P: white allocates its 2P against grey's F
     lose = start(world_scenario({"F": 1}, {"P": 2}, hands={"A": ["CET"]}, dice=[[1, 6]]))
     lose = act(lose, 0, {"type": "declare_combat", "card": "X.w1"})
-    lose = act(lose, 1, GAME.legal_actions(lose, 1)[0])
+    lose = act(lose, 1, legal(lose, 1)[0])
     lose = act(lose, 0, {"type": "play_event", "card": "CET"})
     assert lose.lost == [1, 0]
     tie = start(world_scenario({"F": 1}, {"P": 2}, hands={"A": ["CET"]}, dice=[[4, 5]]))
     tie = act(tie, 0, {"type": "declare_combat", "card": "X.w1"})
-    tie = act(tie, 1, GAME.legal_actions(tie, 1)[0])
+    tie = act(tie, 1, legal(tie, 1)[0])
     tie = act(tie, 0, {"type": "play_event", "card": "CET"})
     assert tie.lost == [1, 1] and ids(tie, "X.w1", 0) == []
 
@@ -326,7 +326,7 @@ def test_ws_a16_revolte_indigene() -> None:
     """WS-A16: RI from the attacker or in a Sun battle is rejected; the defender's RI on a World adds 4."""
     st = start(world_scenario({"P": 1}, {"P": 1}, hands={"A": ["RI"], "D": ["RI"]}, dice=[[1, 1]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     with pytest.raises(RuleError) as e:
         act(st, 0, {"type": "play_event", "card": "RI"})
     assert e.value.rule == "WS-7"
@@ -335,7 +335,7 @@ def test_ws_a16_revolte_indigene() -> None:
     assert st.last_combat.battles[0].power == [2, 6]
     sun = start(world_scenario({"P": 1}, {"P": 1}, sun=True, hands={"D": ["RI"]}))
     sun = act(sun, 0, {"type": "declare_combat", "card": "X.sun"})
-    sun = act(sun, 0, GAME.legal_actions(sun, 0)[0])
+    sun = act(sun, 0, legal(sun, 0)[0])
     with pytest.raises(RuleError) as e:
         act(sun, 1, {"type": "play_event", "card": "RI"})
     assert e.value.rule == "WS-7"
@@ -346,7 +346,7 @@ def test_ws_a17_energy_sealed_and_spent() -> None:
     """WS-A17: over-commit rejected; the other seat sees only 'committed'; spent energy stays spent; pools public."""
     st = start(world_scenario({"P": 1}, {"P": 1}, energy={"A": 2, "D": 3}, dice=[[1, 6]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     assert GAME.to_act(st) == (0, 1)
     with pytest.raises(RuleError) as e:
         act(st, 0, {"type": "commit_energy", "amount": 3})
@@ -386,11 +386,11 @@ def test_ws_8_3c_max_rounds() -> None:
     data["max_rounds"] = 1
     st = start(data)
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 0, GAME.legal_actions(st, 0)[0])
+    st = act(st, 0, legal(st, 0)[0])
     st = act(st, 0, {"type": "end_turn"})
     assert not st.over
     st = act(st, 1, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 1, GAME.legal_actions(st, 1)[0])
+    st = act(st, 1, legal(st, 1)[0])
     st = act(st, 1, {"type": "end_turn"})
     assert st.over and "rounds" in st.end_reason
 
@@ -420,7 +420,7 @@ def test_ws_a19_determinism_and_dice_script() -> None:
     for seed in (1, 2, 3):
         st = start(world_scenario({"P": 1}, {"P": 1}, dice=[[2, 5]]), seed)
         st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-        st = act(st, 0, GAME.legal_actions(st, 0)[0])
+        st = act(st, 0, legal(st, 0)[0])
         assert st.lost == [1, 0]
 
 
@@ -457,7 +457,7 @@ def test_ws_6_2_conversion_is_optional() -> None:
     assert st.combat is None  # D lost everything: nothing to retreat or convert
     st = start(world_scenario({"P": 1}, {"P": 1, "F": 1}, dice=[[6, 1]]))
     st = act(st, 0, {"type": "declare_combat", "card": "X.w1"})
-    st = act(st, 1, GAME.legal_actions(st, 1)[0])
+    st = act(st, 1, legal(st, 1)[0])
     assert st.combat is None
 
 
@@ -511,7 +511,7 @@ def test_ws_5_timeout_defaults_are_legal() -> None:
         steps = 0
         while GAME.to_act(state) and steps < 300:
             seat = GAME.to_act(state)[0]
-            action = GAME.timeout_action(state, seat) if steps % 2 else rng.choice(GAME.legal_actions(state, seat))
+            action = GAME.timeout_action(state, seat) if steps % 2 else rng.choice(legal(state, seat))
             state = GAME.apply(state, seat, action)
             steps += 1
         assert GAME.outcome(state) is not None

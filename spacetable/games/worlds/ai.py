@@ -18,6 +18,7 @@ from spacetable.ai.base import Agent, RandomAgent
 from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
 from spacetable.core.hooks import AgentSpec
+from spacetable.core.moves import agent_actions
 
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .declare import card_by_id, eligible_cards, pieces_on
@@ -146,7 +147,7 @@ class AdvisorAgent:
         always convert (the last listed Factory)."""
         c = state.combat
         assert c is not None
-        legal = game.legal_actions(state, player)
+        legal = agent_actions(game.legal_actions(state, player))
         if c.step == TIE:
             facs = [x for x in legal if x["piece"].rsplit(".", 1)[-1].startswith("F")]
             return facs[0] if facs else legal[0]

@@ -7,8 +7,8 @@ with a house turn structure, ending and score (WS-8, house rules); the odds calc
 the allocation advisor (:mod:`.advisor`). Seat 0 is the scenario's first side, seat 1 the second.
 
 Every action type is declared once in :data:`MOVES` with its rule, window, strict schema,
-``exec`` (in the rule-area module), legal list, notation and sentence; resignation is the core
-move. The rule modules are :mod:`.declare` (WS-2, WS-3), :mod:`.pairing` (WS-4), :mod:`.battle`
+``exec`` (in the rule-area module), legal list, notation and sentence; resignation and the draw
+offer (WS-D25) are core moves. The rule modules are :mod:`.declare` (WS-2, WS-3), :mod:`.pairing` (WS-4), :mod:`.battle`
 (WS-5), :mod:`.aftermath` (WS-6), :mod:`.events` (WS-7) and :mod:`.skirmish` (WS-8); :mod:`.flow`
 holds the sequence of turns, battles and steps. Import order: state → rule modules → flow →
 views, notation, render → this facade → ai, advisor tools, situation, cli.
@@ -73,6 +73,8 @@ MOVES: MoveTable[WorldsState] = WorldsMoveTable(
     phase_rule=flow.WINDOW_RULES,
     resign=skirmish.resign,
     may_resign=lambda st, seat: seat in (0, 1),
+    draw=skirmish.agree_draw,
+    draw_offer=lambda st: st.draw,
 )
 
 
@@ -131,9 +133,10 @@ class WorldsGame(Game[WorldsState]):
         return flow.to_act(state)
 
     def legal_actions(self, state: WorldsState, player: int) -> list[Action]:
-        """The declared moves' legal lists of the open window. Resignation is accepted but not listed."""
+        """The declared moves' legal lists of the open window, then the open draw moves (WS-D25; also for the
+        side not to act, which may offer or answer out of turn). Resignation is accepted but not listed."""
         if player not in flow.to_act(state):
-            return []
+            return MOVES.draw_actions(state, player) if player in (0, 1) else []
         return MOVES.legal_actions(state, player)
 
     def allocations(self, state: WorldsState) -> list[Action]:

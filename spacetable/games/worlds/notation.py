@@ -109,9 +109,17 @@ def _energy(rest: str) -> dict[str, Any]:
         raise RuleError("CORE-ACTION", "energy needs an integer") from exc
 
 
+def _draw(kind: str, rest: str) -> Action:
+    """``offer draw``, ``accept draw``, ``decline draw`` (the word ``draw`` may be left out; WS-D25)."""
+    if rest.lower() not in ("", "draw"):
+        raise RuleError("CORE-ACTION", f"write '{kind} draw'")
+    return {"type": f"{kind}_draw"}
+
+
 def parse_action(text: str) -> Action:
     """Notation: ``declare CARD``, ``alloc ANCHOR=ID,ID;ANCHOR=ID``, ``event MG|none``, ``energy N``,
-    ``tie PIECE``, ``retreat [ID ...]``, ``convert ID|none``, ``end``, ``resign``; or a JSON object."""
+    ``tie PIECE``, ``retreat [ID ...]``, ``convert ID|none``, ``end``, ``resign``, ``offer draw``, ``accept draw``,
+    ``decline draw`` (WS-D25); or a JSON object."""
     text = text.strip()
     if text.startswith("{"):
         return parse_json_action(text)
@@ -123,6 +131,9 @@ def parse_action(text: str) -> Action:
         "end": lambda: {"type": "end_turn"},
         "end_turn": lambda: {"type": "end_turn"},
         "resign": lambda: {"type": "resign"},
+        "offer": lambda: _draw("offer", rest),
+        "accept": lambda: _draw("accept", rest),
+        "decline": lambda: _draw("decline", rest),
         "declare": lambda: {"type": "declare_combat", "card": rest},
         "attack": lambda: {"type": "declare_combat", "card": rest},
         "alloc": lambda: {"type": "allocate", "battles": _battles(rest)},

@@ -5,8 +5,8 @@ income; it may declare combats one after another, each card at most once, and th
 (WS-8.2). The skirmish ends when no card can be fought over, after two consecutive turns without
 a combat, or after ``max_rounds`` rounds (WS-8.3). Material decides: 2 per Population, 1 per
 Factory (WS-8.4). Dice come from the seeded RNG or a ``dice_script`` (WS-8.5). Resignation is the
-core move: the other side wins (WS-D20). There is no movement and no production, since none is known
-(WS-D11).
+core move: the other side wins (WS-D20); a draw agreed with the core draw offer ends it drawn (WS-D25).
+There is no movement and no production, since none is known (WS-D11).
 """
 
 from __future__ import annotations
@@ -115,8 +115,14 @@ def resign(s: WorldsState, seat: int, action: Action) -> None:
     finish(s, f"{s.sides[seat]} resigns")
 
 
+def agree_draw(s: WorldsState, seat: int, action: Action) -> None:
+    """The core draw agreement (WS-D25, house rule): both sides agreed, the skirmish ends drawn at once."""
+    finish(s, "the sides agree to a draw")
+
+
 def outcome(s: WorldsState) -> Outcome | None:
-    """WS-8.4 (house rule): higher material wins, equal material is a draw; a resignation loses."""
+    """WS-8.4 (house rule): higher material wins, equal material is a draw; a resignation loses (WS-D20); an
+    agreed draw is a draw whatever the material (WS-D25)."""
     if not s.over:
         return None
     m = material(s)
@@ -126,6 +132,9 @@ def outcome(s: WorldsState) -> Outcome | None:
         winner = 1 - s.resigned
         return Outcome(scores=(float(m[0]), float(m[1])), winners=(winner,), kind="resignation",
                        ranking=(winner, s.resigned), details=details)
+    if s.draw.agreed:
+        return Outcome(scores=(float(m[0]), float(m[1])), winners=(), kind="agreement", ranking=(0, 1),
+                       details=details)
     winners: tuple[int, ...] = () if m[0] == m[1] else ((0,) if m[0] > m[1] else (1,))
     ranking = (0, 1) if m[0] >= m[1] else (1, 0)
     return Outcome(scores=(float(m[0]), float(m[1])), winners=winners, kind="material" if winners else "draw",

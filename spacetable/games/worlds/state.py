@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from spacetable.core.moves import DrawOffer
 from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
 
@@ -19,7 +20,7 @@ TURN = "turn"
 #: The steps of an open combat (:attr:`Combat.step`): pairing (WS-4), the sealed event and energy steps of the
 #: current battle (WS-5.1, WS-5.3), the tie choices (WS-5.6), the loser's retreat (WS-6.3), the conversion (WS-6.4).
 ALLOCATE, EVENT, ENERGY, TIE, RETREAT, CONVERT = "allocate", "event", "energy", "tie", "retreat", "convert"
-#: The skirmish is over (WS-8.3), or a side resigned.
+#: The skirmish is over (WS-8.3), a side resigned, or the sides agreed to a draw (WS-D25).
 OVER = "over"
 WINDOWS = (TURN, ALLOCATE, EVENT, ENERGY, TIE, RETREAT, CONVERT, OVER)
 
@@ -88,6 +89,8 @@ class WorldsState:
     end_reason: str = ""
     #: the seat that resigned (the core resign move), if any
     resigned: int | None = None
+    #: the core draw agreement: a pending offer, declined seats, an agreed draw (WS-D25)
+    draw: DrawOffer = field(default_factory=DrawOffer)
     lost: list[int] = field(default_factory=lambda: [0, 0])
     combats_won: list[int] = field(default_factory=lambda: [0, 0])
     converted: list[int] = field(default_factory=lambda: [0, 0])
@@ -122,5 +125,5 @@ def clone(s: WorldsState) -> WorldsState:
         fought=list(s.fought), combat=_clone_combat(s.combat), last_combat=_clone_combat(s.last_combat),
         lost=list(s.lost), combats_won=list(s.combats_won), converted=list(s.converted), log=list(s.log),
         dice_script=None if s.dice_script is None else [list(p) for p in s.dice_script], rng=s.rng.copy(),
-        cards=list(s.cards), systems=list(s.systems), sides=list(s.sides),
+        cards=list(s.cards), systems=list(s.systems), sides=list(s.sides), draw=s.draw.copy(),
     )

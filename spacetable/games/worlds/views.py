@@ -2,7 +2,7 @@
 
 Public (IM-1): cards and systems, every piece and its owner, starting systems, energy pools, hand
 sizes, pairing and order, revealed events and commitments, dice, losses, retreats, conversions and
-the score. Private (IM-2): the contents of one's own hand, and one's own sealed choice until both
+the score, and the draw agreement (WS-D25). Private (IM-2): the contents of one's own hand, and one's own sealed choice until both
 are in; the other seat sees only "committed yes/no". The deck order is hidden from both (IM-3).
 """
 
@@ -68,7 +68,7 @@ def view(s: WorldsState, player: int | None) -> dict[str, Any]:
         "combat": None if c is None else _combat(c, player),
         "last_combat": None if s.last_combat is None else _combat(s.last_combat, player), "material": material(s),
         "stats": {"lost": s.lost, "combats_won": s.combats_won, "converted": s.converted},
-        "to_act": list(to_act(s)), "log": s.log[-40:], "over": s.over,
+        "to_act": list(to_act(s)), "log": s.log[-40:], "over": s.over, "draw_offer": s.draw.view(),
         "result": out.to_json() if out else None,
     }
 

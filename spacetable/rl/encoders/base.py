@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from spacetable.core.game import Game
+from spacetable.core.moves import agent_actions
 
 from ..decision import WAIT, Decision
 
@@ -118,9 +119,9 @@ class Encoder(ABC):
 
     # ----------------------------------------------------------------- actions
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
-        """The actions offered to agents: the game's legal list without ``resign`` (a platform
-        feature that a learning agent would find first and use badly)."""
-        return [a for a in self.game.legal_actions(state, seat) if a.get("type") != "resign"]
+        """The actions offered to agents: the game's legal list without ``resign`` and the draw-agreement
+        moves (platform features that a learning agent would find first and use badly)."""
+        return [a for a in agent_actions(self.game.legal_actions(state, seat)) if a.get("type") != "resign"]
 
     @abstractmethod
     def sequences(self, view: View, seat: int, actions: Sequence[Action]) -> list[tuple[int, ...]]:
