@@ -1,10 +1,11 @@
-"""Legal actions in messages and pages (SRV-L1, SRV-L2, SRV-L4).
+"""Legal actions in messages and pages (SRV-L1, SRV-L2, SRV-L4, SRV-L5).
 
 Only a seat that must act gets legal actions. Up to :data:`LEGAL_LIMIT` are sent whole; above it a
 message carries a *selection* (the simplest actions: fewest list/dict entries, canonical order kept), the
 total and ``legal_complete: false``; the rest is paged (:func:`legal_page`). A game declaring
 ``slow_legal_actions`` gets them listed in a worker thread before a new state is published
-(:func:`prepare_legal`).
+(:func:`prepare_legal`). SRV-L5: in a game with a draw agreement every message also carries ``draw``, the
+pending offer (public) and the draw moves open to the client's seat, to act or not (:func:`draw_fields`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from spacetable.core.game import Action
+from spacetable.core.game import Action, Game
 
 from .errors import ServiceError
 from .live import LiveMatch
@@ -41,9 +42,10 @@ def select_legal(legal: list[Action], limit: int) -> list[Action]:
 
 def legal_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
     """SRV-L1: the ``legal``, ``legal_count`` and ``legal_complete`` fields of a message for ``viewer``,
-    computed once per state and seat."""
+    computed once per state and seat; SRV-L5: ``draw`` too in a game with a draw agreement."""
+    draw = draw_fields(m.game, m.state, viewer)
     if viewer is None or viewer not in to_act:
-        return NONE
+        return {**NONE, **draw} if draw else NONE
     m.fresh()
     cached = m.legal_sent.get(viewer)
     if cached is None:
@@ -51,7 +53,19 @@ def legal_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> d
         cached = m.legal_sent[viewer] = {
             "legal": select_legal(legal, LEGAL_LIMIT), "legal_count": len(legal), "legal_complete": len(legal) <= LEGAL_LIMIT,
         }
-    return cached
+    return {**cached, **draw} if draw else cached
+
+
+def draw_fields(game: Game[Any], state: Any, viewer: int | None) -> dict[str, Any]:
+    """SRV-L5: ``{"draw": {"offer": ..., "moves": [...]}}`` for a game whose move table declares the core draw
+    agreement, else ``{}`` (the field is left out). The offer is public; ``moves`` are the draw moves open to
+    ``viewer``'s seat now (they are played out of turn, SRV-A5); spectators get none."""
+    table = game.moves
+    if table is None or table.draw is None or table.draw_offer is None:
+        return {}
+    over = table.phase_of(state) == table.over
+    moves = [] if viewer is None or over else [a["type"] for a in table.draw_actions(state, viewer)]
+    return {"draw": {"offer": table.draw_offer(state).view(), "moves": moves}}
 
 
 def legal_page(m: LiveMatch, seat: int, offset: int, limit: int) -> dict[str, Any]:

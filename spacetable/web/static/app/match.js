@@ -1,7 +1,7 @@
 // The match page: every game plays in this frame. It keeps the socket, shows incoming moves one by one at a
 // readable pace (with a skip button), highlights the last move, runs the picker on the renderer's board, sends
 // actions, shows refusals with the rule's link, and holds the side panel (players, clocks, the renderer's status,
-// composer and legend, the log, resign/leave/share/undo, the folded list of every legal action).
+// composer and legend, the log, resign/draw offer/leave/share/undo, the folded list of every legal action).
 import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLink } from "./api.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
@@ -187,6 +187,10 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
     const ok = await confirm({ title: t("resign.title"), text: t("resign.text"), yes: t("resign.yes"), no: t("resign.no"), danger: true });
     if (ok) play({ type: "resign" });
   }
+  async function offerDraw() {
+    const ok = await confirm({ title: t("draw.title"), text: t("draw.text"), yes: t("draw.yes"), no: t("draw.no") });
+    if (ok) play({ type: "offer_draw" });
+  }
   function undo() { sock.current.send({ type: "undo" }); }
   async function rematch() {
     const m = latest.match;
@@ -237,6 +241,9 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
   const canAct = seat !== null && m.status !== "finished";
   const hasOpen = m.seats.some((s) => s.kind === "open");
   const deadline = m.deadline && m.status === "running" ? m.deadline - now : null;
+  // the core draw agreement (SRV-L5): the pending offer and the draw moves open to this seat, on its turn or not
+  const draw = running && latest.draw ? latest.draw : null;
+  const drawMoves = draw && seat !== null ? draw.moves : [];
 
   return html`<div class="match" data-testid="match-page" data-match=${matchId} data-seat=${seat ?? "spectator"} data-game=${m.game}
       data-caught-up=${caughtUp ? "yes" : "no"} data-renderer=${rend.kind}>
@@ -255,6 +262,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           ${canAct && running && latest.log.some((e) => e.seat === seat && e.source === "player")
             ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
+          ${canAct && running && drawMoves.includes("offer_draw") ? html`<${Button} icon="handshake" label=${t("match.offer_draw")}
+            onClick=${offerDraw} testid="offer-draw" kind="tool" disabled=${pending} />` : null}
           <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
             onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
@@ -262,6 +271,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           ${m.outcome && !resultOpen && caughtUp ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
         </span>
       </div>
+      ${draw && draw.offer.by !== null ? html`<${DrawBanner} offer=${draw.offer} moves=${drawMoves} seat=${seat} seatName=${seatName}
+        play=${play} pending=${pending} />` : null}
       <div class="board-wrap">
         <${BoardViewport} onPlace=${picker.onPlace} onDrag=${rend.drag ? picker.onDrag : null} resetKey=${matchId} label=${t("match.board")} focus=${call(rend.focus && ((p) => rend.focus(p.view, seat)))}
           footer=${hint ? html`<p class="hint" data-testid="hint"><${Icon} name="info" size=${16} /> <span>${hint}</span></p>` : null}>
@@ -309,6 +320,23 @@ function UndoBanner({ req, seat, seatName, sock }) {
     <div class="row-buttons">
       <${Button} label=${t("match.accept")} kind="primary" testid="undo-accept" onClick=${() => sock.current.send({ type: "undo_accept" })} />
       <${Button} label=${t("match.decline")} testid="undo-decline" onClick=${() => sock.current.send({ type: "undo_decline" })} /></div></div>`;
+}
+
+/** A pending draw offer: the seats that must answer get Accept / Decline, everybody else a line saying who offered. */
+function DrawBanner({ offer, moves, seat, seatName, play, pending }) {
+  const mine = seat !== null && offer.by === seat;
+  const who = seatName(offer.by, { you: false });
+  if (!moves.includes("accept_draw")) {
+    return html`<div class="banner card draw-banner" data-testid="draw-pending" role="status">
+      ${mine ? t("draw.you_offered") : t("draw.offered", { who })}</div>`;
+  }
+  return html`<div class="banner card draw-banner" data-testid="draw-offer" role="alertdialog" aria-label=${t("draw.offered", { who })}>
+    <span data-testid="draw-offer-text">${t("draw.offered", { who })}</span>
+    <div class="row-buttons">
+      <${Button} icon="check" label=${t("match.accept")} kind="primary" testid="draw-accept" disabled=${pending}
+        onClick=${() => play({ type: "accept_draw" })} />
+      <${Button} icon="close" label=${t("match.decline")} testid="draw-decline" disabled=${pending}
+        onClick=${() => play({ type: "decline_draw" })} /></div></div>`;
 }
 
 function ShareDialog({ open, onClose, matchId, seat, token, hasOpen, seed }) {
