@@ -30,7 +30,8 @@ A draw by agreement is a core option for games whose rules know a draw: a game p
 and the table declares ``offer_draw``, ``accept_draw`` and ``decline_draw``, all playable out of
 turn, under the rule ``CORE-DRAW``. Every seat named by ``draw_seats`` (default: the seats that may
 resign) must agree: the offering seat, then each other seat accepts. An offer lapses when a seat
-other than the offering one plays a move of the game (as in chess, a move answers "no"); a declined
+other than the offering one plays a move of the game (as in chess, a move answers "no"), unless
+``draw_side`` puts both seats on one side (team games: a partner's move keeps the offer); a declined
 offer bars its seat from offering again until that seat has played a move of its own. The draw
 moves skip the flow hook, as resign does. Agents choose among :func:`agent_actions` (the legal list
 without the agreement moves): they never offer, and their next move lets an offer lapse.
@@ -204,9 +205,10 @@ class DrawOffer:
         """What every seat and spectator sees (nothing about an offer is secret)."""
         return {"by": self.by, "accepted": list(self.accepted), "barred": list(self.barred), "agreed": self.agreed}
 
-    def after_move(self, seat: int) -> None:
-        """A move of the game by ``seat``: an offer by another seat lapses, ``seat`` may offer again."""
-        if self.by is not None and self.by != seat:
+    def after_move(self, seat: int, ally: bool = False) -> None:
+        """A move of the game by ``seat``: an offer by another seat lapses (unless ``seat`` is on the
+        offering seat's side: ``ally``), ``seat`` may offer again."""
+        if self.by is not None and self.by != seat and not ally:
             self.by, self.accepted = None, []
         if seat in self.barred:
             self.barred.remove(seat)
@@ -244,6 +246,7 @@ class MoveTable(Generic[S]):
     draw: Exec | None = None
     draw_offer: Callable[[Any], DrawOffer] | None = None
     draw_seats: Callable[[Any], Iterable[int]] | None = None
+    draw_side: Callable[[Any, int], int] | None = None
 
     RESIGN: ClassVar[str] = "resign"
 
@@ -411,7 +414,10 @@ class MoveTable(Generic[S]):
         if move.type == self.RESIGN or (move.type in DRAW_TYPES and self.draw is not None):
             return new, act
         if self.draw_offer is not None:
-            self.draw_offer(new).after_move(seat)
+            offer = self.draw_offer(new)
+            ally = (offer.by is not None and self.draw_side is not None
+                    and self.draw_side(new, seat) == self.draw_side(new, offer.by))
+            offer.after_move(seat, ally)
         if self.after is not None:
             self.after(new, seat, move, act)
         return new, act

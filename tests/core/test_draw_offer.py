@@ -218,3 +218,15 @@ def test_draw_moves_are_written_translated_and_kept_from_agents():
         assert len(texts) == len(LANGUAGES) and f"core.move.{kind}" not in texts
     assert agent_actions(GAME.legal_actions(s, 1)) == []
     assert agent_actions(GAME.legal_actions(s, 0)) == [{"type": "step"}]
+
+
+@pytest.mark.rule("CORE-DRAW")
+def test_a_partners_move_keeps_the_offer_in_team_games():
+    table = MoveTable("race", list(TABLE.moves[:1]), phase_of=TABLE.phase_of, after=_after, resign=TABLE.resign,
+                      draw=_agree, draw_offer=lambda s: s.draw, draw_side=lambda s, p: p % 2)
+    s = Race(num_players=4, steps=[0] * 4, turn=2)
+    s, _ = table.play(s, 0, {"type": "offer_draw"}, to_act=(2,), copy=GAME.clone)
+    s, _ = table.play(s, 2, {"type": "step"}, to_act=(2,), copy=GAME.clone)  # seat 2 is seat 0's partner
+    assert s.draw.by == 0
+    s, _ = table.play(s, 3, {"type": "step"}, to_act=(3,), copy=GAME.clone)  # an opponent moves: it lapses
+    assert s.draw.by is None

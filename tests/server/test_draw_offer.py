@@ -1,5 +1,6 @@
-"""SRV-A5 and SRV-L5: the core draw moves are taken out of turn, and every message of a game with a draw agreement
-carries the pending offer and the draw moves open to the client's seat (a Worlds & Suns match, WS-D25)."""
+"""SRV-A5 and SRV-L5: the core draw moves (declared out_of_turn) are taken out of turn, and every message of a game
+with a draw agreement carries the pending offer and the draw moves open to the client's seat (a Worlds & Suns match,
+WS-D25)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ def test_draw_moves_out_of_turn_and_the_draw_field(client: TestClient) -> None:
     s0 = state(client, mid, 0, t0)
     assert s0["draw"]["offer"]["by"] == 1 and s0["draw"]["moves"] == ["accept_draw", "decline_draw"]
     assert {"type": "accept_draw"} in s0["legal"]
+    # SRV-A1b: a decision seat 0 computed before seat 1's offer (version 0) is still good
+    probe = client.post(f"/api/matches/{mid}/legal/check",
+                        json={"seat": 0, "token": t0, "version": 0, "action": {"type": "declare_combat", "card": "X.w1"}})
+    assert probe.status_code == 200 and probe.json()["legal"] is True, probe.text
     r = act(client, mid, 1, t1, 1, {"type": "offer_draw"})
     assert r.status_code == 422 and r.json()["error"]["rule"] == "CORE-DRAW"
     # seat 0 declines; its offer is then barred for seat 1 until seat 1 moves
