@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.scenario import build
@@ -41,7 +42,7 @@ def play_random(
         if not seats:
             break
         seat = seats[0]
-        legal = GAME.legal_actions(s, seat)
+        legal = agent_actions(GAME.legal_actions(s, seat))  # the core draw moves (D-23) are tested apart
         a = weighted(rng, legal, w)
         s = GAME.apply(s, seat, a)
         out.append(s)

@@ -3,6 +3,7 @@ and better than the baselines in short seeded matches (the 50-game figures are i
 
 from __future__ import annotations
 
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.ai import GreedyAgent, Policy, TacticianAgent, evaluate
@@ -68,7 +69,7 @@ def test_the_policy_uses_the_regenerator_market_and_cancels_big_hits() -> None:
     )
     s.rng.forced += [2, 4]
     s = GAME.apply(s, 1, {"type": "attack", "ship": "sobwa", "weapon": "acid-jets", "target": "barrage"})
-    choice = Policy(Rng(1)).choose(s, 0, GAME.legal_actions(s, 0))
+    choice = Policy(Rng(1)).choose(s, 0, agent_actions(GAME.legal_actions(s, 0)))
     assert choice["type"] == "respond"  # the hit would destroy Barrage
 
 

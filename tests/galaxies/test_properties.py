@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from spacetable.core.match import Match, state_fingerprint
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.board import distance, rosette
@@ -73,7 +74,7 @@ def play_to_end(seed: int, players: int, check_listed: bool) -> tuple[Match, GSt
         if not seats:
             break
         seat = seats[rng.randbelow(len(seats))]
-        legal = GAME.legal_actions(s, seat)
+        legal = agent_actions(GAME.legal_actions(s, seat))
         assert legal
         if check_listed and step % 23 == 0:
             before = state_fingerprint(GAME, s)

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from spacetable.core.errors import RuleError
+from spacetable.core.moves import agent_actions
 from spacetable.games.galaxies import GAME
 from spacetable.games.galaxies.board import distance
 from spacetable.games.galaxies.flow import phase_of
@@ -72,7 +73,7 @@ def test_constructed_decks_are_30_cards_at_most_3_per_name() -> None:
     s = apply(s, 1, "fleet vapor tougu")
     assert s.phase == "deck"
     presets = s.missiondata.decks["A"].presets
-    assert presets and len(GAME.legal_actions(s, 0)) == len(presets)
+    assert presets and len(agent_actions(GAME.legal_actions(s, 0))) == len(presets)
     assert error(s, 0, {"type": "submit_deck", "cards": presets[0][:29]}) == "D-18"
     assert error(s, 0, {"type": "submit_deck", "cards": ["isn-recalibrate"] * 4 + presets[0][4:]}) == "D-18"
     assert error(s, 0, {"type": "submit_deck", "cards": ["wr-regrowth", *presets[0][1:]]}) == "D-18"
@@ -150,7 +151,7 @@ def test_reaction_windows_open_whenever_the_side_holds_a_card() -> None:
     s.rng.forced += [2, 4]
     s = apply(s, 1, "attack sobwa acid-jets barrage")
     assert s.window is not None and s.window.kind == "enemy_hit" and GAME.to_act(s) == (0,)
-    assert GAME.legal_actions(s, 0) == [{"type": "pass"}]
+    assert agent_actions(GAME.legal_actions(s, 0)) == [{"type": "pass"}]
     s = apply(s, 0, "pass")
     assert s.pieces["barrage"].shields == 0 and s.roll is None
 

@@ -27,6 +27,7 @@ from spacetable.ai.base import RandomAgent
 from spacetable.core.errors import RuleError
 from spacetable.core.game import Action
 from spacetable.core.hooks import AgentSpec
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 
 from .game import GAME, GalaxiesGame
@@ -46,7 +47,7 @@ class GreedyAgent:
 
     def choose(self, game: GalaxiesGame, state: GState, seat: int) -> Action:
         det = game.determinize(state, seat, self.rng)
-        legal = game.legal_actions(det, seat)
+        legal = agent_actions(game.legal_actions(det, seat))
         return _checked(game, det, seat, self.policy.choose(det, seat, legal), legal)
 
 
@@ -74,7 +75,7 @@ class TacticianAgent:
 
     def choose(self, game: GalaxiesGame, state: GState, seat: int) -> Action:
         det = game.determinize(state, seat, self.rng)
-        legal = game.legal_actions(det, seat)
+        legal = agent_actions(game.legal_actions(det, seat))
         if len(legal) == 1:
             return legal[0]
         if self.samples > 0 and det.phase == "action" and det.activation is None and det.window is None:
@@ -121,7 +122,7 @@ class TacticianAgent:
             if not seats or (s.activation is None and s.window is None and s.active == side):
                 break
             actor = seats[0]
-            legal = game.legal_actions(s, actor)
+            legal = agent_actions(game.legal_actions(s, actor))
             try:
                 s = game.apply(s, actor, self.policy.choose(s, actor, legal))
             except RuleError:

@@ -27,7 +27,7 @@ from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.moves import Coord, Move, MoveTable, Name, NoParams, Params, bounded_list
 from spacetable.core.rng import Rng
 
-from . import activation, attacks, energy, flow, launch, movement, setup, tactics
+from . import activation, attacks, energy, flow, launch, movement, setup, tactics, victory
 from .attacks import attacks_left, targets_in_range
 from .energy import over_limit
 from .notation import parse, phrase_args, write
@@ -315,6 +315,9 @@ MOVES: MoveTable[GState] = MoveTable(
                 "action": "BG-9.2", "activation": "BG-9.2", "roll": "BG-12.5", "reaction": "BG-14.4"},
     resign=flow.resign,
     may_resign=flow.may_resign,
+    draw=victory.agree_draw,
+    draw_offer=lambda s: s.draw,
+    draw_side=lambda s, p: s.side_of(p),
 )
 
 MISSION_BY_PLAYERS = {2: "m2-skirmish", 3: "m5-pan-base", 4: "m4-double-front"}
@@ -398,8 +401,10 @@ class GalaxiesGame(Game[GState]):
         return flow.to_act(state)
 
     def legal_actions(self, state: GState, player: int) -> list[Action]:
+        """The open moves of the seat to act, then the open draw moves (D-23; a seat not to act may offer or
+        answer too)."""
         if player not in self.to_act(state):
-            return []
+            return MOVES.draw_actions(state, player) if 0 <= player < state.num_players else []
         return MOVES.legal_actions(state, player)
 
     def outcome(self, state: GState) -> Outcome | None:

@@ -33,6 +33,7 @@ from typing import Any
 from spacetable.core.errors import RuleError
 from spacetable.core.game import Action, parse_json_action
 from spacetable.core.i18n import phrase
+from spacetable.core.moves import DRAW_TYPES
 
 from .board import DIR_NAMES, LETTERS, Hex, rosette
 from .movement import reachable
@@ -103,6 +104,8 @@ def write(s: GState, seat: int, a: Action) -> str:
                          "end_activation": "act", "end_turn": "turn"}[t]
     if t in ("pass", "resign"):
         return str(t)
+    if t in DRAW_TYPES:
+        return str(t).replace("_", " ")
     return json.dumps(a, sort_keys=True)
 
 
@@ -224,6 +227,8 @@ def parse(s: GState, seat: int, text: str) -> Action:
         return {"type": head}
     if head == "concede":
         return {"type": "resign"}
+    if head in ("offer", "accept", "decline") and [w.lower() for w in rest] in ([], ["draw"]):
+        return {"type": f"{head}_draw"}
     raise RuleError("CORE-ACTION", f"cannot read {text!r} (see the notation in docs/rules/galaxies.md)")
 
 

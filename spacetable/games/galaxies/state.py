@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from spacetable.core.moves import DrawOffer
 from spacetable.core.rng import Rng
 from spacetable.core.simultaneous import SealedCommits
 
@@ -229,6 +230,8 @@ class GState:
     nlog: int = 0
     result: dict[str, Any] | None = None
     digest: str = ""
+    #: the core draw agreement: a pending offer, declined seats, an agreed draw (D-23)
+    draw: DrawOffer = field(default_factory=DrawOffer)
     rng: Rng = field(default_factory=Rng)
 
     # ---------------------------------------------------------------- context
@@ -340,7 +343,7 @@ class GState:
             sealed=SealedCommits(list(self.sealed.required), dict(self.sealed.commits)),
             rolloff=list(self.rolloff), events=list(self.events), reveals=self.reveals, nlog=self.nlog,
             result=dict(self.result) if self.result is not None else None,
-            digest=self.digest, rng=self.rng.copy(),
+            digest=self.digest, rng=self.rng.copy(), draw=self.draw.copy(),
         )
 
 

@@ -11,7 +11,8 @@ the side's turn at least ``n`` of its ships, optionally of some sizes, cover a h
 The round limit (BG-17.3, D-15): after round ``max_rounds`` each side scores ``fleet_cost ÷ squadron_size``
 (exact fractions) for every ship of the opposing fleet that is destroyed (any cause, cargo
 included) or under its control; the higher score wins, a tie is a draw. A side may concede at any
-decision point (BG-17.4; the core ``resign`` move).
+decision point (BG-17.4; the core ``resign`` move). The sides may agree to a draw with the core draw offer
+(D-23, house rule: BG-17.3 knows a draw): :func:`agree_draw`.
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ def finish(s: GState, winner: int | None, kind: str, **details: object) -> None:
     s.phase = "over"
     s.window = None
     s.roll = None
+
+
+def agree_draw(s: GState, seat: int, a: dict) -> None:
+    """D-23 (house rule): every seat agreed to a draw (the core draw offer); the game ends drawn at once, the
+    round-limit scores of BG-17.3 reported as they stand."""
+    finish(s, None, "agreement")
 
 
 def check(s: GState) -> None:

@@ -166,7 +166,7 @@ def build_view(s: GState, viewer: int | None) -> dict[str, Any]:
         "seat_sides": [SIDES[x] for x in s.seat_side],
         "you": {"seat": viewer, "side": SIDES[side_v] if side_v is not None else None},
         "sides": sides, "cards": cards, "rolloff": list(s.rolloff), "events": _events(s, side_v),
-        "result": dict(s.result) if over and s.result else None,
+        "result": dict(s.result) if over and s.result else None, "draw_offer": s.draw.view(),
     }
     if s.phase in ("fleet", "deck"):
         view["sealed"] = {"committed": {str(k): v for k, v in s.sealed.public().items()},
