@@ -108,6 +108,8 @@ export function Log({ log, seatName, colourOf, current, onPick, title }) {
 }
 
 export function endingText(renderer, outcome, view) {
+  // a draw agreed with the core draw offer (CORE-DRAW): the frame's own sentence, whatever the game's score says
+  if (outcome.kind === "agreement" && !(outcome.winners || []).length) return t("ending.agreement");
   let s = null;
   try { s = renderer && renderer.ending ? renderer.ending(outcome, view, t) : null; } catch { s = null; }
   return s || tMaybe("ending." + outcome.kind) || t("ending.other");
