@@ -239,8 +239,9 @@ def test_the_written_out_clone_equals_a_deep_copy() -> None:
 
 def test_agents_hook_matches_the_registry() -> None:
     specs = GAME.agents()
-    assert [s.name for s in specs] == ["alphabeta", "mcts", "random"] == sorted(AGENTS)
-    assert [s.level for s in specs] == ["hard", "medium", "easy"]
+    assert [s.name for s in specs] == ["endgame", "shallow", "playouts", "alphabeta", "mcts", "random"]
+    assert sorted(s.name for s in specs) == sorted(AGENTS)
+    assert [s.level for s in specs] == ["hard", "medium", "easy", "", "", ""]  # the levels, then the tools
     for spec in specs:
         agent = spec.make(seed=1, seconds=0.05)
         assert agent.name == spec.name and callable(agent.choose)
@@ -248,7 +249,7 @@ def test_agents_hook_matches_the_registry() -> None:
 
 # ------------------------------------------------------------------------ import order
 ORDER = ["board", "state", "movement", "teleports", "bonus", "endings", "setup", "turns", "flow", "keys", "notation",
-         "views", "game", "fast", "solver", "ai", "cli"]
+         "views", "game", "fast", "solver", "tables", "ai", "cli"]
 
 
 def _imports(name: str) -> tuple[set[str], list[int]]:
