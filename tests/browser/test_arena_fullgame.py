@@ -86,7 +86,7 @@ def test_arena_full_game_by_board_gestures(server: str, browser: Browser) -> Non
     shot(phone, "arena-1-lobby-phone")
     page.click("[data-testid=game-card-arena]")
     page.click("[data-testid=preset-free]")
-    page.click("[data-testid=level-alphabeta]")
+    page.click("[data-testid=level-shallow]")
     page.click("[data-testid=more-options] summary")
     page.select_option("[data-testid=opt-red_seat]", json.dumps(0))
     page.fill("[data-testid=ai-seconds]", "0.1")
