@@ -95,6 +95,9 @@ def choose(snap: dict[str, Any], rng: Rng) -> dict[str, Any]:
     if "end_energy" in by:
         return by["end_energy"][0]
     launches = [a for a in by.get("launch", []) if not a["cargo"]] + by.get("launch_from_hold", [])
+    holds = {a["card"] for a in by.get("launch", []) if a["cargo"]}
+    if holds:  # a transporter first, while cargo can still go in its hold (loaded in the composer, BG-8.7)
+        launches = [a for a in launches if a["type"] == "launch" and a["card"] in holds]
     if launches:
         return launches[rng.randbelow(len(launches))]
     if "attack" in by:
