@@ -173,7 +173,7 @@ def test_moves_arrive_one_by_one_and_can_be_skipped(server: str, browser: Browse
     goto(page, f"{server}/match/{mid}")
     page.wait_for_selector("[data-testid=match-page][data-seat=spectator]")
     page.wait_for_selector("[data-testid=skip]", timeout=60_000)
-    assert page.locator("[data-testid=board] .is-last").count() > 0
+    page.wait_for_selector("[data-testid=board] .is-last")  # the move being shown is highlighted
     before = page.locator("[data-testid=log-entry]").count()
     page.click("[data-testid=skip]")
     assert page.locator("[data-testid=log-entry]").count() > before
