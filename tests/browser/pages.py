@@ -96,11 +96,10 @@ def tap(page: Page, place: str) -> None:
     if place.startswith("tray:"):
         page.locator(f"[data-testid=tray] [data-place='{place}']").click()
         return
-    ship = page.locator(f"[data-testid=board] .ship[data-place='{place}']:not(.ghost)")
-    if ship.count():
-        ship.first.click()
-    else:
-        page.locator(f"[data-testid=board] .cell[data-place='{place}']").click()
+    # one locator for both, resolved again on every retry: a piece drawn a moment later (the board is still
+    # being measured or a move is gliding) is the one tapped; pieces are drawn after the cells
+    board = "[data-testid=board]"
+    page.locator(f"{board} .cell[data-place='{place}'], {board} .ship[data-place='{place}']:not(.ghost)").last.click()
 
 
 def pick_menu_item(page: Page, action: dict[str, Any]) -> None:
