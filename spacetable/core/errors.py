@@ -13,7 +13,7 @@ class SpacetableError(Exception):
 
 
 class RuleError(SpacetableError):
-    """An action breaks a rule. ``rule`` is the spec id (``AR-4.3``, ``TH-9.2`` ...)."""
+    """An action breaks a rule. ``rule`` is the rule id (``AR-4.3``, ``TH-9.2`` ...)."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"[{rule}] {message}")

@@ -1,6 +1,6 @@
 """The board and ship footprints (BG-2, BG-3, BG-15.6 obstacles; D-1, D-2, D-10).
 
-Pointy-top axial coordinates ``(q, r)`` (BG-2.2). Directions, in the spec's order: 0 E (+1,0),
+Pointy-top axial coordinates ``(q, r)`` (BG-2.2). Directions, in the rules doc's order: 0 E (+1,0),
 1 NE (+1,−1), 2 NW (0,−1), 3 W (−1,0), 4 SW (−1,+1), 5 SE (0,+1). Boards stored as offset
 rectangles use odd-r: ``q = col − (row − (row & 1)) / 2``, ``r = row``.
 

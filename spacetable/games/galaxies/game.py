@@ -1,8 +1,8 @@
-"""The Battleship Galaxies game object: configuration, the declared moves (spec §5) and the protocol.
+"""The Battleship Galaxies game object: configuration, the declared moves (rules doc, "Actions and notation") and the protocol.
 
-Every action type of the spec's vocabulary is declared once in :data:`MOVES` with its strict,
+Every action type of the rules doc's vocabulary is declared once in :data:`MOVES` with its strict,
 bounded parameter schema, its windows (phases of :func:`.flow.phase_of`), its rule id, its
-notation and its translation arguments; the rules live in the rule-area modules. The spec's
+notation and its translation arguments; the rules live in the rule-area modules. The doc's
 ``concede`` is the core ``resign`` move.
 
 Views, notation and the text board (:mod:`.views`, :mod:`.notation`, :mod:`.render`) depend only on

@@ -1,4 +1,4 @@
-"""Content packs: ships, tactic cards, boards and missions as validated data (spec §6, BG-1.2, BG-4, BG-14).
+"""Content packs: ships, tactic cards, boards and missions as validated data (rules doc "Owner packs", BG-1.2, BG-4, BG-14).
 
 The engine hard-codes no ship, card, board or mission value: everything comes from a **pack**.
 The bundled pack ``house`` (``data/house/*.json``) is **house content**, labelled as such in every

@@ -1,5 +1,5 @@
 """A text board for the terminal (``render_text``): the hex grid in odd-r rows, ships by card
-letter, obstacles, tiles, zones, and the status of both sides as the viewer may see it (spec §4).
+letter, obstacles, tiles, zones, and the status of both sides as the viewer may see it (rules doc, "Information model").
 
 Legend: ``.`` empty hex, ``:`` starting-zone hex, ``#`` asteroid, ``%`` debris, ``?`` face-down tile,
 ``O`` warp gate, ``+`` energy source, ``$`` orbital market, ``^`` shield regenerator, ``!`` alien

@@ -1,4 +1,4 @@
-"""Scenario files (spec §7 acceptance scenarios) and the ``spacetable check`` runner.
+"""Scenario files (the acceptance scenarios of the rules doc) and the ``spacetable check`` runner.
 
 A file is ``{"game": "galaxies", "scenarios": [scenario, ...]}`` (or one scenario). A scenario::
 

@@ -1,4 +1,4 @@
-"""Per-seat views, action views and determinisation: the information model (spec §4).
+"""Per-seat views, action views and determinisation: the information model (rules doc, "Information model").
 
 =====================================  ==========================  ==========================
 item                                   own side (teammates too)    opponent / spectator
@@ -125,7 +125,7 @@ def _events(s: GState, side_v: int | None) -> list[dict[str, Any]]:
 
 
 def build_view(s: GState, viewer: int | None) -> dict[str, Any]:
-    """What ``viewer`` (a seat, or ``None`` for a spectator) may see (spec §4)."""
+    """What ``viewer`` (a seat, or ``None`` for a spectator) may see (rules doc, "Information model")."""
     pack = s.pack
     mission = s.missiondata
     side_v = _side_of_viewer(s, viewer)
@@ -275,7 +275,7 @@ def filter_action(s: GState, player: int, a: Action, viewer: int | None) -> Acti
 
 # --------------------------------------------------------------------- determinize
 def determinize(s: GState, seat: int, rng: Rng) -> GState:
-    """A full state consistent with ``seat``'s view: hidden parts sampled (spec §4)."""
+    """A full state consistent with ``seat``'s view: hidden parts sampled (rules doc, "Information model")."""
     d = s.copy()
     d.rng = Rng(rng.next_u64())
     if d.phase == "over":

@@ -8,7 +8,7 @@
 //    home_cells:{red:[cells], blue:[cells]}, quiet, quiet_limit, last_capturer, offer, plies,
 //    layout_label? (house default layout), placement?:{committed:{seat:bool}, own:{cell:code}|null},
 //    position? (arena position notation), result?:{winner, kind, points, plies}}
-// Actions (spec §5): move {from, to, bonus}, permute {pair}, rotate {cls, dir} (offer_end: true attaches an offer
+// Actions (docs/rules/arena.md, "Actions, JSON and notation"): move {from, to, bonus}, permute {pair}, rotate {cls, dir} (offer_end: true attaches an offer
 // to end the game, AR-10.4), place {ship, cell} (alternate placement, AR-2.7), layout {cells} (simultaneous
 // placement: any full layout is legal; the list holds two suggestions), accept_end, resign (core move).
 //
