@@ -1,6 +1,6 @@
 """JSON (de)serialisation of states and actions.
 
-Actions are plain JSON objects (``dict``) everywhere, exactly as the specs write
+Actions are plain JSON objects (``dict``) everywhere, exactly as the rules docs write
 them, so they need no codec. States are dataclasses; :func:`to_jsonable` and
 :func:`from_jsonable` convert them using their type hints: nested dataclasses,
 ``list``/``tuple``/``set``/``frozenset``/``dict`` (non-string keys become strings and

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CITES = re.compile(r"shared/(specs|seeds)|spec §|\bthe spec's\b")
+CITES = re.compile(r"shared/(specs|seeds)|spec §|\b[Tt]he spec(s|'s)?\b")
 
 
 def documents() -> list[Path]:
