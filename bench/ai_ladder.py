@@ -38,7 +38,7 @@ ANCHOR = ("random", 1000.0)
 #: Per game: the configuration, the agents to rate (the levels and the random baseline) and the games to play.
 LADDERS: dict[str, dict[str, Any]] = {
     "arena": {"config": {}, "agents": ["endgame", "shallow", "playouts", "random"], "games": 240},
-    "worlds": {"config": {}, "agents": ["advisor", "playouts", "random"], "games": 120},
+    "worlds": {"config": {}, "agents": ["search", "playouts", "advisor", "random"], "games": 120},
     "tremble": {"config": {"players": 4}, "agents": ["mcts", "heuristic", "random"], "games": 96},
     "fullmetal": {"config": {"players": 2}, "agents": ["planner", "commander", "greedy", "random"], "games": 48},
     "galaxies": {"config": {}, "agents": ["tactician-hard", "tactician", "tactician-easy", "random"], "games": 60},

@@ -1,6 +1,10 @@
-"""Skirmish AI players (WS-10.9).
+"""Skirmish AI players (WS-10.9) and their levels (issue 13).
 
-``advisor`` (the default) plays every combat decision with the exact advisor:
+``search`` (the default, level hard) is information-set MCTS on a fixed budget of ``HARD_ITERATIONS`` per
+decision, five times the ``playouts`` level's (medium); both search for the skirmish's result, which material
+decides (WS-8.4), and see only their own seat's view (``determinize``). ``random`` is the easy level.
+
+``advisor`` (a tool without a level) plays every combat decision with the exact advisor:
 it declares a combat when the ``win`` value under a worst-case opponent energy
 reply is at least its threshold (0.5) or the plan's expected net losses favour
 it, allocates with the advisor, and re-plans the remaining battles before each
@@ -176,6 +180,9 @@ class AdvisorAgent:
 
 #: MCTS iterations per decision of the medium level (a fixed budget: the level plays alike on any machine)
 MEDIUM_ITERATIONS = 200
+#: MCTS iterations per decision of the hard level: the same search on five times the budget (issue 13: the
+#: skirmish is scored by material, WS-8.4, which the playouts see and the per-combat advisor does not)
+HARD_ITERATIONS = 1000
 
 
 class _Playouts(MCTSAgent):
@@ -184,19 +191,28 @@ class _Playouts(MCTSAgent):
     name = "playouts"
 
 
+class _Search(MCTSAgent):
+    """The same information-set MCTS on the hard level's larger fixed budget (the ``search`` level)."""
+
+    name = "search"
+
+
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
+    "search": lambda seed, seconds: _Search(iterations=HARD_ITERATIONS, seconds=None, seed=seed),
     "advisor": lambda seed, seconds: AdvisorAgent(seed, seconds),
     "playouts": lambda seed, seconds: _Playouts(iterations=MEDIUM_ITERATIONS, seconds=None, seed=seed),
     "mcts": lambda seed, seconds: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
     "random": lambda seed, seconds: RandomAgent(seed),
 }
-DEFAULT_AGENT = "advisor"
+DEFAULT_AGENT = "search"
 
 #: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
 AGENT_SPECS = (
-    AgentSpec("advisor", AGENTS["advisor"], level="hard", description="re-plans every combat with the WS-10 advisor"),
+    AgentSpec("search", AGENTS["search"], level="hard",
+              description=f"information-set Monte Carlo tree search, {HARD_ITERATIONS} iterations per decision"),
     AgentSpec("playouts", AGENTS["playouts"], level="medium",
               description=f"information-set Monte Carlo tree search, {MEDIUM_ITERATIONS} iterations per decision"),
     AgentSpec("mcts", AGENTS["mcts"], description="information-set Monte Carlo tree search on the clock (seconds per move)"),
+    AgentSpec("advisor", AGENTS["advisor"], description="re-plans every combat with the WS-10 advisor (per-combat win odds)"),
     AgentSpec("random", AGENTS["random"], level="easy", description="a uniformly random legal action"),
 )

@@ -1,0 +1,49 @@
+"""The skirmish's AI levels (WS-10.9, issue 13): the hard level is the player the ladder rates highest, the
+levels are ordered by their measured ratings, and the hard player is deterministic on its fixed budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from spacetable.ai import ladder
+from spacetable.ai.agents import find_agent, level_agent
+from spacetable.ai.tournament import deterministic, make_tournament, play_task
+from spacetable.games.worlds import GAME
+from spacetable.games.worlds.ai import AGENTS, DEFAULT_AGENT, HARD_ITERATIONS, MEDIUM_ITERATIONS
+from spacetable.games.worlds.scenario import load
+
+
+@pytest.mark.rule("WS-10.9")
+def test_levels_map_to_the_ladder_order() -> None:
+    """easy < medium < hard by the published ratings, and hard is the best rated player on the ladder."""
+    data = ladder.ladder(GAME)
+    assert data, "worlds has a ladder file"
+    rating = {name: row["rating"] for name, row in data["agents"].items()}
+    levels = {lv: level_agent(GAME, lv) for lv in ("easy", "medium", "hard")}
+    assert all(spec is not None and spec.name in rating for spec in levels.values())
+    easy, medium, hard = (rating[levels[lv].name] for lv in ("easy", "medium", "hard"))  # type: ignore[union-attr]
+    assert easy < medium < hard
+    assert levels["hard"].name == max(rating, key=rating.__getitem__)  # type: ignore[union-attr]
+
+
+@pytest.mark.rule("WS-10.9")
+def test_hard_is_the_default_and_searches_longer_than_medium() -> None:
+    """The default opponent (``--vs ai``, the lobby's first) is the hard level, the medium search's budget times five."""
+    assert find_agent(GAME, "ai").name == DEFAULT_AGENT == find_agent(GAME, "hard").name == "search"
+    assert HARD_ITERATIONS > MEDIUM_ITERATIONS
+
+
+@pytest.mark.rule("WS-10.9")
+def test_the_hard_agent_is_deterministic_on_its_budget() -> None:
+    """Two hard players made with the same seed pick the same decisions (iterations, never the clock)."""
+    st = GAME.from_scenario(load("border-worlds"))
+    seat = GAME.to_act(st)[0]
+    first = AGENTS["search"](5, 0.01).choose(GAME, st, seat)
+    second = AGENTS["search"](5, 0.01).choose(GAME, st, seat)
+    assert first == second and first in GAME.legal_actions(st, seat)
+
+
+@pytest.mark.rule("WS-10.9")
+def test_a_game_of_the_hard_level_replays_identically() -> None:
+    task = make_tournament("worlds", ["search", "playouts"], config={}, seed=3, max_steps=12).task(1)
+    assert deterministic(play_task(task)) == deterministic(play_task(task))
