@@ -39,7 +39,9 @@ ANCHOR = ("random", 1000.0)
 LADDERS: dict[str, dict[str, Any]] = {
     "arena": {"config": {}, "agents": ["endgame", "shallow", "playouts", "random"], "games": 240},
     "worlds": {"config": {}, "agents": ["search", "playouts", "advisor", "random"], "games": 120},
-    "tremble": {"config": {"players": 4}, "agents": ["mcts", "heuristic", "random"], "games": 96},
+    # tremble: two seats (every pair of levels meets head to head; a 4-seat mix of three agents needs 48 games
+    # per block, too many for the hard level's full-game rollouts); the 4-seat goal is measured apart (docs/ai.md)
+    "tremble": {"config": {"players": 2}, "agents": ["mcts", "heuristic", "random"], "games": 60},
     "fullmetal": {"config": {"players": 2}, "agents": ["planner", "commander", "greedy", "random"], "games": 48},
     "galaxies": {"config": {}, "agents": ["tactician-hard", "tactician", "tactician-easy", "random"], "games": 60},
 }
