@@ -362,19 +362,26 @@ def _json_or_file(text: str) -> Any:
         return text
 
 
-def config_from_args(game: Game[Any], ns: argparse.Namespace) -> dict[str, Any]:
-    """The match config given by the option flags, ``--option`` and ``--players`` (not yet normalised)."""
+def parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``--option KEY=VALUE`` items as config entries: a value is read as JSON when it is JSON, else as text."""
     cfg: dict[str, Any] = {}
-    if getattr(ns, "players", None) is not None:
-        cfg["players"] = ns.players
-    for item in ns.option:
+    for item in items or []:
         key, sep, value = item.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise ConfigError(f"--option takes KEY=VALUE, got {item!r}")
         try:
             cfg[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
             cfg[key.strip()] = value
+    return cfg
+
+
+def config_from_args(game: Game[Any], ns: argparse.Namespace) -> dict[str, Any]:
+    """The match config given by the option flags, ``--option`` and ``--players`` (not yet normalised)."""
+    cfg: dict[str, Any] = {}
+    if getattr(ns, "players", None) is not None:
+        cfg["players"] = ns.players
+    cfg.update(parse_options(ns.option))
     for opt in game.options():
         value = getattr(ns, f"opt_{opt.name}", None)
         if value is not None:

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from spacetable.core.errors import ConfigError
 from spacetable.core.game import Game
+from spacetable.terminal import parse_options
 
 from .tournament import Tournament, make_tournament, run, summary
 
@@ -60,14 +61,7 @@ def config_from_args(game: Game[Any], ns: argparse.Namespace) -> dict[str, Any]:
     cfg: dict[str, Any] = {}
     if getattr(ns, "players", None) is not None:
         cfg["players"] = ns.players
-    for opt in ns.option or []:
-        key, sep, value = opt.partition("=")
-        if not sep:
-            raise ConfigError(f"--option takes KEY=VALUE, got {opt!r}")
-        try:
-            cfg[key] = json.loads(value)
-        except json.JSONDecodeError:
-            cfg[key] = value
+    cfg.update(parse_options(ns.option))
     return game.normalize_config(cfg)
 
 

@@ -8,7 +8,6 @@ Play is the shared terminal loop (``spacetable play fullmetal --seats human,comm
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from importlib import resources
 from pathlib import Path
@@ -19,6 +18,7 @@ from spacetable.ai.runner import run_tasks
 from spacetable.commands import agent_names, check_command
 from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import Command
+from spacetable.terminal import parse_options
 
 from .fmp import FmpMap, write_fmp
 from .game import GAME
@@ -38,14 +38,7 @@ Any action can also be typed as a JSON object; docs/rules/fullmetal.md lists eve
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
     cfg: dict[str, Any] = {"players": args.players, "preset": args.preset}
-    for opt in args.option or []:
-        key, sep, value = opt.partition("=")
-        if not sep:
-            raise ConfigError(f"--option takes KEY=VALUE, got {opt!r}")
-        try:
-            cfg[key] = json.loads(value)
-        except json.JSONDecodeError:
-            cfg[key] = value
+    cfg.update(parse_options(args.option))
     if args.map in ("original", "generated"):
         cfg["map"] = args.map
     elif args.map:
