@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from spacetable.ai.agents import make_agent
+from spacetable.ai.base import play_game
 from spacetable.ai.runner import run_tasks
 from spacetable.commands import agent_names, check_command
 from spacetable.core.errors import ConfigError
@@ -91,13 +92,9 @@ def simulate_one(task: tuple[dict[str, Any], list[str], int, int, float]) -> dic
     players = GAME.num_players(cfg)
     t0 = time.perf_counter()
     agents = [make_agent(GAME, names[i % len(names)], seed + g * 10 + i, seconds) for i in range(players)]
-    state = GAME.initial_state(cfg, seed + g)
-    initial = state
-    n = 0
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, agents[seat].choose(GAME, state, seat))
-        n += 1
+    initial = GAME.initial_state(cfg, seed + g)
+    state, log = play_game(GAME, agents, cfg, seed + g)
+    n = len(log)
     out = GAME.outcome(state)
     assert out is not None
     return {"game": g, "scores": list(out.scores), "winners": list(out.winners), "actions": n,

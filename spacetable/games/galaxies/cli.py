@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spacetable.ai.agents import make_agent
+from spacetable.ai.base import play_game
 from spacetable.commands import agent_names, check_command
 from spacetable.core.errors import ConfigError, SpacetableError
 from spacetable.core.hooks import Command
@@ -87,13 +88,9 @@ def simulate(args: argparse.Namespace) -> int:
         for swap in ((False, True) if args.swap else (False,)):
             order = list(reversed(names)) if swap else names
             agents = [make_agent(GAME, order[i], args.seed + 97 * g + i, args.seconds) for i in range(n)]
-            state = GAME.initial_state(cfg, args.seed + g)
             t0 = time.perf_counter()
-            steps = 0
-            while GAME.to_act(state):
-                seat = GAME.to_act(state)[0]
-                state = GAME.apply(state, seat, agents[seat].choose(GAME, state, seat))
-                steps += 1
+            state, log = play_game(GAME, agents, cfg, args.seed + g)
+            steps = len(log)
             out = GAME.outcome(state)
             assert out is not None
             winners = sorted({order[w] for w in out.winners})
