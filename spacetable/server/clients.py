@@ -81,13 +81,6 @@ def kick(m: LiveMatch, sub: Subscriber) -> None:
     unsubscribe(m, sub)
 
 
-def revoke(m: LiveMatch, seat: int) -> None:
-    """Close every client of ``seat``."""
-    for sub in list(m.subscribers):
-        if sub.seat == seat:
-            kick(m, sub)
-
-
 def broadcast_snapshots(m: LiveMatch, reason: str = "update") -> None:
     """A new snapshot to every client (seat changes, undo requests, undos); unbound seat clients are closed."""
     cache: dict[tuple[int | None, str], str] = {}

@@ -78,16 +78,6 @@ def fp_distance(a: Sequence[Hex], b: Sequence[Hex]) -> int:
     return best
 
 
-def adjacent_fp(a: Sequence[Hex], b: Sequence[Hex]) -> bool:
-    """[S] ships are adjacent when a hex of one shares an edge with a hex of the other."""
-    return any(distance(x, y) == 1 for x in a for y in b)
-
-
-def in_contact(a: Sequence[Hex], b: Sequence[Hex]) -> bool:
-    """BG-11.1 contact: some hex of ``a`` is adjacent to, or the same as, a hex of ``b``."""
-    return any(distance(x, y) <= 1 for x in a for y in b)
-
-
 def rect_hexes(cols: tuple[int, int], rows: tuple[int, int]) -> list[Hex]:
     return [offset_to_axial(c, r) for r in range(rows[0], rows[1] + 1) for c in range(cols[0], cols[1] + 1)]
 
@@ -256,4 +246,3 @@ def board_problems(data: BoardData) -> tuple[str, str] | None:
         if h not in b.full:
             return ("tile_slots", f"tile hex {list(h)} is not a full hex")
     return None
-

@@ -22,7 +22,6 @@ no movement points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from spacetable.core.errors import RuleError
 
@@ -488,14 +487,6 @@ def _fewest_points(s: GState, piece: str, exposure: bool = True) -> list[Route]:
                 before = now
         out.append(Route(list(footprint(size, pos)), lead, path, cost, ecm, rolls))
     return sorted(out, key=lambda r: (sorted(r.hexes), r.path))
-
-
-def _fp_id(size: str, pos: Pos) -> Any:
-    """A footprint's identity whatever its lead: the sorted pair for a medium ship, else the position."""
-    if size == "medium":
-        a, b = pos
-        return (a, b) if a < b else (b, a)
-    return pos
 
 
 def contact_map(enemies: list[tuple[str, tuple[Hex, ...], int]]) -> dict[Hex, frozenset[str]]:

@@ -35,7 +35,7 @@ from spacetable.core.game import Action, parse_json_action
 from spacetable.core.i18n import phrase
 from spacetable.core.moves import DRAW_TYPES
 
-from .board import DIR_NAMES, LETTERS, Hex, rosette
+from .board import DIR_NAMES, Hex, rosette
 from .movement import reachable
 from .state import GState
 from .stats import weapons
@@ -310,8 +310,3 @@ def phrase_args(s: GState, seat: int, a: Action) -> dict[str, Any]:
         key = s.tactics[a["card"]].key if a["card"] in s.tactics else a["card"]
         return {"card": phrase(f"galaxies.tactic.{key}.name")}
     return {}
-
-
-def roll_text(letter: int, number: int) -> str:
-    """BG-1.5 a coordinate such as ``G-5``."""
-    return f"{LETTERS[letter - 1]}-{number}"

@@ -305,12 +305,6 @@ class GState:
                         occ[h] = pid
         return occ
 
-    def tile_at(self, h: Hex) -> Tile | None:
-        for t in self.tiles:
-            if t.hex == h:
-                return t
-        return None
-
     def log(self, event: dict[str, Any], to: list[int] | None = None) -> None:
         """Record an event; ``to`` lists the sides that may see it (``None``: everybody)."""
         self.nlog += 1

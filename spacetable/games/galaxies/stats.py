@@ -94,10 +94,6 @@ def damage_mod(s: GState, card: str, tag: str) -> int | str:
     return s.vdata(card).damage_mods.get(tag, 0)
 
 
-def shield_value(s: GState, card: str) -> int:
-    return s.vdata(card).shields
-
-
 def hull_value(s: GState, card: str) -> int:
     return s.vdata(card).hull
 
