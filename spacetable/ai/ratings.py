@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 #: Elo points per natural unit of log-odds.
 SCALE = 400.0 / math.log(10.0)
@@ -81,27 +80,43 @@ def block_matrices(records: Sequence[dict[str, Any]], names: Sequence[str]) -> t
 
 
 def fit(w: np.ndarray, prior: float = 1.0) -> np.ndarray:
-    """Maximum-likelihood ratings (Elo points, mean 0) from the points matrix ``w`` (``k x k``)."""
+    """Maximum-likelihood ratings (Elo points, mean 0) from the points matrix ``w`` (``k x k``).
+
+    The negative log-likelihood is convex (logistic in the rating differences), so Newton's method with
+    a backtracking line search finds its minimum in a few steps; agent 0 is held at 0 (ratings are relative)."""
     k = w.shape[0]
     if k == 1:
         return np.zeros(1)
     met = (w + w.T) > 0
     wp = w + np.where(met, prior / 2.0, 0.0)
+    n = wp + wp.T  # comparisons between each two agents
     ridge = 1e-6  # pins agents that never met anybody (and the common shift) without moving the others
 
-    def nll(x: np.ndarray) -> tuple[float, np.ndarray]:
+    def nll(x: np.ndarray) -> float:
         r = np.concatenate(([0.0], x))
         d = r[:, None] - r[None, :]
-        # log sigma(d) = -log(1 + exp(-d)), computed stably
-        logsig = -np.logaddexp(0.0, -d)
-        value = -float(np.sum(wp * logsig)) + ridge * float(x @ x)
-        sig = 1.0 / (1.0 + np.exp(-d))
-        g_pair = wp * (1.0 - sig) - wp.T * sig  # d loglik / d r_a, summed over b below
-        grad = -np.sum(g_pair, axis=1)
-        return value, grad[1:] + 2 * ridge * x
+        return -float(np.sum(wp * -np.logaddexp(0.0, -d))) + ridge * float(x @ x)  # log sigma(d), stably
 
-    res = minimize(nll, np.zeros(k - 1), jac=True, method="L-BFGS-B")
-    r = np.concatenate(([0.0], res.x)) * SCALE
+    x = np.zeros(k - 1)
+    value = nll(x)
+    for _ in range(100):
+        r = np.concatenate(([0.0], x))
+        sig = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+        grad = -np.sum(wp * (1.0 - sig) - wp.T * sig, axis=1)[1:] + 2 * ridge * x
+        c = n * sig * (1.0 - sig)  # curvature of each pair
+        hess = (np.diag(c.sum(axis=1)) - c)[1:, 1:] + 2 * ridge * np.eye(k - 1)
+        step = np.linalg.solve(hess, grad)
+        t = 1.0
+        while t > 1e-9:
+            trial = x - t * step
+            trial_value = nll(trial)
+            if trial_value <= value:
+                break
+            t /= 2
+        x, value = trial, trial_value
+        if float(np.max(np.abs(t * step))) < 1e-10:
+            break
+    r = np.concatenate(([0.0], x)) * SCALE
     return r - r.mean()  # type: ignore[no-any-return]
 
 

@@ -4,6 +4,7 @@ its system packages one per line, and the chromium rule of the browser tests."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import subprocess
@@ -38,6 +39,21 @@ def test_runtime_lock_is_the_runtime_part_of_the_full_lock() -> None:
     for tool in ("pytest", "playwright", "ruff", "hypothesis", "open-spiel", "scipy", "psycopg"):
         assert tool not in runtime, tool
     assert all(v for v in full.values()) and all(v for v in runtime.values())  # every line pinned
+
+
+def test_the_command_line_and_the_server_import_only_the_runtime_lock() -> None:
+    """`./scripts/serve` installs the runtime lock only: every installed distribution that importing the
+    command line and the server loads (beyond what the interpreter loads at start-up) must be in it."""
+    def loaded(code: str) -> set[str]:
+        run = subprocess.run([sys.executable, "-c", code + "; print(chr(10).join(sys.modules))"],
+                             capture_output=True, text=True, check=True)
+        return {m.split(".")[0] for m in run.stdout.split()}
+
+    extra = loaded("import sys, spacetable.cli, spacetable.server.app") - loaded("import sys")
+    owners = importlib.metadata.packages_distributions()
+    dists = {re.sub(r"[-_.]+", "-", d).lower() for m in extra for d in owners.get(m, [])} - {"spacetable"}
+    runtime = pins(ROOT / "requirements-runtime.lock")
+    assert dists and sorted(d for d in dists if d not in runtime) == []
 
 
 def test_serve_installs_the_runtime_lock_and_setup_shows_progress() -> None:
