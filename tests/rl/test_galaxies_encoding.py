@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games import get_game
 from spacetable.games.galaxies.board import step
@@ -28,7 +29,7 @@ def states(cfg: dict[str, Any], seed: int, limit: int = 600) -> Iterator[tuple[A
             return
         seat = GAME.to_act(state)[0]
         yield state, seat
-        legal = [a for a in GAME.legal_actions(state, seat) if a["type"] != "resign"]
+        legal = [a for a in agent_actions(GAME.legal_actions(state, seat)) if a["type"] != "resign"]
         state = GAME.apply(state, seat, legal[rng.randbelow(len(legal))])
 
 
