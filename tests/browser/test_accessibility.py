@@ -18,6 +18,10 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def serious(page: Page) -> list[dict[str, Any]]:
+    """Serious or critical axe violations of the page once its finite animations have ended (a card fading in
+    is measured at its final colours, not half transparent)."""
+    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== 'running'
+        || !Number.isFinite(a.effect && a.effect.getComputedTiming().endTime))""", timeout=10_000)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("""async () => {
       const r = await axe.run(document, {resultTypes: ['violations']});
