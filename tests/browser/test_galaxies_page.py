@@ -52,10 +52,14 @@ def test_galaxies_page_accessible_and_clean(server: str, browser: Browser, viewp
     assert page.locator("[data-testid=galaxies-legend] li").count() >= 10
     assert serious(page) == [], "legend"
     assert page.locator("[data-testid=legal-actions][open]").count() == 0
-    if viewport == PHONE:  # the page fits 390 px; controls outside the board are at least 32 px (hexes: zoom in)
+    if viewport == PHONE:  # the page fits 390 px; controls outside the board are at least 32 px
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         small = [s for s in page.evaluate(SMALL_TARGETS) if "h:" not in s and "ship" not in s and "place" not in s]
         assert small == []
+        # the board opens zoomed on the own zone: its marked hexes are taps of at least 32 px
+        sizes = board.locator(".cell.is-target").evaluate_all(
+            "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })")
+        assert sizes and min(sizes) >= 32, sizes
     assert errors_of(page) == []
 
 

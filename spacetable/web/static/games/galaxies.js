@@ -834,7 +834,21 @@ function ending(outcome, view, t) {
   return t("galaxies.ui.ending", { how: t("galaxies.result." + outcome.kind), side: sideName(view, w, t, null), rounds: d.rounds ?? view.round });
 }
 
+/** On a phone the board opens zoomed (the kit's focus) so that a hex is about 38 px wide (taps of at least 32 px):
+ *  on the seat's first ship on the board, before that on the middle of its starting zone. */
+function focus(view, seat) {
+  const side = mySide(view);
+  if (seat === null || seat === undefined || !side) return null;
+  for (const c of view.cards) {
+    if (c.side !== side) continue;
+    const p = c.ships.find((x) => x.alive && x.hexes.length);
+    if (p) return { place: hk(p.hexes[0]), size: 38, key: "fleet" };
+  }
+  const zone = expand(view.board.zones[side] || []);
+  return zone.length ? { place: hk(zone[Math.floor(zone.length / 2)]), size: 38, key: "zone" } : null;
+}
+
 export default {
   Board, Tray, Composer, Status, Results, Legend,
-  places, finalize, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending,
+  places, finalize, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus,
 };
