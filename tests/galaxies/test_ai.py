@@ -25,7 +25,8 @@ def play(agents: list, seed: int, config: dict | None = None) -> tuple:
 def test_agents_are_offered_with_levels() -> None:
     specs = {a.name: a for a in GAME.agents()}
     assert {"tactician-easy", "tactician", "tactician-hard", "greedy", "random"} <= set(specs)
-    assert [specs[n].level for n in ("tactician-easy", "tactician", "tactician-hard")] == ["easy", "medium", "hard"]
+    # levels follow the ladder's ratings (greedy < tactician < tactician-easy); the deeper look-ahead has none
+    assert [specs[n].level for n in ("greedy", "tactician", "tactician-easy", "tactician-hard")] == ["easy", "medium", "hard", ""]
     assert specs["tactician"].make(seed=3).choose is not None
 
 
