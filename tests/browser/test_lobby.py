@@ -24,7 +24,9 @@ def test_cards_levels_presets_and_plain_words(server: str, browser: Browser) -> 
     page.click("[data-testid=game-card-fullmetal]")
     fm = next(g for g in lobby if g["id"] == "fullmetal")
     for a in fm["agents"]:
-        assert page.inner_text(f"[data-testid=level-{a['name']}]").strip().lower().split(" · ")[0] in ("easy", "medium", "hard")
+        chip = page.inner_text(f"[data-testid=level-{a['name']}]").strip().lower().split(" · ")[0].split()
+        assert chip[0] in ("easy", "medium", "hard")  # the level, then its rating where the ladder has one
+        assert len(chip) == 1 or (a.get("rating") is not None and chip[1] == str(round(a["rating"])))
     assert page.locator("[data-testid=create-match]").is_visible()  # Create without scrolling
     box = page.locator("[data-testid=create-match]").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 900
