@@ -107,7 +107,7 @@ def test_galaxies_teams_are_named_by_side(server: str, browser: Browser, mission
     page.wait_for_function(READY_OR_OVER)
     status = page.inner_text("[data-testid=galaxies-status]")
     assert "Ann" not in status and "Tester (you)" in status
-    assert status.count("Computer (easy)") == players - 1
+    assert status.count("Computer (hard)") == players - 1  # tactician-easy is the hard level (docs/ai.md)
     fleet = page.locator("[data-testid=gx-fleet]")
     if fleet.count():  # a budget mission: tick ships within the budget, then seal (BG-4.4)
         boxes = fleet.locator("input[type=checkbox]")
