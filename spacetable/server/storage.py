@@ -20,6 +20,7 @@ SQLAlchemy (``db.py``) keeps the schema and the migrations and gives tests and t
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import collections
 import contextlib
@@ -112,7 +113,7 @@ def run_now(coro: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a SQLite job waited for something: jobs may only use their Tx")
 
 
-class Storage:
+class Storage(abc.ABC):
     """The interface (see the module docstring). ``engine``: a synchronous SQLAlchemy engine on the same
     database (migrations, tests, tools)."""
 
@@ -125,22 +126,25 @@ class Storage:
     def migrate(self) -> None:
         run_migrations(self.engine)
 
+    @abc.abstractmethod
     async def start(self) -> None:
-        raise NotImplementedError
+        """Open connections and start the writers."""
 
+    @abc.abstractmethod
     async def stop(self) -> None:
-        raise NotImplementedError
+        """Store what is waiting, then close."""
 
+    @abc.abstractmethod
     async def append(self, rec: Append) -> bool:
         """Store an action; ``False`` (nothing stored) if the match's revision is no longer ``rec.revision``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def write(self, job: Job[T]) -> T:
         """Run ``job`` in one transaction (committed before this returns)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def read(self, job: Job[T]) -> T:
-        raise NotImplementedError
+        """Run ``job`` in a read-only transaction."""
 
 
 # ---------------------------------------------------------------------------------------------- SQLite
