@@ -15,6 +15,7 @@ the high roller chooses who starts (``choose_first``). Sides then alternate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from spacetable.core.errors import ConfigError, RuleError
@@ -131,13 +132,20 @@ def submit_fleet(s: GState, seat: int, a: dict) -> None:
     problem = fleet_problem(s, side, entries)
     if problem:
         raise RuleError("BG-4.1" if "budget" in problem else "D-21", problem)
-    s.sealed.submit(seat, entries, "BG-4.4")
+    _seal(s, seat, entries, build_fleet, after_fleets)
+
+
+def _seal(s: GState, seat: int, choice: Any, build: Callable[[GState, int, Any], None],
+          then: Callable[[GState], None]) -> None:
+    """BG-4.4 seal a lead seat's choice; once every lead has sealed, reveal them all, ``build`` each side's
+    choice in seat order and go on with ``then``."""
+    s.sealed.submit(seat, choice, "BG-4.4")
     if s.sealed.complete():
         commits = s.sealed.revealed()
         s.sealed = SealedCommits()
-        for lead, fleet in sorted(commits.items()):
-            build_fleet(s, s.side_of(lead), fleet)
-        after_fleets(s)
+        for lead, value in sorted(commits.items()):
+            build(s, s.side_of(lead), value)
+        then(s)
 
 
 def after_fleets(s: GState) -> None:
@@ -176,13 +184,7 @@ def submit_deck(s: GState, seat: int, a: dict) -> None:
     problem = deck_problem(s.pack, s.sides[side].faction, cards)
     if problem:
         raise RuleError("D-18", problem)
-    s.sealed.submit(seat, cards, "BG-4.4")
-    if s.sealed.complete():
-        commits = s.sealed.revealed()
-        s.sealed = SealedCommits()
-        for lead, deck in sorted(commits.items()):
-            build_deck(s, s.side_of(lead), deck)
-        begin(s)
+    _seal(s, seat, cards, build_deck, begin)
 
 
 def begin(s: GState) -> None:
