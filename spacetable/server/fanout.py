@@ -82,6 +82,7 @@ class RedisFanout(Fanout):
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._watched: set[str] = set()
         self._ok = False
+        self._stopping = False
         self._prefix = f"{prefix}m:".encode()
         self._me = b""
 
@@ -103,20 +104,34 @@ class RedisFanout(Fanout):
                        asyncio.create_task(self._writer(), name="spacetable-fanout-writer")]
 
     async def stop(self) -> None:
-        for _ in range(200):  # what was committed is announced before leaving
+        """Announce what was committed (up to 2 s), then end the reader and the writer and close the connections,
+        each step bounded: a stopping process never waits on a broken Redis connection. A cancellation that
+        redis-py's own timeouts swallowed (seen while Redis was restarting) is repeated; the loops also end on
+        ``_stopping``."""
+        for _ in range(200):
             if not self._out:
                 break
             await asyncio.sleep(0.01)
-        for t in self._tasks:
-            t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._stopping = True
+        self._out_ready.set()
+        pending = set(self._tasks)
+        for _ in range(5):
+            if not pending:
+                break
+            for t in pending:
+                t.cancel()
+            _, pending = await asyncio.wait(pending, timeout=1.0)
+        if pending:
+            log.warning("%d Redis fan-out tasks did not stop", len(pending))
         self._tasks = []
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
+        for conn in (self._pubsub, self._redis):
+            if conn is not None:
+                closing = asyncio.ensure_future(conn.aclose())
+                done, _ = await asyncio.wait({closing}, timeout=2.0)
+                if closing in done and not closing.cancelled():
+                    closing.exception()  # retrieved: a failing close is no error here
+                else:
+                    closing.cancel()  # not awaited: a swallowed cancellation must not hold the stop
 
     def healthy(self) -> bool:
         return self._ok
@@ -127,7 +142,7 @@ class RedisFanout(Fanout):
         self._out_ready.set()
 
     async def _writer(self) -> None:
-        while True:
+        while not self._stopping:
             await self._out_ready.wait()
             self._out_ready.clear()
             while self._out:
@@ -176,7 +191,7 @@ class RedisFanout(Fanout):
             await self._pubsub.unsubscribe(channel)
 
     async def _reader(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 # blocking reads (no timeout wrapper per message); redis-py reconnects and subscribes again on errors
                 async for msg in self._pubsub.listen():

@@ -231,3 +231,38 @@ def test_a_process_that_stops_hands_its_ai_seats_over_at_once(pg_url: str, redis
         log = b.get(f"/api/matches/{mid}/state").json()["log"]
         assert [e["source"] for e in log] == ["player", "ai"]
         assert b.get("/health").json()["taken_over"] == 1
+
+
+def test_a_process_stops_even_when_redis_swallows_a_cancellation(redis_url: str) -> None:
+    """SRV-X2: stopping the Redis fan-out is bounded. redis-py's own timeouts can swallow a task's cancellation
+    (seen while Redis restarted: the writer went back to waiting for notices and the process never stopped);
+    here a fan-out task ignores its first cancellation the same way, and ``stop`` still ends within seconds."""
+    import asyncio
+
+    from spacetable.server.fanout import RedisFanout
+
+    async def scenario() -> float:
+        fanout = RedisFanout(redis_url, "p1")
+        await fanout.start()
+
+        swallowed = []
+
+        async def stubborn() -> None:  # swallows its first cancellation, as redis-py's timeouts did
+            while True:
+                try:
+                    await asyncio.sleep(3600)
+                except asyncio.CancelledError:
+                    if swallowed:
+                        raise
+                    swallowed.append(True)
+                    current = asyncio.current_task()
+                    assert current is not None
+                    current.uncancel()
+
+        fanout._tasks.append(asyncio.create_task(stubborn()))
+        await asyncio.sleep(0.05)
+        began = time.monotonic()
+        await asyncio.wait_for(fanout.stop(), 20)
+        return time.monotonic() - began
+
+    assert asyncio.run(scenario()) < 10
