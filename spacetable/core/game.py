@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
@@ -32,7 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
 from .hooks import AgentSpec, Calculator, Command
-from .i18n import render
+from .i18n import render_cached
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
 from .serial import action_key, from_jsonable, to_jsonable
@@ -82,6 +83,12 @@ class Outcome:
     def from_json(cls, data: dict[str, Any]) -> Outcome:
         return from_jsonable(cls, data)  # type: ignore[no-any-return]
 
+
+
+@functools.cache
+def _text_packages(cls: type) -> tuple[str, str]:
+    """Where a game's sentences come from: its own package's catalogue, then core's."""
+    return (cls.__module__.rsplit(".", 1)[0], "spacetable.core")
 
 class Game(ABC, Generic[S]):
     """Base class of every game. Subclasses set the class attributes and implement
@@ -297,7 +304,7 @@ class Game(ABC, Generic[S]):
         if self.moves is None or not isinstance(action, dict):
             return self.action_text(state, player, action)
         key, args = self.moves.phrase(state, player, action)
-        return render((type(self).__module__.rsplit(".", 1)[0], "spacetable.core"), key, args, lang)
+        return render_cached(_text_packages(type(self)), key, args, lang)
 
     def parse_action(self, state: S, player: int, text: str) -> Action:
         """Parse a typed action (the game's notation, or JSON)."""

@@ -11,7 +11,7 @@ key exists in every language.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -34,19 +34,25 @@ def catalog(package: str, lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+@cache
+def _merged(packages: tuple[str, ...], lang: str) -> dict[str, str]:
+    """Every template ``packages`` offer in ``lang``, then in English: the first package holding a key wins, a
+    language's own template before the English one (what :func:`template` finds, in one lookup)."""
+    out: dict[str, str] = {}
+    for lg in (DEFAULT, lang):
+        for pkg in reversed(packages):
+            out.update(catalog(pkg, lg))
+    return out
+
+
 def template(packages: tuple[str, ...], key: str, lang: str) -> str | None:
-    for lg in (lang, DEFAULT):
-        for pkg in packages:
-            found = catalog(pkg, lg).get(key)
-            if found is not None:
-                return found
-    return None
+    return _merged(packages, lang).get(key)
 
 
 def render(packages: tuple[str, ...], key: str, args: dict[str, Any], lang: str) -> str:
     """Translate ``key`` with ``args`` (nested phrases translated first) for ``lang``."""
-    values = {k: _value(packages, v, lang) for k, v in args.items()}
-    tpl = template(packages, key, lang)
+    values = {k: v if type(v) is str else _value(packages, v, lang) for k, v in args.items()} if args else {}
+    tpl = _merged(packages, lang).get(key)
     if tpl is None:
         return key if not values else f"{key} " + " ".join(f"{k}={v}" for k, v in values.items())
     try:
@@ -55,12 +61,46 @@ def render(packages: tuple[str, ...], key: str, args: dict[str, Any], lang: str)
         return tpl
 
 
+#: Sentences already rendered, by (packages, key, language, ``repr`` of the arguments): the same move is described
+#: again and again (every legal action's sentence is sent to the seat to act). Emptied when it reaches the bound.
+_RENDERED: dict[tuple[tuple[str, ...], str, str, str], str] = {}
+RENDERED_BOUND = 50_000
+
+
+def render_cached(packages: tuple[str, ...], key: str, args: dict[str, Any], lang: str) -> str:
+    """:func:`render`, remembered: ``repr`` names the arguments exactly (nested phrases included; ``1`` and
+    ``True`` differ) and costs less than rendering them."""
+    memo = (packages, key, lang, repr(args))
+    text = _RENDERED.get(memo)
+    if text is None:
+        if len(_RENDERED) >= RENDERED_BOUND:
+            _RENDERED.clear()
+        text = _RENDERED[memo] = render(packages, key, args, lang)
+    return text
+
+
+_PHRASE_FIELDS = frozenset(("key", "args"))
+
+
 def _value(packages: tuple[str, ...], value: Any, lang: str) -> Any:
-    if isinstance(value, dict) and set(value) <= {"key", "args"} and isinstance(value.get("key"), str):
-        return render(packages, value["key"], dict(value.get("args") or {}), lang)
+    if type(value) is str:  # the common case first: a cell name, a code, a number's text
+        return value
+    if isinstance(value, dict):
+        key = value.get("key")
+        if isinstance(key, str) and value.keys() <= _PHRASE_FIELDS:
+            args = value.get("args")
+            if not args:  # a bare phrase (a unit kind, a phase name): the same words every time
+                return _bare(packages, key, lang)
+            return render(packages, key, dict(args), lang)
+        return value
     if isinstance(value, list):
         return ", ".join(str(_value(packages, v, lang)) for v in value)
     return value
+
+
+@lru_cache(maxsize=8192)
+def _bare(packages: tuple[str, ...], key: str, lang: str) -> str:
+    return render(packages, key, {}, lang)
 
 
 def phrase(key: str, **args: Any) -> dict[str, Any]:

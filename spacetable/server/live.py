@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +19,7 @@ from spacetable.core.game import Action, Game
 from spacetable.core.match import replay_states
 from spacetable.core.serial import action_key
 
-from . import presentation
+from . import jsonio, presentation
 
 #: A client that stops reading is cut off once this many messages wait for it.
 MAX_BACKLOG = 1000
@@ -30,8 +29,7 @@ CHECKPOINT_EVERY = 32
 #: maps, card sets, scenarios); ``GET /api/matches/{id}/config`` gives them whole.
 CONTENT_INLINE = 512
 
-_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-dumps_compact = _encoder.encode
+dumps_compact = jsonio.dumps
 
 
 def hash_token(token: str) -> str:

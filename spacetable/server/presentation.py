@@ -94,17 +94,23 @@ def _no_sentences(game: Game[Any]) -> bool:
     return game.moves is None and type(game).describe_action is Game.describe_action
 
 
-def _describe(game: Game[Any], state: Any, seat: int, action: Action, lang: str, notation: str) -> str:
+def _sentence(game: Game[Any], state: Any, seat: int, action: Action, lang: str) -> str | None:
+    """The game's sentence for ``action`` in ``lang``, or ``None`` where its notation stands instead."""
     if _no_sentences(game):
-        return notation
+        return None
     try:
         text = str(game.describe_action(state, seat, action, lang))
     except Exception:  # a presentation helper must never break play
-        return notation
+        return None
     # the core's fallback for a key missing from every catalogue is "<game>.move.<type> k=v": show the notation
     if not text or text.startswith(f"{game.id}.move.") or text.startswith("core.move."):
-        return notation
+        return None
     return text
+
+
+def _describe(game: Game[Any], state: Any, seat: int, action: Action, lang: str, notation: str) -> str:
+    text = _sentence(game, state, seat, action, lang)
+    return notation if text is None else text
 
 
 def notation_of(game: Game[Any], state: Any, seat: int, action: Action) -> str:
@@ -115,8 +121,10 @@ def notation_of(game: Game[Any], state: Any, seat: int, action: Action) -> str:
 
 
 def action_text_in(game: Game[Any], state: Any, seat: int, action: Action, lang: str) -> str:
-    """The action's sentence in one language (its notation when the game has no sentence for it)."""
-    return _describe(game, state, seat, action, lang, notation_of(game, state, seat, action))
+    """The action's sentence in one language (its notation, written only then, when the game has no sentence for
+    it)."""
+    text = _sentence(game, state, seat, action, lang)
+    return notation_of(game, state, seat, action) if text is None else text
 
 
 def action_texts(game: Game[Any], state: Any, seat: int, action: Action) -> dict[str, str]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ from fastapi import WebSocket
 
 from . import presentation
 from .errors import ServiceError
-from .jsonio import BadJson, loads
+from .jsonio import BadJson, dumps, loads
 from .live import LiveMatch, Subscriber
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ def _error(exc: ServiceError, ref: Any = None, game: Any = None, lang: str = "en
     out: dict[str, Any] = {"type": "error", "error": presentation.error_json(exc.to_json(), game, lang)}
     if ref is not None:
         out["id"] = ref
-    return json.dumps(out)
+    return dumps(out)
 
 
 class _Closed(Exception):
@@ -194,13 +193,13 @@ class Connection:
             ref = None
         try:
             if kind == "ping":
-                self._push(json.dumps({"type": "pong", "id": ref}))
+                self._push(dumps({"type": "pong", "id": ref}))
                 return
             if kind == "lang":  # texts from now on in this language, starting with a fresh snapshot
                 self.lang = presentation.pick_lang(str(msg.get("lang") or ""))
                 if self.sub is not None:
                     self.sub.lang = self.lang
-                    self._push(json.dumps(service.snapshot(m, self.seat, lang=self.lang)))
+                    self._push(dumps(service.snapshot(m, self.seat, lang=self.lang)))
                 return
             if kind == "auth":
                 seat = msg.get("seat", self.seat)
@@ -218,11 +217,11 @@ class Connection:
             elif kind == "undo":
                 await self.limiter.hit("act", self.client)
                 res = await service.undo.request(m.id, self.seat, None, self.sub)
-                self._push(json.dumps({"type": "undo", "id": ref, **res}))
+                self._push(dumps({"type": "undo", "id": ref, **res}))
             elif kind in ("undo_accept", "undo_decline"):
                 await self.limiter.hit("act", self.client)
                 res = await service.undo.answer(m.id, self.seat, None, kind == "undo_accept", self.sub)
-                self._push(json.dumps({"type": "undo", "id": ref, **res}))
+                self._push(dumps({"type": "undo", "id": ref, **res}))
             else:
                 shown = kind if isinstance(kind, str) and len(kind) <= 32 else "?"
                 raise ServiceError(400, "bad_request", f"unknown message type {shown!r}")

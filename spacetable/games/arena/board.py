@@ -10,7 +10,7 @@ first, AR-2.2) and ``BLUE = 1`` (top rank).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 RED = 0
 BLUE = 1
@@ -90,7 +90,13 @@ class Face:
     def banished(self) -> int:
         return self.size
 
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        return tuple(f"{chr(ord('a') + c % self.width)}{c // self.width + 1}" for c in range(self.size))
+
     def cell_name(self, cell: int) -> str:
+        if 0 <= cell < self.width * self.height:
+            return self._names[cell]  # views and legal moves name cells thousands of times a second
         return f"{chr(ord('a') + cell % self.width)}{cell // self.width + 1}"
 
     def parse_cell(self, text: str) -> int:

@@ -186,13 +186,22 @@ def _offer_phrase(action: dict[str, Any]) -> Any:
     return phrase("arena.part.offer") if action.get("offer_end") else ""
 
 
+def _ship_at(state: ArenaState, cell: int) -> tuple[int, int] | None:
+    """``(colour, ship)`` on the board cell ``cell`` (``-1``: none), or ``None``."""
+    if cell < 0:
+        return None
+    for colour in (RED, BLUE):
+        row = state.loc[colour]
+        if cell in row:
+            return colour, row.index(cell)
+    return None
+
+
 def move_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     """Arguments of ``arena.move.move``: the ship, both cells, the captured ship, the bonus, the offer."""
     face = state.face
-    origin, dest = face.parse_cell(str(action.get("from"))), face.parse_cell(str(action.get("to")))
-    where = {c: (colour, s) for colour in (RED, BLUE) for s, c in enumerate(state.loc[colour]) if 0 <= c < face.size}
-    mover = where.get(origin)
-    target = where.get(dest)
+    mover = _ship_at(state, face.parse_cell(str(action.get("from"))))
+    target = _ship_at(state, face.parse_cell(str(action.get("to"))))
     bonus = action.get("bonus")
     return {
         "ship": ship_phrase(mover[1]) if mover else phrase("arena.ship.unknown"),
