@@ -27,6 +27,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from .tasks import stop_tasks
+
 log = logging.getLogger("spacetable.server.fanout")
 
 #: ``(match id, origin process, notice)``
@@ -105,24 +107,15 @@ class RedisFanout(Fanout):
 
     async def stop(self) -> None:
         """Announce what was committed (up to 2 s), then end the reader and the writer and close the connections,
-        each step bounded: a stopping process never waits on a broken Redis connection. A cancellation that
-        redis-py's own timeouts swallowed (seen while Redis was restarting) is repeated; the loops also end on
-        ``_stopping``."""
+        each step bounded: a stopping process never waits on a broken Redis connection (``tasks.stop_tasks``: a
+        cancellation that redis-py's own timeouts swallowed is repeated; the loops also end on ``_stopping``)."""
         for _ in range(200):
             if not self._out:
                 break
             await asyncio.sleep(0.01)
         self._stopping = True
         self._out_ready.set()
-        pending = set(self._tasks)
-        for _ in range(5):
-            if not pending:
-                break
-            for t in pending:
-                t.cancel()
-            _, pending = await asyncio.wait(pending, timeout=1.0)
-        if pending:
-            log.warning("%d Redis fan-out tasks did not stop", len(pending))
+        await stop_tasks(self._tasks, "Redis fan-out tasks")
         self._tasks = []
         for conn in (self._pubsub, self._redis):
             if conn is not None:

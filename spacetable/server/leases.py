@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import repo
+from .tasks import stop_tasks
 
 if TYPE_CHECKING:
     from .service import MatchService
@@ -81,9 +82,7 @@ class Leases:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_tasks([self._task], "lease tasks")
             self._task = None
         with contextlib.suppress(Exception):  # a clean stop frees this process's matches at once
             await self.service.storage.write(lambda tx: repo.drop_servers(tx, [self.service.server_id]))

@@ -34,6 +34,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import Engine, make_url
 
 from .db import Checkpointer, make_engine, run_migrations
+from .tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.storage")
 T = TypeVar("T")
@@ -325,9 +326,7 @@ class PostgresStorage(Storage):
             if not self._queue:
                 break
             await asyncio.sleep(0.01)
-        for t in self._tasks:
-            t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await stop_tasks(self._tasks, "PostgreSQL writers")
         self._tasks = []
         if self._pool is not None:
             await self._pool.close()

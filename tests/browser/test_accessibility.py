@@ -51,8 +51,10 @@ def test_no_serious_violation(server: str, browser: Browser, viewport: dict[str,
     tap(page, "b2")
     assert serious(page) == [], "arena play"
     page.click("[data-testid=share]")
+    page.wait_for_selector("[data-testid=share-dialog][open]")
     assert serious(page) == [], "share dialog"
     page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=share-dialog]:not([open])", state="attached")
     page.click("[data-testid=review]")
     page.wait_for_selector("[data-testid=replay-step]")
     assert serious(page) == [], "review"

@@ -74,9 +74,11 @@ def test_resign_leave_share_and_take_back(server: str, browser: Browser) -> None
     page.wait_for_function(READY_OR_OVER)
     # share: the seat link and the spectators' link, behind one button
     page.click("[data-testid=share]")
+    page.wait_for_selector("[data-testid=share-dialog][open]")  # shown as a modal once the frame has painted
     assert f"#seat={seat}&token=" in page.input_value("[data-testid=seat-link]")
     assert page.input_value("[data-testid=watch-link]").endswith(f"/match/{mid}")
     page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=share-dialog]:not([open])", state="attached")
     # take back a move and the computer's reply
     tap(page, "a2")
     tap(page, "a3")
