@@ -33,7 +33,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
 from .hooks import AgentSpec, Calculator, Command
-from .i18n import render_cached
+from .i18n import remembered, render_cached
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
 from .serial import action_key, from_jsonable, to_jsonable
@@ -303,6 +303,13 @@ class Game(ABC, Generic[S]):
         translation key and arguments; the notation when the game declares no phrase."""
         if self.moves is None or not isinstance(action, dict):
             return self.action_text(state, player, action)
+        memo = self.moves.sentence_key(state, player, action)
+        if memo is not None:
+            return remembered((type(self), lang, memo), lambda: self._sentence(state, player, action, lang))
+        return self._sentence(state, player, action, lang)
+
+    def _sentence(self, state: S, player: int, action: Action, lang: str) -> str:
+        assert self.moves is not None
         key, args = self.moves.phrase(state, player, action)
         return render_cached(_text_packages(type(self)), key, args, lang)
 

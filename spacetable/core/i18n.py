@@ -11,6 +11,7 @@ key exists in every language.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Hashable
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -61,22 +62,27 @@ def render(packages: tuple[str, ...], key: str, args: dict[str, Any], lang: str)
         return tpl
 
 
-#: Sentences already rendered, by (packages, key, language, ``repr`` of the arguments): the same move is described
-#: again and again (every legal action's sentence is sent to the seat to act). Emptied when it reaches the bound.
-_RENDERED: dict[tuple[tuple[str, ...], str, str, str], str] = {}
+#: Sentences already rendered: the same move is described again and again (every legal action's sentence goes
+#: to the seat to act). Keyed by what names a sentence exactly (see :func:`remembered`); emptied at the bound.
+_RENDERED: dict[Hashable, str] = {}
 RENDERED_BOUND = 50_000
+
+
+def remembered(memo: Hashable, make: Callable[[], str]) -> str:
+    """The sentence remembered under ``memo``, made by ``make()`` the first time. ``memo`` must name everything
+    the sentence depends on, its language included."""
+    text = _RENDERED.get(memo)
+    if text is None:
+        if len(_RENDERED) >= RENDERED_BOUND:
+            _RENDERED.clear()
+        text = _RENDERED[memo] = make()
+    return text
 
 
 def render_cached(packages: tuple[str, ...], key: str, args: dict[str, Any], lang: str) -> str:
     """:func:`render`, remembered: ``repr`` names the arguments exactly (nested phrases included; ``1`` and
     ``True`` differ) and costs less than rendering them."""
-    memo = (packages, key, lang, repr(args))
-    text = _RENDERED.get(memo)
-    if text is None:
-        if len(_RENDERED) >= RENDERED_BOUND:
-            _RENDERED.clear()
-        text = _RENDERED[memo] = render(packages, key, args, lang)
-    return text
+    return remembered((packages, key, lang, repr(args)), lambda: render(packages, key, args, lang))
 
 
 _PHRASE_FIELDS = frozenset(("key", "args"))

@@ -40,7 +40,7 @@ without the agreement moves): they never offer, and their next move lets an offe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
@@ -96,6 +96,7 @@ Exec = Callable[[Any, int, Action], None]
 Text = Callable[[Any, int, Action], str]
 Args = Callable[[Any, int, Action], Mapping[str, Any]]
 Legal = Callable[[Any, int], Iterable[Action]]
+TextKey = Callable[[Any, int, Action], Hashable]
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,10 @@ class Move:
     any phase but the finished one. ``out_of_turn`` moves (resign, some responses) do not
     require the seat to be in ``to_act``. ``legal`` optionally enumerates the move's legal
     instances; ``notation`` writes one in the game's notation; ``args`` gives the named
-    values of its translated sentence (key ``<game>.move.<type>`` unless ``key`` is set).
+    values of its translated sentence (key ``<game>.move.<type>`` unless ``key`` is set);
+    ``text_key`` optionally names, as one hashable value, everything that sentence depends on (the
+    action's fields and what of the state ``args`` reads): sentences are then remembered by it
+    (``Game.describe_action``) instead of being built again for every legal action of every state.
     """
 
     type: str
@@ -123,6 +127,7 @@ class Move:
     args: Args | None = None
     key: str = ""
     doc: str = ""
+    text_key: TextKey | None = None
 
 
 def _scan(value: Any, depth: int, budget: list[int]) -> None:
@@ -438,6 +443,19 @@ class MoveTable(Generic[S]):
         if move is not None and move.notation is not None:
             return move.notation(state, seat, action)
         return action_key(action)
+
+    def sentence_key(self, state: Any, seat: int, action: Action) -> Hashable | None:
+        """What names the action's sentence (its move's ``text_key``), or ``None`` when the move declares none or
+        the action cannot be named so (a malformed one)."""
+        move = self._by_type.get(action.get("type", ""))
+        if move is None or move.text_key is None:
+            return None
+        try:
+            key = (move.type, move.text_key(state, seat, action))
+            hash(key)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            return None
+        return key
 
     def phrase(self, state: Any, seat: int, action: Action) -> tuple[str, dict[str, Any]]:
         """The translation key and named arguments of an action's sentence."""

@@ -42,3 +42,29 @@ def test_position_notation_round_trip_and_errors() -> None:
     pos = parse_position("5x5 111c1,222c2 111c5 b 12 r r")
     assert (pos.to_move, pos.quiet, pos.last_capturer, pos.offer) == (1, 12, 0, 0)
     assert format_position(pos) == "5x5 111c1,222c2 111c5 b 12 r r"
+
+
+@pytest.mark.rule("AR-3.2")
+def test_remembered_move_sentences_equal_fresh_ones() -> None:
+    """A move's sentence is remembered by its ``text_key`` (both cells, the ships on them, bonus, offer): over many
+    random positions and both boards, every legal action's remembered sentence equals the one built afresh, in
+    every language (a dependency missing from the key would return another position's sentence)."""
+    import random
+
+    from spacetable.core import i18n
+
+    i18n._RENDERED.clear()
+    checked = 0
+    for seed, board in ((1, "6x4"), (2, "5x5"), (3, "6x4"), (4, "5x5")):
+        rng = random.Random(seed)
+        state = GAME.initial_state(GAME.normalize_config({"board": board}), seed)
+        while GAME.outcome(state) is None and state.plies < 120:
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            for action in legal:
+                for lang in i18n.LANGUAGES:
+                    assert GAME.describe_action(state, seat, action, lang) == GAME._sentence(state, seat, action, lang)
+                    checked += 1
+            state = GAME.apply(state, seat, rng.choice(legal))
+    assert checked > 5_000
+    assert any(isinstance(k, tuple) and k and k[0] is type(GAME) for k in i18n._RENDERED)  # the key was used

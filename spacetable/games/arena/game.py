@@ -32,7 +32,7 @@ MOVES: MoveTable[ArenaState] = MoveTable(
     "arena",
     [
         Move("move", "AR-3.2", turns.move, turns.MoveParams, phases=TURN, legal=turns.legal_moves,
-             notation=notation.move_text, args=notation.move_args,
+             notation=notation.move_text, args=notation.move_args, text_key=notation.move_text_key,
              doc="Move one own ship, capturing an enemy ship on arrival (AR-4, AR-5), with an optional bonus (AR-8)."),
         Move("permute", "AR-6.1", turns.permute, PermuteParams, phases=TURN, legal=turns.legal_permutes,
              notation=notation.teleport_move_text, args=notation.teleport_args,

@@ -212,6 +212,16 @@ def move_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str,
     }
 
 
+def move_text_key(state: ArenaState, seat: int, action: dict[str, Any]) -> tuple[Any, ...]:
+    """What the sentence of a move depends on (:func:`move_args`): both cells, the ships on them, the bonus and
+    the offer."""
+    face = state.face
+    bonus = action.get("bonus")
+    return (action.get("from"), action.get("to"), _ship_at(state, face.parse_cell(str(action.get("from")))),
+            _ship_at(state, face.parse_cell(str(action.get("to")))),
+            tuple(sorted(bonus.items())) if isinstance(bonus, dict) else bonus, bool(action.get("offer_end")))
+
+
 def teleport_args(state: ArenaState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     """Arguments of ``arena.move.permute`` / ``arena.move.rotate``."""
     return {"teleport": teleport_phrase(action), "offer": _offer_phrase(action)}
