@@ -9,7 +9,8 @@
   committed in one transaction.
 * :class:`PostgresStorage` uses psycopg 3's asyncio connections: reads and rare writes on a small pool, and
   the appends through a **group commit**: every append waiting when a writer connection is free goes into one
-  transaction, sent as one pipelined ``executemany`` (one round trip) and made durable by one WAL flush. Two
+  statement over arrays (``BATCH_SQL_PG``: one round trip on an autocommit connection, atomic, made durable by
+  one WAL flush). Two
   writer connections alternate, so one batch is gathered while the other commits. An append's caller resumes
   only after its transaction committed, so every acknowledged action is durable (``synchronous_commit`` stays
   on); a batch that fails is retried one append per transaction, so one bad append cannot fail the others.
@@ -80,9 +81,25 @@ _SET = ", ".join(f"{c} = :{c}" for c in APPEND_FIELDS)
 BUMP_SQL = f"UPDATE matches SET version = :v, revision = :r1, {_SET} WHERE id = :m AND revision = :r"
 INSERT_SQL = "INSERT INTO actions (match_id, idx, seat, action, source, created_at) VALUES (:m, :i, :s, :a, :src, :t)"
 #: PostgreSQL: the bump and the insert in one statement (the row goes in only if the bump matched), so that a
-#: batch of appends is one pipelined executemany and a stale append is a result (no row), not an error
+#: stale append is a result (no row), not an error: the one-by-one retry of a failed batch, and a batch holding
+#: two appends of one match (a pipelined ``executemany`` in one transaction)
 APPEND_SQL_PG = (f"WITH bumped AS ({BUMP_SQL} RETURNING id) INSERT INTO actions (match_id, idx, seat, action, source, "
                  "created_at) SELECT id, :i, :s, :a, :src, :t FROM bumped RETURNING idx")
+#: PostgreSQL, a whole batch of appends (each of a different match) as one statement over arrays: one round trip
+#: on an autocommit connection, atomic like any statement, committed (and its WAL flushed) once. A match bumps
+#: only if it is still at the append's revision; the actions of the bumped matches go in; their ids come back.
+_PG_COLUMNS = (("m", "varchar"), ("i", "int"), ("s", "int"), ("a", "text"), ("src", "varchar"), ("t", "float8"),
+               ("r", "int"), ("status", "varchar"), ("turn_started_at", "float8"), ("updated_at", "float8"),
+               ("outcome", "text"), ("undo_request", "text"), ("to_act", "text"), ("wake_at", "float8"),
+               ("owner", "varchar"))
+BATCH_SQL_PG = (
+    "WITH d AS (SELECT * FROM unnest(" + ", ".join(f"%({c})s::{t}[]" for c, t in _PG_COLUMNS) + ") AS d("
+    + ", ".join(c for c, _ in _PG_COLUMNS) + ")), "
+    "bumped AS (UPDATE matches SET version = d.i + 1, revision = d.r + 1, "
+    + ", ".join(f"{c} = d.{c}" for c in APPEND_FIELDS)
+    + " FROM d WHERE matches.id = d.m AND matches.revision = d.r RETURNING matches.id) "
+    "INSERT INTO actions (match_id, idx, seat, action, source, created_at) "
+    "SELECT d.m, d.i, d.s, d.a, d.src, d.t FROM d JOIN bumped ON bumped.id = d.m RETURNING match_id")
 FIND_SQL = "SELECT seat, action, created_at FROM actions WHERE match_id = :m AND idx = :i"
 
 _PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
@@ -309,7 +326,7 @@ class PostgresStorage(Storage):
         import psycopg
         from psycopg.rows import dict_row
 
-        return await psycopg.AsyncConnection.connect(self.conninfo, row_factory=dict_row)
+        return await psycopg.AsyncConnection.connect(self.conninfo, row_factory=dict_row, autocommit=True)
 
     async def start(self) -> None:
         from psycopg.rows import dict_row
@@ -367,14 +384,25 @@ class PostgresStorage(Storage):
                 conn = await self._one_by_one(conn, batch)
 
     async def _commit(self, conn: Any, batch: list[tuple[Append, asyncio.Future[bool]]]) -> None:
-        params = [rec.params() for rec, _ in batch]
-        async with conn.transaction(), conn.cursor() as cur:
-            await cur.executemany(_pg(APPEND_SQL_PG), params, returning=True)
-            results = []
-            while True:
-                results.append(cur.rowcount == 1)
-                if not cur.nextset():
-                    break
+        ids = [rec.match_id for rec, _ in batch]
+        if len(set(ids)) == len(ids):  # always, from one process: a match's appends wait for each other
+            columns: dict[str, list[Any]] = {c: [] for c, _ in _PG_COLUMNS}
+            for rec, _ in batch:
+                p = rec.params()
+                for c, values in columns.items():
+                    values.append(p[c])
+            cur = await conn.execute(BATCH_SQL_PG, columns)
+            stored = {row["match_id"] for row in await cur.fetchall()}
+            results = [i in stored for i in ids]
+        else:
+            params = [rec.params() for rec, _ in batch]
+            async with conn.transaction(), conn.cursor() as cur:
+                await cur.executemany(_pg(APPEND_SQL_PG), params, returning=True)
+                results = []
+                while True:
+                    results.append(cur.rowcount == 1)
+                    if not cur.nextset():
+                        break
         self.batches += 1
         self.appended += len(batch)
         for (_, fut), ok in zip(batch, results, strict=True):

@@ -175,6 +175,7 @@ def test_a_failed_write_changes_nothing(client: TestClient, monkeypatch: pytest.
     # the database refuses the statement (both drivers, the PostgreSQL batch and its one-by-one retry)
     monkeypatch.setattr(storage, "INSERT_SQL", storage.INSERT_SQL.replace("INTO actions", "INTO no_such_table"))
     monkeypatch.setattr(storage, "APPEND_SQL_PG", storage.APPEND_SQL_PG.replace("INTO actions", "INTO no_such_table"))
+    monkeypatch.setattr(storage, "BATCH_SQL_PG", storage.BATCH_SQL_PG.replace("INTO actions", "INTO no_such_table"))
     r = act(client, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1})
     assert r.status_code == 503 and r.json()["error"]["code"] == "storage_error"
     assert state(client, mid, 0, t0) == before

@@ -178,3 +178,18 @@ def test_a_sockets_token_is_hashed_once(client: TestClient, monkeypatch: pytest.
         ws.send_json({"type": "undo"})  # a request to the other person
         assert {ws.receive_json()["type"], ws.receive_json()["type"]} == {"snapshot", "undo"}
     assert calls["n"] == 1
+
+
+def test_two_appends_of_one_match_in_one_batch(db_url: str) -> None:
+    """SRV-B1, SRV-X1: a batch may hold two appends of one match (never from one process, whose appends of a
+    match wait for each other; the drivers still take it): they apply in order, each compare-and-set on its
+    revision, beside a third match's append."""
+    async def body(storage: Any) -> None:
+        await add_matches(storage, ["d1", "d2"])
+        results = await asyncio.gather(storage.append(append("d1", 0, 0)), storage.append(append("d1", 1, 1)),
+                                       storage.append(append("d2", 0, 0)))
+        assert list(results) == [True, True, True]
+        rows = await storage.read(lambda tx: repo.load(tx, "d1"))
+        assert rows[0]["version"] == 2 and rows[0]["revision"] == 2 and [a["idx"] for a in rows[2]] == [0, 1]
+
+    asyncio.run(with_storage(db_url, body))
