@@ -84,11 +84,11 @@ class Outcome:
         return from_jsonable(cls, data)  # type: ignore[no-any-return]
 
 
-
 @functools.cache
 def _text_packages(cls: type) -> tuple[str, str]:
     """Where a game's sentences come from: its own package's catalogue, then core's."""
     return (cls.__module__.rsplit(".", 1)[0], "spacetable.core")
+
 
 class Game(ABC, Generic[S]):
     """Base class of every game. Subclasses set the class attributes and implement

@@ -18,10 +18,9 @@ from typing import Any
 from spacetable.core.game import Action
 
 from . import presentation
+from .jsonio import dumps as _dumps
 from .legal import legal_fields
-from .live import Entry, LiveMatch, Subscriber, dumps_compact
-
-_dumps = dumps_compact
+from .live import Entry, LiveMatch, Subscriber
 
 
 def entry_json(m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str = "en") -> dict[str, Any]:

@@ -29,8 +29,6 @@ CHECKPOINT_EVERY = 32
 #: maps, card sets, scenarios); ``GET /api/matches/{id}/config`` gives them whole.
 CONTENT_INLINE = 512
 
-dumps_compact = jsonio.dumps
-
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -42,7 +40,7 @@ def public_config(config: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in config.items():
         if isinstance(v, (str, dict, list)):
-            text = v if isinstance(v, str) else dumps_compact(v)
+            text = v if isinstance(v, str) else jsonio.dumps(v)
             if len(text) > CONTENT_INLINE:
                 raw = text.encode("utf-8", "surrogatepass")
                 out[k] = {"content_bytes": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}

@@ -108,11 +108,6 @@ def _sentence(game: Game[Any], state: Any, seat: int, action: Action, lang: str)
     return text
 
 
-def _describe(game: Game[Any], state: Any, seat: int, action: Action, lang: str, notation: str) -> str:
-    text = _sentence(game, state, seat, action, lang)
-    return notation if text is None else text
-
-
 def notation_of(game: Game[Any], state: Any, seat: int, action: Action) -> str:
     try:
         return str(game.action_text(state, seat, action))
@@ -132,7 +127,7 @@ def action_texts(game: Game[Any], state: Any, seat: int, action: Action) -> dict
     notation = notation_of(game, state, seat, action)
     if _no_sentences(game):
         return dict.fromkeys(LANGUAGES, notation)
-    return {lang: _describe(game, state, seat, action, lang, notation) for lang in LANGUAGES}
+    return {lang: _sentence(game, state, seat, action, lang) or notation for lang in LANGUAGES}
 
 
 def entry_json(game: Game[Any], index: int, e: Entry, viewer: int | None, lang: str, reveal: bool = False) -> dict[str, Any]:

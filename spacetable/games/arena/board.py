@@ -95,8 +95,9 @@ class Face:
         return tuple(f"{chr(ord('a') + c % self.width)}{c // self.width + 1}" for c in range(self.size))
 
     def cell_name(self, cell: int) -> str:
-        if 0 <= cell < self.width * self.height:
-            return self._names[cell]  # views and legal moves name cells thousands of times a second
+        names = self._names  # views and legal moves name cells thousands of times a second
+        if 0 <= cell < len(names):
+            return names[cell]
         return f"{chr(ord('a') + cell % self.width)}{cell // self.width + 1}"
 
     def parse_cell(self, text: str) -> int:
