@@ -1,0 +1,198 @@
+"""Pinned worst_case answers of the allocation advisor (WS-10.3, WS-10.5, WS-10.7, WS-10.8) on mid-size combats.
+
+Blind enumeration (test_advisor_search.py) is too slow beyond a few battles, so these pin the complete advice of
+5v5 and 6v6 combats (the situations of bench/worlds_advisor.py, a defender's view, revealed events, ``opponent_worst``
+with offsets) to the answers of the advisor before its bounds and laws moved to numpy tables: the value vector, the
+chosen plan, the co-optimal count and plans, and the opponent's reply must not change, whatever the pruning and the
+arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from spacetable.games.worlds.advisor import Situation, advise
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """The advice as computed before: per battle event and energy; the value vector (objective, P(win), E[L_S],
+    E[L_O] as fractions, then energy and cards); the co-optimal count; the WS-10.6 encoding and the listed
+    co-optimal plans, one ``PFEV`` group (pops, facs, energy, event number) per battle; the opponent's reply."""
+
+    events: list[str | None]
+    energy: list[int]
+    value: tuple[str, str, str, str, int, int]
+    co_optimal: int
+    encoding: str
+    response: list[tuple[str | None, int]]
+    plans: tuple[str, ...]
+
+
+def _situation(n: int, objective: str, **over: Any) -> Situation:
+    """bench/worlds_advisor.py's n v n: n/2 Populations and n/2 Factories a side on one World, S attacks and allocates
+    with MG, MG, CET; the opponent holds MG, RI, CET; both pools n; the opponent replies at worst for us."""
+    half = n // 2
+    anchors = [(f"O.P{i}", "P") for i in range(half)] + [(f"O.F{i}", "F") for i in range(n - half)]
+    fields: dict[str, Any] = dict(
+        s_is_attacker=True, on_world=True, s_pieces=(half, n - half), o_pieces=(half, n - half), anchors=anchors,
+        allocator="S", energy_s=n, energy_o=n, hand_s=["MG", "MG", "CET"], hand_o=["MG", "RI", "CET"],
+        mode="ours", opponent="worst_case", objective=objective,
+    )
+    fields.update(over)
+    return Situation(**fields)
+
+
+def _groups(enc: Any) -> str:
+    return " ".join("".join(map(str, battle)) for battle in enc)
+
+
+PINNED: dict[str, tuple[Situation, Pinned]] = {
+    "5v5 win": (
+        _situation(5, "win"),
+        Pinned(
+            events=["CET", None, None, "MG", "MG"], energy=[0, 3, 2, 0, 0],
+            value=("268645/1259712", "268645/1259712", "59/18", "83/36", 5, 3),
+            co_optimal=4, encoding="0102 0130 0120 1001 1001",
+            response=[(None, 0), ("MG", 2), ("RI", 0), ("CET", 0), (None, 3)],
+            plans=(
+                "0102 0130 0120 1001 1001", "0102 0140 0110 1001 1001", "0102 1011 0120 0120 1001", "0102 1021 0110 0120 1001",
+            ),
+        ),
+    ),
+    "5v5 losses": (
+        _situation(5, "losses"),
+        Pinned(
+            events=["CET", None, None, "MG", "MG"], energy=[0, 3, 2, 0, 0],
+            value=("119/36", "71725/279936", "119/36", "22/9", 5, 3),
+            co_optimal=27, encoding="0102 0130 0120 1001 1001",
+            response=[("CET", 0), ("MG", 1), ("RI", 0), (None, 2), (None, 2)],
+            plans=(
+                "0100 0112 0120 1001 1021", "0100 0112 0140 1001 1001", "0100 0150 0102 1001 1001", "0102 0130 0120 1001 1001",
+                "0102 0140 0110 1001 1001", "0102 0150 0100 1001 1001", "0112 0120 0120 1001 1001", "0112 0130 0110 1001 1001",
+                "0112 0140 0100 1001 1001", "0112 1001 0120 0120 1001", "0112 1011 0110 0120 1001", "0112 1021 0100 0120 1001",
+                "0112 1021 0110 0110 1001", "0112 1031 0100 0110 1001", "0112 1041 0100 0100 1001", "0120 0130 0102 1001 1001",
+                "0120 1011 0102 0120 1001", "0122 1031 0100 0100 1001", "0130 1001 0102 0120 1001", "0130 1011 0102 0110 1001",
+            ),
+        ),
+    ),
+    "5v5 no_loss": (
+        _situation(5, "no_loss"),
+        Pinned(
+            events=["CET", None, None, "MG", "MG"], energy=[0, 3, 0, 1, 1],
+            value=("1785809/5038848", "268645/1259712", "59/18", "83/36", 5, 3),
+            co_optimal=9, encoding="0102 0130 0100 1011 1011",
+            response=[("RI", 1), ("MG", 3), (None, 1), (None, 0), ("CET", 0)],
+            plans=(
+                "0102 0130 0100 1011 1011", "0102 0130 0120 1001 1001", "0102 0140 0100 1001 1011", "0102 0140 0110 1001 1001",
+                "0102 1011 0100 0130 1011", "0102 1011 0120 0120 1001", "0102 1021 0100 0120 1011", "0102 1021 0100 0130 1001",
+                "0102 1021 0110 0120 1001",
+            ),
+        ),
+    ),
+    "5v5 net": (
+        _situation(5, "net"),
+        Pinned(
+            events=["CET", "MG", None, None, "MG"], energy=[0, 2, 1, 1, 1],
+            value=("-11/12", "55375/248832", "13/4", "7/3", 5, 3),
+            co_optimal=1, encoding="0102 1021 0110 0110 1011",
+            response=[("MG", 3), (None, 0), (None, 2), ("CET", 0), ("RI", 0)],
+            plans=(
+                "0102 1021 0110 0110 1011",
+            ),
+        ),
+    ),
+    "6v6 win": (
+        _situation(6, "win"),
+        Pinned(
+            events=["CET", None, None, "MG", "MG", None], energy=[0, 2, 3, 0, 0, 1],
+            value=("740741/3779136", "740741/3779136", "34/9", "103/36", 6, 3),
+            co_optimal=15, encoding="0102 0120 0130 1001 1001 1010",
+            response=[(None, 0), ("MG", 2), (None, 0), ("RI", 0), ("CET", 0), (None, 4)],
+            plans=(
+                "0102 0120 0130 1001 1001 1010", "0102 0120 1011 0120 1001 1010", "0102 0120 1020 0120 1001 1001",
+                "0102 0130 0130 1000 1001 1001", "0102 0130 1001 0120 1001 1010", "0102 0130 1010 0120 1001 1001",
+                "0102 0130 1011 0110 1001 1010", "0102 0130 1011 0120 1000 1001", "0102 0130 1020 0110 1001 1001",
+                "0102 1001 1011 0120 0120 1010", "0102 1001 1020 0120 0120 1001", "0102 1010 1011 0120 0120 1001",
+                "0102 1011 1011 0110 0120 1010", "0102 1011 1011 0120 0120 1000", "0102 1011 1020 0110 0120 1001",
+            ),
+        ),
+    ),
+    "6v6 losses": (
+        _situation(6, "losses"),
+        Pinned(
+            events=["CET", None, None, "MG", "MG", None], energy=[0, 2, 3, 0, 0, 1],
+            value=("35/9", "579995/2239488", "35/9", "109/36", 6, 3),
+            co_optimal=15, encoding="0102 0120 0130 1001 1001 1010",
+            response=[("CET", 0), ("MG", 0), ("RI", 0), (None, 2), (None, 2), (None, 2)],
+            plans=(
+                "0102 0120 0130 1001 1001 1010", "0102 0120 1011 0120 1001 1010", "0102 0120 1020 0120 1001 1001",
+                "0102 0130 0130 1000 1001 1001", "0102 0130 1001 0120 1001 1010", "0102 0130 1010 0120 1001 1001",
+                "0102 0130 1011 0110 1001 1010", "0102 0130 1011 0120 1000 1001", "0102 0130 1020 0110 1001 1001",
+                "0102 1001 1011 0120 0120 1010", "0102 1001 1020 0120 0120 1001", "0102 1010 1011 0120 0120 1001",
+                "0102 1011 1011 0110 0120 1010", "0102 1011 1011 0120 0120 1000", "0102 1011 1020 0110 0120 1001",
+            ),
+        ),
+    ),
+    "6v6 defender losses": (
+        _situation(6, "losses", s_is_attacker=False, hand_s=["RI", "MG", "CET"], hand_o=["MG", "MG", "CET"]),
+        Pinned(
+            events=["CET", "RI", None, "MG", None, None], energy=[0, 0, 4, 0, 1, 1],
+            value=("109/36", "604325/1119744", "109/36", "34/9", 6, 3),
+            co_optimal=3, encoding="0102 0103 0140 1001 1010 1010",
+            response=[("MG", 2), (None, 0), ("MG", 0), (None, 2), (None, 2), ("CET", 0)],
+            plans=(
+                "0102 0103 0140 1001 1010 1010", "0102 0103 1021 0120 1010 1010", "0102 0103 1030 0120 1001 1010",
+            ),
+        ),
+    ),
+    "6v6 win revealed events": (
+        _situation(6, "win", s_events_fixed={0: "MG"}, o_events_fixed={1: "RI", 2: None}),
+        Pinned(
+            events=["MG", "CET", "MG", None, None, None], energy=[1, 1, 0, 0, 2, 2],
+            value=("877777/8503056", "877777/8503056", "25/6", "89/36", 6, 2),
+            co_optimal=4, encoding="1011 1012 1001 0100 0120 0120",
+            response=[("MG", 0), ("RI", 3), (None, 3), ("CET", 0), ("RI", 0), (None, 0)],
+            plans=(
+                "0131 0122 1001 0100 1001 1010", "0131 0122 1010 0100 1001 1001", "0131 1012 1001 0100 0120 1001",
+                "1011 1012 1001 0100 0120 0120",
+            ),
+        ),
+    ),
+    "5v5 win opponent_worst offsets": (
+        _situation(5, "win", allocator="O", mode="opponent_worst", offsets=(1, 0)),
+        Pinned(
+            events=["MG", "MG", "CET", None, None], energy=[0, 1, 0, 2, 2],
+            value=("17881/839808", "17881/839808", "34/9", "31/12", 5, 3),
+            co_optimal=2, encoding="1001 1011 0102 0120 0120",
+            response=[("RI", 2), ("MG", 0), (None, 0), (None, 0), ("CET", 3)],
+            plans=(
+                "1001 1011 0102 0120 0120", "1011 1011 0102 0110 0120",
+            ),
+        ),
+    ),
+}
+
+
+def _check(sit: Situation, pin: Pinned) -> None:
+    a = advise(sit)
+    v = a.value
+    assert (a.events, a.energy) == (pin.events, pin.energy)
+    assert (v["objective"], v["p_win"], v["e_ls"], v["e_lo"], v["energy"], v["cards"]) == tuple(map(Fraction, pin.value))
+    assert a.co_optimal == pin.co_optimal
+    assert _groups(a.encoding) == pin.encoding
+    assert tuple(_groups(p) for p in a.co_optimal_plans) == pin.plans
+    assert a.response == pin.response
+
+
+@pytest.mark.rule("WS-10.3", "WS-10.5", "WS-10.7", "WS-10.8")
+@pytest.mark.parametrize("name", list(PINNED))
+def test_ws_10_3_worst_case_advice_pinned(name: str) -> None:
+    """WS-10.3, WS-10.7: the complete worst_case advice of mid-size combats equals the answers pinned before the
+    numpy bounds (pruning and memoisation never change an answer)."""
+    _check(*PINNED[name])
+
