@@ -4,7 +4,7 @@ Blind enumeration (test_advisor_search.py) is too slow beyond a few battles, so 
 5v5 and 6v6 combats (the situations of bench/worlds_advisor.py, a defender's view, revealed events, ``opponent_worst``
 with offsets) to the answers of the advisor before its bounds and laws moved to numpy tables: the value vector, the
 chosen plan, the co-optimal count and plans, and the opponent's reply must not change, whatever the pruning and the
-arithmetic.
+arithmetic. The same answers must come from the Python-integer (object array) laws used beyond 11 battles.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from spacetable.games.worlds.advisor import Situation, advise
+from spacetable.games.worlds.plans import LawSpace
 
 
 @dataclass(frozen=True)
@@ -196,3 +197,11 @@ def test_ws_10_3_worst_case_advice_pinned(name: str) -> None:
     numpy bounds (pruning and memoisation never change an answer)."""
     _check(*PINNED[name])
 
+
+@pytest.mark.rule("WS-10.3", "WS-10.7")
+@pytest.mark.parametrize("name", ["5v5 win", "5v5 no_loss", "5v5 losses"])
+def test_ws_10_7_python_integer_laws_give_the_same_advice(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WS-10.7: with every law and bound table in Python integers (what combats of more than 11 battles use, 36^k
+    beyond int64) the advice is the same."""
+    monkeypatch.setattr(LawSpace, "int64_battles", 0)
+    _check(*PINNED[name])

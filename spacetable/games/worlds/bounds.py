@@ -6,142 +6,237 @@ dynamic programme over (battle, pool, cards left) that lets each remaining battl
 the outcome of the later battles: a relaxation of the open-loop plans for ``win`` / ``no_loss``, and
 exact for the additive objectives ``losses`` / ``net``. The same tables, with ``sense`` -1, bound the
 opponent's replies (WS-10.3).
+
+The programme works on whole tables with numpy: :class:`Moves` lists once, per battle, the usable
+options of every state (cards left, pool left) of one side, and the table of battles i.. over all
+states comes from the table of battles i+1.. in a few array operations. A search node gets the bounds
+of all its options at once (:meth:`Bounds.child_bounds`: one matrix-vector product with the law of
+the battles already decided).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .plans import Evaluator
-
-_SHIFT_INDEX: dict[tuple[int, int], Any] = {}
+from .plans import Evaluator, OptionLaw
 
 
-def _shift_index(size: int, sh: int) -> Any:
-    """Indices x - sh clipped to [0, size): reading a tail table shifted by ``sh`` with exact edge values."""
-    hit = _SHIFT_INDEX.get((size, sh))
-    if hit is None:
-        hit = _SHIFT_INDEX[(size, sh)] = np.clip(np.arange(size) - sh, 0, size - 1)
-    return hit
+@dataclass(frozen=True)
+class BattleMoves:
+    """The usable options of one battle in every state of a side (see :class:`Moves`).
+
+    State s's options are ``opt[start[s]:start[s + 1]]`` (increasing option index, never empty: the option
+    without card and energy is always usable) and ``child`` holds the state each one leaves; ``at[s]`` has
+    the same two lists as Python lists for the searches."""
+
+    opt: Any
+    child: Any
+    start: Any
+    at: list[tuple[list[int], list[int]]]
+
+
+class Moves:
+    """One side's states and usable options, battle by battle (WS-10.2: one pool and one hand for all battles).
+
+    A state is the number ``hand * (pool + 1) + energy left``, where ``hand`` numbers the sub-hands of the side's
+    full hand in mixed radix: one digit per card (by name), holding how many copies are left. An option with an
+    event card uses one copy unless the battle's card is already revealed (``fixed[i]``: it is not in the hand).
+    The per-battle lists depend only on the battle's options: they are shared through ``cache``."""
+
+    def __init__(self, options: list[list[tuple[str | None, int]]], fixed: list[bool], hand: dict[str, int],
+                 pool: int, cache: dict[Any, Any] | None = None) -> None:
+        self.cards = tuple(sorted(c for c, n in hand.items() if n > 0))
+        self.copies = {c: hand[c] for c in self.cards}
+        self.stride: dict[str, int] = {}
+        size = 1
+        for c in self.cards:
+            self.stride[c] = size
+            size *= self.copies[c] + 1
+        self.hands = size
+        self.width = pool + 1
+        self.states = size * self.width
+        #: the state with the full hand and pool
+        self.initial = (size - 1) * self.width + pool
+        #: what the states mean: tables of two Moves with equal layouts are interchangeable
+        self.layout = (tuple(self.copies.items()), pool)
+        cache = {} if cache is None else cache
+        self.battles: list[BattleMoves] = []
+        for opts, fx in zip(options, fixed, strict=True):
+            key = ("moves", self.layout, tuple(opts), fx)
+            hit = cache.get(key)
+            if hit is None:
+                hit = cache[key] = self._battle(opts, fx)
+            self.battles.append(hit)
+
+    def pool(self, state: int) -> int:
+        """The energy left in ``state``."""
+        return state % self.width
+
+    def _battle(self, opts: list[tuple[str | None, int]], fixed: bool) -> BattleMoves:
+        opt: list[int] = []
+        child: list[int] = []
+        start = [0]
+        at: list[tuple[list[int], list[int]]] = []
+        for h in range(self.hands):
+            for p in range(self.width):
+                first = len(opt)
+                for j, (ev, e) in enumerate(opts):
+                    if e > p:
+                        continue
+                    h2 = h
+                    if ev is not None and not fixed:
+                        st = self.stride.get(ev)
+                        if st is None or (h // st) % (self.copies[ev] + 1) == 0:
+                            continue
+                        h2 = h - st
+                    opt.append(j)
+                    child.append(h2 * self.width + p - e)
+                start.append(len(opt))
+                at.append((opt[first:], child[first:]))
+        return BattleMoves(np.array(opt, dtype=np.intp), np.array(child, dtype=np.intp), np.array(start, dtype=np.intp),
+                           at)
 
 
 class Bounds:
-    """Optimistic bounds on the searching side's objective over the remaining battles i..k-1, given the
-    energy ``pool`` and the cards still in hand (memoised per (battle, pool, cards left)).
+    """Optimistic bounds on the searching side's objective over the remaining battles i..k-1, given its state
+    (pool and cards left, see :class:`Moves`), as tables over all states memoised per suffix of battles.
 
-    * ``win`` / ``no_loss``: ``tail(i, pool, hand)[t]`` bounds the number (over 36^(k-i)) of suffix
-      outcomes with D_suffix > t by a dynamic programme that lets every battle's option depend on the
-      outcome of the battles after it (``best_j sum_shift n * tail(i+1, pool - e_j, hand - card_j)[t - shift]``):
-      a relaxation of the real, open-loop suffix plans, taken pointwise in t, so no real completion beats it.
+    * ``win`` / ``no_loss``: the tail table of battles i.. bounds, per state and threshold t, the number (over
+      36^(k-i)) of suffix outcomes with D_suffix > t by a dynamic programme that lets every battle's option
+      depend on the outcome of the battles after it (``best_j sum_shift n * tail(i+1, state_j)[t - shift]``): a
+      relaxation of the real, open-loop suffix plans, taken pointwise in t, so no real completion beats it. A
+      table only keeps the thresholds where it is not constant (t from -(S's pieces in the suffix) - 1 to the
+      opponent's): below, every suffix outcome counts; above, none.
     * ``losses`` / ``net``: the objective is additive over battles, so the same programme is exact.
 
     ``sense`` +1: the searching side is S (upper bounds on S's value); -1: it is the opponent (lower bounds)."""
 
-    def __init__(self, evl: Evaluator, laws: list[list[Any]], options: list[list[tuple[str | None, int]]],
-                 fixed: list[bool], pieces: int, sense: int = 1, sig: list[Any] | None = None,
-                 store: dict[Any, Any] | None = None) -> None:
-        """``laws[i][j]`` is option j of battle i (``options[i][j]``) as (law, els, elo, energy); ``fixed[i]``: the
-        battle's card is already revealed (it uses no card of the hand); ``pieces``: both sides' pieces in all
-        the battles. ``sig[i]`` identifies battle i's option laws (e.g. the other side's power in it): searches
-        whose suffix signatures agree share tables through ``store``."""
+    def __init__(self, evl: Evaluator, laws: list[list[OptionLaw]], moves: Moves, sense: int = 1,
+                 sig: list[Any] | None = None, store: dict[Any, Any] | None = None) -> None:
+        """``laws[i][j]`` is option j of battle i; ``moves`` the searching side's states and usable options.
+        ``sig[i]`` identifies battle i's option laws (e.g. the other side's power in it): searches whose suffix
+        signatures agree share tables through ``store``."""
         k = len(laws)
         self.evl = evl
         self.objective = evl.objective
         self.laws = laws
-        self.s_opts = options
+        self.moves = moves
         self.k = k
-        self.fixed = fixed
         self.sense = sense
+        self.reduce: Any = np.maximum if sense > 0 else np.minimum
         if sig is None or store is None:
             sig, store = [object()] * k, {}
+        self.sig = sig
         self.suffix = [tuple(sig[i:]) for i in range(k + 1)]
-        self.memo: dict[Any, Any] = store.setdefault(("tables", sense), {})
-        self.gmemo: dict[Any, list[int]] = store.setdefault(("g", sense), {})
-        # every threshold a bound can ask for lies in [-base, base]
-        self.base = 2 * pieces + abs(evl.shift) + 4
-        # exact integer arithmetic: int64 while 36^k fits, Python integers beyond
-        self.dtype: Any = np.int64 if 36**k < 2**62 else object
+        self.memo: dict[Any, Any] = store.setdefault(("bounds", sense, moves.layout), {})
+        self.dtype = evl.space.dtype
 
-    def moves(self, i: int, pool: int, hand: tuple[tuple[str, int], ...]) -> list[tuple[int, int, tuple[tuple[str, int], ...]]]:
-        """Usable options at battle i: (option index, pool left, hand left)."""
-        out = []
-        for j, (ev, e) in enumerate(self.s_opts[i]):
-            if e > pool:
-                continue
-            if ev is None or self.fixed[i]:
-                out.append((j, pool - e, hand))
-                continue
-            if dict(hand).get(ev, 0) <= 0:
-                continue
-            out.append((j, pool - e, tuple((c, n - 1 if c == ev else n) for c, n in hand)))
-        return out
-
-    def additive(self, i: int, pool: int, hand: tuple[tuple[str, int], ...]) -> int:
-        """Best sum over the suffix of -E[L_S]*36 (losses) or (E[L_O]-E[L_S])*36 (net): exact."""
-        key = (self.suffix[i], pool, hand)
+    # ------------------------------------------------------------------ one battle's option laws
+    def _battle(self, i: int) -> tuple[list[int], Any, Any]:
+        """Battle i's shifts of D, their counts per option (one row per shift) and per option its additive value
+        (-E[L_S]*36 for ``losses``, (E[L_O]-E[L_S])*36 for ``net``)."""
+        key = ("battle", i, self.sig[i])
         hit = self.memo.get(key)
-        if hit is not None:
-            return int(hit)
-        if i == self.k:
-            out = 0
-        else:
-            vals = []
-            for j, p2, h2 in self.moves(i, pool, hand):
-                _, els, elo, _ = self.laws[i][j]
-                vals.append((-els if self.objective == "losses" else elo - els) + self.additive(i + 1, p2, h2))
-            out = max(vals) if self.sense > 0 else min(vals)
-        self.memo[key] = out
-        return out
+        if hit is None:
+            laws = self.laws[i]
+            shifts = sorted({sh for ol in laws for sh, _ in ol.law})
+            counts = np.array([[dict(ol.law).get(sh, 0) for ol in laws] for sh in shifts], dtype=np.int64)
+            vals = np.array([-ol.els if self.objective == "losses" else ol.elo - ol.els for ol in laws], dtype=np.int64)
+            hit = self.memo[key] = (shifts, counts, vals)
+        return hit
 
-    def _tail(self, i: int, pool: int, hand: tuple[tuple[str, int], ...]) -> Any:
-        """counts[t + base] bounds the number of suffix outcomes with D_suffix > t (see the class docstring)."""
-        key = (self.suffix[i], pool, hand, "tail")
+    # ------------------------------------------------------------------ additive objectives
+    def _additive(self, i: int) -> Any:
+        """Best sum over battles i.. of the options' additive values, per state: exact."""
+        key = ("add", self.suffix[i])
         hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        size = 2 * self.base + 1
-        if i == self.k:
-            out = np.array([1 if t < 0 else 0 for t in range(-self.base, self.base + 1)], dtype=self.dtype)
-        else:
-            out = None
-            for j, p2, h2 in self.moves(i, pool, hand):
-                nxt = self._tail(i + 1, p2, h2)
-                acc = np.zeros(size, dtype=self.dtype)
-                for sh, n in self.laws[i][j][0]:
-                    # edge values are exact: below the range every suffix outcome counts, above it none
-                    acc = acc + n * nxt[_shift_index(size, sh)]
-                if out is None:
-                    out = acc
-                else:
-                    out = np.maximum(out, acc) if self.sense > 0 else np.minimum(out, acc)
-        self.memo[key] = out
+        if hit is None:
+            if i == self.k:
+                hit = np.zeros(self.moves.states, dtype=np.int64)
+            else:
+                bm = self.moves.battles[i]
+                cand = self._battle(i)[2][bm.opt] + self._additive(i + 1)[bm.child]
+                hit = self.reduce.reduceat(cand, bm.start[:-1])
+            self.memo[key] = hit
+        return hit
+
+    def additive(self, i: int, state: int) -> int:
+        """Best sum over battles i.. of -E[L_S]*36 (losses) or (E[L_O]-E[L_S])*36 (net) from ``state``: exact."""
+        return int(self._additive(i)[state])
+
+    def _additive_children(self, i: int, state: int) -> list[int]:
+        """Per usable option of battle i in ``state``: its additive value plus the best over battles i+1.. after it."""
+        key = ("add-node", self.suffix[i], state)
+        hit = self.memo.get(key)
+        if hit is None:
+            bm = self.moves.battles[i]
+            sel = slice(bm.start[state], bm.start[state + 1])
+            hit = self.memo[key] = (self._battle(i)[2][bm.opt[sel]] + self._additive(i + 1)[bm.child[sel]]).tolist()
+        return hit
+
+    # ------------------------------------------------------------------ win / no_loss
+    def _tail(self, i: int) -> tuple[Any, int]:
+        """The tail table of battles i.. (states x thresholds) and ``a``: column x is the threshold t = x - a - 1."""
+        key = ("tail", self.suffix[i])
+        hit = self.memo.get(key)
+        if hit is None:
+            if i == self.k:
+                table = np.zeros((self.moves.states, 2), dtype=self.dtype)
+                table[:, 0] = 1  # no battle left: D_suffix = 0 > t for t = -1, not for t = 0
+                hit = (table, 0)
+            else:
+                shifts = self._battle(i)[0]
+                a = self._tail(i + 1)[1] + max(0, -shifts[0])
+                width = self._tail(i + 1)[0].shape[1] + max(0, -shifts[0]) + max(0, shifts[-1])
+                bm = self.moves.battles[i]
+                cand = self._children_tail(i, bm.opt, bm.child, np.arange(width) - a - 1)
+                hit = (self.reduce.reduceat(cand, bm.start[:-1], axis=0), a)
+            self.memo[key] = hit
+        return hit
+
+    def _children_tail(self, i: int, opt: Any, child: Any, thresholds: Any) -> Any:
+        """For options ``opt`` of battle i leading to states ``child``: the number of outcomes of battles i.. with
+        D_suffix > t, for each t of ``thresholds``, when battles i+1.. follow their tail table."""
+        shifts, counts, _ = self._battle(i)
+        nxt, a1 = self._tail(i + 1)
+        rows = nxt[child]
+        out = None
+        for r, sh in enumerate(shifts):
+            # edge values are exact: the table is constant beyond its columns
+            term = counts[r][opt][:, None] * rows[:, np.clip(thresholds - sh + a1 + 1, 0, nxt.shape[1] - 1)]
+            out = term if out is None else out + term
         return out
 
-    def bound(self, i: int, dist: dict[int, int], law: tuple[tuple[int, int], ...], els: int, elo: int, pool: int,
-              hkey: tuple[tuple[str, int], ...]) -> int:
-        """Bound for the child reached by convolving ``law`` into ``dist`` (fused: the child law is not built)."""
+    def _win_matrix(self, i: int, state: int, adj: int) -> Any:
+        """Rows: usable options of battle i in ``state``; columns: entries of the law of D before battle i. Row times
+        law: the bound on P(D + shift > -adj) * 36^k after the option."""
+        key = ("win-node", self.suffix[i], state, adj)
+        hit = self.memo.get(key)
+        if hit is None:
+            space = self.evl.space
+            bm = self.moves.battles[i]
+            sel = slice(bm.start[state], bm.start[state + 1])
+            # battles i.. must bring D_suffix > t = -d - shift - adj for the prefix value d = x - low
+            thresholds = -(np.arange(space.size) - space.low) - self.evl.shift - adj
+            hit = self.memo[key] = self._children_tail(i, bm.opt[sel], bm.child[sel], thresholds)
+        return hit
+
+    # ------------------------------------------------------------------ what the searches ask
+    def child_bounds(self, i: int, state: int, dist: Any, els: int, elo: int) -> list[int]:
+        """Bounds on the objective after each usable option of battle i in ``state`` (in :class:`Moves` order), given
+        the law ``dist`` of D and the expectations ``els`` / ``elo`` (times 36) of battles 0..i-1."""
         if self.objective == "losses":
-            return -(els + 36 * self.evl.offsets[0]) + self.additive(i, pool, hkey)
+            base = -(els + 36 * self.evl.offsets[0])
+            return [base + v for v in self._additive_children(i, state)]
         if self.objective == "net":
-            return (elo - els) + 36 * (self.evl.offsets[1] - self.evl.offsets[0]) + self.additive(i, pool, hkey)
-        return self.win_bound(i, dist, law, pool, hkey, 0 if self.objective == "win" else 1)
+            base = (elo - els) + 36 * (self.evl.offsets[1] - self.evl.offsets[0])
+            return [base + v for v in self._additive_children(i, state)]
+        return self.child_win_bounds(i, state, dist, 0 if self.objective == "win" else 1)
 
-    def win_bound(self, i: int, dist: dict[int, int], law: tuple[tuple[int, int], ...], pool: int,
-                  hkey: tuple[tuple[str, int], ...], adj: int = 0) -> int:
-        """Bound on P(L_S < L_O) * 36^k (``adj`` 0) or P(L_S <= L_O) * 36^k (``adj`` 1) for the child."""
-        # g[x] = sum over the child's law outcomes (sh, n) of n * tail[x - sh]; memoised per (tail, law)
-        gkey = (self.suffix[i], pool, hkey, law)
-        g = self.gmemo.get(gkey)
-        if g is None:
-            counts = self._tail(i, pool, hkey)
-            size = len(counts)
-            acc = np.zeros(size, dtype=self.dtype)
-            for sh, n in law:
-                acc = acc + n * counts[_shift_index(size, sh)]
-            g = [int(x) for x in acc]
-            self.gmemo[gkey] = g
-        # the suffix value v must exceed t = -(d + sh) - shift - adj; tails are indexed by t + base
-        off = self.base - self.evl.shift - adj
-        return sum(c * g[off - d] for d, c in dist.items())
+    def child_win_bounds(self, i: int, state: int, dist: Any, adj: int = 0) -> list[int]:
+        """Bounds on P(L_S < L_O) * 36^k (``adj`` 0) or P(L_S <= L_O) * 36^k (``adj`` 1) after each usable option of
+        battle i in ``state``, given the law ``dist`` of D over battles 0..i-1."""
+        return (self._win_matrix(i, state, adj) @ dist).tolist()

@@ -3,16 +3,20 @@
 A plan of side S for one allocation is, per battle, an option ``(event, energy)`` under the shared
 pool and hand (WS-10.2). Its value comes from the law of ``D = L_O - L_S`` (losses of the other side
 minus ours), kept as integer counts over ``36^k`` and built battle by battle (WS-9.2, WS-9.3), so
-every comparison is exact. :class:`Evaluator` turns a law into the integer key the advisor ranks
-plans by (the chosen objective, then P(win), E[L_S], E[L_O]; WS-10.4, WS-10.5).
+every comparison is exact: :class:`LawSpace` holds such a law as a vector of counts indexed by D and
+adds a battle with one matrix-vector product (:class:`OptionLaw` carries the battle's matrix).
+:class:`Evaluator` turns a law into the integer key the advisor ranks plans by (the chosen objective,
+then P(win), E[L_S], E[L_O]; WS-10.4, WS-10.5).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from .battle import dice_counts, group_power
 from .events import card as event_card
@@ -130,30 +134,69 @@ def max_event_bonus(pops: int, is_defender: bool, on_world: bool, hand: list[str
     return best
 
 
+@cache
 def battle_law(d: int, n_s: int, n_o: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
     """Per-battle law of D = L_O - L_S as ((shift, count), ...) plus E[L_S]*36 and E[L_O]*36."""
-    w, t, lo = COUNTS[max(-7, min(7, d))]
+    w, t, lo = dice_counts(max(-7, min(7, d)))
     law = tuple(x for x in ((n_o, w), (0, t), (-n_s, lo)) if x[1])
     return law, t + lo * n_s, w * n_o + t
 
 
-COUNTS = {d: dice_counts(d) for d in range(-7, 8)}
+class OptionLaw(NamedTuple):
+    """One battle option seen from S: its law of D as ((shift, count), ...) out of 36, E[L_S]*36, E[L_O]*36, and
+    ``step``, the matrix adding the battle to a law of D of :class:`LawSpace` (``dist @ step``, WS-9.3)."""
+
+    law: tuple[tuple[int, int], ...]
+    els: int
+    elo: int
+    step: Any
 
 
-def convolve(dist: dict[int, int], law: tuple[tuple[int, int], ...]) -> dict[int, int]:
-    """WS-9.3: the law of D after one more independent battle (counts multiply)."""
-    out: defaultdict[int, int] = defaultdict(int)
-    items = dist.items()
-    for s, n in law:
-        for k, c in items:
-            out[k + s] += c * n
-    return out
+class LawSpace:
+    """Laws of D = L_O - L_S for one allocation as vectors of integer counts (WS-9.3).
+
+    Entry x counts the outcomes with D = x - ``low``; D lies in [-(S's pieces), O's pieces] whatever the
+    battles' results, so the vector has a fixed length. Adding an independent battle is a matrix-vector
+    product with the battle's ``step`` matrix (counts multiply). Counts are int64 while 36^k < 2^62 and Python
+    integers (numpy object arrays) beyond, so every count is exact."""
+
+    #: the most battles whose counts (up to 36^k, sums and products included) fit int64: 36^11 < 2^62 < 36^12
+    int64_battles = 11
+
+    def __init__(self, n_s: list[int], n_o: list[int]) -> None:
+        """``n_s[i]`` / ``n_o[i]``: S's / the opponent's pieces in battle i."""
+        self.low = sum(n_s)
+        self.size = sum(n_s) + sum(n_o) + 1
+        self.dtype: Any = np.int64 if len(n_s) <= self.int64_battles else object
+        self._options: dict[tuple[int, int, int], OptionLaw] = {}
+        #: option-law rows of whole battles, memoised by their users (keys of their choosing)
+        self.rows: dict[Any, list[OptionLaw]] = {}
+
+    def origin(self) -> Any:
+        """The law of D before any battle: D = 0 for sure."""
+        out = np.zeros(self.size, dtype=self.dtype)
+        out[self.low] = 1
+        return out
+
+    def option(self, d: int, n_s: int, n_o: int) -> OptionLaw:
+        """The option law of a battle of ``n_s`` against ``n_o`` pieces where S's power exceeds the other's by ``d``."""
+        key = (max(-7, min(7, d)), n_s, n_o)
+        hit = self._options.get(key)
+        if hit is None:
+            law, els, elo = battle_law(*key)
+            step = np.zeros((self.size, self.size), dtype=self.dtype)
+            for sh, n in law:
+                for x in range(max(0, -sh), min(self.size, self.size - sh)):
+                    step[x, x + sh] += n
+            hit = self._options[key] = OptionLaw(law, els, elo, step)
+        return hit
 
 
 class Evaluator:
-    """Turns a D-law and expectation numerators into comparable integer value vectors."""
+    """Turns a D-law (a vector of :class:`LawSpace`) and expectation numerators into comparable integer value
+    vectors."""
 
-    def __init__(self, objective: str, k: int, offsets: tuple[int, int]) -> None:
+    def __init__(self, objective: str, k: int, offsets: tuple[int, int], space: LawSpace) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
         self.objective = objective
@@ -161,16 +204,20 @@ class Evaluator:
         self.den = 36**k
         self.shift = offsets[1] - offsets[0]
         self.offsets = offsets
+        self.space = space
+        # a win is D + shift > 0, no loss D + shift >= 0: the entries of the law from these indices on
+        self.win_from = max(0, min(space.size, space.low + 1 - self.shift))
+        self.no_loss_from = max(0, min(space.size, space.low - self.shift))
 
-    def key(self, dist: dict[int, int], els: int, elo: int) -> tuple[int, int, int, int]:
+    def key(self, dist: Any, els: int, elo: int) -> tuple[int, int, int, int]:
         """(objective, P(win), -E[L_S], E[L_O]) as integers: probabilities over 36^k, expectations over 36."""
-        win = sum(c for d, c in dist.items() if d + self.shift > 0)
+        win = int(dist[self.win_from:].sum())
         els_t = els + 36 * self.offsets[0]
         elo_t = elo + 36 * self.offsets[1]
         if self.objective == "win":
             obj = win
         elif self.objective == "no_loss":
-            obj = sum(c for d, c in dist.items() if d + self.shift >= 0)
+            obj = int(dist[self.no_loss_from:].sum())
         elif self.objective == "losses":
             obj = -els_t
         else:

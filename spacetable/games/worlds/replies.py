@@ -12,11 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .bounds import Bounds
+from .bounds import Bounds, Moves
 from .events import event_number
-from .plans import Evaluator, Key4, Reply, battle_law, convolve, side_power
-
-Hand = tuple[tuple[str, int], ...]
+from .plans import Evaluator, Key4, LawSpace, OptionLaw, Reply, side_power
 
 
 @dataclass
@@ -35,38 +33,48 @@ class SideSearch:
     free: list[bool]  # the battle's event is still to choose (not already revealed)
 
 
-def side_laws(ss: SideSearch) -> list[list[tuple[Any, int, int, int]]]:
-    """Per battle, per option: (law, els, elo, energy) from S's point of view."""
+def side_laws(ss: SideSearch, space: LawSpace) -> list[list[OptionLaw]]:
+    """Per battle, per option: its law from S's point of view (rows memoised in ``space``)."""
     out = []
     for i, opts in enumerate(ss.options):
-        row = []
         pops, facs = ss.base[i]
-        for ev, e in opts:
-            p = side_power(pops, facs, ev, e)
-            d = p - ss.fixed_other[i] if ss.is_s else ss.fixed_other[i] - p
-            law, els, elo = battle_law(d, ss.n_s[i], ss.n_o[i])
-            row.append((law, els, elo, e))
+        key = ("side", ss.is_s, pops, facs, ss.fixed_other[i], ss.n_s[i], ss.n_o[i], tuple(opts))
+        row = space.rows.get(key)
+        if row is None:
+            row = []
+            for ev, e in opts:
+                p = side_power(pops, facs, ev, e)
+                d = p - ss.fixed_other[i] if ss.is_s else ss.fixed_other[i] - p
+                row.append(space.option(d, ss.n_s[i], ss.n_o[i]))
+            space.rows[key] = row
         out.append(row)
     return out
 
 
-def reply_bounds(ss: SideSearch, ev: Evaluator, laws: list[list[Any]], store: dict[Any, Any] | None) -> Bounds:
+def side_moves(ss: SideSearch, store: dict[Any, Any] | None) -> Moves:
+    """The searching side's states and usable options (per-battle lists shared through ``store``)."""
+    return Moves(ss.options, [not f for f in ss.free], ss.hand, ss.pool, store)
+
+
+def reply_bounds(ss: SideSearch, ev: Evaluator, laws: list[list[OptionLaw]], moves: Moves,
+                 store: dict[Any, Any] | None) -> Bounds:
     """Lower bounds on our value over the opponent's remaining choices (tables shared through ``store``)."""
-    return Bounds(ev, laws, ss.options, [not f for f in ss.free], sum(ss.n_s) + sum(ss.n_o), sense=-1,
-                  sig=list(ss.fixed_other), store=store)
+    return Bounds(ev, laws, moves, sense=-1, sig=list(ss.fixed_other), store=store)
 
 
 class _Cut(Exception):
     """A reply pushed our objective below the threshold: the reply search stops there."""
 
 
-def _seed_first(ss: SideSearch, seed: tuple[Key4, Reply] | None) -> list[list[int]]:
-    """Move ordering: the seed's option first in every battle, then the rest from the strongest down."""
-    orders = []
+def _seed_first(ss: SideSearch, seed: tuple[Key4, Reply] | None) -> list[dict[int, int]]:
+    """Move ordering, as each option's rank per battle: the seed's option first, then the rest from the strongest
+    down."""
+    ranks = []
     for i, opts in enumerate(ss.options):
         first = [j for j, o in enumerate(opts) if seed is not None and o == seed[1][i]]
-        orders.append(first + [j for j in range(len(opts) - 1, -1, -1) if j not in first])
-    return orders
+        order = first + [j for j in range(len(opts) - 1, -1, -1) if j not in first]
+        ranks.append({j: r for r, j in enumerate(order)})
+    return ranks
 
 
 def search_min(ss: SideSearch, ev: Evaluator, threshold: int | None,
@@ -77,35 +85,27 @@ def search_min(ss: SideSearch, ev: Evaluator, threshold: int | None,
     branches that cannot beat it are pruned at once. The search stops early (``complete`` False) as soon
     as a reply pushes S's objective strictly below ``threshold``: that plan of ours cannot be optimal and
     the reply found is returned as a new killer."""
-    laws = side_laws(ss)
+    laws = side_laws(ss, ev.space)
     k = len(laws)
     best: list[Any] = [None, None] if seed is None else [seed[0], list(seed[1])]
-    hand = dict(ss.hand)
     choice = [0] * k
-    bounds = reply_bounds(ss, ev, laws, store)
-    orders = _seed_first(ss, seed)
+    moves = side_moves(ss, store)
+    bounds = reply_bounds(ss, ev, laws, moves, store)
+    ranks = _seed_first(ss, seed)
+    tie_break = ev.objective != "win"
 
-    def kids(i: int, dist: dict[int, int], els: int, elo: int, pool: int) -> list[tuple[int, int, bool, Hand]]:
-        """The usable options of battle i with their bounds, most promising for the opponent first (stable, so
-        the seed's option leads among equals)."""
+    def kids(i: int, dist: Any, els: int, elo: int, state: int) -> list[tuple[int, int, int]]:
+        """The usable options of battle i as (bound, rank, position in the state's move list), most promising for
+        the opponent first (the seed's option leads among equals)."""
         start = choice[i - 1] if ss.sym[i] else 0
-        opts = ss.options[i]
-        items = sorted(hand.items())
-        out = []
-        for j in orders[i]:
-            evc, e = opts[j]
-            if j < start or e > pool:
-                continue
-            use = evc is not None and ss.free[i]
-            if use and hand.get(evc, 0) <= 0:  # type: ignore[arg-type]
-                continue
-            hkey = tuple((c, n - 1 if use and c == evc else n) for c, n in items)
-            law, bls, blo, _ = laws[i][j]
-            out.append((bounds.bound(i + 1, dist, law, els + bls, elo + blo, pool - e, hkey), j, use, hkey))
-        out.sort(key=lambda kid: kid[0])
+        opts = moves.battles[i].at[state][0]
+        rank = ranks[i]
+        lbs = bounds.child_bounds(i, state, dist, els, elo)
+        out = [(lb, rank[j], pos) for pos, (j, lb) in enumerate(zip(opts, lbs, strict=True)) if j >= start]
+        out.sort()
         return out
 
-    def leaf(dist: dict[int, int], els: int, elo: int) -> None:
+    def leaf(dist: Any, els: int, elo: int) -> None:
         key = ev.key(dist, els, elo)
         if best[0] is None or key < best[0]:
             best[0] = key
@@ -113,39 +113,41 @@ def search_min(ss: SideSearch, ev: Evaluator, threshold: int | None,
             if threshold is not None and key[0] < threshold:
                 raise _Cut
 
-    def rec(i: int, dist: dict[int, int], els: int, elo: int, pool: int) -> None:
+    def rec(i: int, dist: Any, els: int, elo: int, state: int) -> None:
         if i == k:
             leaf(dist, els, elo)
             return
-        for lb, j, use, hkey in kids(i, dist, els, elo, pool):
-            evc, e = ss.options[i][j]
-            law, bls, blo, _ = laws[i][j]
+        opts, children = moves.battles[i].at[state]
+        wins: list[int] | None = None
+        for lb, _, pos in kids(i, dist, els, elo, state):
+            j = opts[pos]
             # prune a reply branch whose best case for the opponent still leaves S lexicographically above the
             # best reply: its objective bound is higher, or equal with a higher bound on P(win) (WS-10.5 order)
             if best[0] is not None:
                 if lb > best[0][0]:
                     break
-                if lb == best[0][0] and ev.objective != "win" and bounds.win_bound(i + 1, dist, law, pool - e, hkey) > best[0][1]:
-                    continue
-            if use:
-                hand[evc] -= 1  # type: ignore[index]
+                if lb == best[0][0] and tie_break:
+                    if wins is None:
+                        wins = bounds.child_win_bounds(i, state, dist)
+                    if wins[pos] > best[0][1]:
+                        continue
             choice[i] = j
-            rec(i + 1, convolve(dist, law), els + bls, elo + blo, pool - e)
-            if use:
-                hand[evc] += 1  # type: ignore[index]
+            ol = laws[i][j]
+            rec(i + 1, dist @ ol.step, els + ol.els, elo + ol.elo, children[pos])
 
     try:
-        rec(0, {0: 1}, 0, 0, ss.pool)
+        rec(0, ev.space.origin(), 0, 0, moves.initial)
     except _Cut:
         return False, best[0], best[1]
     return True, best[0], best[1]
 
 
-def _reply_key(ss: SideSearch, ev: Evaluator, laws: list[list[Any]], index: list[dict[Any, int]], reply: Reply) -> Key4 | None:
+def _reply_key(ss: SideSearch, ev: Evaluator, laws: list[list[OptionLaw]], index: list[dict[Any, int]],
+               reply: Reply) -> Key4 | None:
     """Our key against ``reply``, or None when the opponent cannot play it (an option out of range, a card
     it does not hold, more energy than its pool)."""
     used: dict[str, int] = {}
-    dist: dict[int, int] = {0: 1}
+    dist = ev.space.origin()
     els = elo = 0
     for i, o in enumerate(reply):
         j = index[i].get(o)
@@ -155,10 +157,10 @@ def _reply_key(ss: SideSearch, ev: Evaluator, laws: list[list[Any]], index: list
             used[o[0]] = used.get(o[0], 0) + 1
             if used[o[0]] > ss.hand.get(o[0], 0):
                 return None
-        law, bls, blo, _ = laws[i][j]
-        dist = convolve(dist, law)
-        els += bls
-        elo += blo
+        ol = laws[i][j]
+        dist = dist @ ol.step
+        els += ol.els
+        elo += ol.elo
     if sum(e for _, e in reply) > ss.pool:
         return None
     return ev.key(dist, els, elo)
@@ -195,7 +197,7 @@ def descend(ss: SideSearch, ev: Evaluator, seed: tuple[Key4, Reply], threshold: 
     """Cheap local search for the opponent from a known reply: move one energy between battles, add one,
     or change / swap event cards, keeping the steepest improvement. Returns a reply pushing S's objective
     strictly below ``threshold`` (a cut, WS-10.3), or None. Used only to cut; never to certify a value."""
-    laws = side_laws(ss)
+    laws = side_laws(ss, ev.space)
     index = [{o: j for j, o in enumerate(opts)} for opts in ss.options]
     events = [sorted({o[0] for o in opts}, key=event_number) for opts in ss.options]
     cur_key, cur = seed[0], list(seed[1])
@@ -216,23 +218,23 @@ def descend(ss: SideSearch, ev: Evaluator, seed: tuple[Key4, Reply], threshold: 
 def additive_reply(ss: SideSearch, ev: Evaluator, store: dict[Any, Any]) -> tuple[Key4, Reply]:
     """``losses`` / ``net`` add up over battles, so the opponent's reply minimising our objective is an exact
     dynamic programme over (battle, pool, cards left) — the lower-bound tables of :class:`.bounds.Bounds` —
-    walked back to one minimising reply. Returns that reply's full key (its objective is the exact minimum)."""
-    laws = side_laws(ss)
-    bounds = reply_bounds(ss, ev, laws, store)
-    hand = tuple(sorted(ss.hand.items()))
-    pool = ss.pool
+    walked back to one minimising reply (the first minimising option of each battle). Returns that reply's full
+    key (its objective is the exact minimum)."""
+    laws = side_laws(ss, ev.space)
+    moves = side_moves(ss, store)
+    bounds = reply_bounds(ss, ev, laws, moves, store)
+    state = moves.initial
     reply: Reply = []
-    dist: dict[int, int] = {0: 1}
+    dist = ev.space.origin()
     els = elo = 0
     for i in range(len(ss.options)):
-        def total(move: tuple[int, int, Hand], i: int = i) -> int:
-            _, bls, blo, _ = laws[i][move[0]]
-            return (-bls if ev.objective == "losses" else blo - bls) + bounds.additive(i + 1, move[1], move[2])
-
-        j, pool, hand = min(bounds.moves(i, pool, hand), key=total)
+        opts, children = moves.battles[i].at[state]
+        totals = bounds.child_bounds(i, state, dist, els, elo)  # exact: the best completion after each option
+        pos = totals.index(min(totals))
+        j, state = opts[pos], children[pos]
         reply.append(ss.options[i][j])
-        law, bls, blo, _ = laws[i][j]
-        dist = convolve(dist, law)
-        els += bls
-        elo += blo
+        ol = laws[i][j]
+        dist = dist @ ol.step
+        els += ol.els
+        elo += ol.elo
     return ev.key(dist, els, elo), reply

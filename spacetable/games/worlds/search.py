@@ -21,11 +21,12 @@ the exact reply search (:mod:`.replies`) runs, memoised per vector of our (cappe
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .battle import group_power
-from .bounds import Bounds
+from .bounds import Bounds, Moves
 from .events import event_number
 from .plans import (
     FIXED,
@@ -33,12 +34,12 @@ from .plans import (
     WORST_CASE,
     Evaluator,
     Key4,
+    LawSpace,
+    OptionLaw,
     Reply,
     Situation,
     Slot,
-    battle_law,
     battle_options,
-    convolve,
     max_event_bonus,
     side_power,
     slot_tail,
@@ -46,7 +47,6 @@ from .plans import (
 from .replies import SideSearch, additive_reply, descend, search_min, side_laws
 
 PlanOption = tuple[str | None, int]
-Hand = tuple[tuple[str, int], ...]
 #: co-optimal plans listed in the advice (WS-10.8)
 MAX_LISTED = 20
 #: killer replies kept per allocation (most recently useful first)
@@ -71,9 +71,9 @@ class Killer:
     it along the current search path (law of D, E[L_S]*36, E[L_O]*36)."""
 
     reply: tuple[tuple[str | None, int], ...]
-    laws: list[list[tuple[Any, int, int, int]]]
+    laws: list[list[OptionLaw]]
     bounds: Bounds
-    dists: list[tuple[dict[int, int], int, int]]
+    dists: list[tuple[Any, int, int]]
 
 
 class Abort(Exception):
@@ -108,18 +108,20 @@ class PlanSearch:
     def __init__(self, sit: Situation, slots: list[Slot], best: Best, ceiling: int | None = None) -> None:
         self.sit, self.slots, self.best, self.ceiling = sit, slots, best, ceiling
         self.k = k = len(slots)
-        self.evl = Evaluator(sit.objective, k, sit.offsets)
+        self.n_s = [sl.s_pops + sl.s_facs for sl in slots]
+        self.n_o = [sl.o_pops + sl.o_facs for sl in slots]
+        self.space = LawSpace(self.n_s, self.n_o)
+        self.evl = Evaluator(sit.objective, k, sit.offsets, self.space)
         self.s_def = not sit.s_is_attacker
         self.resp = sit.fixed_response or [(None, 0)] * k
         self.o_max, self.o_fixed_power = self._opponent_powers()
         self.s_opts, self.caps = self._our_options()
         self.sym = self._symmetries()
-        self.n_s = [sl.s_pops + sl.s_facs for sl in slots]
-        self.n_o = [sl.o_pops + sl.o_facs for sl in slots]
-        self.pieces = sum(self.n_s) + sum(self.n_o)
         self.hand = _counts(sit.hand_s)
         self.own = [(sl.s_pops, sl.s_facs) for sl in slots]
         self.fixed_ev = [i in sit.s_events_fixed for i in range(k)]
+        #: our states (pool and cards left) and usable options per battle
+        self.moves = Moves(self.s_opts, self.fixed_ev, self.hand, sit.energy_s)
         self.choice = [0] * k
         self.leaves = 0
         self.local_best: Any = None
@@ -204,24 +206,16 @@ class PlanSearch:
         if self.ceiling is not None and key4[0] >= self.ceiling:
             raise Abort
 
-    def children(self, i: int, pool: int) -> Any:
-        """Our options at battle i in search order, with the hand updated while a branch is explored."""
-        hand, s_opts = self.hand, self.s_opts
+    def children(self, i: int, state: int) -> Iterator[tuple[int, int, int]]:
+        """Our usable options at battle i in ``state`` (see :class:`.bounds.Moves`) in search order, the strongest
+        first: (position in the state's move list, option index, the state after it)."""
+        opts, nxt = self.moves.battles[i].at[state]
         start = self.choice[i - 1] if self.sym[i] else 0
-        hkey_node = tuple(sorted(hand.items()))
-        for j in range(len(s_opts[i]) - 1, start - 1, -1):
-            evc, e = s_opts[i][j]
-            if e > pool:
-                continue
-            free = evc is not None and not self.fixed_ev[i]
-            if free and hand.get(evc, 0) <= 0:  # type: ignore[arg-type]
-                continue
-            if free:
-                hand[evc] -= 1  # type: ignore[index]
-                yield j, e, tuple(sorted(hand.items()))
-                hand[evc] += 1  # type: ignore[index]
-            else:
-                yield j, e, hkey_node
+        for pos in range(len(opts) - 1, -1, -1):
+            j = opts[pos]
+            if j < start:
+                break
+            yield pos, j, nxt[pos]
 
     # ------------------------------------------------------------------ search
     def run(self) -> tuple[Any, int]:
@@ -232,24 +226,29 @@ class PlanSearch:
 
     def search(self) -> None:
         """Branch and bound against the fixed reply: a branch whose bound is below the best objective goes."""
-        k, s_opts, choice, evl, best = self.k, self.s_opts, self.choice, self.evl, self.best
+        k, s_opts, choice, evl, best, moves = self.k, self.s_opts, self.choice, self.evl, self.best, self.moves
         ss = SideSearch(self.n_s, self.n_o, self.o_fixed_power, self.own, s_opts, self.sym, self.sit.energy_s,
                         self.hand, True, [not f for f in self.fixed_ev])
-        laws = side_laws(ss)
-        bounds = Bounds(evl, laws, s_opts, self.fixed_ev, self.pieces)
+        laws = side_laws(ss, self.space)
+        bounds = Bounds(evl, laws, moves)
 
-        def rec(i: int, dist: dict[int, int], els: int, elo: int, pool: int) -> None:
+        def rec(i: int, dist: Any, els: int, elo: int, state: int) -> None:
             if i == k:
                 self.leaves += 1
-                self.record(evl.key(dist, els, elo), [s_opts[x][choice[x]] for x in range(k)], pool, None)
+                self.record(evl.key(dist, els, elo), [s_opts[x][choice[x]] for x in range(k)], moves.pool(state), None)
                 return
-            for j, e, hkey in self.children(i, pool):
-                law, bls, blo, _ = laws[i][j]
-                if best.key is None or bounds.bound(i + 1, dist, law, els + bls, elo + blo, pool - e, hkey) >= best.key[0][0]:
-                    choice[i] = j
-                    rec(i + 1, convolve(dist, law), els + bls, elo + blo, pool - e)
+            lbs: list[int] | None = None
+            for pos, j, nxt in self.children(i, state):
+                if best.key is not None:
+                    if lbs is None:
+                        lbs = bounds.child_bounds(i, state, dist, els, elo)
+                    if lbs[pos] < best.key[0][0]:
+                        continue
+                choice[i] = j
+                ol = laws[i][j]
+                rec(i + 1, dist @ ol.step, els + ol.els, elo + ol.elo, nxt)
 
-        rec(0, {0: 1}, 0, 0, self.sit.energy_s)
+        rec(0, self.space.origin(), 0, 0, moves.initial)
 
 
 class WorstCaseSearch(PlanSearch):
@@ -269,14 +268,19 @@ class WorstCaseSearch(PlanSearch):
         rep = tuple(reply)
         if any(kl.reply == rep for kl in self.killers):
             return
+        o_sig = [side_power(sl.o_pops, sl.o_facs, *rep[i]) for i, sl in enumerate(self.slots)]
         laws_k = []
         for i, sl in enumerate(self.slots):
-            o_pow = side_power(sl.o_pops, sl.o_facs, *rep[i])
-            laws_k.append([(*battle_law(side_power(sl.s_pops, sl.s_facs, ev, e) - o_pow, self.n_s[i], self.n_o[i]), e)
-                           for ev, e in self.s_opts[i]])
-        o_sig = [side_power(sl.o_pops, sl.o_facs, *rep[i]) for i, sl in enumerate(self.slots)]
-        bnd = Bounds(self.evl, laws_k, self.s_opts, self.fixed_ev, self.pieces, sig=o_sig, store=self.store)
-        self.killers.insert(0, Killer(rep, laws_k, bnd, [({0: 1}, 0, 0)]))
+            key = ("killer", i, o_sig[i])
+            row = self.space.rows.get(key)
+            if row is None:
+                row = self.space.rows[key] = [
+                    self.space.option(side_power(sl.s_pops, sl.s_facs, ev, e) - o_sig[i], self.n_s[i], self.n_o[i])
+                    for ev, e in self.s_opts[i]
+                ]
+            laws_k.append(row)
+        bnd = Bounds(self.evl, laws_k, self.moves, sig=o_sig, store=self.store)
+        self.killers.insert(0, Killer(rep, laws_k, bnd, [(self.space.origin(), 0, 0)]))
         del self.killers[MAX_KILLERS:]
 
     def reply_search(self, s_pow: list[int]) -> SideSearch:
@@ -318,20 +322,20 @@ class WorstCaseSearch(PlanSearch):
         self.memo[key_s] = res
         return res
 
-    def dist_at(self, kl: Killer, i: int) -> tuple[dict[int, int], int, int]:
+    def dist_at(self, kl: Killer, i: int) -> tuple[Any, int, int]:
         """The killer's law of our first i battles along the current path, convolved lazily."""
         dists = kl.dists
         while len(dists) <= i:
             d = len(dists) - 1
-            law, bls, blo, _ = kl.laws[d][self.choice[d]]
+            ol = kl.laws[d][self.choice[d]]
             dist, els, elo = dists[d]
-            dists.append((convolve(dist, law), els + bls, elo + blo))
+            dists.append((dist @ ol.step, els + ol.els, elo + ol.elo))
         return dists[i]
 
     def _threshold(self) -> int | None:
         return self.best.key[0][0] if self.best.key is not None else None
 
-    def leaf(self, pool: int) -> None:
+    def leaf(self, state: int) -> None:
         """A complete plan: ruled out by a killer, by a reply found by the reply search, or recorded at its
         exact worst-case key."""
         self.leaves += 1
@@ -351,41 +355,44 @@ class WorstCaseSearch(PlanSearch):
         complete, key4, reply = self.worst_reply(s_pow, thr, seed)
         self.add_killer(reply)
         if complete:
-            self.record(key4, opts, pool, reply)
+            self.record(key4, opts, self.moves.pool(state), reply)
 
-    def killed(self, i: int, j: int, e: int, pool: int, hkey: Hand) -> bool:
-        """PlanOption j of battle i is cut: against some killer its bound is below the best objective found."""
+    def killed(self, i: int, pos: int, state: int, node: dict[int, tuple[Killer, list[int]]]) -> bool:
+        """The option at ``pos`` of battle i in ``state`` is cut: against some killer its bound is below the best
+        objective found. ``node`` keeps, per killer, the bounds of all the node's options (computed on first use)."""
         thr = self._threshold()
         if thr is None:
             return False
         killers = self.killers
         for n, kl in enumerate(killers):
-            dist, els, elo = self.dist_at(kl, i)
-            law, bls, blo, _ = kl.laws[i][j]
-            if kl.bounds.bound(i + 1, dist, law, els + bls, elo + blo, pool - e, hkey) < thr:
+            hit = node.get(id(kl))
+            if hit is None or hit[0] is not kl:
+                hit = node[id(kl)] = (kl, kl.bounds.child_bounds(i, state, *self.dist_at(kl, i)))
+            if hit[1][pos] < thr:
                 if n:
                     killers.insert(0, killers.pop(n))  # the reply that cut is tried first next time
                 return True
         return False
 
-    def descend_plans(self, i: int, pool: int) -> None:
+    def descend_plans(self, i: int, state: int) -> None:
         if i == self.k:
-            self.leaf(pool)
+            self.leaf(state)
             return
-        for j, e, hkey in self.children(i, pool):
-            if self.killed(i, j, e, pool, hkey):
+        node: dict[int, tuple[Killer, list[int]]] = {}
+        for pos, j, nxt in self.children(i, state):
+            if self.killed(i, pos, state, node):
                 continue
             self.choice[i] = j
             for kl in self.killers:
                 del kl.dists[i + 1:]  # recomputed on demand by dist_at
-            self.descend_plans(i + 1, pool - e)
+            self.descend_plans(i + 1, nxt)
 
     def search(self) -> None:
         """The first killer is the worst reply to our idle plan; then the depth-first search of our plans."""
         idle = [min(side_power(sl.s_pops, sl.s_facs, *self.s_opts[i][0]), self.o_max[i] + 6)
                 for i, sl in enumerate(self.slots)]
         self.add_killer(self.worst_reply(idle, None, None)[2])
-        self.descend_plans(0, self.sit.energy_s)
+        self.descend_plans(0, self.moves.initial)
 
 
 def plan_search(sit: Situation, slots: list[Slot], best: Best, ceiling: int | None = None) -> PlanSearch:
