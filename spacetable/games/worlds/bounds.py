@@ -17,6 +17,7 @@ the battles already decided).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -30,12 +31,13 @@ class BattleMoves:
 
     State s's options are ``opt[start[s]:start[s + 1]]`` (increasing option index, never empty: the option
     without card and energy is always usable) and ``child`` holds the state each one leaves; ``at[s]`` has
-    the same two lists as Python lists for the searches."""
+    the same two lists as Python lists for the searches, ``span[s]`` the slice of state s."""
 
     opt: Any
     child: Any
     start: Any
     at: list[tuple[list[int], list[int]]]
+    span: list[slice]
 
 
 class Moves:
@@ -97,7 +99,7 @@ class Moves:
                 start.append(len(opt))
                 at.append((opt[first:], child[first:]))
         return BattleMoves(np.array(opt, dtype=np.intp), np.array(child, dtype=np.intp), np.array(start, dtype=np.intp),
-                           at)
+                           at, [slice(a, b) for a, b in pairwise(start)])
 
 
 class Bounds:
@@ -136,46 +138,37 @@ class Bounds:
 
     # ------------------------------------------------------------------ one battle's option laws
     def _battle(self, i: int) -> tuple[list[int], Any, Any]:
-        """Battle i's shifts of D, their counts per option (one row per shift) and per option its additive value
-        (-E[L_S]*36 for ``losses``, (E[L_O]-E[L_S])*36 for ``net``)."""
+        """Battle i's shifts of D, their counts (one row per option, one column per shift) and per option its
+        additive value (-E[L_S]*36 for ``losses``, (E[L_O]-E[L_S])*36 for ``net``)."""
         key = ("battle", i, self.sig[i])
         hit = self.memo.get(key)
         if hit is None:
             laws = self.laws[i]
             shifts = sorted({sh for ol in laws for sh, _ in ol.law})
-            counts = np.array([[dict(ol.law).get(sh, 0) for ol in laws] for sh in shifts], dtype=np.int64)
+            counts = np.array([[dict(ol.law).get(sh, 0) for sh in shifts] for ol in laws], dtype=np.int64)
             vals = np.array([-ol.els if self.objective == "losses" else ol.elo - ol.els for ol in laws], dtype=np.int64)
             hit = self.memo[key] = (shifts, counts, vals)
         return hit
 
     # ------------------------------------------------------------------ additive objectives
-    def _additive(self, i: int) -> Any:
-        """Best sum over battles i.. of the options' additive values, per state: exact."""
+    def _additive(self, i: int) -> tuple[Any, Any]:
+        """Best sum over battles i.. of the options' additive values, per state (exact), and per usable option of
+        battle i (:class:`BattleMoves` order) its value plus the best sum over battles i+1.. after it."""
         key = ("add", self.suffix[i])
         hit = self.memo.get(key)
         if hit is None:
             if i == self.k:
-                hit = np.zeros(self.moves.states, dtype=np.int64)
+                hit = (np.zeros(self.moves.states, dtype=np.int64), None)
             else:
                 bm = self.moves.battles[i]
-                cand = self._battle(i)[2][bm.opt] + self._additive(i + 1)[bm.child]
-                hit = self.reduce.reduceat(cand, bm.start[:-1])
+                cand = self._battle(i)[2][bm.opt] + self._additive(i + 1)[0][bm.child]
+                hit = (self.reduce.reduceat(cand, bm.start[:-1]), cand)
             self.memo[key] = hit
         return hit
 
     def additive(self, i: int, state: int) -> int:
         """Best sum over battles i.. of -E[L_S]*36 (losses) or (E[L_O]-E[L_S])*36 (net) from ``state``: exact."""
-        return int(self._additive(i)[state])
-
-    def _additive_children(self, i: int, state: int) -> list[int]:
-        """Per usable option of battle i in ``state``: its additive value plus the best over battles i+1.. after it."""
-        key = ("add-node", self.suffix[i], state)
-        hit = self.memo.get(key)
-        if hit is None:
-            bm = self.moves.battles[i]
-            sel = slice(bm.start[state], bm.start[state + 1])
-            hit = self.memo[key] = (self._battle(i)[2][bm.opt[sel]] + self._additive(i + 1)[bm.child[sel]]).tolist()
-        return hit
+        return int(self._additive(i)[0][state])
 
     # ------------------------------------------------------------------ win / no_loss
     def _tail(self, i: int) -> tuple[Any, int]:
@@ -189,26 +182,28 @@ class Bounds:
                 hit = (table, 0)
             else:
                 shifts = self._battle(i)[0]
-                a = self._tail(i + 1)[1] + max(0, -shifts[0])
-                width = self._tail(i + 1)[0].shape[1] + max(0, -shifts[0]) + max(0, shifts[-1])
+                nxt, a1 = self._tail(i + 1)
+                a = a1 + max(0, -shifts[0])
+                width = nxt.shape[1] + max(0, -shifts[0]) + max(0, shifts[-1])
                 bm = self.moves.battles[i]
-                cand = self._children_tail(i, bm.opt, bm.child, np.arange(width) - a - 1)
+                cand = self._combine(i, self._shifted(i, np.arange(width) - a - 1), bm.opt, bm.child)
                 hit = (self.reduce.reduceat(cand, bm.start[:-1], axis=0), a)
             self.memo[key] = hit
         return hit
 
-    def _children_tail(self, i: int, opt: Any, child: Any, thresholds: Any) -> Any:
-        """For options ``opt`` of battle i leading to states ``child``: the number of outcomes of battles i.. with
-        D_suffix > t, for each t of ``thresholds``, when battles i+1.. follow their tail table."""
-        shifts, counts, _ = self._battle(i)
+    def _shifted(self, i: int, thresholds: Any) -> Any:
+        """States x shifts of battle i x ``thresholds``: the tail table of battles i+1.. read at t - shift (exact at
+        the edges: the table is constant beyond its columns)."""
+        shifts = self._battle(i)[0]
         nxt, a1 = self._tail(i + 1)
-        rows = nxt[child]
-        out = None
-        for r, sh in enumerate(shifts):
-            # edge values are exact: the table is constant beyond its columns
-            term = counts[r][opt][:, None] * rows[:, np.clip(thresholds - sh + a1 + 1, 0, nxt.shape[1] - 1)]
-            out = term if out is None else out + term
-        return out
+        return nxt[:, np.clip(thresholds[None, :] - np.array(shifts)[:, None] + a1 + 1, 0, nxt.shape[1] - 1)]
+
+    def _combine(self, i: int, shifted: Any, opt: Any, child: Any) -> Any:
+        """For options ``opt`` of battle i leading to states ``child``: sum over the option's law of count times the
+        ``shifted`` tail of its child state, i.e. the number of outcomes of battles i.. with D_suffix > t for each
+        threshold t of ``shifted`` when battles i+1.. follow their tail table (options x thresholds)."""
+        # per option: (1 x shifts) counts times (shifts x thresholds) tails
+        return np.matmul(self._battle(i)[1][opt][:, None, :], shifted[child])[:, 0]
 
     def _win_matrix(self, i: int, state: int, adj: int) -> Any:
         """Rows: usable options of battle i in ``state``; columns: entries of the law of D before battle i. Row times
@@ -216,12 +211,16 @@ class Bounds:
         key = ("win-node", self.suffix[i], state, adj)
         hit = self.memo.get(key)
         if hit is None:
-            space = self.evl.space
+            skey = ("win-shifted", self.suffix[i], adj)
+            shifted = self.memo.get(skey)
+            if shifted is None:
+                space = self.evl.space
+                # battles i.. must bring D_suffix > t = -d - shift - adj for the prefix value d = x - low
+                thresholds = -(np.arange(space.size) - space.low) - self.evl.shift - adj
+                shifted = self.memo[skey] = self._shifted(i, thresholds)
             bm = self.moves.battles[i]
-            sel = slice(bm.start[state], bm.start[state + 1])
-            # battles i.. must bring D_suffix > t = -d - shift - adj for the prefix value d = x - low
-            thresholds = -(np.arange(space.size) - space.low) - self.evl.shift - adj
-            hit = self.memo[key] = self._children_tail(i, bm.opt[sel], bm.child[sel], thresholds)
+            sel = bm.span[state]
+            hit = self.memo[key] = self._combine(i, shifted, bm.opt[sel], bm.child[sel])
         return hit
 
     # ------------------------------------------------------------------ what the searches ask
@@ -230,11 +229,11 @@ class Bounds:
         the law ``dist`` of D and the expectations ``els`` / ``elo`` (times 36) of battles 0..i-1."""
         if self.objective == "losses":
             base = -(els + 36 * self.evl.offsets[0])
-            return [base + v for v in self._additive_children(i, state)]
-        if self.objective == "net":
+        elif self.objective == "net":
             base = (elo - els) + 36 * (self.evl.offsets[1] - self.evl.offsets[0])
-            return [base + v for v in self._additive_children(i, state)]
-        return self.child_win_bounds(i, state, dist, 0 if self.objective == "win" else 1)
+        else:
+            return self.child_win_bounds(i, state, dist, 0 if self.objective == "win" else 1)
+        return (self._additive(i)[1][self.moves.battles[i].span[state]] + base).tolist()
 
     def child_win_bounds(self, i: int, state: int, dist: Any, adj: int = 0) -> list[int]:
         """Bounds on P(L_S < L_O) * 36^k (``adj`` 0) or P(L_S <= L_O) * 36^k (``adj`` 1) after each usable option of

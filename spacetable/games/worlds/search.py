@@ -260,6 +260,7 @@ class WorstCaseSearch(PlanSearch):
         self.hand_o_counts = _counts(self.hand_o)
         self.o_base = [group_power(sl.o_pops, sl.o_facs) for sl in slots]
         self.memo: dict[tuple[int, ...], tuple[bool, Key4, Reply]] = {}
+        self.o_options: dict[tuple[int, int], list[PlanOption]] = {}  # the opponent's options per (battle, energy cap)
         self.killers: list[Killer] = []
         self.store: dict[Any, Any] = {}  # bound tables shared by killers and reply searches with equal suffixes
 
@@ -289,8 +290,11 @@ class WorstCaseSearch(PlanSearch):
         o_opts = []
         for i, sl in enumerate(slots):
             cap_o = max(0, min(sit.energy_o, s_pow[i] + 6 - self.o_base[i]))
-            o_opts.append(battle_options(sl.o_pops, not self.s_def, sit.on_world, self.hand_o,
-                                         sit.o_events_fixed.get(i, FREE), cap_o))
+            opts = self.o_options.get((i, cap_o))
+            if opts is None:
+                opts = self.o_options[(i, cap_o)] = battle_options(sl.o_pops, not self.s_def, sit.on_world, self.hand_o,
+                                                                   sit.o_events_fixed.get(i, FREE), cap_o)
+            o_opts.append(opts)
         o_sym = [False] + [
             slot_tail(slots[i]) == slot_tail(slots[i - 1]) and s_pow[i] == s_pow[i - 1] and o_opts[i] == o_opts[i - 1]
             for i in range(1, k)
