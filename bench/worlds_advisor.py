@@ -8,9 +8,14 @@ best response: it replies knowing our plan, with its full hand and pool).
 Every search is exhaustive and exact (pruned and memoised, WS-10.7). Prints the
 wall time (best and mean of ``--repeat`` runs), the best process CPU time, the
 leaves visited, the co-optimal count and the optimal value. Timings are printed,
-never asserted.
+never asserted; compare CPU times (the best of several runs) on a shared machine.
+tests/worlds/test_advisor_pinned.py pins the exact worst_case answers of 5v5 and 6v6
+combats built like these (the 6v6 worst_case rows among them).
 
     .venv/bin/python bench/worlds_advisor.py [--repeat N] [--no-worst-case]
+
+From a second checkout (a git worktree) whose virtualenv holds an editable install of
+another one, put ``PYTHONPATH=.`` in front so that the checkout's own package is timed.
 """
 
 from __future__ import annotations

@@ -110,8 +110,8 @@ class Bounds:
       36^(k-i)) of suffix outcomes with D_suffix > t by a dynamic programme that lets every battle's option
       depend on the outcome of the battles after it (``best_j sum_shift n * tail(i+1, state_j)[t - shift]``): a
       relaxation of the real, open-loop suffix plans, taken pointwise in t, so no real completion beats it. A
-      table only keeps the thresholds where it is not constant (t from -(S's pieces in the suffix) - 1 to the
-      opponent's): below, every suffix outcome counts; above, none.
+      table only keeps the thresholds where it may vary (t from one below the lowest value D_suffix can take to
+      its highest): below, every suffix outcome counts; above, none.
     * ``losses`` / ``net``: the objective is additive over battles, so the same programme is exact.
 
     ``sense`` +1: the searching side is S (upper bounds on S's value); -1: it is the opponent (lower bounds)."""
