@@ -38,7 +38,7 @@ ANCHOR = ("random", 1000.0)
 #: Per game: the configuration, the agents to rate (the levels and the random baseline) and the games to play.
 LADDERS: dict[str, dict[str, Any]] = {
     "arena": {"config": {}, "agents": ["endgame", "shallow", "playouts", "random"], "games": 240},
-    "worlds": {"config": {}, "agents": ["search", "playouts", "advisor", "random"], "games": 120},
+    "worlds": {"config": {}, "agents": ["advised", "search", "playouts", "advisor", "random"], "games": 120},
     # tremble: two seats (every pair of levels meets head to head; a 4-seat mix of three agents needs 48 games
     # per block, too many for the hard level's full-game rollouts); the 4-seat goal is measured apart (docs/ai.md)
     "tremble": {"config": {"players": 2}, "agents": ["mcts", "heuristic", "random"], "games": 60},

@@ -7,10 +7,21 @@ import pytest
 
 from spacetable.ai import ladder
 from spacetable.ai.agents import find_agent, level_agent
+from spacetable.ai.base import RandomAgent
 from spacetable.ai.tournament import deterministic, make_tournament, play_task
+from spacetable.core.game import Action
 from spacetable.games.worlds import GAME
-from spacetable.games.worlds.ai import AGENTS, DEFAULT_AGENT, HARD_ITERATIONS, MEDIUM_ITERATIONS
+from spacetable.games.worlds.ai import (
+    AGENTS,
+    DEFAULT_AGENT,
+    HARD_ITERATIONS,
+    MEDIUM_ITERATIONS,
+    AdvisedSearch,
+    AdvisorAgent,
+    _Search,
+)
 from spacetable.games.worlds.scenario import load
+from spacetable.games.worlds.state import ALLOCATE, ENERGY, EVENT, WorldsState
 
 
 @pytest.mark.rule("WS-10.9")
@@ -28,8 +39,9 @@ def test_levels_map_to_the_ladder_order() -> None:
 
 @pytest.mark.rule("WS-10.9")
 def test_hard_is_the_default_and_searches_longer_than_medium() -> None:
-    """The default opponent (``--vs ai``, the lobby's first) is the hard level, the medium search's budget times five."""
-    assert find_agent(GAME, "ai").name == DEFAULT_AGENT == find_agent(GAME, "hard").name == "search"
+    """The default opponent (``--vs ai``, the lobby's first) is the hard level; its search has the medium search's
+    budget times five."""
+    assert find_agent(GAME, "ai").name == DEFAULT_AGENT == find_agent(GAME, "hard").name == "advised"
     assert HARD_ITERATIONS > MEDIUM_ITERATIONS
 
 
@@ -38,12 +50,41 @@ def test_the_hard_agent_is_deterministic_on_its_budget() -> None:
     """Two hard players made with the same seed pick the same decisions (iterations, never the clock)."""
     st = GAME.from_scenario(load("border-worlds"))
     seat = GAME.to_act(st)[0]
-    first = AGENTS["search"](5, 0.01).choose(GAME, st, seat)
-    second = AGENTS["search"](5, 0.01).choose(GAME, st, seat)
+    first = AGENTS["advised"](5, 0.01).choose(GAME, st, seat)
+    second = AGENTS["advised"](5, 0.01).choose(GAME, st, seat)
     assert first == second and first in GAME.legal_actions(st, seat)
 
 
 @pytest.mark.rule("WS-10.9")
 def test_a_game_of_the_hard_level_replays_identically() -> None:
-    task = make_tournament("worlds", ["search", "playouts"], config={}, seed=3, max_steps=12).task(1)
+    task = make_tournament("worlds", ["advised", "playouts"], config={}, seed=3, max_steps=12).task(1)
     assert deterministic(play_task(task)) == deterministic(play_task(task))
+
+
+@pytest.mark.rule("WS-10.9")
+def test_the_hard_level_plays_combats_with_the_best_response_advisor() -> None:
+    """Issue 13: inside a combat (allocation, events, energy) the hard level plays what the WS-10 advisor advises
+    against the opponent's best reply; outside (declare or end the turn) it plays its search's choice."""
+    st = GAME.from_scenario(load("border-worlds"))
+    seat = GAME.to_act(st)[0]
+    hard = AGENTS["advised"](7, 0.01)
+    assert isinstance(hard, AdvisedSearch)
+    assert hard.choose(GAME, st, seat) == _Search(iterations=HARD_ITERATIONS, seconds=None, seed=7).choose(GAME, st, seat)
+    steps = set()
+    for _ in range(400):
+        seats = GAME.to_act(st)
+        if not seats:
+            break
+        seat = seats[0]
+        if st.combat is not None and st.combat.step in (ALLOCATE, EVENT, ENERGY):
+            steps.add(st.combat.step)
+            advised = AdvisedSearch(3, 20).choose(GAME, st, seat)
+            assert advised == AdvisorAgent(3, objective="win").choose(GAME, st, seat)
+        st = GAME.apply(st, seat, RandomAgent(len(steps)).choose(GAME, st, seat) if st.combat else _declare(st, seat))
+    assert steps >= {ALLOCATE, ENERGY}
+
+
+def _declare(st: WorldsState, seat: int) -> Action:
+    """Declare the first combat open to the seat, else end the turn (so the test reaches combats quickly)."""
+    legal = GAME.legal_actions(st, seat)
+    return next((a for a in legal if a["type"] == "declare_combat"), legal[0])

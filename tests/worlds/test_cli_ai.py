@@ -101,15 +101,15 @@ def test_ws_8_play_cli_vs_ai_stops_at_end_of_input(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
     assert main(["play", "worlds", "--scenario", "sun-orbit", "--vs", "ai", "--seat", "1", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "AI (search) plays: amber:" in out and "input ended" in out
+    assert "AI (advised) plays: amber:" in out and "input ended" in out
 
 
 @pytest.mark.rule("WS-10.9")
 def test_ws_10_9_ai_registry_and_default() -> None:
-    """WS-10.9: the hard search is the default agent (issue 13: the advisor alone rates below it); the advisor
-    AI plays legal moves to the end."""
-    assert DEFAULT_AGENT == "search" and set(AGENTS) >= {"search", "advisor", "random"}
-    assert AGENTS[DEFAULT_AGENT](1, 0.5).name == "search" and AGENTS["advisor"](1, 0.5).name == "advisor"
+    """WS-10.9: the hard level (search with the advisor in the combats) is the default agent (issue 13: the advisor
+    alone rates below it); the advisor AI plays legal moves to the end."""
+    assert DEFAULT_AGENT == "advised" and set(AGENTS) >= {"advised", "search", "advisor", "random"}
+    assert AGENTS[DEFAULT_AGENT](1, 0.5).name == "advised" and AGENTS["advisor"](1, 0.5).name == "advisor"
     for scenario in ("s1-example", "native-uprising", "border-worlds"):
         final, log = play_game(GAME, [AGENTS["advisor"](1, 0.5), RandomAgent(2)], {"scenario": scenario}, seed=4)
         assert GAME.outcome(final) is not None and log

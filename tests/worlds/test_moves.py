@@ -42,7 +42,7 @@ def test_the_actions_are_the_combat_chapter_and_the_skirmish_turn_only() -> None
     assert set(MOVES.types()) == ACTIONS | DRAW_TYPES
     assert MOVES.rules()["declare_combat"] == "WS-3.1" and MOVES.rules()["resign"] == CORE_RESIGN
     assert {c.name for c in GAME.commands()} >= {"odds", "advise", "check"}
-    assert GAME.agents()[0].name == "search" and "advisor" in {a.name for a in GAME.agents()}
+    assert GAME.agents()[0].name == "advised" and "advisor" in {a.name for a in GAME.agents()}
 
 
 @pytest.mark.parametrize("bad", [

@@ -1,8 +1,12 @@
 """Skirmish AI players (WS-10.9) and their levels (issue 13).
 
-``search`` (the default, level hard) is information-set MCTS on a fixed budget of ``HARD_ITERATIONS`` per
-decision, five times the ``playouts`` level's (medium); both search for the skirmish's result, which material
-decides (WS-8.4), and see only their own seat's view (``determinize``). ``random`` is the easy level.
+``advised`` (the default, level hard) splits the game in two: what to fight and the aftermath (declare a
+combat or end the turn; tie, retreat and conversion choices) are chosen by information-set MCTS on a fixed
+budget of ``HARD_ITERATIONS`` per decision, which plays for the skirmish's result that material decides
+(WS-8.4); inside a combat the WS-10 advisor allocates the pieces and picks the events and the energy for the
+combat's ``win`` value against the opponent's best response (WS-10.3), re-planned before every step.
+``search`` is that MCTS alone, ``playouts`` (medium) the same search on a fifth of the budget, ``random`` the
+easy level. Every player sees only its own seat's view (``determinize``).
 
 ``advisor`` (a tool without a level) plays every combat decision with the exact advisor:
 it declares a combat when the ``win`` value under a worst-case opponent energy
@@ -112,10 +116,12 @@ class AdvisorAgent:
 
     name = "advisor"
 
-    def __init__(self, seed: int = 0, seconds: float = 1.0, threshold: Fraction = Fraction(1, 2)) -> None:
+    def __init__(self, seed: int = 0, seconds: float = 1.0, threshold: Fraction = Fraction(1, 2),
+                 objective: str = "win") -> None:
         self.seed = seed
         self.seconds = seconds
         self.threshold = threshold
+        self.objective = objective  # what a combat's allocation, events and energy aim for (WS-10.4)
         self.last_advice: Advice | None = None
 
     def choose(self, game: Game[Any], state: WorldsState, player: int) -> Action:
@@ -125,10 +131,10 @@ class AdvisorAgent:
         if c.step == ALLOCATE:
             return self._allocate(state, player)
         if c.step == EVENT:
-            self.last_advice = advise(battle_situation(state, player))
+            self.last_advice = advise(battle_situation(state, player, self.objective))
             return {"type": "play_event", "card": self.last_advice.events[0]}
         if c.step == ENERGY:
-            self.last_advice = advise(battle_situation(state, player, fix_current_events=True))
+            self.last_advice = advise(battle_situation(state, player, self.objective, fix_current_events=True))
             return {"type": "commit_energy", "amount": min(self.last_advice.energy[0], state.energy[player])}
         return self._aftermath(game, state, player)
 
@@ -136,7 +142,7 @@ class AdvisorAgent:
         """WS-4: the advisor's best split, pieces handed out in id order."""
         c = state.combat
         assert c is not None
-        sit = declare_situation(state, player, c.card)
+        sit = declare_situation(state, player, c.card, self.objective)
         sit.s_is_attacker = player == c.attacker
         a = advise(sit)
         self.last_advice = a
@@ -197,18 +203,40 @@ class _Search(MCTSAgent):
     name = "search"
 
 
+class AdvisedSearch:
+    """The hard level: the search decides what to fight (declare a combat or end the turn) and the aftermath
+    (tie, retreat, conversion); inside a combat the WS-10 advisor allocates the pieces and chooses the events and
+    the energy, against the opponent's best response (WS-10.3) when that search stays small."""
+
+    name = "advised"
+
+    def __init__(self, seed: int = 0, iterations: int = 1000, objective: str = "win") -> None:
+        self.search = MCTSAgent(iterations=iterations, seconds=None, seed=seed)
+        self.advisor = AdvisorAgent(seed, objective=objective)
+
+    def choose(self, game: Game[Any], state: WorldsState, player: int) -> Action:
+        c = state.combat
+        if c is not None and c.step in (ALLOCATE, EVENT, ENERGY):
+            return self.advisor.choose(game, state, player)
+        return self.search.choose(game, state, player)
+
+
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
+    "advised": lambda seed, seconds: AdvisedSearch(seed, HARD_ITERATIONS),
     "search": lambda seed, seconds: _Search(iterations=HARD_ITERATIONS, seconds=None, seed=seed),
     "advisor": lambda seed, seconds: AdvisorAgent(seed, seconds),
     "playouts": lambda seed, seconds: _Playouts(iterations=MEDIUM_ITERATIONS, seconds=None, seed=seed),
     "mcts": lambda seed, seconds: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
     "random": lambda seed, seconds: RandomAgent(seed),
 }
-DEFAULT_AGENT = "search"
+DEFAULT_AGENT = "advised"
 
 #: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
 AGENT_SPECS = (
-    AgentSpec("search", AGENTS["search"], level="hard",
+    AgentSpec("advised", AGENTS["advised"], level="hard",
+              description=f"information-set Monte Carlo tree search ({HARD_ITERATIONS} iterations) chooses the combats, "
+                          "the WS-10 best-response advisor plays each one"),
+    AgentSpec("search", AGENTS["search"],
               description=f"information-set Monte Carlo tree search, {HARD_ITERATIONS} iterations per decision"),
     AgentSpec("playouts", AGENTS["playouts"], level="medium",
               description=f"information-set Monte Carlo tree search, {MEDIUM_ITERATIONS} iterations per decision"),
