@@ -10,9 +10,11 @@ from spacetable.ai.agents import find_agent, level_agent
 from spacetable.ai.base import RandomAgent
 from spacetable.ai.tournament import deterministic, make_tournament, play_task
 from spacetable.core.game import Action
+from spacetable.core.serial import action_key
 from spacetable.games.worlds import GAME
 from spacetable.games.worlds.ai import (
     AGENTS,
+    CANDIDATE_OBJECTIVES,
     DEFAULT_AGENT,
     HARD_ITERATIONS,
     MEDIUM_ITERATIONS,
@@ -63,14 +65,16 @@ def test_a_game_of_the_hard_level_replays_identically() -> None:
 
 @pytest.mark.rule("WS-10.9")
 def test_the_hard_level_plays_combats_with_the_best_response_advisor() -> None:
-    """Issue 13: inside a combat (allocation, events, energy) the hard level plays what the WS-10 advisor advises
-    against the opponent's best reply; outside (declare or end the turn) it plays its search's choice."""
+    """Issue 13: inside a combat (allocation, events, energy) the hard level plays one of the WS-10 advisor's
+    best-response plans for the combat objectives, or holds back (no card, no energy), its search weighing only
+    those; outside a combat it plays its search's choice."""
     st = GAME.from_scenario(load("border-worlds"))
     seat = GAME.to_act(st)[0]
     hard = AGENTS["advised"](7, 0.01)
     assert isinstance(hard, AdvisedSearch)
     assert hard.choose(GAME, st, seat) == _Search(iterations=HARD_ITERATIONS, seconds=None, seed=7).choose(GAME, st, seat)
-    steps = set()
+    steps: set[str] = set()
+    weighed = 0
     for _ in range(400):
         seats = GAME.to_act(st)
         if not seats:
@@ -78,10 +82,16 @@ def test_the_hard_level_plays_combats_with_the_best_response_advisor() -> None:
         seat = seats[0]
         if st.combat is not None and st.combat.step in (ALLOCATE, EVENT, ENERGY):
             steps.add(st.combat.step)
-            advised = AdvisedSearch(3, 20).choose(GAME, st, seat)
-            assert advised == AdvisorAgent(3, objective="win").choose(GAME, st, seat)
+            proposals = {action_key(AdvisorAgent(3, objective=o).choose(GAME, st, seat)) for o in CANDIDATE_OBJECTIVES}
+            hard = AdvisedSearch(3, 40)
+            choice = hard.choose(GAME, st, seat)
+            hold = {"type": "play_event", "card": None} if st.combat.step == EVENT else {"type": "commit_energy", "amount": 0}
+            assert action_key(choice) in proposals | {action_key(hold)}
+            if hard.search.last_stats:  # a search ran: over the proposals only
+                weighed += 1
+                assert hard.search.last_stats["children"] <= len(proposals) + 1
         st = GAME.apply(st, seat, RandomAgent(len(steps)).choose(GAME, st, seat) if st.combat else _declare(st, seat))
-    assert steps >= {ALLOCATE, ENERGY}
+    assert steps >= {ALLOCATE, ENERGY} and weighed
 
 
 def _declare(st: WorldsState, seat: int) -> Action:

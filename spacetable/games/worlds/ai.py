@@ -1,12 +1,10 @@
 """Skirmish AI players (WS-10.9) and their levels (issue 13).
 
-``advised`` (the default, level hard) splits the game in two: what to fight and the aftermath (declare a
-combat or end the turn; tie, retreat and conversion choices) are chosen by information-set MCTS on a fixed
-budget of ``HARD_ITERATIONS`` per decision, which plays for the skirmish's result that material decides
-(WS-8.4); inside a combat the WS-10 advisor allocates the pieces and picks the events and the energy for the
-combat's ``win`` value against the opponent's best response (WS-10.3), re-planned before every step.
-``search`` is that MCTS alone, ``playouts`` (medium) the same search on a fifth of the budget, ``random`` the
-easy level. Every player sees only its own seat's view (``determinize``).
+``advised`` (the default, level hard) is information-set MCTS on a fixed budget of ``HARD_ITERATIONS`` per
+decision, playing for the skirmish's result that material decides (WS-8.4), which inside a combat weighs only the
+WS-10 advisor's best-response plans for the combat objectives, and holding back (:class:`AdvisedSearch`).
+``search`` is the same MCTS choosing among every legal action, ``playouts`` (medium) that search on a fifth of the
+budget, ``random`` the easy level. Every player sees only its own seat's view (``determinize``).
 
 ``advisor`` (a tool without a level) plays every combat decision with the exact advisor:
 it declares a combat when the ``win`` value under a worst-case opponent energy
@@ -27,6 +25,7 @@ from spacetable.ai.mcts import MCTSAgent
 from spacetable.core.game import Action, Game
 from spacetable.core.hooks import AgentSpec
 from spacetable.core.moves import agent_actions
+from spacetable.core.serial import action_key
 
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .declare import card_by_id, eligible_cards, pieces_on
@@ -186,7 +185,7 @@ class AdvisorAgent:
 
 #: MCTS iterations per decision of the medium level (a fixed budget: the level plays alike on any machine)
 MEDIUM_ITERATIONS = 200
-#: MCTS iterations per decision of the hard level: the same search on five times the budget (issue 13: the
+#: MCTS iterations per decision of the hard level and of ``search``: five times the medium budget (issue 13: the
 #: skirmish is scored by material, WS-8.4, which the playouts see and the per-combat advisor does not)
 HARD_ITERATIONS = 1000
 
@@ -198,27 +197,68 @@ class _Playouts(MCTSAgent):
 
 
 class _Search(MCTSAgent):
-    """The same information-set MCTS on the hard level's larger fixed budget (the ``search`` level)."""
+    """The same information-set MCTS on the hard level's larger fixed budget, over every legal action."""
 
     name = "search"
 
 
+#: The combat objectives (WS-10.4) whose best-response plans the hard level compares by searching.
+CANDIDATE_OBJECTIVES = ("win", "no_loss", "net", "losses")
+
+
+#: The choice the advisor never proposes for a combat alone: keep the card or the energy for a later combat.
+_HOLD_BACK: dict[str, Action] = {EVENT: {"type": "play_event", "card": None}, ENERGY: {"type": "commit_energy", "amount": 0}}
+
+
+def _signature(state: WorldsState, seat: int) -> tuple[Any, ...]:
+    """What identifies a decision point for every sample of it: public facts only (the hands are hidden)."""
+    c = state.combat
+    combat = None if c is None else (c.card, c.current, c.step, tuple(sorted(c.sealed.commits)))
+    return (state.round, state.active, state.combats_this_turn, len(state.log), combat, seat)
+
+
 class AdvisedSearch:
-    """The hard level: the search decides what to fight (declare a combat or end the turn) and the aftermath
-    (tie, retreat, conversion); inside a combat the WS-10 advisor allocates the pieces and chooses the events and
-    the energy, against the opponent's best response (WS-10.3) when that search stays small."""
+    """The hard level: the tree search with the advisor's plans as its combat choices.
+
+    At an allocation, event or energy step the WS-10 advisor proposes its best-response plan (WS-10.3) for each
+    objective of :data:`CANDIDATE_OBJECTIVES`, and holding back (no card, no energy) is proposed too: the advisor
+    answers how best to fight this combat, the search whether it is worth it for the skirmish (WS-8.4). The search
+    weighs only those few proposals at the root, recognised in every sampled world by :func:`_signature`, and plays
+    everything after them out as ``search`` does; outside a combat (declare or end the turn, the aftermath) it is
+    ``search``. When all the proposals agree no search is needed."""
 
     name = "advised"
 
-    def __init__(self, seed: int = 0, iterations: int = 1000, objective: str = "win") -> None:
-        self.search = MCTSAgent(iterations=iterations, seconds=None, seed=seed)
-        self.advisor = AdvisorAgent(seed, objective=objective)
+    def __init__(self, seed: int = 0, iterations: int = 1000) -> None:
+        self.root: tuple[tuple[Any, ...], list[Action]] | None = None
+        self.search = MCTSAgent(iterations=iterations, seconds=None, seed=seed, actions=self._actions)
+        self.advisors = [AdvisorAgent(seed, objective=o) for o in CANDIDATE_OBJECTIVES]
+
+    def _actions(self, game: Game[Any], state: WorldsState, seat: int) -> list[Action]:
+        legal = agent_actions(game.legal_actions(state, seat))
+        if self.root is None or self.root[0] != _signature(state, seat):
+            return legal
+        keys = {action_key(a) for a in legal}
+        return [a for a in self.root[1] if action_key(a) in keys] or legal
 
     def choose(self, game: Game[Any], state: WorldsState, player: int) -> Action:
         c = state.combat
+        self.root = None
         if c is not None and c.step in (ALLOCATE, EVENT, ENERGY):
-            return self.advisor.choose(game, state, player)
-        return self.search.choose(game, state, player)
+            proposals: dict[str, Action] = {}
+            for adv in self.advisors:
+                a = adv.choose(game, state, player)
+                proposals.setdefault(action_key(a), a)
+            hold = _HOLD_BACK.get(c.step)
+            if hold is not None and hold in agent_actions(game.legal_actions(state, player)):
+                proposals.setdefault(action_key(hold), hold)  # keep the card or the energy for later combats
+            if len(proposals) == 1:
+                return next(iter(proposals.values()))
+            self.root = (_signature(state, player), list(proposals.values()))
+        try:
+            return self.search.choose(game, state, player)
+        finally:
+            self.root = None
 
 
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
@@ -234,8 +274,8 @@ DEFAULT_AGENT = "advised"
 #: The players offered by the lobby and the terminal (:meth:`Game.agents`), the default first.
 AGENT_SPECS = (
     AgentSpec("advised", AGENTS["advised"], level="hard",
-              description=f"information-set Monte Carlo tree search ({HARD_ITERATIONS} iterations) chooses the combats, "
-                          "the WS-10 best-response advisor plays each one"),
+              description=f"information-set Monte Carlo tree search ({HARD_ITERATIONS} iterations per decision) that, "
+                          "inside a combat, weighs only the WS-10 advisor's best-response plans and holding back"),
     AgentSpec("search", AGENTS["search"],
               description=f"information-set Monte Carlo tree search, {HARD_ITERATIONS} iterations per decision"),
     AgentSpec("playouts", AGENTS["playouts"], level="medium",
