@@ -20,7 +20,6 @@ the exact reply search (:mod:`.replies`) runs, memoised per vector of our (cappe
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,10 +102,15 @@ class PlanSearch:
     """Our plans for one allocation against a ``fixed`` opponent reply (WS-10.3 ``fixed``).
 
     ``best`` is shared across allocations (mode ``ours``); with a ``ceiling`` (mode ``opponent_worst``)
-    the search stops with :class:`Abort` once a plan's objective reaches it."""
+    the search stops with :class:`Abort` once a plan's objective reaches it (``aborted`` then says so). The
+    search visits the same plans in the same order whatever the ceiling, which only cuts it short; ``rises``
+    (mode ``opponent_worst``) keeps a copy of ``best`` after every plan that raised its objective, so the
+    outcome under any lower ceiling can be read back without searching again."""
 
     def __init__(self, sit: Situation, slots: list[Slot], best: Best, ceiling: int | None = None) -> None:
         self.sit, self.slots, self.best, self.ceiling = sit, slots, best, ceiling
+        self.aborted = False
+        self.rises: list[Best] | None = None
         self.k = k = len(slots)
         self.n_s = [sl.s_pops + sl.s_facs for sl in slots]
         self.n_o = [sl.o_pops + sl.o_facs for sl in slots]
@@ -201,6 +205,8 @@ class PlanSearch:
         if cur is None or full > cur or (full == cur and enc < best.payload[0]):
             best.key = full
             best.payload = (enc, slots, opts, response, self.evl, energy, cards)
+        if self.rises is not None and (cur is None or key4[0] > cur[0][0]):
+            self.rises.append(Best(best.key, best.payload, best.count, list(best.plans)))
         if self.local_best is None or full > self.local_best:
             self.local_best = full
         if self.ceiling is not None and key4[0] >= self.ceiling:
@@ -220,8 +226,10 @@ class PlanSearch:
     # ------------------------------------------------------------------ search
     def run(self) -> tuple[Any, int]:
         """Search the allocation; returns (the best full key found for it, leaves visited)."""
-        with contextlib.suppress(Abort):
+        try:
             self.search()
+        except Abort:
+            self.aborted = True
         return self.local_best, self.leaves
 
     def search(self) -> None:
