@@ -79,38 +79,62 @@ def _passive_order(sit: Situation, alloc_list: list[list[Slot]]) -> list[int]:
     return sorted(range(len(alloc_list)), key=est.__getitem__)
 
 
+def _reaches(sit: Situation, slots: list[Slot], target: int) -> tuple[bool, int]:
+    """Whether some plan of ours for the allocation reaches the objective ``target`` (a search with that floor and
+    ceiling: cut at once below it, stopped at the first plan reaching it), and the leaves visited."""
+    search = plan_search(sit, slots, Best(), target)
+    search.floor = target
+    leaves = search.run()[1]
+    return search.aborted, leaves
+
+
 def _opponent_worst(sit: Situation, alloc_list: list[list[Slot]]) -> tuple[Best, int]:
     """WS-10.2 mode ``opponent_worst``: O picks the allocation first, to minimise our best value.
 
     The answer is that of the canonical scan: allocations in canonical order, each searched with the ceiling of the
     chosen one's objective, the chosen one replaced when the (possibly cut) search's key is strictly lower. Only
     the first allocation reaching the lowest objective m is searched to the end there; a later one stops at its
-    first plan reaching m, and replaces the chosen one when its best key at that point is lower. The allocations
-    are searched here in another order (:func:`_passive_order`), so that m is found first and lowers every other
-    search's ceiling: an allocation before the first one known to reach the lowest objective so far gets that
-    objective plus one (it could be the first reaching it: searched to the end if so), a later one the objective
-    itself. Every search keeps its ``rises``, so the canonical scan is then replayed without searching again.
-    """
+    first plan reaching m, and replaces the chosen one when its best key at that point is lower; an earlier one
+    does not matter. Here the allocations are searched in another order (:func:`_passive_order`), so that m is
+    found early, with ``low`` the lowest objective of an allocation searched to the end so far and ``first`` the
+    first allocation (canonical order) known to reach it:
+
+    * an allocation before ``first`` only has to be shown above ``low`` (:func:`_reaches` ``low + 1``, fast); if it
+      is not, it is searched to the end (it could be the first one reaching m);
+    * a later one is searched with the ceiling ``low`` and keeps its ``rises``.
+
+    The canonical scan is then replayed from the rises (an allocation after the final ``first`` that was only shown
+    above a then lower objective is searched now with the ceiling m)."""
     n_alloc = len(alloc_list)
     runs: dict[int, PlanSearch] = {}
     low: int | None = None  # lowest objective of an allocation searched to the end
     first = -1  # the first allocation (canonical order) known to reach it
     leaves = 0
+
+    def search(i: int, ceiling: int | None) -> PlanSearch:
+        nonlocal leaves
+        run = runs[i] = plan_search(sit, alloc_list[i], Best(), ceiling)
+        run.rises = []
+        leaves += run.run()[1]
+        return run
+
     for i in _passive_order(sit, alloc_list):
-        ceiling = None if low is None else low + 1 if i < first else low
-        search = runs[i] = plan_search(sit, alloc_list[i], Best(), ceiling)
-        search.rises = []
-        leaves += search.run()[1]
-        if not search.aborted:
-            obj = search.best.key[0][0]
+        if low is not None and i < first:
+            above, n = _reaches(sit, alloc_list[i], low + 1)
+            leaves += n
+            if above:
+                continue
+        run = search(i, None if low is None else low + 1 if i < first else low)
+        if not run.aborted:
+            obj = run.best.key[0][0]
             if low is None or obj < low or (obj == low and i < first):
                 low, first = obj, i
     assert low is not None
     chosen = runs[first].best
     for i in range(first + 1, n_alloc):
-        rises = runs[i].rises
-        assert rises is not None
-        box = next(b for b in rises if b.key[0][0] >= low)  # where a search with ceiling ``low`` stops
+        run = runs.get(i) or search(i, low)
+        assert run.rises is not None
+        box = next(b for b in run.rises if b.key[0][0] >= low)  # where a search with ceiling ``low`` stops
         if box.key[0] < chosen.key[0]:
             chosen = box
     return chosen, leaves

@@ -105,12 +105,17 @@ class PlanSearch:
     the search stops with :class:`Abort` once a plan's objective reaches it (``aborted`` then says so). The
     search visits the same plans in the same order whatever the ceiling, which only cuts it short; ``rises``
     (mode ``opponent_worst``) keeps a copy of ``best`` after every plan that raised its objective, so the
-    outcome under any lower ceiling can be read back without searching again."""
+    outcome under any lower ceiling can be read back without searching again.
+
+    With a ``floor`` only plans whose objective reaches it matter: branches (and, against the worst case, plans)
+    below it are cut as if a plan reaching it had been found. With a ceiling equal to the floor the search answers
+    cheaply whether some plan reaches it (``aborted``) or none does."""
 
     def __init__(self, sit: Situation, slots: list[Slot], best: Best, ceiling: int | None = None) -> None:
         self.sit, self.slots, self.best, self.ceiling = sit, slots, best, ceiling
         self.aborted = False
         self.rises: list[Best] | None = None
+        self.floor: int | None = None
         self.k = k = len(slots)
         self.n_s = [sl.s_pops + sl.s_facs for sl in slots]
         self.n_o = [sl.o_pops + sl.o_facs for sl in slots]
@@ -224,6 +229,13 @@ class PlanSearch:
             yield pos, j, nxt[pos]
 
     # ------------------------------------------------------------------ search
+    def _threshold(self) -> int | None:
+        """The objective a plan must reach to matter: the best one found's, or the floor."""
+        thr = self.best.key[0][0] if self.best.key is not None else None
+        if self.floor is not None and (thr is None or thr < self.floor):
+            return self.floor
+        return thr
+
     def run(self) -> tuple[Any, int]:
         """Search the allocation; returns (the best full key found for it, leaves visited)."""
         try:
@@ -233,8 +245,8 @@ class PlanSearch:
         return self.local_best, self.leaves
 
     def search(self) -> None:
-        """Branch and bound against the fixed reply: a branch whose bound is below the best objective goes."""
-        k, s_opts, choice, evl, best, moves = self.k, self.s_opts, self.choice, self.evl, self.best, self.moves
+        """Branch and bound against the fixed reply: a branch whose bound is below the best objective (or the floor) goes."""
+        k, s_opts, choice, evl, moves = self.k, self.s_opts, self.choice, self.evl, self.moves
         ss = SideSearch(self.n_s, self.n_o, self.o_fixed_power, self.own, s_opts, self.sym, self.sit.energy_s,
                         self.hand, True, [not f for f in self.fixed_ev])
         laws = side_laws(ss, self.space)
@@ -247,10 +259,11 @@ class PlanSearch:
                 return
             lbs: list[int] | None = None
             for pos, j, nxt in self.children(i, state):
-                if best.key is not None:
+                thr = self._threshold()
+                if thr is not None:
                     if lbs is None:
                         lbs = bounds.child_bounds(i, state, dist, els, elo)
-                    if lbs[pos] < best.key[0][0]:
+                    if lbs[pos] < thr:
                         continue
                 choice[i] = j
                 ol = laws[i][j]
@@ -343,9 +356,6 @@ class WorstCaseSearch(PlanSearch):
             dist, els, elo = dists[d]
             dists.append((dist @ ol.step, els + ol.els, elo + ol.elo))
         return dists[i]
-
-    def _threshold(self) -> int | None:
-        return self.best.key[0][0] if self.best.key is not None else None
 
     def leaf(self, state: int) -> None:
         """A complete plan: ruled out by a killer, by a reply found by the reply search, or recorded at its
