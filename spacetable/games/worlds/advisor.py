@@ -33,7 +33,8 @@ a reply that rules the plan out; otherwise the exact reply search runs, memoised
 powers. In mode ``opponent_worst`` an allocation's search stops as soon as our value reaches the
 opponent's best allocation so far (it will not pick this one); the allocations likeliest to be the
 opponent's pick (our value against a passive opponent) are searched first, so that ceiling is low
-early, and the answer is that of a scan in canonical order, replayed from what the searches kept.
+early, an allocation that cannot be the answer is only shown to be above it (a search with a floor),
+and the answer is that of a scan in canonical order, replayed from what the searches kept.
 
 No approximation is made anywhere: larger combats only take longer (``bench/worlds_advisor.py``).
 """

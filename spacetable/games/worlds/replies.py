@@ -4,7 +4,8 @@ For a fixed plan of ours the opponent picks, from its hand and pool and knowing 
 that is lexicographically worst for us (WS-10.5 order). :func:`search_min` finds it exactly by branch
 and bound (lower bounds from :class:`.bounds.Bounds` with ``sense`` -1); :func:`additive_reply` gets it
 straight from the bound tables for the additive objectives ``losses`` and ``net``; :func:`descend`
-is a cheap local search that only looks for a reply ruling a plan out, never to certify a value.
+is a cheap local search that only looks for a reply ruling a plan out, never to certify a value (it
+values all the neighbours of a reply at once, one batched product per battle).
 """
 
 from __future__ import annotations

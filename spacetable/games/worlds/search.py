@@ -11,7 +11,8 @@ opponent's best reply to each plan (``worst_case``). Both
   co-optimal count adds back, per plan, the plans the cap removed (:func:`sat_extra`), so it counts the
   whole plan space;
 * prune a branch when an optimistic bound (:class:`.bounds.Bounds`) is strictly below the best
-  objective found, so no co-optimal plan is lost.
+  objective found, so no co-optimal plan is lost (or below a given floor, when the only question is
+  whether some plan reaches it).
 
 The worst-case search keeps "killer" replies (replies found so far): the worst-case value of a plan is
 at most its value against any one reply, so they bound our plans at inner nodes and at leaves before
