@@ -5,6 +5,8 @@ Blind enumeration (test_advisor_search.py) is too slow beyond a few battles, so 
 with offsets) to the answers of the advisor before its bounds and laws moved to numpy tables: the value vector, the
 chosen plan, the co-optimal count and plans, and the opponent's reply must not change, whatever the pruning and the
 arithmetic. The same answers must come from the Python-integer (object array) laws used beyond 11 battles.
+Two ``opponent_worst`` defences of 6 pieces against 7 are pinned to the answers of the advisor before it searched
+the allocations out of canonical order; their answers must not depend on that order either.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from spacetable.games.worlds import advisor
 from spacetable.games.worlds.advisor import Situation, advise
 from spacetable.games.worlds.plans import LawSpace
 
@@ -46,6 +49,14 @@ def _situation(n: int, objective: str, **over: Any) -> Situation:
     )
     fields.update(over)
     return Situation(**fields)
+
+
+def _defender(pieces: tuple[int, int], o_pieces: tuple[int, int], objective: str, **over: Any) -> Situation:
+    """We defend one World with ``pieces`` (Populations, Factories) against ``o_pieces``; the attacker allocates
+    (``opponent_worst``) and replies at worst for us."""
+    anchors = [(f"S.P{i}", "P") for i in range(pieces[0])] + [(f"S.F{i}", "F") for i in range(pieces[1])]
+    return _situation(0, objective, s_is_attacker=False, s_pieces=pieces, o_pieces=o_pieces, anchors=anchors,
+                      allocator="O", mode="opponent_worst", **over)
 
 
 def _groups(enc: Any) -> str:
@@ -178,6 +189,40 @@ PINNED: dict[str, tuple[Situation, Pinned]] = {
     ),
 }
 
+#: ``opponent_worst`` combats pinned before the allocations were searched out of canonical order (the likely worst for
+#: us first, WS-10.2) and the scan replayed: in the first, several allocations tie on the objective and the answer is
+#: the best plan of a search the ceiling cut short (so its co-optimal count is that search's); in the second, an
+#: allocation first shown above the lowest objective so far has to be searched to the end, and one after the final
+#: choice is only searched at the replay.
+OPPONENT_WORST: dict[str, tuple[Situation, Pinned]] = {
+    "6v7 net opponent_worst ties": (
+        _defender((3, 3), (5, 2), "net", energy_s=3, energy_o=2, hand_s=["MG", "RI"], hand_o=["MG", "CET"],
+                  offsets=(0, 1)),
+        Pinned(
+            events=["MG", None, None, None, None, "RI"], energy=[0, 0, 0, 0, 0, 3],
+            value=("11/18", "183303185/362797056", "15/4", "157/36", 3, 2),
+            co_optimal=1, encoding="1001 1000 1000 0100 0100 0133",
+            response=[(None, 0), (None, 0), ("MG", 0), (None, 0), (None, 0), ("CET", 2)],
+            plans=("1001 1000 1000 0100 0100 0133",),
+        ),
+    ),
+    "6v7 no_loss opponent_worst": (
+        _defender((5, 1), (2, 5), "no_loss", energy_s=3, energy_o=4, hand_s=["CET", "MG", "RI"],
+                  hand_o=["MG", "CET", "RI"]),
+        Pinned(
+            events=[None, None, "CET", "RI", "MG", None], energy=[0, 0, 0, 0, 3, 0],
+            value=("62963345/80621568", "122269865/241864704", "53/18", "65/18", 3, 3),
+            co_optimal=6, encoding="1000 1000 1002 1003 1031 0100",
+            response=[(None, 1), (None, 2), (None, 0), (None, 0), ("CET", 1), ("MG", 0)],
+            plans=(
+                "1000 1000 1002 1003 1031 0100", "1000 1001 1002 1003 1030 0100", "1000 1002 1003 1010 1021 0100",
+                "1000 1002 1003 1011 1020 0100", "1001 1002 1003 1010 1020 0100", "1002 1003 1010 1010 1011 0100",
+            ),
+        ),
+    ),
+}
+PINNED.update(OPPONENT_WORST)
+
 
 def _check(sit: Situation, pin: Pinned) -> None:
     a = advise(sit)
@@ -205,3 +250,17 @@ def test_ws_10_7_python_integer_laws_give_the_same_advice(name: str, monkeypatch
     beyond int64) the advice is the same."""
     monkeypatch.setattr(LawSpace, "int64_battles", 0)
     _check(*PINNED[name])
+
+
+@pytest.mark.rule("WS-10.2", "WS-10.3")
+@pytest.mark.parametrize("name", list(OPPONENT_WORST))
+@pytest.mark.parametrize("order", ["canonical", "reversed"])
+def test_ws_10_2_opponent_worst_answer_does_not_depend_on_the_search_order(name: str, order: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """WS-10.2: whatever order the allocations are searched in, the advice is the canonical scan's."""
+    def ordered(sit: Situation, alloc_list: list[Any]) -> list[int]:
+        out = list(range(len(alloc_list)))
+        return out if order == "canonical" else out[::-1]
+
+    monkeypatch.setattr(advisor, "_passive_order", ordered)
+    _check(*OPPONENT_WORST[name])

@@ -31,17 +31,22 @@ in canonical anchor order (WS-10.6) that
 found so far ("killers") bound our plans; at a leaf that survives them a short local search looks for
 a reply that rules the plan out; otherwise the exact reply search runs, memoised per vector of our
 powers. In mode ``opponent_worst`` an allocation's search stops as soon as our value reaches the
-opponent's best allocation so far (it will not pick this one).
+opponent's best allocation so far (it will not pick this one); the allocations likeliest to be the
+opponent's pick (our value against a passive opponent) are searched first, so that ceiling is low
+early, an allocation that cannot be the answer is only shown to be above it (a search with a floor),
+and the answer is that of a scan in canonical order, replayed from what the searches kept.
 
 No approximation is made anywhere: larger combats only take longer (``bench/worlds_advisor.py``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .odds import BattleInput, combat_odds
 from .pairing import canonical_splits
 from .plans import FIXED, FREE, OBJECTIVES, WORST_CASE, Advice, Situation, Slot, group
-from .search import MAX_LISTED, Best, plan_search
+from .search import MAX_LISTED, Best, PlanSearch, plan_search
 
 __all__ = ["FIXED", "OBJECTIVES", "WORST_CASE", "Advice", "Situation", "Slot", "advise", "allocations"]
 
@@ -65,17 +70,74 @@ def allocations(sit: Situation) -> list[list[Slot]]:
     return out
 
 
+def _passive_order(sit: Situation, alloc_list: list[list[Slot]]) -> list[int]:
+    """The allocations, the likely worst for us first: by our best value against the passive opponent (no card, no
+    energy; a cheap upper bound on the worst-case value), ties in canonical order."""
+    if sit.opponent == FIXED:
+        return list(range(len(alloc_list)))  # the searches are as cheap as the estimate
+    passive = replace(sit, opponent=FIXED, fixed_response=None)
+    est = [PlanSearch(passive, slots, Best()).run()[0][0][0] for slots in alloc_list]
+    return sorted(range(len(alloc_list)), key=est.__getitem__)
+
+
+def _reaches(sit: Situation, slots: list[Slot], target: int) -> tuple[bool, int]:
+    """Whether some plan of ours for the allocation reaches the objective ``target`` (a search with that floor and
+    ceiling: cut at once below it, stopped at the first plan reaching it), and the leaves visited."""
+    search = plan_search(sit, slots, Best(), target)
+    search.floor = target
+    leaves = search.run()[1]
+    return search.aborted, leaves
+
+
 def _opponent_worst(sit: Situation, alloc_list: list[list[Slot]]) -> tuple[Best, int]:
-    """WS-10.2 mode ``opponent_worst``: O picks the allocation first, to minimise our best value."""
-    chosen: Best | None = None
+    """WS-10.2 mode ``opponent_worst``: O picks the allocation first, to minimise our best value.
+
+    The answer is that of the canonical scan: allocations in canonical order, each searched with the ceiling of the
+    chosen one's objective, the chosen one replaced when the (possibly cut) search's key is strictly lower. Only
+    the first allocation reaching the lowest objective m is searched to the end there; a later one stops at its
+    first plan reaching m, and replaces the chosen one when its best key at that point is lower; an earlier one
+    does not matter. Here the allocations are searched in another order (:func:`_passive_order`), so that m is
+    found early, with ``low`` the lowest objective of an allocation searched to the end so far and ``first`` the
+    first allocation (canonical order) known to reach it:
+
+    * an allocation before ``first`` only has to be shown above ``low`` (:func:`_reaches` ``low + 1``, fast); if it
+      is not, it is searched to the end (it could be the first one reaching m);
+    * a later one is searched with the ceiling ``low`` and keeps its ``rises``.
+
+    The canonical scan is then replayed from the rises (an allocation after the final ``first`` that was only shown
+    above a then lower objective is searched now with the ceiling m)."""
+    n_alloc = len(alloc_list)
+    runs: dict[int, PlanSearch] = {}
+    low: int | None = None  # lowest objective of an allocation searched to the end
+    first = -1  # the first allocation (canonical order) known to reach it
     leaves = 0
-    for slots in alloc_list:
-        box = Best()
-        _, n = plan_search(sit, slots, box, None if chosen is None else chosen.key[0][0]).run()
-        leaves += n
-        if chosen is None or box.key[0] < chosen.key[0]:
+
+    def search(i: int, ceiling: int | None) -> PlanSearch:
+        nonlocal leaves
+        run = runs[i] = plan_search(sit, alloc_list[i], Best(), ceiling)
+        run.rises = []
+        leaves += run.run()[1]
+        return run
+
+    for i in _passive_order(sit, alloc_list):
+        if low is not None and i < first:
+            above, n = _reaches(sit, alloc_list[i], low + 1)
+            leaves += n
+            if above:
+                continue
+        run = search(i, None if low is None else low + 1 if i < first else low)
+        if not run.aborted:
+            obj = run.best.key[0][0]
+            if low is None or obj < low or (obj == low and i < first):
+                low, first = obj, i
+    assert low is not None
+    chosen = runs[first].best
+    for i in range(first + 1, n_alloc):
+        run = runs.get(i) or search(i, low)
+        assert run.rises is not None
+        box = next(b for b in run.rises if b.key[0][0] >= low)  # where a search with ceiling ``low`` stops
+        if box.key[0] < chosen.key[0]:
             chosen = box
-    assert chosen is not None
     return chosen, leaves
 
 

@@ -171,12 +171,23 @@ class LawSpace:
         self._options: dict[tuple[int, int, int], OptionLaw] = {}
         #: option-law rows of whole battles, memoised by their users (keys of their choosing)
         self.rows: dict[Any, list[OptionLaw]] = {}
+        self._stacks: dict[Any, tuple[Any, Any, Any]] = {}
 
     def origin(self) -> Any:
         """The law of D before any battle: D = 0 for sure."""
         out = np.zeros(self.size, dtype=self.dtype)
         out[self.low] = 1
         return out
+
+    def stacked(self, key: Any) -> tuple[Any, Any, Any]:
+        """The row ``rows[key]`` as arrays, for many plans at once: its step matrices (options x size x size), E[L_S]*36
+        and E[L_O]*36 per option."""
+        hit = self._stacks.get(key)
+        if hit is None:
+            row = self.rows[key]
+            hit = self._stacks[key] = (np.stack([ol.step for ol in row]), np.array([ol.els for ol in row], dtype=self.dtype),
+                                       np.array([ol.elo for ol in row], dtype=self.dtype))
+        return hit
 
     def option(self, d: int, n_s: int, n_o: int) -> OptionLaw:
         """The option law of a battle of ``n_s`` against ``n_o`` pieces where S's power exceeds the other's by ``d``."""
@@ -223,6 +234,22 @@ class Evaluator:
         else:
             obj = elo_t - els_t
         return (obj, win, -els_t, elo_t)
+
+    def keys(self, dists: Any, els: Any, elo: Any) -> list[tuple[int, int, int, int]]:
+        """:meth:`key` of many laws at once: ``dists`` one law per row, ``els`` / ``elo`` arrays."""
+        win = dists[:, self.win_from:].sum(axis=1)
+        els_t = els + 36 * self.offsets[0]
+        elo_t = elo + 36 * self.offsets[1]
+        if self.objective == "win":
+            obj = win
+        elif self.objective == "no_loss":
+            obj = dists[:, self.no_loss_from:].sum(axis=1)
+        elif self.objective == "losses":
+            obj = -els_t
+        else:
+            obj = elo_t - els_t
+        return [(int(a), int(b), int(c), int(d)) for a, b, c, d in zip(obj.tolist(), win.tolist(), (-els_t).tolist(),
+                                                                        elo_t.tolist(), strict=True)]
 
     def fraction_value(self, key: tuple[int, int, int, int], energy: int, cards: int) -> dict[str, Fraction]:
         """The WS-10.8 value vector of a key as exact fractions."""

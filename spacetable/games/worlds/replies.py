@@ -4,13 +4,16 @@ For a fixed plan of ours the opponent picks, from its hand and pool and knowing 
 that is lexicographically worst for us (WS-10.5 order). :func:`search_min` finds it exactly by branch
 and bound (lower bounds from :class:`.bounds.Bounds` with ``sense`` -1); :func:`additive_reply` gets it
 straight from the bound tables for the additive objectives ``losses`` and ``net``; :func:`descend`
-is a cheap local search that only looks for a reply ruling a plan out, never to certify a value.
+is a cheap local search that only looks for a reply ruling a plan out, never to certify a value (it
+values all the neighbours of a reply at once, one batched product per battle).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from .bounds import Bounds, Moves
 from .events import event_number
@@ -33,12 +36,18 @@ class SideSearch:
     free: list[bool]  # the battle's event is still to choose (not already revealed)
 
 
+def side_key(ss: SideSearch, i: int) -> tuple[Any, ...]:
+    """What battle i's option laws depend on: the key of their row in :attr:`.LawSpace.rows`."""
+    pops, facs = ss.base[i]
+    return ("side", ss.is_s, pops, facs, ss.fixed_other[i], ss.n_s[i], ss.n_o[i], tuple(ss.options[i]))
+
+
 def side_laws(ss: SideSearch, space: LawSpace) -> list[list[OptionLaw]]:
     """Per battle, per option: its law from S's point of view (rows memoised in ``space``)."""
     out = []
     for i, opts in enumerate(ss.options):
         pops, facs = ss.base[i]
-        key = ("side", ss.is_s, pops, facs, ss.fixed_other[i], ss.n_s[i], ss.n_o[i], tuple(opts))
+        key = side_key(ss, i)
         row = space.rows.get(key)
         if row is None:
             row = []
@@ -142,74 +151,132 @@ def search_min(ss: SideSearch, ev: Evaluator, threshold: int | None,
     return True, best[0], best[1]
 
 
-def _reply_key(ss: SideSearch, ev: Evaluator, laws: list[list[OptionLaw]], index: list[dict[Any, int]],
-               reply: Reply) -> Key4 | None:
-    """Our key against ``reply``, or None when the opponent cannot play it (an option out of range, a card
-    it does not hold, more energy than its pool)."""
-    used: dict[str, int] = {}
-    dist = ev.space.origin()
-    els = elo = 0
-    for i, o in enumerate(reply):
-        j = index[i].get(o)
-        if j is None:
-            return None
-        if o[0] is not None and ss.free[i]:
-            used[o[0]] = used.get(o[0], 0) + 1
-            if used[o[0]] > ss.hand.get(o[0], 0):
-                return None
-        ol = laws[i][j]
-        dist = dist @ ol.step
-        els += ol.els
-        elo += ol.elo
-    if sum(e for _, e in reply) > ss.pool:
-        return None
-    return ev.key(dist, els, elo)
+Change = tuple[tuple[int, tuple[str | None, int]], ...]
 
 
-def _neighbours(cur: Reply, events: list[list[str | None]]) -> list[Reply]:
-    """Replies one step from ``cur``: one energy moved between battles, two battles' cards swapped, one more
-    energy in a battle, another card in a battle."""
+def _neighbours(cur: Reply, events: list[list[str | None]]) -> list[Change]:
+    """Replies one step from ``cur``, as the battles they change and their new options: one energy moved between
+    battles, two battles' cards swapped, one more energy in a battle, another card in a battle."""
     k = len(cur)
-    out: list[Reply] = []
+    out: list[Change] = []
     for a in range(k):
+        ev_a, e_a = cur[a]
         for b in range(k):
-            if a != b and cur[a][1] > 0:
-                r = list(cur)
-                r[a] = (cur[a][0], cur[a][1] - 1)
-                r[b] = (cur[b][0], cur[b][1] + 1)
-                out.append(r)
-            if a < b and cur[a][0] != cur[b][0]:
-                r = list(cur)
-                r[a], r[b] = (cur[b][0], cur[a][1]), (cur[a][0], cur[b][1])
-                out.append(r)
-        r = list(cur)
-        r[a] = (cur[a][0], cur[a][1] + 1)
-        out.append(r)
+            if a != b and e_a > 0:
+                out.append(((a, (ev_a, e_a - 1)), (b, (cur[b][0], cur[b][1] + 1))))
+            if a < b and ev_a != cur[b][0]:
+                out.append(((a, (cur[b][0], e_a)), (b, (ev_a, cur[b][1]))))
+        out.append(((a, (ev_a, e_a + 1)),))
         for evc in events[a]:
-            if evc != cur[a][0]:
-                r = list(cur)
-                r[a] = (evc, cur[a][1])
-                out.append(r)
+            if evc != ev_a:
+                out.append(((a, (evc, e_a)),))
     return out
+
+
+class _Replies:
+    """Our keys against many replies of the opponent at once, each a few battles away from a reply ``cur``."""
+
+    def __init__(self, ss: SideSearch, ev: Evaluator) -> None:
+        self.ss, self.ev = ss, ev
+        side_laws(ss, ev.space)
+        self.k = len(ss.options)
+        self.index = [{o: j for j, o in enumerate(opts)} for opts in ss.options]
+        self.stacks = [ev.space.stacked(side_key(ss, i)) for i in range(self.k)]
+        self.origin = ev.space.origin()
+
+    def start(self, cur: Reply) -> None:
+        """Make ``cur`` the reply the others are changes of."""
+        ss = self.ss
+        self.cur = cur
+        self.cur_j = [self.index[i].get(o, -1) for i, o in enumerate(cur)]
+        self.missing = {i for i, j in enumerate(self.cur_j) if j < 0}  # options the opponent does not have
+        self.energy = sum(e for _, e in cur)
+        used: dict[str, int] = {}
+        for i, (evc, _) in enumerate(cur):
+            if evc is not None and ss.free[i]:
+                used[evc] = used.get(evc, 0) + 1
+        self.used = used
+        self.over = [c for c, n in used.items() if n > ss.hand.get(c, 0)]  # cards played more often than held
+
+    def playable(self, change: Change) -> list[int] | None:
+        """The option numbers of the changed battles, or None when the opponent cannot play the changed reply (an
+        option out of range, a card it does not hold, more energy than its pool)."""
+        ss, cur = self.ss, self.cur
+        js = []
+        delta: dict[str, int] = {}
+        energy = self.energy
+        for i, o in change:
+            j = self.index[i].get(o)
+            if j is None:
+                return None
+            js.append(j)
+            old = cur[i]
+            energy += o[1] - old[1]
+            if ss.free[i] and o[0] != old[0]:
+                if old[0] is not None:
+                    delta[old[0]] = delta.get(old[0], 0) - 1
+                if o[0] is not None:
+                    delta[o[0]] = delta.get(o[0], 0) + 1
+        if energy > ss.pool:
+            return None
+        if self.missing and not self.missing <= {i for i, _ in change}:
+            return None
+        for c in self.over:
+            if self.used[c] + delta.get(c, 0) > ss.hand.get(c, 0):
+                return None
+        for c, n in delta.items():
+            if n > 0 and self.used.get(c, 0) + n > ss.hand.get(c, 0):
+                return None
+        return js
+
+    def keys(self, changes: list[Change], js: list[list[int]]) -> list[Key4]:
+        """Our keys against the changed replies (all playable): the laws of all of them, battle by battle."""
+        rows, cols, vals = [], [], []
+        for r, (change, jr) in enumerate(zip(changes, js, strict=True)):
+            for (i, _), j in zip(change, jr, strict=True):
+                rows.append(r)
+                cols.append(i)
+                vals.append(j)
+        opt = np.tile(np.array(self.cur_j, dtype=np.intp), (len(changes), 1))
+        opt[rows, cols] = vals
+        dist = np.tile(self.origin, (len(changes), 1))
+        els = elo = 0
+        for i, (steps, els_i, elo_i) in enumerate(self.stacks):
+            col = opt[:, i]
+            dist = np.matmul(dist[:, None, :], steps[col])[:, 0]
+            els = els + els_i[col]
+            elo = elo + elo_i[col]
+        return self.ev.keys(dist, els, elo)
 
 
 def descend(ss: SideSearch, ev: Evaluator, seed: tuple[Key4, Reply], threshold: int) -> tuple[Key4, Reply] | None:
     """Cheap local search for the opponent from a known reply: move one energy between battles, add one,
-    or change / swap event cards, keeping the steepest improvement. Returns a reply pushing S's objective
-    strictly below ``threshold`` (a cut, WS-10.3), or None. Used only to cut; never to certify a value."""
-    laws = side_laws(ss, ev.space)
-    index = [{o: j for j, o in enumerate(opts)} for opts in ss.options]
+    or change / swap event cards, keeping the steepest improvement (the first of the best, in the order of
+    :func:`_neighbours`; all neighbours valued at once). Returns a reply pushing S's objective strictly below
+    ``threshold`` (a cut, WS-10.3), or None. Used only to cut; never to certify a value."""
+    table = _Replies(ss, ev)
     events = [sorted({o[0] for o in opts}, key=event_number) for opts in ss.options]
     cur_key, cur = seed[0], list(seed[1])
     for _ in range(4 * len(ss.options)):
-        best: tuple[Key4, Reply] | None = None
-        for r in _neighbours(cur, events):
-            key = _reply_key(ss, ev, laws, index, r)
-            if key is not None and key < cur_key and (best is None or key < best[0]):
-                best = (key, r)
+        table.start(cur)
+        changes: list[Change] = []
+        js: list[list[int]] = []
+        for change in _neighbours(cur, events):
+            jr = table.playable(change)
+            if jr is not None:
+                changes.append(change)
+                js.append(jr)
+        if not changes:
+            return None
+        best: tuple[Key4, Change] | None = None
+        for key, change in zip(table.keys(changes, js), changes, strict=True):
+            if key < cur_key and (best is None or key < best[0]):
+                best = (key, change)
         if best is None:
             return None
-        cur_key, cur = best
+        cur_key, cur = best[0], list(cur)
+        for i, o in best[1]:
+            cur[i] = o
         if cur_key[0] < threshold:
             return cur_key, cur
     return None

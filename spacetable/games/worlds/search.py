@@ -11,7 +11,8 @@ opponent's best reply to each plan (``worst_case``). Both
   co-optimal count adds back, per plan, the plans the cap removed (:func:`sat_extra`), so it counts the
   whole plan space;
 * prune a branch when an optimistic bound (:class:`.bounds.Bounds`) is strictly below the best
-  objective found, so no co-optimal plan is lost.
+  objective found, so no co-optimal plan is lost (or below a given floor, when the only question is
+  whether some plan reaches it).
 
 The worst-case search keeps "killer" replies (replies found so far): the worst-case value of a plan is
 at most its value against any one reply, so they bound our plans at inner nodes and at leaves before
@@ -20,7 +21,6 @@ the exact reply search (:mod:`.replies`) runs, memoised per vector of our (cappe
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,10 +103,20 @@ class PlanSearch:
     """Our plans for one allocation against a ``fixed`` opponent reply (WS-10.3 ``fixed``).
 
     ``best`` is shared across allocations (mode ``ours``); with a ``ceiling`` (mode ``opponent_worst``)
-    the search stops with :class:`Abort` once a plan's objective reaches it."""
+    the search stops with :class:`Abort` once a plan's objective reaches it (``aborted`` then says so). The
+    search visits the same plans in the same order whatever the ceiling, which only cuts it short; ``rises``
+    (mode ``opponent_worst``) keeps a copy of ``best`` after every plan that raised its objective, so the
+    outcome under any lower ceiling can be read back without searching again.
+
+    With a ``floor`` only plans whose objective reaches it matter: branches (and, against the worst case, plans)
+    below it are cut as if a plan reaching it had been found. With a ceiling equal to the floor the search answers
+    cheaply whether some plan reaches it (``aborted``) or none does."""
 
     def __init__(self, sit: Situation, slots: list[Slot], best: Best, ceiling: int | None = None) -> None:
         self.sit, self.slots, self.best, self.ceiling = sit, slots, best, ceiling
+        self.aborted = False
+        self.rises: list[Best] | None = None
+        self.floor: int | None = None
         self.k = k = len(slots)
         self.n_s = [sl.s_pops + sl.s_facs for sl in slots]
         self.n_o = [sl.o_pops + sl.o_facs for sl in slots]
@@ -201,6 +211,8 @@ class PlanSearch:
         if cur is None or full > cur or (full == cur and enc < best.payload[0]):
             best.key = full
             best.payload = (enc, slots, opts, response, self.evl, energy, cards)
+        if self.rises is not None and (cur is None or key4[0] > cur[0][0]):
+            self.rises.append(Best(best.key, best.payload, best.count, list(best.plans)))
         if self.local_best is None or full > self.local_best:
             self.local_best = full
         if self.ceiling is not None and key4[0] >= self.ceiling:
@@ -218,15 +230,24 @@ class PlanSearch:
             yield pos, j, nxt[pos]
 
     # ------------------------------------------------------------------ search
+    def _threshold(self) -> int | None:
+        """The objective a plan must reach to matter: the best one found's, or the floor."""
+        thr = self.best.key[0][0] if self.best.key is not None else None
+        if self.floor is not None and (thr is None or thr < self.floor):
+            return self.floor
+        return thr
+
     def run(self) -> tuple[Any, int]:
         """Search the allocation; returns (the best full key found for it, leaves visited)."""
-        with contextlib.suppress(Abort):
+        try:
             self.search()
+        except Abort:
+            self.aborted = True
         return self.local_best, self.leaves
 
     def search(self) -> None:
-        """Branch and bound against the fixed reply: a branch whose bound is below the best objective goes."""
-        k, s_opts, choice, evl, best, moves = self.k, self.s_opts, self.choice, self.evl, self.best, self.moves
+        """Branch and bound against the fixed reply: a branch whose bound is below the best objective (or the floor) goes."""
+        k, s_opts, choice, evl, moves = self.k, self.s_opts, self.choice, self.evl, self.moves
         ss = SideSearch(self.n_s, self.n_o, self.o_fixed_power, self.own, s_opts, self.sym, self.sit.energy_s,
                         self.hand, True, [not f for f in self.fixed_ev])
         laws = side_laws(ss, self.space)
@@ -239,10 +260,11 @@ class PlanSearch:
                 return
             lbs: list[int] | None = None
             for pos, j, nxt in self.children(i, state):
-                if best.key is not None:
+                thr = self._threshold()
+                if thr is not None:
                     if lbs is None:
                         lbs = bounds.child_bounds(i, state, dist, els, elo)
-                    if lbs[pos] < best.key[0][0]:
+                    if lbs[pos] < thr:
                         continue
                 choice[i] = j
                 ol = laws[i][j]
@@ -335,9 +357,6 @@ class WorstCaseSearch(PlanSearch):
             dist, els, elo = dists[d]
             dists.append((dist @ ol.step, els + ol.els, elo + ol.elo))
         return dists[i]
-
-    def _threshold(self) -> int | None:
-        return self.best.key[0][0] if self.best.key is not None else None
 
     def leaf(self, state: int) -> None:
         """A complete plan: ruled out by a killer, by a reply found by the reply search, or recorded at its
