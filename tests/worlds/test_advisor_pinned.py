@@ -11,14 +11,15 @@ the allocations out of canonical order; their answers must not depend on that or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from spacetable.games.worlds import advisor
-from spacetable.games.worlds.advisor import Situation, advise
+from spacetable.games.worlds.advisor import Situation, advise, allocations
 from spacetable.games.worlds.plans import LawSpace
 
 
@@ -189,21 +190,22 @@ PINNED: dict[str, tuple[Situation, Pinned]] = {
     ),
 }
 
-#: ``opponent_worst`` combats pinned before the allocations were searched out of canonical order (the likely worst for
-#: us first, WS-10.2) and the scan replayed: in the first, several allocations tie on the objective and the answer is
-#: the best plan of a search the ceiling cut short (so its co-optimal count is that search's); in the second, an
-#: allocation first shown above the lowest objective so far has to be searched to the end, and one after the final
-#: choice is only searched at the replay.
+#: ``opponent_worst`` combats (WS-10.2). In the first, several allocations tie on the objective: the opponent's pick
+#: is the one where our complete value is lowest (P(win) decides here), which
+#: :func:`test_ws_10_2_opponent_worst_is_the_lowest_complete_value_over_the_splits` also checks against the splits
+#: given one by one (an earlier advisor compared the value of a search the ceiling had cut short and answered
+#: P(win) 183303185/362797056 with another split). In the second, an allocation first shown above the lowest
+#: objective so far has to be searched to the end, and one after the final choice is only searched at the end.
 OPPONENT_WORST: dict[str, tuple[Situation, Pinned]] = {
     "6v7 net opponent_worst ties": (
         _defender((3, 3), (5, 2), "net", energy_s=3, energy_o=2, hand_s=["MG", "RI"], hand_o=["MG", "CET"],
                   offsets=(0, 1)),
         Pinned(
-            events=["MG", None, None, None, None, "RI"], energy=[0, 0, 0, 0, 0, 3],
-            value=("11/18", "183303185/362797056", "15/4", "157/36", 3, 2),
-            co_optimal=1, encoding="1001 1000 1000 0100 0100 0133",
+            events=[None, None, "MG", None, None, "RI"], energy=[0, 0, 0, 0, 0, 3],
+            value=("11/18", "382385/746496", "15/4", "157/36", 3, 2),
+            co_optimal=1, encoding="1000 1000 1001 0100 0100 0133",
             response=[(None, 0), (None, 0), ("MG", 0), (None, 0), (None, 0), ("CET", 2)],
-            plans=("1001 1000 1000 0100 0100 0133",),
+            plans=("1000 1000 1001 0100 0100 0133",),
         ),
     ),
     "6v7 no_loss opponent_worst": (
@@ -264,3 +266,56 @@ def test_ws_10_2_opponent_worst_answer_does_not_depend_on_the_search_order(name:
 
     monkeypatch.setattr(advisor, "_passive_order", ordered)
     _check(*OPPONENT_WORST[name])
+
+
+@pytest.mark.rule("WS-10.2", "WS-10.5", "WS-10.8")
+@pytest.mark.parametrize("name", list(OPPONENT_WORST))
+def test_ws_10_2_opponent_worst_is_the_lowest_complete_value_over_the_splits(name: str) -> None:
+    """WS-10.2: the opponent picks the split where our best value (WS-10.5 order) is lowest, the first in canonical
+    order among equal ones; the advice is that split's complete advice (mode ``given``), co-optimal count included."""
+    sit, _ = OPPONENT_WORST[name]
+    lowest: tuple[Any, Any] | None = None
+    for slots in allocations(replace(sit, mode="ours")):
+        a = advise(replace(sit, mode="given", allocation=[(s.o_pops, s.o_facs) for s in slots]))
+        v = a.value
+        key = (-v["objective"] if sit.objective == "losses" else v["objective"], v["p_win"], -v["e_ls"], v["e_lo"])
+        if lowest is None or key < lowest[0]:
+            lowest = (key, a)
+    assert lowest is not None
+    want, got = lowest[1], advise(sit)
+    assert (got.value, got.co_optimal, got.encoding, got.co_optimal_plans) == (
+        want.value, want.co_optimal, want.encoding, want.co_optimal_plans)
+
+
+def _small_defence(seed: int) -> Situation:
+    """A small random combat where the opponent allocates: 1 to 3 battles, random pools, hands, objective and model."""
+    r = random.Random(seed)
+    kinds = sorted((r.choice("PF") for _ in range(r.randint(1, 3))), key="PF".index)
+    others = [0, 0]
+    for _ in range(len(kinds) + r.randint(0, 3)):
+        others[r.randint(0, 1)] += 1
+    worst = r.random() < 0.5
+    return Situation(
+        s_is_attacker=r.random() < 0.5, on_world=r.random() < 0.7, s_pieces=(kinds.count("P"), kinds.count("F")),
+        o_pieces=(others[0], others[1]), anchors=[(f"S.{k}{i}", k) for i, k in enumerate(kinds)], allocator="O",
+        energy_s=r.randint(0, 3), energy_o=r.randint(0, 3), hand_s=r.sample(["MG", "MG", "CET", "RI"], r.randint(0, 2)),
+        hand_o=r.sample(["MG", "CET", "RI"], r.randint(0, 2)) if worst else None, mode="opponent_worst",
+        opponent="worst_case" if worst else "fixed", objective=r.choice(["win", "no_loss", "losses", "net"]),
+    )
+
+
+@pytest.mark.rule("WS-10.2", "WS-10.5", "WS-10.8")
+def test_ws_10_2_opponent_worst_on_300_small_defences() -> None:
+    """WS-10.2 on 300 random small defences (19 of them answered a cut search's value before this test existed)."""
+    for seed in range(300):
+        sit = _small_defence(seed)
+        lowest: tuple[Any, Any] | None = None
+        for slots in allocations(replace(sit, mode="ours")):
+            a = advise(replace(sit, mode="given", allocation=[(s.o_pops, s.o_facs) for s in slots]))
+            v = a.value
+            key = (-v["objective"] if sit.objective == "losses" else v["objective"], v["p_win"], -v["e_ls"], v["e_lo"])
+            if lowest is None or key < lowest[0]:
+                lowest = (key, a)
+        assert lowest is not None
+        want, got = lowest[1], advise(sit)
+        assert (got.value, got.co_optimal, got.encoding) == (want.value, want.co_optimal, want.encoding), seed

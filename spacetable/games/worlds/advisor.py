@@ -92,20 +92,19 @@ def _reaches(sit: Situation, slots: list[Slot], target: int) -> tuple[bool, int]
 def _opponent_worst(sit: Situation, alloc_list: list[list[Slot]]) -> tuple[Best, int]:
     """WS-10.2 mode ``opponent_worst``: O picks the allocation first, to minimise our best value.
 
-    The answer is that of the canonical scan: allocations in canonical order, each searched with the ceiling of the
-    chosen one's objective, the chosen one replaced when the (possibly cut) search's key is strictly lower. Only
-    the first allocation reaching the lowest objective m is searched to the end there; a later one stops at its
-    first plan reaching m, and replaces the chosen one when its best key at that point is lower; an earlier one
-    does not matter. Here the allocations are searched in another order (:func:`_passive_order`), so that m is
-    found early, with ``low`` the lowest objective of an allocation searched to the end so far and ``first`` the
-    first allocation (canonical order) known to reach it:
+    The answer is the allocation where our best plan's value (WS-10.5 order: the objective, then P(win), our
+    expected losses, theirs) is lowest, the first in canonical order among equal values, with its complete
+    co-optimal count (WS-10.8). Let m be the lowest objective and ``first`` the first allocation (canonical order)
+    reaching it. An allocation before ``first`` is above m and does not matter; one after it matters only if it
+    reaches m too, and is then compared on its complete value. The allocations are searched in another order
+    (:func:`_passive_order`) so that m is found early, with ``low`` the lowest objective of an allocation searched
+    to the end so far and ``first`` the first allocation known to reach it:
 
     * an allocation before ``first`` only has to be shown above ``low`` (:func:`_reaches` ``low + 1``, fast); if it
       is not, it is searched to the end (it could be the first one reaching m);
-    * a later one is searched with the ceiling ``low`` and keeps its ``rises``.
-
-    The canonical scan is then replayed from the rises (an allocation after the final ``first`` that was only shown
-    above a then lower objective is searched now with the ceiling m)."""
+    * a later one is searched with the ceiling ``low`` (it stops at its first plan reaching it) and keeps its
+      ``rises``, from which the end shows whether it reaches the final m; one that does is searched to the end
+      (searched now if it was never searched)."""
     n_alloc = len(alloc_list)
     runs: dict[int, PlanSearch] = {}
     low: int | None = None  # lowest objective of an allocation searched to the end
@@ -136,8 +135,12 @@ def _opponent_worst(sit: Situation, alloc_list: list[list[Slot]]) -> tuple[Best,
         run = runs.get(i) or search(i, low)
         assert run.rises is not None
         box = next(b for b in run.rises if b.key[0][0] >= low)  # where a search with ceiling ``low`` stops
-        if box.key[0] < chosen.key[0]:
-            chosen = box
+        if box.key[0][0] > low:
+            continue  # our best there is above the lowest objective: not the opponent's pick
+        if run.aborted:
+            run = search(i, None)  # a tie on the objective: the opponent compares our complete values (WS-10.5)
+        if run.best.key[0] < chosen.key[0]:
+            chosen = run.best
     return chosen, leaves
 
 
