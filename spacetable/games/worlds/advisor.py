@@ -30,11 +30,12 @@ in canonical anchor order (WS-10.6) that
 ``worst_case`` (WS-10.3, the CLI's ``best-response``) is a max-min search: replies of the opponent
 found so far ("killers") bound our plans; at a leaf that survives them a short local search looks for
 a reply that rules the plan out; otherwise the exact reply search runs, memoised per vector of our
-powers. In mode ``opponent_worst`` an allocation's search stops as soon as our value reaches the
-opponent's best allocation so far (it will not pick this one); the allocations likeliest to be the
-opponent's pick (our value against a passive opponent) are searched first, so that ceiling is low
-early, an allocation that cannot be the answer is only shown to be above it (a search with a floor),
-and the answer is that of a scan in canonical order, replayed from what the searches kept.
+powers. In mode ``opponent_worst`` the answer is the allocation where our best value is lowest (the
+first in canonical order among equal values). An allocation's search stops as soon as our objective
+passes the lowest found so far (the opponent will not pick it); one that only ties it is searched to
+the end and compared on its complete value. The allocations likeliest to be the opponent's pick (our
+value against a passive opponent) are searched first, so that ceiling is low early, and an allocation
+that cannot be the answer is only shown to be above it (a search with a floor).
 
 No approximation is made anywhere: larger combats only take longer (``bench/worlds_advisor.py``).
 """
