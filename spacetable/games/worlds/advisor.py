@@ -32,8 +32,8 @@ found so far ("killers") bound our plans; at a leaf that survives them a short l
 a reply that rules the plan out; otherwise the exact reply search runs, memoised per vector of our
 powers. In mode ``opponent_worst`` the answer is the allocation where our best value is lowest (the
 first in canonical order among equal values). An allocation's search stops as soon as our objective
-passes the lowest found so far (the opponent will not pick it); one that only ties it is searched to
-the end and compared on its complete value. The allocations likeliest to be the opponent's pick (our
+reaches the lowest found so far (above it, the opponent will not pick it); one whose best only ties it
+is then searched to the end and compared on its complete value. The allocations likeliest to be the opponent's pick (our
 value against a passive opponent) are searched first, so that ceiling is low early, and an allocation
 that cannot be the answer is only shown to be above it (a search with a floor).
 
