@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from spacetable.games.worlds import advisor
-from spacetable.games.worlds.advisor import Situation, advise, allocations
+from spacetable.games.worlds.advisor import Advice, Situation, advise, allocations
 from spacetable.games.worlds.plans import LawSpace
 
 
@@ -268,13 +268,10 @@ def test_ws_10_2_opponent_worst_answer_does_not_depend_on_the_search_order(name:
     _check(*OPPONENT_WORST[name])
 
 
-@pytest.mark.rule("WS-10.2", "WS-10.5", "WS-10.8")
-@pytest.mark.parametrize("name", list(OPPONENT_WORST))
-def test_ws_10_2_opponent_worst_is_the_lowest_complete_value_over_the_splits(name: str) -> None:
-    """WS-10.2: the opponent picks the split where our best value (WS-10.5 order) is lowest, the first in canonical
-    order among equal ones; the advice is that split's complete advice (mode ``given``), co-optimal count included."""
-    sit, _ = OPPONENT_WORST[name]
-    lowest: tuple[Any, Any] | None = None
+def _lowest_split(sit: Situation) -> Advice:
+    """The oracle for mode ``opponent_worst``: every split given in turn (mode ``given``), the one where our value
+    (WS-10.5 order: objective, P(win), our expected losses, theirs) is lowest, the first among equal ones."""
+    lowest: tuple[Any, Advice] | None = None
     for slots in allocations(replace(sit, mode="ours")):
         a = advise(replace(sit, mode="given", allocation=[(s.o_pops, s.o_facs) for s in slots]))
         v = a.value
@@ -282,7 +279,16 @@ def test_ws_10_2_opponent_worst_is_the_lowest_complete_value_over_the_splits(nam
         if lowest is None or key < lowest[0]:
             lowest = (key, a)
     assert lowest is not None
-    want, got = lowest[1], advise(sit)
+    return lowest[1]
+
+
+@pytest.mark.rule("WS-10.2", "WS-10.5", "WS-10.8")
+@pytest.mark.parametrize("name", list(OPPONENT_WORST))
+def test_ws_10_2_opponent_worst_is_the_lowest_complete_value_over_the_splits(name: str) -> None:
+    """WS-10.2: the opponent picks the split where our best value (WS-10.5 order) is lowest, the first in canonical
+    order among equal ones; the advice is that split's complete advice (mode ``given``), co-optimal count included."""
+    sit, _ = OPPONENT_WORST[name]
+    want, got = _lowest_split(sit), advise(sit)
     assert (got.value, got.co_optimal, got.encoding, got.co_optimal_plans) == (
         want.value, want.co_optimal, want.encoding, want.co_optimal_plans)
 
@@ -309,13 +315,5 @@ def test_ws_10_2_opponent_worst_on_300_small_defences() -> None:
     """WS-10.2 on 300 random small defences (19 of them answered a cut search's value before this test existed)."""
     for seed in range(300):
         sit = _small_defence(seed)
-        lowest: tuple[Any, Any] | None = None
-        for slots in allocations(replace(sit, mode="ours")):
-            a = advise(replace(sit, mode="given", allocation=[(s.o_pops, s.o_facs) for s in slots]))
-            v = a.value
-            key = (-v["objective"] if sit.objective == "losses" else v["objective"], v["p_win"], -v["e_ls"], v["e_lo"])
-            if lowest is None or key < lowest[0]:
-                lowest = (key, a)
-        assert lowest is not None
-        want, got = lowest[1], advise(sit)
+        want, got = _lowest_split(sit), advise(sit)
         assert (got.value, got.co_optimal, got.encoding) == (want.value, want.co_optimal, want.encoding), seed
