@@ -33,9 +33,9 @@ a reply that rules the plan out; otherwise the exact reply search runs, memoised
 powers. In mode ``opponent_worst`` the answer is the allocation where our best value is lowest (the
 first in canonical order among equal values). An allocation's search stops as soon as our objective
 reaches the lowest found so far (above it, the opponent will not pick it); one whose best only ties it
-is then searched to the end and compared on its complete value. The allocations likeliest to be the opponent's pick (our
-value against a passive opponent) are searched first, so that ceiling is low early, and an allocation
-that cannot be the answer is only shown to be above it (a search with a floor).
+is then searched to the end and compared on its complete value. The allocations likeliest to be the
+opponent's pick (our value against a passive opponent) are searched first, so that ceiling is low
+early, and an allocation that cannot be the answer is only shown to be above it (a search with a floor).
 
 No approximation is made anywhere: larger combats only take longer (``bench/worlds_advisor.py``).
 """

@@ -230,7 +230,8 @@ class AdvisedSearch:
     name = "advised"
 
     def __init__(self, seed: int = 0, iterations: int = 1000) -> None:
-        self.root: tuple[tuple[Any, ...], list[Action]] | None = None
+        #: the decision being searched: its signature and the proposals by action key
+        self.root: tuple[tuple[Any, ...], dict[str, Action]] | None = None
         self.search = MCTSAgent(iterations=iterations, seconds=None, seed=seed, actions=self._actions)
         self.advisors = [AdvisorAgent(seed, objective=o) for o in CANDIDATE_OBJECTIVES]
 
@@ -239,7 +240,7 @@ class AdvisedSearch:
         if self.root is None or self.root[0] != _signature(state, seat):
             return legal
         keys = {action_key(a) for a in legal}
-        return [a for a in self.root[1] if action_key(a) in keys] or legal
+        return [a for key, a in self.root[1].items() if key in keys] or legal
 
     def choose(self, game: Game[Any], state: WorldsState, player: int) -> Action:
         c = state.combat
@@ -254,7 +255,7 @@ class AdvisedSearch:
                 proposals.setdefault(action_key(hold), hold)  # keep the card or the energy for later combats
             if len(proposals) == 1:
                 return next(iter(proposals.values()))
-            self.root = (_signature(state, player), list(proposals.values()))
+            self.root = (_signature(state, player), proposals)
         try:
             return self.search.choose(game, state, player)
         finally:

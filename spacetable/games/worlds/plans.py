@@ -11,6 +11,7 @@ then P(win), E[L_S], E[L_O]; WS-10.4, WS-10.5).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -225,29 +226,26 @@ class Evaluator:
         win = int(dist[self.win_from:].sum())
         els_t = els + 36 * self.offsets[0]
         elo_t = elo + 36 * self.offsets[1]
-        if self.objective == "win":
-            obj = win
-        elif self.objective == "no_loss":
-            obj = int(dist[self.no_loss_from:].sum())
-        elif self.objective == "losses":
-            obj = -els_t
-        else:
-            obj = elo_t - els_t
+        obj = self._objective(win, lambda: int(dist[self.no_loss_from:].sum()), els_t, elo_t)
         return (obj, win, -els_t, elo_t)
+
+    def _objective(self, win: Any, no_loss: Callable[[], Any], els_t: Any, elo_t: Any) -> Any:
+        """The objective (WS-10.4) from P(win), P(no loss) (computed only when asked), E[L_S] and E[L_O], for one
+        law (integers) or many (arrays)."""
+        if self.objective == "win":
+            return win
+        if self.objective == "no_loss":
+            return no_loss()
+        if self.objective == "losses":
+            return -els_t
+        return elo_t - els_t
 
     def keys(self, dists: Any, els: Any, elo: Any) -> list[tuple[int, int, int, int]]:
         """:meth:`key` of many laws at once: ``dists`` one law per row, ``els`` / ``elo`` arrays."""
         win = dists[:, self.win_from:].sum(axis=1)
         els_t = els + 36 * self.offsets[0]
         elo_t = elo + 36 * self.offsets[1]
-        if self.objective == "win":
-            obj = win
-        elif self.objective == "no_loss":
-            obj = dists[:, self.no_loss_from:].sum(axis=1)
-        elif self.objective == "losses":
-            obj = -els_t
-        else:
-            obj = elo_t - els_t
+        obj = self._objective(win, lambda: dists[:, self.no_loss_from:].sum(axis=1), els_t, elo_t)
         return [(int(a), int(b), int(c), int(d)) for a, b, c, d in zip(obj.tolist(), win.tolist(), (-els_t).tolist(),
                                                                         elo_t.tolist(), strict=True)]
 
