@@ -122,6 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"matches kept in memory at most (default {d.max_live_matches})")
     b.add_argument("--lobby-page-max", type=int, default=d.lobby_page_max,
                    help=f"largest lobby page (default {d.lobby_page_max})")
+    b.add_argument("--ai-only-matches", type=int, default=d.ai_only_matches,
+                   help="unfinished matches with computer seats only per client address "
+                        f"(default {d.ai_only_matches})")
+    b.add_argument("--ai-only-seconds", type=float, default=d.ai_only_seconds,
+                   help=f"largest AI budget per move of a match with computer seats only (default {d.ai_only_seconds:g})")
+    b.add_argument("--ai-only-workers", type=int, default=d.ai_only_workers,
+                   help="AI workers for matches with computer seats only, apart from people's matches "
+                        f"(default {d.ai_only_workers})")
     return p
 
 

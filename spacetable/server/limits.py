@@ -69,6 +69,13 @@ class Limits:
     max_live_matches: int = 2000
     #: the largest lobby page
     lobby_page_max: int = 200
+    #: matches with computer seats only (SRV-AI5): unfinished ones per client address, and their largest AI
+    #: budget per move (seconds); they think in their own lane, after people's matches
+    ai_only_matches: int = 2
+    ai_only_seconds: float = 10.0
+    #: AI workers (processes, or threads with ``--ai-workers 0``) for computer-only matches, apart from those
+    #: of matches with a person
+    ai_only_workers: int = 1
 
 
 class RateLimiter:

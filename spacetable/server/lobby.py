@@ -48,9 +48,11 @@ class Lobby:
         open_seed: bool = False,
         join_seat: int | None = None,
         player_name: str = "",
+        client: str | None = None,
     ) -> tuple[LiveMatch, str | None]:
         """Create a match (and take ``join_seat`` at once): everything is checked first and the match, its seats
-        and the joined seat are stored in one transaction, so a refused request stores nothing."""
+        and the joined seat are stored in one transaction, so a refused request stores nothing. ``client``: the
+        creator's address, which a computer-only match counts for (bounds and fair AI time, SRV-AI5)."""
         try:
             game = get_game(game_id)
         except UnknownGame:
@@ -91,6 +93,7 @@ class Lobby:
                 raise ServiceError(422, "bad_config", f"join_seat {join_seat} is an AI seat")
             token = secrets.token_urlsafe(18)
             seats[join_seat] = Seat("human", (player_name or f"Player {join_seat + 1}")[:100], hash_token(token), None)
+        self.service.ai_seats.check_ai_only(seats, ai_seconds, client)
         try:
             state = game.initial_state(cfg, seed)
         except ConfigError as exc:
@@ -116,6 +119,7 @@ class Lobby:
             log.exception("storing a new match failed")
             raise ServiceError(503, "storage_error", "the match could not be stored; nothing was created") from exc
         self.service.matches[m.id] = m
+        self.service.ai_seats.remember(m.id, client)
         self.service.registry.evict_over_cap()
         log.info("match created", extra={"match": m.id, "game": game.id})
         self.service.after_change(m)

@@ -106,7 +106,7 @@ class MatchService:
         self.matches = self.registry.matches
         self.broken = self.registry.broken
         self.clocks = Clocks(self)
-        self.ai_seats = AiSeats(self, AIRunner(ai_workers))
+        self.ai_seats = AiSeats(self, AIRunner(ai_workers, self.limits.ai_only_workers))
         self.undo = Undo(self)
         self.leases = Leases(self, lease_seconds)
         self.sockets = 0
@@ -345,7 +345,8 @@ class MatchService:
 
         await self.mutate(match_id, op)
 
-    async def set_ai(self, match_id: str, seat: int, agent: str | None, by_seat: int | None, token: str | None) -> None:
+    async def set_ai(self, match_id: str, seat: int, agent: str | None, by_seat: int | None, token: str | None,
+                     client: str | None = None) -> None:
         """Put an AI on an open seat. Once somebody sits in the match, only a seated player may do it."""
 
         async def op(m: LiveMatch) -> None:
@@ -357,8 +358,12 @@ class MatchService:
             agents, default = agent_registry(m.game)
             if agent is not None and agent not in agents:
                 raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
+            after = [*m.seats[:seat], Seat("ai"), *m.seats[seat + 1:]]
+            self.ai_seats.check_ai_only(after, min(m.ai_seconds, self.limits.ai_only_seconds), client, m.id)
             restore = self.memo(m)
             m.seats[seat] = Seat("ai", f"AI ({agent or default})", None, agent or default)
+            if self.ai_seats.computer_only(m.seats):
+                self.ai_seats.remember(m.id, client)
             self.lobby.maybe_start(m)
             m.updated_at = time.time()
             await self.store_change(m, restore, "update", seat)

@@ -27,7 +27,8 @@ async def health(c: Ctx) -> dict[str, Any]:
     return {"status": "ok", "version": __version__, "matches": len(s.matches), "sockets": s.sockets,
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
             "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
-            "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts}
+            "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts,
+            "ai_lanes": s.ai_seats.runner.scheduler.stats()}
 
 
 @router.get("/health/ready", responses={503: {"description": "the database or Redis cannot be reached"}})
@@ -86,7 +87,8 @@ async def list_matches(
 async def create_match(body: CreateMatch, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("create", client)
     m, token = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
-                                      body.turn_seconds, body.open_seed, body.join_seat, body.player_name)
+                                      body.turn_seconds, body.open_seed, body.join_seat, body.player_name,
+                                      client=client)
     out: dict[str, Any] = {"match": m.summary()}
     if token is not None and body.join_seat is not None:
         out.update(seat=body.join_seat, token=token, link=seat_link(m.id, body.join_seat, token))
@@ -121,5 +123,5 @@ async def leave(match_id: str, seat: int, body: SeatAuth, c: Ctx, client: Client
 @router.post("/api/matches/{match_id}/seats/{seat}/ai")
 async def add_ai(match_id: str, seat: int, body: AddAI, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
-    await c.service.set_ai(match_id, seat, body.agent, body.by_seat, body.token)
+    await c.service.set_ai(match_id, seat, body.agent, body.by_seat, body.token, client)
     return await c.service.summary(match_id)
