@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import json
 import logging
 import logging.config
 import os
@@ -26,7 +27,7 @@ import time
 from spacetable.core import catalog
 
 from .db import default_database_url
-from .http import HEADER_TIMEOUT_ENV, guarded_protocol
+from .http import GUARDS_ENV, guard_settings, guarded_protocol
 from .jsonlog import log_config
 from .limits import Limits, check_rate
 
@@ -114,6 +115,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--header-timeout", type=float, default=d.header_timeout,
                    help="close a connection that sends no complete request within this many seconds "
                         f"(default {d.header_timeout:g})")
+    b.add_argument("--body-timeout", type=float, default=d.body_timeout,
+                   help="seconds for a request body to arrive, plus one per --body-min-rate bytes received "
+                        f"(default {d.body_timeout:g})")
+    b.add_argument("--body-min-rate", type=int, default=d.body_min_rate,
+                   help=f"slowest request body accepted after --body-timeout, bytes per second (default {d.body_min_rate})")
+    b.add_argument("--max-address-connections", type=int, default=d.max_address_connections,
+                   help="connections one client address may hold open, WebSockets included; trusted proxies "
+                        f"are not capped (default {d.max_address_connections}; 0: no cap)")
+    b.add_argument("--max-pending-connections", type=int, default=d.max_pending_connections,
+                   help="connections waiting for a complete request at once; the longest-waiting one is closed "
+                        f"above it (default {d.max_pending_connections}: 1024 or a quarter of the open-file limit)")
     b.add_argument("--evict-finished", type=float, default=d.evict_finished,
                    help=f"seconds before an idle finished match leaves memory (default {d.evict_finished:g})")
     b.add_argument("--evict-idle", type=float, default=d.evict_idle,
@@ -184,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         "ws_ping_timeout": limits.ws_ping_timeout, "proxy_headers": not args.no_proxy_headers,
         "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False,
     }
+    guards = guard_settings(limits.header_timeout, limits.body_timeout, limits.body_min_rate,
+                            limits.max_address_connections, limits.max_pending_connections)
     workers = f", {args.workers} processes" if args.workers > 1 else ""
     print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]}{workers})", flush=True)
     if args.workers > 1:
@@ -193,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         run_migrations(engine)  # once, before the workers start
         engine.dispose()
         os.environ[SETTINGS_ENV] = settings_json(url, limits, **options)
-        os.environ[HEADER_TIMEOUT_ENV] = str(limits.header_timeout)
+        os.environ[GUARDS_ENV] = json.dumps(guards)
         # uvicorn's supervisor imports the app factory in each worker and restarts a worker that dies
         uvicorn.run("spacetable.server.app:app_from_env", factory=True, workers=args.workers,
                     http="spacetable.server.http:GuardedHttp", **common)  # type: ignore[arg-type]
@@ -202,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     tune_gc()
     # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with a
     # header timeout (silent connections are closed, SRV-B2)
-    uvicorn.run(app, http=guarded_protocol(limits.header_timeout), **common)  # type: ignore[arg-type]
+    uvicorn.run(app, http=guarded_protocol(**guards), **common)  # type: ignore[arg-type]
     return 0
 
 

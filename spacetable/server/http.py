@@ -6,7 +6,9 @@
   API's error shape.
 * :class:`GuardedHttp` (:func:`guarded_protocol`) gives uvicorn an HTTP protocol that closes a connection which has not sent
   complete request headers within ``header_timeout`` seconds (uvicorn by itself keeps a connection
-  that never sends a byte open forever, so silent connections could exhaust file descriptors).
+  that never sends a byte open forever, so silent connections could exhaust file descriptors), cuts off a
+  request body that arrives too slowly, caps the connections of one client address and lets a new
+  connection in by closing the longest-waiting idle one when too many wait.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import error_body
 from .jsonio import BadJson, loads
@@ -101,24 +103,130 @@ except ImportError:  # pragma: no cover - httptools not installed
 
 #: the header timeout of :class:`GuardedHttp` in processes started by ``serve --workers N``
 HEADER_TIMEOUT_ENV = "SPACETABLE_HEADER_TIMEOUT"
+#: the other connection guards of :class:`GuardedHttp` there (JSON of :func:`guard_settings`)
+GUARDS_ENV = "SPACETABLE_HTTP_GUARDS"
+
+
+def guard_settings(header_timeout: float, body_timeout: float, body_min_rate: int, max_address_connections: int,
+                   max_pending_connections: int) -> dict[str, float]:
+    """The class attributes of :class:`GuardedHttp` for these bounds (``Limits`` fields of the same names)."""
+    return {"header_timeout": header_timeout, "body_timeout": body_timeout, "body_min_rate": body_min_rate,
+            "max_address_connections": max_address_connections, "max_pending_connections": max_pending_connections}
+
+
+def _from_env() -> dict[str, float]:
+    try:
+        found: dict[str, float] = json.loads(os.environ.get(GUARDS_ENV, "{}"))
+    except ValueError:
+        found = {}
+    if HEADER_TIMEOUT_ENV in os.environ:
+        found.setdefault("header_timeout", float(os.environ[HEADER_TIMEOUT_ENV]))
+    return found
+
+
+def _refusal(status: int, code: str, message: str) -> bytes:
+    body = json.dumps(error_body(status, code, message)).encode()
+    reason = {408: "Request Timeout", 429: "Too Many Requests"}.get(status, "Error")
+    return (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+            "connection: close\r\n\r\n").encode() + body
 
 
 class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
-    """uvicorn's HTTP protocol (httptools when installed, else h11) closing connections that do not deliver
-    complete request headers within ``header_timeout`` seconds: at connection, and again whenever a keep-alive
-    connection starts its next request. A module-level class so that uvicorn can import it in each worker
-    (``--workers``); the timeout is a class attribute, or ``$SPACETABLE_HEADER_TIMEOUT``."""
+    """uvicorn's HTTP protocol (httptools when installed, else h11) with connection guards (SRV-B2):
 
-    header_timeout = float(os.environ.get(HEADER_TIMEOUT_ENV, "10"))
+    * a connection that has not delivered complete request headers within ``header_timeout`` seconds (at
+      connection, and again whenever a keep-alive connection starts its next request) is closed;
+    * a request body must arrive within ``body_timeout`` seconds plus one second per ``body_min_rate`` bytes
+      received (a body trickling in slower than that is cut off with a 408): a slow body holds nothing for long;
+    * one client address has at most ``max_address_connections`` connections open (WebSockets included; 0: no
+      cap); more are refused with a 429 at once. The addresses of trusted proxies (``--forwarded-allow-ips``)
+      are not capped, since every client behind them shares them;
+    * at most ``max_pending_connections`` connections may wait for a complete request (headers or body) at
+      once: a new connection above that closes the one that has waited longest, so idle and slow connections
+      can never keep a new request (``/health``) out.
+
+    A module-level class so that uvicorn can import it in each worker (``--workers``); the settings are class
+    attributes (:func:`guarded_protocol`), or ``$SPACETABLE_HTTP_GUARDS`` in the workers."""
+
+    header_timeout = 10.0
+    body_timeout = 20.0
+    body_min_rate = 500.0
+    max_address_connections = 0
+    max_pending_connections = 1024
+
+    #: open connections per client address (transports; closed ones are pruned as new ones arrive)
+    _by_address: ClassVar[dict[str, set[Any]]] = {}
+    #: connections waiting for a complete request, oldest first (a dict used as an ordered set)
+    _pending: ClassVar[dict[Any, None]] = {}
+    #: connections refused or closed by each guard (tests, logs)
+    closed: ClassVar[dict[str, int]] = {"header": 0, "body": 0, "address": 0, "pending": 0}
+
     _guard: asyncio.TimerHandle | None = None
     _guard_cycle: Any = None
+    _body_started: float | None = None
+    _body_bytes = 0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        if not self._admit(transport):
+            return
         self._arm()
 
+    # ------------------------------------------------------------------ admission
+    def _capped(self, host: str | None) -> bool:
+        if not host or self.max_address_connections <= 0:
+            return False
+        if not getattr(self.config, "proxy_headers", False):
+            return True
+        try:
+            from uvicorn.middleware.proxy_headers import _TrustedHosts
+
+            return host not in _TrustedHosts(self.config.forwarded_allow_ips)
+        except (ImportError, ValueError, TypeError):  # pragma: no cover - another uvicorn
+            return True
+
+    def _admit(self, transport: Any) -> bool:
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if host is not None and self._capped(host):
+            mine = self._by_address.setdefault(host, set())
+            for t in [t for t in mine if t.is_closing()]:
+                mine.discard(t)
+            if len(mine) >= self.max_address_connections:
+                GuardedHttp.closed["address"] += 1
+                transport.write(_refusal(429, "too_many_connections", "too many connections from your address"))
+                transport.close()
+                return False
+            mine.add(transport)
+        pending = GuardedHttp._pending
+        while len(pending) >= max(1, self.max_pending_connections):
+            oldest = next(iter(pending))
+            oldest._unpend()
+            oldest._close("pending")
+        return True
+
+    def _pend(self) -> None:
+        GuardedHttp._pending[self] = None
+
+    def _unpend(self) -> None:
+        GuardedHttp._pending.pop(self, None)
+
+    def _close(self, why: str, refusal: bytes | None = None) -> None:
+        self._disarm()
+        transport = self.transport
+        # an upgraded connection (WebSocket) belongs to another protocol object by now
+        if transport is not None and not transport.is_closing() and transport.get_protocol() is self:
+            GuardedHttp.closed[why] += 1
+            if refusal is not None and self.cycle is not None and not self.cycle.response_started:
+                transport.write(refusal)
+            transport.close()
+
+    # -------------------------------------------------------------------- timers
     def _arm(self) -> None:
+        self._disarm()
         self._guard_cycle = self.cycle
+        self._body_started = None
+        self._pend()
         self._guard = self.loop.call_later(self.header_timeout, self._expire)
 
     def _disarm(self) -> None:
@@ -126,25 +234,73 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
             self._guard.cancel()
             self._guard = None
 
+    def _arm_body(self) -> None:
+        self._disarm()
+        self._body_started = self.loop.time()
+        self._body_bytes = 0
+        self._guard = self.loop.call_later(self.body_timeout, self._expire_body)
+
+    def _body_deadline(self) -> float:
+        assert self._body_started is not None
+        rate = self.body_min_rate if self.body_min_rate > 0 else float("inf")
+        return self._body_started + self.body_timeout + self._body_bytes / rate
+
     def data_received(self, data: bytes) -> None:
-        if self._guard is None and self.cycle is not None and self.cycle.response_complete:
+        if self._guard is None and self._body_started is None and self.cycle is not None \
+                and self.cycle.response_complete:
             self._arm()  # a keep-alive connection begins its next request
         super().data_received(data)
-        if self._guard is not None and self.cycle is not self._guard_cycle:
-            self._disarm()  # the headers are complete: a request is being handled
+        if self.transport is not None and self.transport.get_protocol() is not self:
+            self._disarm()  # upgraded to a WebSocket: its own protocol guards it now
+            self._unpend()
+            return
+        cycle = self.cycle
+        if cycle is None or (cycle is self._guard_cycle and self._body_started is None):
+            return  # the headers are not complete yet
+        if self._body_started is None:  # the headers are complete: a request is being handled
+            if cycle.more_body and not cycle.response_complete:
+                self._arm_body()
+                return
+            self._disarm()
+            self._unpend()
+            return
+        self._body_bytes += len(data)
+        if not cycle.more_body:
+            self._disarm()
+            self._unpend()
+            self._body_started = None
+            self._guard_cycle = cycle
 
     def _expire(self) -> None:
         self._guard = None
-        transport = self.transport
-        # an upgraded connection (WebSocket) belongs to another protocol object by now
-        if transport is not None and not transport.is_closing() and transport.get_protocol() is self:
-            transport.close()
+        self._unpend()
+        self._close("header")
+
+    def _expire_body(self) -> None:
+        self._guard = None
+        cycle = self.cycle
+        if cycle is None or not cycle.more_body:
+            return
+        now = self.loop.time()
+        deadline = self._body_deadline()
+        if now < deadline:
+            self._guard = self.loop.call_later(deadline - now, self._expire_body)
+            return
+        self._unpend()
+        self._close("body", _refusal(408, "body_timeout", "the request body arrived too slowly"))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._unpend()
         super().connection_lost(exc)
 
 
-def guarded_protocol(header_timeout: float) -> type:
-    """:class:`GuardedHttp` with ``header_timeout`` (one process)."""
-    return type("GuardedHttpWithTimeout", (GuardedHttp,), {"header_timeout": header_timeout})
+for _name, _value in _from_env().items():
+    setattr(GuardedHttp, _name, _value)
+
+
+def guarded_protocol(header_timeout: float, body_timeout: float = 20.0, body_min_rate: float = 500.0,
+                     max_address_connections: int = 0, max_pending_connections: int = 1024) -> type:
+    """:class:`GuardedHttp` with these settings (one process)."""
+    return type("GuardedHttpWithTimeout", (GuardedHttp,), guard_settings(
+        header_timeout, body_timeout, int(body_min_rate), max_address_connections, max_pending_connections))

@@ -23,6 +23,20 @@ from .errors import ServiceError
 log = logging.getLogger("spacetable.server")
 
 
+def _nofile() -> int | None:
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):  # pragma: no cover - platform without rlimits
+        return None
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def default_max_pending() -> int:
+    """1,024 connections waiting for a complete request, or a quarter of the open-file limit when that is lower."""
+    soft = _nofile()
+    return 1024 if soft is None else max(16, min(1024, soft // 4))
+
+
 def default_max_sockets() -> int:
     """2,000 WebSockets, or fewer when the open-file limit is lower (64 descriptors stay free for the
     database, HTTP requests and ``/health``)."""
@@ -62,6 +76,16 @@ class Limits:
     ws_auth_timeout: float = 10.0
     #: a connection must send its request headers within this (seconds): silent connections are closed
     header_timeout: float = 10.0
+    #: a request body must arrive within ``body_timeout`` seconds plus one second per ``body_min_rate`` bytes
+    #: received (408 and closed otherwise): a body trickling in cannot hold a connection
+    body_timeout: float = 20.0
+    body_min_rate: int = 500
+    #: connections (HTTP and WebSocket) one client address may hold open at once (0: no cap); the addresses of
+    #: trusted proxies (``--forwarded-allow-ips``) are not capped
+    max_address_connections: int = 32
+    #: connections waiting for a complete request at once; above it the longest-waiting one is closed, so idle
+    #: and slow connections never keep a new request out
+    max_pending_connections: int = field(default_factory=default_max_pending)
     #: finished matches leave memory after this idle time; others after ``evict_idle`` (seconds)
     evict_finished: float = 120.0
     evict_idle: float = 900.0
