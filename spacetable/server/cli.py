@@ -14,15 +14,19 @@ processes holding it and the shared rate limits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import errno
 import gc
 import json
 import logging
 import logging.config
 import os
+import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
 from spacetable.core import catalog
 
@@ -55,6 +59,16 @@ def _rate(text: str) -> str | None:
         raise argparse.ArgumentTypeError(f"not a rate limit: {text!r} (e.g. 20/minute;200/hour, or none)") from None
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range: a TCP port is in 1..65535")
+    return port
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     return build_parser().parse_args(argv)
 
@@ -63,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = Limits()
     p = argparse.ArgumentParser(prog="spacetable serve", description="Start the spacetable play server (web lobby + API).")
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="TCP port, 1..65535 (default 8000)")
     p.add_argument("--database-url", default=os.environ.get("SPACETABLE_DATABASE_URL"),
                    help="SQLAlchemy database URL (default: sqlite file ./spacetable.sqlite3)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
@@ -161,63 +175,148 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 50, 100)
 
 
+def _fail(message: str, code: int = 1) -> int:
+    print(f"spacetable serve: {message}", file=sys.stderr, flush=True)
+    return code
+
+
+def database_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a database URL (one line), or None: a malformed URL or a placeholder host such as
+    the ``...`` of ``postgresql+psycopg://...`` is named before anything tries to connect."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    example = "e.g. postgresql+psycopg://USER:PASSWORD@HOST:5432/DATABASE, or sqlite:///FILE"
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return f"--database-url is not a database URL ({example})"
+    if parsed.get_backend_name() == "postgresql":
+        shown = parsed.render_as_string(hide_password=True)
+        host = parsed.host or ""
+        try:
+            host.encode("idna")
+        except UnicodeError:
+            return f"--database-url {shown} names no usable host ({host!r}): write a whole URL, {example}"
+        if not parsed.database:
+            return f"--database-url {shown} names no database: write a whole URL, {example}"
+    elif parsed.get_backend_name() != "sqlite":
+        return f"--database-url: the {parsed.get_backend_name()} database is not supported ({example})"
+    return None
+
+
+def short_reason(exc: BaseException) -> str:
+    """The first line of a database driver's error (``connection refused``...), without SQLAlchemy's
+    statement, parameters and background link; at most 300 characters."""
+    inner = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
+    text = lines[0] if lines else type(inner).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def prepare_database(url: str) -> str | None:
+    """Connect to the database and bring its schema up to date (Alembic); the reason in one line if that fails."""
+    from .db import make_engine, run_migrations
+
+    try:
+        engine = make_engine(url)
+    except Exception as exc:  # a missing driver, a bad option in the URL
+        return f"cannot use the database: {short_reason(exc)}"
+    try:
+        run_migrations(engine)
+    except Exception as exc:
+        return f"cannot reach the database {engine.url.render_as_string(hide_password=True)}: {short_reason(exc)}"
+    finally:
+        engine.dispose()
+    return None
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket on ``host:port`` (as uvicorn binds it); ``OSError`` if the port is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from .app import SETTINGS_ENV, create_app, settings_json
 
+    url = args.database_url or default_database_url()
+    problem = database_problem(url)
+    if problem:
+        return _fail(problem, 2)
+    if args.workers > 1 and not args.redis_url:
+        return _fail("--workers above 1 needs --redis-url (the processes share matches through Redis)", 2)
+    if args.workers > 1 and url.startswith("sqlite"):
+        return _fail("several processes need PostgreSQL (--database-url postgresql+psycopg://...); "
+                     "SQLite serves one process", 2)
     cfg = log_config(args.log_level)
     logging.config.dictConfig(cfg)
-    url = args.database_url or default_database_url()
     limits = limits_from(args)
-    if args.migrate_only:
-        from .db import make_engine, run_migrations
-
-        engine = make_engine(url)
-        run_migrations(engine)
-        engine.dispose()
-        print(f"spacetable serve: database {url.split('@')[-1]} is up to date", flush=True)
-        return 0
-    if args.workers > 1 and not args.redis_url:
-        print("spacetable serve: --workers above 1 needs --redis-url (the processes share matches through Redis)",
-              file=sys.stderr)
-        return 2
-    if args.workers > 1 and url.startswith("sqlite"):
-        print("spacetable serve: several processes need PostgreSQL (--database-url postgresql+psycopg://...); "
-              "SQLite serves one process", file=sys.stderr)
-        return 2
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
-               "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}
-    common: dict[str, object] = {
-        "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level, "ws": "websockets-sansio",
-        "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,
-        "ws_ping_timeout": limits.ws_ping_timeout, "proxy_headers": not args.no_proxy_headers,
-        "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False,
-    }
-    guards = guard_settings(limits.header_timeout, limits.body_timeout, limits.body_min_rate,
-                            limits.max_address_connections, limits.max_pending_connections)
-    workers = f", {args.workers} processes" if args.workers > 1 else ""
-    print(f"spacetable server: http://{shown}:{args.port}/  (database {url.split('@')[-1]}{workers})", flush=True)
-    if args.workers > 1:
-        from .db import make_engine, run_migrations
-
-        engine = make_engine(url)
-        run_migrations(engine)  # once, before the workers start
-        engine.dispose()
-        os.environ[SETTINGS_ENV] = settings_json(url, limits, **options)
-        os.environ[GUARDS_ENV] = json.dumps(guards)
-        # uvicorn's supervisor imports the app factory in each worker and restarts a worker that dies
-        uvicorn.run("spacetable.server.app:app_from_env", factory=True, workers=args.workers,
-                    http="spacetable.server.http:GuardedHttp", **common)  # type: ignore[arg-type]
-        return 0
-    app = create_app(url, limits=limits, **options)  # type: ignore[arg-type]
-    tune_gc()
-    # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with a
-    # header timeout (silent connections are closed, SRV-B2)
-    uvicorn.run(app, http=guarded_protocol(**guards), **common)  # type: ignore[arg-type]
-    return 0
+    sock = None
+    if not args.migrate_only:
+        # the port first: a taken port is said at once, before anything is started or announced
+        try:
+            sock = listen(args.host, args.port)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return _fail(f"port {args.port} on {args.host} is already in use (is another server running?); "
+                             "choose another with --port")
+            return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+    try:
+        problem = prepare_database(url)
+        if problem:
+            return _fail(problem)
+        shown_db = url.split("@")[-1]
+        if args.migrate_only:
+            print(f"spacetable serve: database {shown_db} is up to date", flush=True)
+            return 0
+        assert sock is not None
+        shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+        options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
+                   "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}
+        common: dict[str, Any] = {
+            "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level,
+            "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,
+            "ws_ping_timeout": limits.ws_ping_timeout, "proxy_headers": not args.no_proxy_headers,
+            "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False,
+        }
+        guards = guard_settings(limits.header_timeout, limits.body_timeout, limits.body_min_rate,
+                                limits.max_address_connections, limits.max_pending_connections)
+        workers = f", {args.workers} processes" if args.workers > 1 else ""
+        print(f"spacetable server: http://{shown}:{args.port}/  (database {shown_db}{workers})", flush=True)
+        if args.workers > 1:
+            os.environ[SETTINGS_ENV] = settings_json(url, limits, **options)
+            os.environ[GUARDS_ENV] = json.dumps(guards)
+            # uvicorn's supervisor imports the app factory in each worker and restarts a worker that dies
+            config = uvicorn.Config("spacetable.server.app:app_from_env", factory=True, workers=args.workers,
+                                    http="spacetable.server.http:GuardedHttp", **common)
+            Multiprocess(config, sockets=[sock]).run()
+            return 0
+        app = create_app(url, limits=limits, migrate=False, **options)
+        tune_gc()
+        # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with the
+        # connection guards of SRV-B2 (http.GuardedHttp)
+        config = uvicorn.Config(app, http=guarded_protocol(**guards), **common)
+        server = uvicorn.Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run(sockets=[sock])
+        return 0 if server.started else 3
+    finally:
+        if sock is not None:
+            sock.close()
 
 
 if __name__ == "__main__":

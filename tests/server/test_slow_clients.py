@@ -97,7 +97,7 @@ def test_slow_bodies_are_cut_off_and_health_stays_answered(tmp_path: Path) -> No
                   "--max-address-connections", "32")
     socks: list[socket.socket] = []
     try:
-        assert wait_until_healthy(port, proc, 60)
+        assert wait_until_healthy(port, proc, 120)
         # 40 from one address (8 over its cap), 260 more from nine others
         for i in range(300):
             source = "127.0.0.2" if i < 40 else f"127.0.0.{3 + i % 9}"
@@ -131,7 +131,7 @@ def test_one_slow_body_gets_408_and_a_normal_request_is_not_disturbed(tmp_path: 
     port = free_port()
     proc = _serve(tmp_path, port, "--body-timeout", "2", "--body-min-rate", "100")
     try:
-        assert wait_until_healthy(port, proc, 60)
+        assert wait_until_healthy(port, proc, 120)
         trickle = Trickle([_slow(port, "127.0.0.1")])
         end = time.monotonic() + HANG_GUARD
         with httpx.Client(timeout=30) as http:
