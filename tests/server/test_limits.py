@@ -316,10 +316,9 @@ def test_real_server_silent_connections_tokens_in_logs_and_kill_9(tmp_path: Path
             assert wait_until_healthy(port, proc)
             base = f"http://127.0.0.1:{port}"
             silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
-            time.sleep(2.5)
-            assert httpx.get(base + "/health", timeout=5).status_code == 200
+            assert httpx.get(base + "/health", timeout=30).status_code == 200
             for s in silent:
-                s.settimeout(2)
+                s.settimeout(60)  # a hang guard: the server closes them after about a second
                 assert s.recv(10) == b""  # closed by the server
                 s.close()
             data = httpx.post(base + "/api/matches", json={"game": "arena", "join_seat": 0,
@@ -339,7 +338,7 @@ def test_real_server_silent_connections_tokens_in_logs_and_kill_9(tmp_path: Path
             assert kids, "no AI worker process was started"
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
-            wait_for(lambda: not [k for k in kids if alive(k)], 10)
+            wait_for(lambda: not [k for k in kids if alive(k)], 60)
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -148,7 +148,7 @@ def test_clock_runs_out_and_survives_restart(db_url: str) -> None:
         assert act(c, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
     time.sleep(1.2)  # seat 1's clock runs out while no server runs
     with TestClient(create_app(db_url, ai_workers=0, limits=lenient_limits())) as c:
-        summary = wait_for(c, mid, lambda s: s["status"] == "finished", timeout=5)
+        summary = wait_for(c, mid, lambda s: s["status"] == "finished", timeout=60)
         assert summary["outcome"]["winners"] == [0] and summary["outcome"]["kind"] == "resignation"
         snap = c.get(f"/api/matches/{mid}/state").json()
         assert snap["log"][-1]["source"] == "timeout" and snap["log"][-1]["action"] == {"type": "resign"}

@@ -41,7 +41,7 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
     assert proc.stdout.readline().decode().startswith(f"spacetable server: http://localhost:{port}/")
-    if wait_until_healthy(port, proc):
+    if wait_until_healthy(port, proc, 120):
         return proc
     raise AssertionError("server did not start")
 
@@ -58,7 +58,7 @@ class Player(threading.Thread):
         self.stop = threading.Event()
 
     def run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=5) as c:
+        with httpx.Client(base_url=self.base, timeout=30) as c:
             while not self.stop.is_set():
                 try:
                     summary = c.get(f"/api/matches/{self.match_id}").json()
@@ -103,7 +103,9 @@ def test_sigkill_mid_stream_loses_nothing(db_url: str) -> None:
             players.append(Player(base, data["match"]["id"], tokens, i))
         for p in players:
             p.start()
-        time.sleep(2.0)
+        end = time.monotonic() + 120  # a hang guard: wait for some acknowledged play, however slow the machine
+        while sum(p.acked for p in players) < len(players) and time.monotonic() < end:
+            time.sleep(0.05)
         os.kill(proc.pid, signal.SIGKILL)  # mid-stream: the players are still sending
         proc.wait(10)
         for p in players:
