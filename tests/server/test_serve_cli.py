@@ -31,6 +31,7 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
+@pytest.mark.slow
 def test_serve_fails_clearly(tmp_path: Path) -> None:
     """Started together (each a Python start-up): a taken port, a PostgreSQL nobody listens on, the README's
     literal placeholder."""

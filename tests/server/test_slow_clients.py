@@ -26,7 +26,7 @@ from spacetable.server.cli import wait_until_healthy
 
 from .test_limits import ROOT, free_port
 
-pytestmark = [pytest.mark.hardening,
+pytestmark = [pytest.mark.hardening, pytest.mark.slow,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="several loopback addresses")]
 
 HANG_GUARD = 90.0
