@@ -76,6 +76,15 @@ def _die_with_parent(parent: int, data_dir: str | None) -> None:
     threading.Thread(target=watch, name="spacetable-parent-watch", daemon=True).start()
 
 
+def _warm_worker() -> None:
+    """A worker's first task at server start: import every game now rather than on a person's first AI move."""
+    from spacetable.games import available, get_game
+
+    for game_id in available():
+        with contextlib.suppress(Exception):
+            get_game(game_id)
+
+
 def _background_worker(parent: int, data_dir: str | None) -> None:
     """Initializer of a computer-only match's AI worker: :func:`_die_with_parent`, at a lower CPU priority, so
     that on a busy machine the processes thinking for people's matches get the processor first."""
@@ -217,6 +226,14 @@ class AIRunner:
                 pool = concurrent.futures.ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"ai-{lane}")
             self._pools[lane] = pool
         return pool
+
+    def warm(self) -> None:
+        """Start the person lane's worker processes now (with the games imported): a process takes seconds to start
+        on a busy machine, and the first person's AI reply should not wait for it."""
+        if self.workers > 0:
+            pool = self._executor(PERSON)
+            for _ in range(self.workers):
+                pool.submit(_warm_worker)
 
     async def choose(self, game: Game[Any], state: Any, seat: int, agent: str, seed: int, seconds: float,
                      match_id: str = "", address: str | None = None, person: bool = True) -> Action:

@@ -118,6 +118,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         if migrate:
             storage.migrate()
         await service.start()
+        service.ai_seats.runner.warm()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
