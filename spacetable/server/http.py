@@ -165,6 +165,7 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
     _guard_cycle: Any = None
     _body_started: float | None = None
     _body_bytes = 0
+    _host: str | None = None
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -198,12 +199,25 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
                 transport.close()
                 return False
             mine.add(transport)
+            self._host = host
+            if len(self._by_address) > 4 * self.max_pending_connections + 1024:
+                self._sweep()
         pending = GuardedHttp._pending
         while len(pending) >= max(1, self.max_pending_connections):
             oldest = next(iter(pending))
             oldest._unpend()
             oldest._close("pending")
         return True
+
+    @classmethod
+    def _sweep(cls) -> None:
+        """Forget closed connections and addresses without open ones (upgraded sockets are not seen closing)."""
+        for host in list(GuardedHttp._by_address):
+            live = {t for t in GuardedHttp._by_address[host] if not t.is_closing()}
+            if live:
+                GuardedHttp._by_address[host] = live
+            else:
+                del GuardedHttp._by_address[host]
 
     def _pend(self) -> None:
         GuardedHttp._pending[self] = None
@@ -292,6 +306,11 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         self._unpend()
+        mine = GuardedHttp._by_address.get(self._host or "")
+        if mine is not None:
+            mine.discard(self.transport)
+            if not mine:
+                del GuardedHttp._by_address[self._host or ""]
         super().connection_lost(exc)
 
 
