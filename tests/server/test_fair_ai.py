@@ -166,3 +166,13 @@ def test_computer_only_matches_are_bounded_per_address(sqlite_url: str, patient:
         _wait(lambda: ("mcts", 10.0) in patient.budgets, "the computer-only match thinking")
         assert ("mcts", 60) not in patient.budgets
         patient.stop.set()
+
+
+def test_a_finished_computer_only_match_frees_its_place(sqlite_url: str, patient: Patient) -> None:
+    """The bound counts unfinished matches: once an address's computer-only matches end, it may start others."""
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits(ai_only_matches=1))) as c:
+        bots = {"0": "mcts", "1": "mcts"}
+        first = create(c, "nim", ai_seats=bots, ai_seconds=0.01)["match"]["id"]
+        assert c.post("/api/matches", json={"game": "nim", "ai_seats": bots, "ai_seconds": 0.01}).status_code == 429
+        _wait(lambda: c.get(f"/api/matches/{first}").json()["status"] == "finished", "the first match to end")
+        create(c, "nim", ai_seats=bots, ai_seconds=0.01)

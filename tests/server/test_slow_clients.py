@@ -146,3 +146,44 @@ def test_one_slow_body_gets_408_and_a_normal_request_is_not_disturbed(tmp_path: 
     finally:
         proc.kill()
         proc.wait(10)
+
+
+def test_the_cap_per_address_spares_trusted_proxies(tmp_path: Path) -> None:
+    """``--max-address-connections 4``: a fifth and sixth connection from one address are refused at once (429),
+    while a trusted proxy's address (``--forwarded-allow-ips``, default 127.0.0.1) is never capped, since every
+    client behind it shares it. The admitted connections, silent, end with the header timeout."""
+    port = free_port()
+    proc = _serve(tmp_path, port, "--max-address-connections", "4", "--header-timeout", "2")
+    socks: dict[str, list[socket.socket]] = {"127.0.0.2": [], "127.0.0.1": []}
+    try:
+        assert wait_until_healthy(port, proc, 120)
+        for source, mine in socks.items():
+            for _ in range(6):
+                s = socket.socket()
+                s.bind((source, 0))
+                s.connect(("127.0.0.1", port))
+                s.setblocking(False)
+                mine.append(s)
+        answers: dict[socket.socket, bytes] = {}
+        pending = [s for mine in socks.values() for s in mine]
+        end = time.monotonic() + HANG_GUARD
+        while pending:
+            assert time.monotonic() < end, f"hang guard: {len(pending)} connections still open"
+            readable, _, _ = select.select(pending, [], [], 1.0)
+            for s in readable:
+                try:
+                    data = s.recv(4096)
+                except OSError:
+                    data = b""
+                answers[s] = answers.get(s, b"") + data
+                if not data:
+                    pending.remove(s)
+        refused = {source: sum(answers[s].startswith(b"HTTP/1.1 429") for s in mine) for source, mine in socks.items()}
+        assert refused == {"127.0.0.2": 2, "127.0.0.1": 0}
+        assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=30).status_code == 200
+    finally:
+        for mine in socks.values():
+            for s in mine:
+                s.close()
+        proc.kill()
+        proc.wait(10)
