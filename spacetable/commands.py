@@ -17,7 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from spacetable.ai.agents import find_agent
+from spacetable.ai.agents import agent_specs, find_agent
 from spacetable.core.errors import ConfigError
 from spacetable.core.game import Game
 from spacetable.core.hooks import Command
@@ -71,6 +71,11 @@ def _sources(game_id: str, folder: Traversable, files: list[str]) -> list[tuple[
             raise ConfigError(f"no file {item!r} and no bundled {game_id} scenario of that name "
                               f"(bundled: {', '.join(bundled) or 'none'})")
     return out
+
+
+def agent_list(game: Game[Any]) -> str:
+    """The AI players a command's help names, from the registered ones (never a hand-written list)."""
+    return ", ".join(spec.name for spec in agent_specs(game))
 
 
 def agent_names(game: Game[Any], text: str) -> list[str]:
