@@ -50,8 +50,9 @@ COMMANDS = """Commands at the prompt:
                rolled, no card drawn and nothing hidden revealed since
   save FILE    save the match; `spacetable replay FILE` shows it, `spacetable play GAME --load FILE` resumes it
   help         this help
-  quit         leave (with --save the match is saved first); Ctrl-D too
-At a terminal: arrows edit the line, up/down recall earlier lines, Tab completes commands and actions."""
+  quit         leave (with --save the match is saved first); Ctrl-D too"""
+#: Said after the commands (and the game's own) at a terminal.
+EDITING = "At a terminal: arrows edit the line, up/down recall earlier lines, Tab completes commands and actions."
 
 HUMAN = "human"
 #: The prompt's own commands, as completion offers them.
@@ -130,7 +131,8 @@ class Terminal:
             for i, action in enumerate(legal, 1):
                 self.say(f"  {i:3}. {self.game.action_text(state, seat, action)}")
         else:
-            self.say(f"  {len(legal)} legal actions: 'legal' lists them numbered; 'help' explains the notation")
+            own = "".join(f", '{c.name}' {c.help}" for c in self.game.prompt_commands())
+            self.say(f"  {len(legal)} legal actions: 'legal' lists them numbered{own}; 'help' explains the notation")
         return legal
 
     def hand_over(self, state: Any, seat: int) -> bool:
@@ -261,7 +263,7 @@ class Terminal:
         extra = {c.name: c for c in game.prompt_commands()}
         if word in ("help", "h", "?"):
             own = "".join(f"\n  {c.name:12} {c.help}" for c in extra.values())
-            self.say(COMMANDS + own + "\n\n" + game.notation_help())
+            self.say(COMMANDS + own + "\n" + EDITING + "\n\n" + game.notation_help())
         elif word in extra:
             self.say(extra[word].run(state, seat))
         elif word in ("legal", "moves", "list"):

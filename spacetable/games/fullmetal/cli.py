@@ -2,7 +2,7 @@
 (the bundled acceptance scenarios), and the notation help of the terminal prompt.
 
 Play is the shared terminal loop (``spacetable play fullmetal --seats human,commander``); its
-``--map FILE.fmp`` reads a local map file.
+``--map FILE.fmp`` reads a local map file, and its prompt adds ``landing`` (:data:`PROMPT_COMMANDS`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from spacetable.ai.base import play_game
 from spacetable.ai.runner import run_tasks
 from spacetable.commands import agent_list, agent_names, check_command, count, seconds
 from spacetable.core.errors import ConfigError
-from spacetable.core.hooks import Command
+from spacetable.core.hooks import Command, PromptCommand
 from spacetable.terminal import parse_options
 
 from .fmp import FmpMap, write_fmp
 from .game import GAME
-from .render import svg_board
+from .render import landing_text, svg_board
 from .scenario import check_file
 
 NOTATION = """Full Metal Planète notation: cells x,y (odd columns sit half a hex lower), a barge x,y/x,y,
@@ -149,3 +149,13 @@ COMMANDS = (
     Command("simulate", "AI-against-AI games with scores and wins per seat", _add_simulate_arguments, simulate),
     check_command("fullmetal", check_file, resources.files(__package__).joinpath("scenarios")),
 )
+
+
+def _landing(state: Any, seat: int) -> str:
+    """``landing`` at the play prompt: where the seat's ship may land now, on the map and by row."""
+    sites = [(state.board.index(*a["dome"]), str(a["orientation"]))
+             for a in GAME.legal_actions(state, seat) if a.get("type") == "land"]
+    return landing_text(state, seat, sites)
+
+
+PROMPT_COMMANDS = (PromptCommand("landing", "where your ship may land, on the map and by row", _landing),)
