@@ -28,7 +28,7 @@ from spacetable.core.game import Game
 from spacetable.core.hooks import Command
 from spacetable.example_matches import example_path
 from spacetable.games import REGISTRY, available, get_game
-from spacetable.terminal import add_play_arguments, read_match, run_play
+from spacetable.terminal import add_play_arguments, outcome_text, read_match, run_play
 
 #: Short descriptions of commands several games may contribute (else the first game's own help).
 SHARED_HELP = {
@@ -110,10 +110,11 @@ def cmd_replay(ns: argparse.Namespace) -> int:
             print(f"--- {i}. seat {entry.player}: {text}")
             print(game.render_text(after, ns.player))
         state = after
+    screen = game.render_text(state, ns.player)
     if ns.final:
-        print(game.render_text(state, ns.player))
+        print(screen)
     out = game.outcome(state)
-    print("result:", json.dumps(out.to_json()) if out else "game in progress")
+    print("result:", outcome_text(out, shown=screen) if out else "game in progress")
     return 0
 
 

@@ -20,7 +20,7 @@ import argparse
 import json
 import secrets
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from spacetable.ai.agents import agent_specs, choose_for_seat, find_agent
 from spacetable.ai.ladder import describe
 from spacetable.commands import count, seconds
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
-from spacetable.core.game import Action, Game, Option
+from spacetable.core.game import Action, Game, Option, Outcome
 from spacetable.core.match import FORMAT as MATCH_FORMAT
 from spacetable.core.match import LogEntry, Match
 from spacetable.core.rng import mix_seed
@@ -155,10 +155,9 @@ class Terminal:
     def result(self, state: Any) -> None:
         out = self.game.outcome(state)
         assert out is not None
-        self.say(self.game.render_text(state, self.viewer()))
-        scores = ", ".join(f"seat {i} {_number(x)}" for i, x in enumerate(out.scores))
-        winners = ", ".join(self.label(w) for w in out.winners) or "nobody (a draw)"
-        self.say(f"Game over ({out.kind}): winner {winners}; scores {scores}")
+        screen = self.game.render_text(state, self.viewer())
+        self.say(screen)
+        self.say(outcome_text(out, self.label, shown=screen))
         if len(self.humans) == 1:
             me = self.humans[0]
             self.say("You win." if me in out.winners else ("Draw." if not out.winners else "You lose."))
@@ -603,6 +602,33 @@ def make_editor(terminal: Terminal, **io: Any) -> Any:
 
     return PromptSession(history=InMemoryHistory(), completer=PromptCompleter(), complete_while_typing=False,
                          complete_style=CompleteStyle.MULTI_COLUMN, **io)
+
+
+def outcome_text(out: Outcome, label: Callable[[int], str] = lambda seat: f"seat {seat}", shown: str = "") -> str:
+    """The end of a game in words: ``Game over (corvette): winner seat 0; scores seat 0 1, seat 1 0`` and a
+    line of the game's details (``points 1–0, plies 12``); a detail text already on the ``shown`` screen is
+    left out (Worlds' notice)."""
+    scores = ", ".join(f"seat {i} {_number(x)}" for i, x in enumerate(out.scores))
+    if len(out.winners) > 1:
+        winners = "first place shared by " + " and ".join(label(w) for w in out.winners)
+    else:
+        winners = "winner " + (label(out.winners[0]) if out.winners else "nobody (a draw)")
+    text = f"Game over ({out.kind.replace('_', ' ')}): {winners}; scores {scores}"
+    details = [f"{key.replace('_', ' ')} {_detail(value)}" for key, value in out.details.items()
+               if not (isinstance(value, str) and len(value) >= 20 and value in shown)]
+    return text + ("\n  " + "; ".join(details) if details else "")
+
+
+def _detail(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, list | tuple):
+        return " / ".join(_detail(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_detail(v)}" for k, v in value.items()) or "none"
+    return "none" if value is None else str(value)
 
 
 def _number(x: float) -> str:
