@@ -98,7 +98,8 @@ def simulate(args: argparse.Namespace) -> int:
                 wins[w] = wins.get(w, 0) + 1 / len(winners)
             print(f"game {g}{' swapped' if swap else ''}: {','.join(order)} -> {'/'.join(winners) or 'draw'} ({out.kind}, "
                   f"round {state.round}, {steps} actions, {time.perf_counter() - t0:.1f}s)")
-    print("wins:", json.dumps(wins))
+    print("wins: " + (", ".join(f"{name} {count:g}" for name, count in wins.items()) or "none")
+          + " (a shared win counts as a fraction)")
     return 0
 
 
