@@ -221,7 +221,7 @@ def svg_board(state: FMState, player: int | None = None, size: float = 14.0, cov
 
 def landing_text(state: FMState, player: int, sites: list[tuple[int, str]]) -> str:
     """``landing`` at the prompt: the map with every cell where ``player``'s ship may put its dome,
-    then the same sites as a list by row (FM-8.1)."""
+    then the same sites as a list by row."""
     if not sites:
         return "no landing now: " + (f"the phase is {state.phase}" if state.phase != "land" else "not your landing")
     orients: dict[int, set[str]] = {}
