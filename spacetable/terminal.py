@@ -80,7 +80,8 @@ class Terminal:
     editor: Any = None
     #: the state, seat and game-over flag of the prompt being read (what completion offers)
     prompt_at: tuple[Any, int, bool] = (None, 0, False)
-    _completion: tuple[Any, list[str]] = (None, [])
+    #: the completions of ``prompt_at``: its state (by identity) and seat, and the words
+    _completion: tuple[Any, int, list[str]] = (None, -1, [])
 
     def __post_init__(self) -> None:
         for seat, name in enumerate(self.seats):
@@ -356,8 +357,8 @@ class Terminal:
         """What the prompt completes: its commands, then each legal action as typed in the game's notation
         (only actions whose text reads back as the same action)."""
         state, seat, over = self.prompt_at
-        key = (len(self.match.log), seat, over)
-        if self._completion[0] != key:
+        cached_state, cached_seat, words = self._completion
+        if cached_state is not state or cached_seat != seat:
             words = [*PROMPT_WORDS, *(c.name for c in self.game.prompt_commands())]
             if state is not None and not over:
                 for action in self.game.legal_actions(state, seat):
@@ -367,8 +368,8 @@ class Terminal:
                             words.append(text)
                     except (RuleError, ValueError, KeyError, TypeError):
                         continue
-            self._completion = (key, words)
-        return self._completion[1]
+            self._completion = (state, seat, words)
+        return words
 
 
 # ---------------------------------------------------------------------------------- reading matches
