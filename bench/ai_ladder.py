@@ -84,7 +84,7 @@ def markdown(data: dict[str, Any]) -> str:
     lines = [f"### {game.name} (`{data['game']}`)", "",
              f"{data['games']} games, {data['seats']} seats{', ' + cfg if cfg else ''}; Elo with the random player "
              "at 1000; 95% intervals from a bootstrap over seed blocks; CPU seconds per decision.", "",
-             "| agent | level | rating | 95% interval | score | s/move |", "|---|---|---|---|---|---|"]
+             "| agent | level | rating | 95% interval | score | CPU s/move |", "|---|---|---|---|---|---|"]
     for name, row in sorted(data["agents"].items(), key=lambda kv: -kv[1]["rating"]):
         lo, hi = row["interval"]
         lines.append(f"| `{name}` | {row['level'] or '(baseline)'} | {row['rating']:.0f} | {lo:.0f} .. {hi:.0f} | "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,10 +26,9 @@ from spacetable.ai.tournament_cli import run_command as run_tournament
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
 from spacetable.core.game import Game
 from spacetable.core.hooks import Command
-from spacetable.core.match import Match
 from spacetable.example_matches import example_path
 from spacetable.games import REGISTRY, available, get_game
-from spacetable.terminal import add_play_arguments, run_play
+from spacetable.terminal import add_play_arguments, outcome_text, read_match, run_play
 
 #: Short descriptions of commands several games may contribute (else the first game's own help).
 SHARED_HELP = {
@@ -85,10 +85,9 @@ def cmd_replay(ns: argparse.Namespace) -> int:
         path = Path(ns.file)
     else:
         raise ConfigError("give the FILE of a saved match (`save FILE` at the play prompt, or --save) or --example GAME")
-    try:
-        match = Match.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    match = read_match(path)
+    if match.game not in REGISTRY:
+        raise ConfigError(f"cannot read {path}: a match of an unknown game {match.game!r}")
     game = get_game(match.game)
     if ns.player is not None and not 0 <= ns.player < game.num_players(match.config):
         raise ConfigError(f"--player must be a seat of this match, 0..{game.num_players(match.config) - 1}")
@@ -111,10 +110,11 @@ def cmd_replay(ns: argparse.Namespace) -> int:
             print(f"--- {i}. seat {entry.player}: {text}")
             print(game.render_text(after, ns.player))
         state = after
+    screen = game.render_text(state, ns.player)
     if ns.final:
-        print(game.render_text(state, ns.player))
+        print(screen)
     out = game.outcome(state)
-    print("result:", json.dumps(out.to_json()) if out else "game in progress")
+    print("result:", outcome_text(out, shown=screen) if out else "game in progress")
     return 0
 
 
@@ -291,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader left (`spacetable games | head -1`): no traceback, and none when Python flushes at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -3,19 +3,21 @@
 :func:`check_command` turns a game's ``check_file(name, data) -> failures`` into its ``check``
 command: scenario step files given by path, by bundled name, or all the bundled ones (the
 ``spacetable check`` command hands each game its files). :func:`agent_names` reads a comma
-list of AI players for simulations.
+list of AI players for simulations. :func:`seconds` and :func:`count` are argparse types that refuse
+negative and absurd numbers with a usage error (never a traceback, never a silent clamp).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Callable
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from spacetable.ai.agents import find_agent
+from spacetable.ai.agents import agent_specs, find_agent
 from spacetable.core.errors import ConfigError
 from spacetable.core.game import Game
 from spacetable.core.hooks import Command
@@ -71,9 +73,46 @@ def _sources(game_id: str, folder: Traversable, files: list[str]) -> list[tuple[
     return out
 
 
+def agent_list(game: Game[Any]) -> str:
+    """The AI players a command's help names, from the registered ones (never a hand-written list)."""
+    return ", ".join(spec.name for spec in agent_specs(game))
+
+
 def agent_names(game: Game[Any], text: str) -> list[str]:
     """A comma list of AI players of ``game``; an unknown name is a :class:`ConfigError` naming the choices."""
     names = [x.strip() for x in text.split(",") if x.strip()]
     if not names:
         raise ConfigError("name at least one AI player")
     return [find_agent(game, n).name for n in names]
+
+
+#: The longest AI thinking time per move a command accepts (an hour).
+MAX_SECONDS = 3600.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a thinking time in seconds, more than 0 and at most :data:`MAX_SECONDS`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most {MAX_SECONDS:g} seconds, got {text}")
+    return value
+
+
+def count(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no upper bound when ``None``)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bounds}, got {text}")
+        return value
+
+    convert.__name__ = "number"  # argparse names the type in its messages
+    return convert

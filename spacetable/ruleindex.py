@@ -323,11 +323,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true", help=f"regenerate {INDEX_PAGE} for every game")
     ap.add_argument("--lint", action="store_true", help="also report ids written with underscores or as ranges")
     args = ap.parse_args(argv)
+    known = games_with_docs()
+    if not known:
+        ap.error(f"no rules docs under {ROOT / 'docs' / 'rules'}: this command reads a source checkout")
+    unknown = [g for g in args.games if g not in known]
+    if unknown:
+        ap.error(f"no rules doc for {', '.join(map(repr, unknown))}; games with rules docs: {', '.join(known)}")
     if args.write:
         print(f"wrote {write_index()}")
         return 0
     status = 0
-    for game in args.games or games_with_docs():
+    for game in args.games or known:
         rep = report(game)
         print(render_text(rep, args.missing))
         if args.missing and rep.missing():

@@ -80,10 +80,10 @@ def write(game: Game[Any], data: dict[str, Any]) -> Path:
 
 
 def describe(spec: AgentSpec) -> str:
-    """``hard, rating 1843, 0.41 s/move`` (whatever of it is known)."""
+    """``hard, rating 1843, 0.41 CPU s/move`` (whatever of it is known)."""
     parts = [spec.level] if spec.level else []
     if spec.rating is not None:
         parts.append(f"rating {spec.rating:.0f}")
     if spec.seconds_per_move is not None:
-        parts.append(f"{spec.seconds_per_move:.2g} s/move")
+        parts.append(f"{spec.seconds_per_move:.2g} CPU s/move")
     return ", ".join(parts)

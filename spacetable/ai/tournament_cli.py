@@ -2,8 +2,9 @@
 
 Plays the round robin of :mod:`spacetable.ai.tournament` with a progress bar, appends every game to
 a JSON-lines results file as it finishes (``FILE`` with the suffix ``.jsonl``, or ``--results``), so
-that the same command run again resumes, then prints the ratings table, draws the plot (``FILE``
-with ``.png``, or ``--plot``) and writes the summary to ``FILE`` (its ``ratings`` object maps each
+that the same command run again resumes, then prints the ratings table (seconds per move both as
+wall time, which other jobs on the machine inflate, and as CPU time of the worker), draws the plot
+(``FILE`` with ``.png``, or ``--plot``) and writes the summary to ``FILE`` (its ``ratings`` object maps each
 agent to its rating). The command is generic: every game gets it with its own agents and options.
 """
 
@@ -19,6 +20,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from spacetable.commands import count, seconds
 from spacetable.core.errors import ConfigError
 from spacetable.core.game import Game
 from spacetable.terminal import parse_options
@@ -31,29 +33,29 @@ def add_arguments(p: argparse.ArgumentParser, game: Game[Any]) -> None:
     # the parser of any command; an unknown name gets an error that lists them
     p.add_argument("--agents", required=True, metavar="A,B[,C...]",
                    help="AI players of the game (`spacetable games -v` lists them)")
-    p.add_argument("--games", type=int, default=20, help="games to play in all (default 20); a multiple of "
+    p.add_argument("--games", type=count(1), default=20, help="games to play in all (default 20); a multiple of "
                    "seats x tables gives every table every seat equally often")
     p.add_argument("--seed", type=int, default=1, help="seed of the first block of games (default 1)")
-    p.add_argument("--seconds", type=float, default=1.0, help="time per move for agents with a time budget (default 1)")
+    p.add_argument("--seconds", type=seconds, default=1.0, help="time per move for agents with a time budget (default 1)")
     if game.min_players != game.max_players:
-        p.add_argument("--players", type=int, default=None,
+        p.add_argument("--players", type=count(game.min_players, game.max_players), default=None,
                        help=f"seats per game, {game.min_players} to {game.max_players} (default {game.min_players})")
     opts = ", ".join(o.name for o in game.options()) or "none"
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help=f"a game option, JSON value ({opts})")
     p.add_argument("--table", action="append", metavar="A,B,...",
                    help="one agent per seat for a table to play (repeatable; default: the round robin of --agents)")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
+    where.add_argument("--jobs", type=count(1), default=1, help="worker processes on this machine (default 1)")
     where.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster (auto, HOST:6379, "
                        "ray://HOST:10001) or 'local' (a Ray instance here with --ray-cpus CPUs)")
-    p.add_argument("--ray-cpus", type=int, default=2, help="CPUs of a --ray local instance (default 2)")
+    p.add_argument("--ray-cpus", type=count(1), default=2, help="CPUs of a --ray local instance (default 2)")
     p.add_argument("--json", metavar="FILE", help="write the summary (ratings, intervals, table) here; the games "
                    "go to FILE.jsonl as they finish and the same command resumes from them")
     p.add_argument("--results", metavar="FILE", help="the JSON-lines results file (default: from --json)")
     p.add_argument("--plot", metavar="FILE", help="draw the ratings (PNG; default: from --json)")
     p.add_argument("--anchor", metavar="NAME=RATING", help="fix one agent's rating (default: the mean is 1500)")
-    p.add_argument("--max-steps", type=int, default=None, help="stop a game after this many actions (a draw)")
-    p.add_argument("--bootstrap", type=int, default=200, help="resamples for the 95%% intervals (default 200)")
+    p.add_argument("--max-steps", type=count(1), default=None, help="stop a game after this many actions (a draw)")
+    p.add_argument("--bootstrap", type=count(0), default=200, help="resamples for the 95%% intervals (default 200)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -126,11 +128,12 @@ def ratings_table(summ: dict[str, Any]) -> Table:
     anchor = summ["anchor"]
     note = f"{anchor['name']} fixed at {anchor['rating']:.0f}" if "name" in anchor else "mean 1500"
     table = Table(title=f"{summ['game']}: {summ['games']} games, {summ['seats']} seats, Elo ({note}), 95% interval")
-    for col in ("agent", "rating", "95% interval", "games", "score", "win rate", "s/move"):
+    for col in ("agent", "rating", "95% interval", "games", "score", "win rate", "wall s/move", "CPU s/move"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     for row in summ["table"]:
         table.add_row(row["name"], f"{row['rating']:.0f}", f"{row['low']:.0f} .. {row['high']:.0f}", str(row["games"]),
-                      f"{100 * row['score']:.1f}%", f"{100 * row['win_rate']:.1f}%", f"{row['seconds_per_move']:.3f}")
+                      f"{100 * row['score']:.1f}%", f"{100 * row['win_rate']:.1f}%", f"{row['seconds_per_move']:.3f}",
+                      f"{row.get('cpu_per_move', 0.0):.3f}")
     return table
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
-from .hooks import AgentSpec, Calculator, Command
+from .hooks import AgentSpec, Calculator, Command, PromptCommand
 from .i18n import remembered, render_cached
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
@@ -192,18 +192,19 @@ class Game(ABC, Generic[S]):
     @classmethod
     def provide(cls, *, agents: Iterable[AgentSpec] | Callable[[], Iterable[AgentSpec]] = (),
                 commands: Iterable[Command] = (), notation_help: str = "",
-                calculators: Iterable[Calculator] = ()) -> None:
+                calculators: Iterable[Calculator] = (), prompt_commands: Iterable[PromptCommand] = ()) -> None:
         """Declare what the game offers the tools around it: its AI players (or a function
         returning them, for players whose module is slow to import), its extra ``spacetable``
-        commands, the plain-text help of its typed notation and its calculators (what-if
-        computations the browser asks the server for).
+        commands, the plain-text help of its typed notation, its calculators (what-if
+        computations the browser asks the server for) and the words it adds to the terminal's
+        play prompt.
 
         A game package calls this in its ``__init__`` once the facade, ``ai`` and ``cli``
         modules are imported (those import the facade, so the facade cannot import them).
         The declarations are kept on the class, so copies of the game object unpickled in
         worker processes see them too."""
         cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help,
-                         "calculators": tuple(calculators)}
+                         "calculators": tuple(calculators), "prompt_commands": tuple(prompt_commands)}
 
     def agents(self) -> list[AgentSpec]:
         """The game's own AI players (levels, names, factories), the default one first; the
@@ -214,6 +215,10 @@ class Game(ABC, Generic[S]):
     def commands(self) -> list[Command]:
         """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""
         return list(self._provided.get("commands", ()))
+
+    def prompt_commands(self) -> list[PromptCommand]:
+        """Words the game adds to the terminal's play prompt (``landing``...)."""
+        return list(self._provided.get("prompt_commands", ()))
 
     def calculators(self) -> dict[str, Calculator]:
         """The game's calculators by name (``POST /api/games/<game>/calc/<name>``)."""

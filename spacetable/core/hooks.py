@@ -43,6 +43,18 @@ class Command:
 
 
 @dataclass(frozen=True)
+class PromptCommand:
+    """A word a game adds to the terminal's play prompt (``landing`` in Full Metal Planète).
+
+    ``run(state, seat)`` returns the text to print for the person at ``seat``; it shows only
+    what that seat's view shows."""
+
+    name: str
+    help: str
+    run: Callable[[Any, int], str]
+
+
+@dataclass(frozen=True)
 class Calculator:
     """A pure computation a game offers to players' tools: the browser asks it through
     ``POST /api/games/<game>/calc/<name>`` (a what-if the client cannot know the answer to, such

@@ -33,7 +33,7 @@ def test_the_ladder_fills_ratings_and_seconds(monkeypatch: pytest.MonkeyPatch) -
     specs = {s.name: s for s in agent_specs(game)}
     assert specs["endgame"].rating == 1900.0 and specs["endgame"].seconds_per_move == 0.5
     assert specs["shallow"].rating is None
-    assert ladder.describe(specs["endgame"]) == "hard, rating 1900, 0.5 s/move"
+    assert ladder.describe(specs["endgame"]) == "hard, rating 1900, 0.5 CPU s/move"
     own = AgentSpec("x", lambda **_: None, rating=10.0)
     assert ladder.rated(game, [own])[0].rating == 10.0  # a spec's own figures win
 

@@ -69,7 +69,7 @@ def test_play_to_the_end_from_position(monkeypatch, capsys, tmp_path) -> None:
                    "c5xc6\n")
     assert rc == 0 and "Red wins 1–0 (corvette)" in out and "You win." in out
     rc, out = _run(monkeypatch, capsys, ["replay", str(save), "--final"])
-    assert "Red wins 1–0 (corvette)" in out and '"winners": [0]' in out
+    assert "Red wins 1–0 (corvette)" in out and "result: Game over (corvette): winner seat 0" in out
 
 
 @pytest.mark.parametrize("vs", ["alphabeta", "mcts"])

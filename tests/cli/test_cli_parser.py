@@ -59,7 +59,7 @@ def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str])
     (["play", "arena", "--board", "7x7"], "option board must be one of"),
     (["play", "arena", "--vs", "deep-blue"], "unknown AI 'deep-blue' for arena"),
     (["play", "arena", "--seats", "human,human,human"], "--seats lists 1 to 2 entries"),
-    (["play", "tremble", "--players", "9"], "players must be an integer in 2..5"),
+    (["play", "tremble", "--players", "9"], "--players: expected a whole number from 2 to 5, got 9"),
     (["play", "fullmetal", "--deploy-secret", "maybe"], "expected yes or no"),
     (["play", "arena", "--option", "nonsense"], "--option takes KEY=VALUE"),
     (["replay", "no-such-file.json"], "cannot read no-such-file.json"),

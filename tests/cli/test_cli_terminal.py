@@ -105,4 +105,4 @@ def test_load_continues_a_saved_match_with_its_seats(monkeypatch, capsys, tmp_pa
     assert len(json.loads(save.read_text())["log"]) >= before
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "arena", "--load", str(save)]) == 2
-    assert "is a fullmetal match" in capsys.readouterr().err
+    assert "is a saved match of another game (fullmetal)" in capsys.readouterr().err

@@ -29,7 +29,7 @@ def test_play_vs_ai_with_piped_stdin(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert "House card set — not the published cards" in out and "Game over (score)" in out
     assert "plan 2=1,3" in out  # help shows the plan notation
     assert main(["replay", str(save), "--final"]) == 0
-    assert '"kind": "score"' in capsys.readouterr().out
+    assert "result: Game over (score)" in capsys.readouterr().out
 
 
 def test_hotseat_shows_each_private_view_only_to_its_seat(

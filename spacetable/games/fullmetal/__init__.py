@@ -8,6 +8,7 @@ themselves, which is why the facade cannot declare them.
 from . import ai, cli
 from .game import GAME, FullMetalGame
 
-FullMetalGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION)
+FullMetalGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
+                      prompt_commands=cli.PROMPT_COMMANDS)
 
 __all__ = ["GAME", "FullMetalGame"]

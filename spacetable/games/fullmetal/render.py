@@ -8,6 +8,7 @@ commits, nor the RNG state.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any
 
 from .state import CODES, FMState, Unit
@@ -84,19 +85,27 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
     return view
 
 
-def text_view(state: FMState, player: int | None) -> str:
-    """Compact terminal view: two characters per cell (terrain, or unit code + colour digit)."""
+#: Under the map: what its characters mean (issue 23: the map had no legend).
+LEGEND = (
+    "legend: . sea  * reef  % swamp  $ plain  # mountain  = pontoon  o ore (o= on a pontoon); odd columns sit lower",
+    "  a unit: its letter, then its colour (0 red, 1 blue, 2 green, 3 yellow, - none): T tank, G super tank,",
+    "  M motor boat, B barge (2 hexes), C crab, W weather layer, P pontoon; a ship: S its dome, U a pod with its",
+    "  turret, u a pod whose turret is destroyed",
+)
+
+
+def grid_lines(state: FMState, marks: dict[int, str] | None = None) -> list[str]:
+    """The map, two characters per cell, under a header of even column numbers; ``marks`` puts a character
+    on cells (the landing sites of ``landing``) in place of their terrain or unit."""
     board = state.board
-    head = f"Full Metal Planète · turn {state.turn} · tide {state.tide} · phase {state.phase}"
-    if state.phase == "play":
-        head += f" · player {state.active_player()} to play ({state.pool[state.active_player()]} AP)"
-    lines = [head]
-    header = "    " + "".join(f"{x:<2d}" if x % 2 == 0 else "  " for x in range(state.width))
-    lines.append(header)
+    lines = ["    " + "".join(f"{x:<2d}" if x % 2 == 0 else "  " for x in range(state.width))]
     for y in range(state.height):
         row = []
         for x in range(state.width):
             i = y * state.width + x
+            if marks and i in marks:
+                row.append(marks[i] + " ")
+                continue
             if board.terrain[i] == OFF:
                 row.append("  ")
                 continue
@@ -117,7 +126,16 @@ def text_view(state: FMState, player: int | None) -> str:
                 ch = TERRAIN_TO_CHAR[board.terrain[i]]
                 row.append(ch + " ")
         lines.append(f"{y:>3} " + "".join(row))
-    lines.append("units (id kind colour at [cargo]):")
+    return lines
+
+
+def text_view(state: FMState, player: int | None) -> str:
+    """Compact terminal view: two characters per cell (terrain, or unit code + colour digit)."""
+    head = f"Full Metal Planète · turn {state.turn} · tide {state.tide} · phase {state.phase}"
+    if state.phase == "play":
+        head += f" · player {state.active_player()} to play ({state.pool[state.active_player()]} AP)"
+    lines = [head, *grid_lines(state), *LEGEND]
+    lines.append("units (id, letter, colour @ x,y [cargo]; !N neutralized by enemy fire, !L locked, !S stranded):")
     items = []
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.kind in ("ore", "turret") or (not u.cells and u.carrier < 0 and u.kind != "ship"):
@@ -199,3 +217,29 @@ def svg_board(state: FMState, player: int | None = None, size: float = 14.0, cov
     out.append("</svg>")
     return "\n".join(out)
 
+
+
+def landing_text(state: FMState, player: int, sites: list[tuple[int, str]]) -> str:
+    """``landing`` at the prompt: the map with every cell where ``player``'s ship may put its dome,
+    then the same sites as a list by row."""
+    if not sites:
+        return "no landing now: " + (f"the phase is {state.phase}" if state.phase != "land" else "not your landing")
+    orients: dict[int, set[str]] = {}
+    for cell, orientation in sites:
+        orients.setdefault(cell, set()).add(orientation)
+    mark = {cell: "L" if len(o) > 1 else ("n" if o == {"north"} else "s") for cell, o in orients.items()}
+    first = min(orients)
+    x, y = state.xy(first)
+    lines = [f"{len(orients)} cells where your ship's dome may land ({len(sites)} landings):", *grid_lines(state, mark),
+             "L: either orientation (north: pods N, SE, SW of the dome; south: pods NE, S, NW), n: north only, "
+             "s: south only",
+             f"type e.g. land {x},{y} {min(orients[first])}   (the sites by row:)"]
+    by_row: dict[int, list[str]] = {}
+    for cell in sorted(orients):
+        x, y = state.xy(cell)
+        tag = "" if len(orients[cell]) > 1 else f" {next(iter(orients[cell]))}"
+        by_row.setdefault(y, []).append(f"{x},{y}{tag}")
+    for y, cells in sorted(by_row.items()):
+        lines += textwrap.wrap("  ".join(cells), width=110, initial_indent=f"  row {y:>2}: ", subsequent_indent=" " * 10,
+                               break_on_hyphens=False)
+    return "\n".join(lines)

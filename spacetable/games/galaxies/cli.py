@@ -18,7 +18,7 @@ from typing import Any
 
 from spacetable.ai.agents import make_agent
 from spacetable.ai.base import play_game
-from spacetable.commands import agent_names, check_command
+from spacetable.commands import agent_list, agent_names, check_command, count, seconds
 from spacetable.core.errors import ConfigError, SpacetableError
 from spacetable.core.hooks import Command
 
@@ -65,14 +65,14 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=2, help="2, 3 (Pan Base) or 4 (double front)")
+    p.add_argument("--players", type=count(2, 4), default=2, help="2, 3 (Pan Base) or 4 (double front)")
     p.add_argument("--mission", default="", help="mission id (docs/rules/galaxies.md lists them)")
     p.add_argument("--pack-file", default=None, help="an owner pack (JSON) from a local file")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--seconds", type=float, default=1.0, help="unused by the galaxies AI (iteration budgets)")
-    p.add_argument("--games", type=int, default=2)
-    p.add_argument("--seats", default="tactician,greedy", help="AI players by seat (the last repeats): "
-                                                                "tactician, tactician-easy, tactician-hard, greedy, random")
+    p.add_argument("--seconds", type=seconds, default=1.0, help="unused by the galaxies AI (iteration budgets)")
+    p.add_argument("--games", type=count(1), default=2)
+    p.add_argument("--seats", default="tactician,greedy", help=f"AI players by seat (the last repeats; seats are not "
+                   f"rotated, --swap plays each seed again with them reversed): {agent_list(GAME)}")
     p.add_argument("--swap", action="store_true", help="play every seed twice, with the seats' agents swapped")
 
 
@@ -98,7 +98,8 @@ def simulate(args: argparse.Namespace) -> int:
                 wins[w] = wins.get(w, 0) + 1 / len(winners)
             print(f"game {g}{' swapped' if swap else ''}: {','.join(order)} -> {'/'.join(winners) or 'draw'} ({out.kind}, "
                   f"round {state.round}, {steps} actions, {time.perf_counter() - t0:.1f}s)")
-    print("wins:", json.dumps(wins))
+    print("wins: " + (", ".join(f"{name} {count:g}" for name, count in wins.items()) or "none")
+          + " (a shared win counts as a fraction)")
     return 0
 
 

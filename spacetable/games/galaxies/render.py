@@ -5,6 +5,10 @@ Legend: ``.`` empty hex, ``:`` starting-zone hex, ``#`` asteroid, ``%`` debris, 
 ``O`` warp gate, ``+`` energy source, ``$`` orbital market, ``^`` shield regenerator, ``!`` alien
 artifact, ``@`` observation station, ``V`` victory point. Ships: an upper-case letter per card of
 side A, lower-case for side B, followed by the squadron ship number.
+
+Hexes are typed ``q,r``: each row starts with its ``r``, then the ``q`` of its first hex; ``q`` grows by
+one per hex to the right, and the row's last ``q`` closes it. A ``q`` ruler above and below the grid
+labels every fifth hex of the top and bottom rows.
 """
 
 from __future__ import annotations
@@ -54,11 +58,17 @@ def render_text(s: GState, viewer: int | None) -> str:
         for c in range(lo, hi + 1):
             h = by_col.get(c)
             line += cells.get(h, "  ") if h is not None else "  "
-        lines.append(f"{r:>3} {line}")
+        qs = sorted(h[0] for h in board.full if h[1] == r)
+        lines.append(f"{r:>3} {qs[0]:>4} {line}  {qs[-1]}")
+    ruler = [_q_ruler(board.full, rows[0], lo, cols), *lines, _q_ruler(board.full, rows[-1], lo, cols)]
+    turn = f"  active side {view['active']}" if view["active"] is not None else ""
+    acting = ", ".join(str(x) for x in view["to_act"])
     out = [f"Battleship Galaxies - {view['mission']['name']} - {view['label']}",
-           f"round {view['round']}/{view['mission']['max_rounds']}  phase {view['window']}  active {view['active']}"
-           f"  to act {view['to_act']}",
-           *lines, *legend]
+           f"round {view['round']}/{view['mission']['max_rounds']}  phase {view['window']}{turn}"
+           + (f"  to act: seat {acting}" if acting else ""),
+           "  r    q   (hexes are typed q,r: each row shows its r, then its first q; q grows by 1 per hex "
+           "to the right)",
+           *ruler, *legend]
     for sd in view["sides"]:
         line = (f"  side {sd['side']} ({sd['faction']}): energy {sd['energy']}/40, hand {sd['hand_count']}, "
                 f"deck {sd['deck_count']}, destroyed {len(sd['destroyed'])}, score {sd['score']}")
@@ -69,7 +79,7 @@ def render_text(s: GState, viewer: int | None) -> str:
             out.append("    screen: " + ", ".join(f"{c['id']} ({c['version']}, launch {c['launch_cost']})" for c in sd["screen"]))
     if "activation" in view:
         a = view["activation"]
-        out.append(f"  activation: {a['card']} step {a['step']} moved {a['moved']}")
+        out.append(f"  activation: {a['card']} step {a['step']}, moved: {', '.join(map(str, a['moved'])) or 'none'}")
     if "roll" in view:
         r = view["roll"]
         out.append(f"  roll {r['letter']}-{r['number']} {'hit' if r['hit'] else 'miss'} on {r['target']}")
@@ -77,3 +87,15 @@ def render_text(s: GState, viewer: int | None) -> str:
         res = view["result"]
         out.append(f"  result: {SIDES[res['winner']] if res['winner'] is not None else 'draw'} ({res['kind']})")
     return "\n".join(out)
+
+
+def _q_ruler(full: object, r: int, lo: int, cols: dict[tuple[int, int], int]) -> str:
+    """A line of ``q`` labels for row ``r``: every fifth q above (or below) its hex."""
+    hexes = {cols[h]: h for h in full if h[1] == r}  # type: ignore[attr-defined]
+    chars = [" "] * (2 * (max(hexes) - lo + 2) + 8)
+    for c, h in hexes.items():
+        if h[0] % 5 == 0:
+            label = str(h[0])
+            at = 10 + (1 if r & 1 else 0) + 2 * (c - lo) - len(label) + 1
+            chars[at:at + len(label)] = label
+    return f"{'q':>8} " + "".join(chars)[9:].rstrip()

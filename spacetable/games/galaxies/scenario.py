@@ -322,7 +322,7 @@ def run_scenario(spec: dict[str, Any]) -> int:
     try:
         state = build(spec.get("setup", {}))
     except (RuleError, ConfigError, KeyError, ValueError, StopIteration) as exc:
-        print(f"{name} setup: FAIL: {exc!r}")
+        print(f"{name} setup: FAIL: {exc}")
         return 1
     runner = Runner(state)
     return run_steps(GAME, state, spec.get("steps", []), name, runner.expectations, common=True)

@@ -12,7 +12,7 @@ import argparse
 from importlib import resources
 from typing import Any
 
-from spacetable.commands import agent_names, check_command
+from spacetable.commands import agent_list, agent_names, check_command, count
 from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import Command
 from spacetable.core.steps import run_steps
@@ -29,17 +29,17 @@ can also be typed as a JSON object."""
 
 
 def _add_simulate_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
-    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=count(2, 5), default=4, help="2 to 5 (default 4)")
+    ap.add_argument("--games", type=count(1), default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--ai", default="heuristic", help="comma list of captains, rotated over the seats "
-                                                     "(mcts, heuristic, random)")
+    ap.add_argument("--ai", default="heuristic", help=f"comma list of captains, rotated over the seats "
+                                                     f"({agent_list(GAME)})")
     where = ap.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    where.add_argument("--jobs", type=count(1), default=1, help="worker processes (default 1)")
     where.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster (auto, HOST:6379, "
                                                        "ray://HOST:10001) or 'local' (docs/scale.md)")
     ap.add_argument("--out", default=None, help="folder for JSON/CSV results, plots and report.md")
-    ap.add_argument("--iterations", type=int, default=0, help="MCTS iterations per decision (default: 60)")
+    ap.add_argument("--iterations", type=count(0), default=0, help="MCTS iterations per decision (default: 60)")
 
 
 def _simulate(args: argparse.Namespace) -> int:

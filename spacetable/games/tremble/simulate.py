@@ -228,7 +228,8 @@ def run_cli(players: int, games: int, seed: int, ais: list[str], jobs: int, out:
     dt = time.perf_counter() - t0
     summary = summarize(results)
     summary["seconds"] = dt
-    print(f"{summary['card_set']}: {games} games, {players} players, AIs {ais}, {dt:.1f}s")
+    print(f"{summary['card_set']}: {games} games, {players} players, AI {', '.join(ais)} (rotated over the seats), "
+          f"{dt:.1f} s")
     for i, w in enumerate(summary["seat_win_rate"]):
         print(f"  seat {i}: win rate {w:.3f} (fair {1 / players:.3f})")
     for k, v in summary["ai_win_rate_per_seat"].items():

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from spacetable.core.i18n import render
 from spacetable.core.rng import Rng
 
 from .battle import total
 from .cards import CardSet
 from .flow import SEALED, cards_of, default_action, to_act
+from .notation import PACKAGE, effect_term
 from .state import TState
 
 
@@ -177,8 +179,20 @@ def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
     return view
 
 
+def _effect_text(effect: dict[str, Any]) -> str:
+    """An effect (a ship's ability, a station's or a compensation card's effect) in English words."""
+    term = effect_term(effect)
+    return render((PACKAGE,), term["key"], term["args"], "en")
+
+
+def _seats(values: dict[str, Any]) -> str:
+    """``seat 0 3+5, seat 1 4`` from ``{"0": [3, 5], "1": 4}``."""
+    return ", ".join(f"seat {k} " + ("+".join(map(str, v)) if isinstance(v, list) else str(v))
+                     for k, v in values.items()) or "none"
+
+
 def _ship_line(sh: dict[str, Any]) -> str:
-    ab = ", ".join(f"{e['op']}" + "".join(f" {k}={v}" for k, v in e.items() if k != "op") for e in sh["abilities"])
+    ab = "; ".join(_effect_text(e) for e in sh["abilities"])
     return (
         f"{sh['name']} / {sh['name_ru']} [{sh['kind']} str {sh['strength']} fuel {sh['fuel']} price {sh['price']:,}"
         + (f"; {ab}" if ab else "")
@@ -205,18 +219,19 @@ def render_text(s: TState, viewer: int | None) -> str:
             for sh in p["hand"]:
                 lines.append("    hand: " + _ship_line(sh))
             for c in p["comps"]:
-                lines.append(f"    compensation: {c['name']} / {c['name_ru']} {c['effect']} (received turn {c['received']})")
+                lines.append(f"    compensation: {c['name']} / {c['name_ru']}: {_effect_text(c['effect'])} "
+                             f"(received turn {c['received']})")
             for c in p["drawn"]:
                 lines.append(
                     "    drawn: "
                     + (
                         _ship_line(c)
                         if c["card"] == "ship"
-                        else f"{c['name']} / {c['name_ru']} station {c['effect']} price {c['price']:,}"
+                        else f"{c['name']} / {c['name_ru']} station: {_effect_text(c['effect'])}; price {c['price']:,}"
                     )
                 )
             if p["peek"]:
-                lines.append(f"    army peek: {p['peek']}")
+                lines.append(f"    army peek: {', '.join(map(str, p['peek']))}")
     for sl in v["slots"]:
         c = sl["city"]
         g = "; ".join(f"seat {seat}: " + "+".join(x["name"] for x in ships) for seat, ships in sl["groups"].items())
@@ -227,7 +242,8 @@ def render_text(s: TState, viewer: int | None) -> str:
     if v["contest"]:
         c = v["contest"]
         lines.append(
-            f"contest ({c['kind']}) at slot {c['slot']}: dice {c['dice']} totals {c.get('totals', {})} armies {c['armies']}"
+            f"contest ({c['kind']}) at slot {c['slot']}: dice {_seats(c['dice'])}; totals {_seats(c.get('totals', {}))}; "
+            f"armies {', '.join(map(str, c['armies'])) or 'none'}"
         )
     if v["events"]:
         lines.append("recent: " + " | ".join(v["events"][-6:]))

@@ -26,7 +26,7 @@ from . import scenario as scen
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .game import GAME
 from .odds import BattleInput, Group, Odds, battles_from_json, combat_odds, format_odds
-from .pieces import NOTICE, POPULATION, TITLE
+from .pieces import NOTICE, POPULATION
 from .situation import odds_inputs, situation_from_scenario
 from .state import WorldsState
 
@@ -74,7 +74,7 @@ def odds(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"sides": names, "battles": [_battle_json(b) for b in inputs], **result.to_json()}, indent=1))
     else:
-        print(f"{TITLE}\n{NOTICE}\n")
+        print(f"{NOTICE}\n")
         if raw.get("format") != "worlds-odds/1" and not (raw.get("combat") or {}).get("allocation"):
             print("(the scenario's combat block gives no allocation: the first canonical split is used; "
                   "`spacetable advise worlds` finds the best one)")
@@ -184,7 +184,7 @@ def advise_cmd(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"sides": names, **a.to_json()}, indent=1))
     else:
-        print(f"{TITLE}\n{NOTICE}\n")
+        print(f"{NOTICE}\n")
         print(format_advice(a, names, sit))
     return 0
 

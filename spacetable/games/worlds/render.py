@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .pieces import NOTICE, POPULATION, TITLE
+from .pieces import NOTICE, POPULATION
 from .state import ENERGY, EVENT, Combat, WorldsState
 from .views import view
 
@@ -51,7 +51,8 @@ def _combat(s: WorldsState, c: Combat) -> list[str]:
 def render_text(s: WorldsState, player: int | None) -> str:
     """The board, pools, hand sizes (and the seat's own hand), the open combat, material and the recent log."""
     v = view(s, player)
-    lines = [TITLE, NOTICE, f"scenario {s.scenario_id} - round {s.round}/{s.max_rounds}, {s.sides[s.active]}'s turn"]
+    # the notice once per screen (WS-0.3): it names the skirmish and says what is not implemented
+    lines = [NOTICE, f"scenario {s.scenario_id} - round {s.round}/{s.max_rounds}, {s.sides[s.active]}'s turn"]
     lines += _systems(s, v)
     lines.append(
         f"energy {s.sides[0]} {s.energy[0]}, {s.sides[1]} {s.energy[1]}; "
@@ -63,7 +64,8 @@ def render_text(s: WorldsState, player: int | None) -> str:
         lines += _combat(s, s.combat)
     lines.append(f"material {s.sides[0]} {v['material'][0]}, {s.sides[1]} {v['material'][1]} (house score)")
     starts = [i for i, line in enumerate(v["log"]) if line.startswith("round ")]
-    recent = v["log"][starts[-2] if len(starts) > 1 else 0:][-20:]  # this turn and the one before
+    recent = [line for line in v["log"][starts[-2] if len(starts) > 1 else 0:][-20:]  # this turn and the one before
+              if NOTICE not in line]  # the log opens with the notice, already at the top
     lines.extend(["recent:"] + [f"  {line}" for line in recent])
     if s.over:
         lines.append(f"GAME OVER: {s.end_reason}")
