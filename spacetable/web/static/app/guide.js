@@ -141,7 +141,11 @@ export function useRulesDrawer(gameId, lang, phase) {
   const [open, setOpen] = useState(null); // null: closed; else {at}
   const [guide, setGuide] = useState(null);
   const cur = useRef(null);
-  cur.current = guide && phase ? (guide.phases || {})[phase] || null : null;
+  // the phase key names the section; a renderer whose phase text joins several keys ("fm.phase.play · fm.tide.low")
+  // is matched by the longest key it contains
+  const keys = guide && phase ? Object.keys(guide.phases || {}).filter((k) => phase === k || phase.includes(k)) : [];
+  keys.sort((a, b) => b.length - a.length);
+  cur.current = keys.length ? guide.phases[keys[0]] : null;
   useEffect(() => {
     if (!gameId) return undefined;
     loadGuide(gameId, lang).then(setGuide).catch(() => setGuide(null));
