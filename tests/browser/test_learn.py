@@ -17,7 +17,7 @@ from .test_accessibility import serious
 pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
 #: Every tutorial, in English and in one other language each.
-TUTORIALS = [("arena", "en"), ("arena", "fr")]
+TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl")]
 
 
 def create(server: str, game: str, config: dict[str, Any], ai: dict[int, str]) -> tuple[str, int, str]:
@@ -84,6 +84,8 @@ def wrong_move(page: Page, game: str) -> None:
     if game == "arena":
         tap(page, "d2")
         tap(page, "d3")
+    elif game == "worlds":
+        page.click("[data-testid=worlds-end-turn]")
     else:
         raise AssertionError(game)
 

@@ -36,10 +36,21 @@ function fetchJson(url) {
   return fetch(url).then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.json(); });
 }
 
-/** Whether `action` is the one a step expects: every field of `expect` equal (JSON-wise; absent = null). */
+/** A value in a canonical form: object keys sorted, lists of plain values (pieces, ships, cells) as sets. */
+function canon(v) {
+  if (Array.isArray(v)) {
+    const items = v.map(canon);
+    return items.every((x) => typeof x !== "object" || x === null) ? [...items].sort() : items;
+  }
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]));
+  return v ?? null;
+}
+
+/** Whether `action` is the one a step expects: every field of `expect` equal (absent = null; the order inside a list
+ *  of plain values does not count). */
 export function matches(expect, action) {
   if (!action || typeof action !== "object") return false;
-  return Object.keys(expect).every((k) => JSON.stringify(expect[k] ?? null) === JSON.stringify(action[k] ?? null));
+  return Object.keys(expect).every((k) => JSON.stringify(canon(expect[k])) === JSON.stringify(canon(action[k])));
 }
 
 function useHighlight(selectors) {
