@@ -17,7 +17,8 @@ from .test_accessibility import serious
 pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
 #: Every tutorial, in English and in one other language each.
-TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl")]
+TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl"), ("tremble", "en"),
+             ("tremble", "ru")]
 
 
 def create(server: str, game: str, config: dict[str, Any], ai: dict[int, str]) -> tuple[str, int, str]:
@@ -61,7 +62,7 @@ def run_tutorial(page: Page, server: str, game: str) -> None:
                 panel.locator("[data-testid=tutorial-wrong]").wait_for()
                 assert panel.get_attribute("data-step") == step  # nothing was played
             for sel in targets:
-                loc = page.locator(sel).last
+                loc = page.locator(sel).first
                 loc.wait_for()
                 page.wait_for_function("(s) => document.querySelector(s) && document.querySelector(s).classList.contains('tutorial-target')",
                                        arg=sel)
@@ -86,6 +87,8 @@ def wrong_move(page: Page, game: str) -> None:
         tap(page, "d3")
     elif game == "worlds":
         page.click("[data-testid=worlds-end-turn]")
+    elif game == "tremble":
+        page.click("[data-testid=composer] [data-testid=tremble-confirm-buy]")  # buying nothing
     else:
         raise AssertionError(game)
 
