@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
 #: Every tutorial, in English and in one other language each.
 TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl"), ("tremble", "en"),
-             ("tremble", "ru")]
+             ("tremble", "ru"), ("fullmetal", "en"), ("fullmetal", "fr")]
 
 
 def create(server: str, game: str, config: dict[str, Any], ai: dict[int, str]) -> tuple[str, int, str]:
@@ -87,6 +87,9 @@ def wrong_move(page: Page, game: str) -> None:
         tap(page, "d3")
     elif game == "worlds":
         page.click("[data-testid=worlds-end-turn]")
+    elif game == "fullmetal":
+        page.locator("[data-testid=board] polygon[data-place='21,12']").click()  # a legal site, not the one asked
+        page.click("[data-testid=fm-land]")
     elif game == "tremble":
         page.click("[data-testid=composer] [data-testid=tremble-confirm-buy]")  # buying nothing
     else:
