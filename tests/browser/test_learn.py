@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
 #: Every tutorial, in English and in one other language each.
 TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl"), ("tremble", "en"),
-             ("tremble", "ru"), ("fullmetal", "en"), ("fullmetal", "fr")]
+             ("tremble", "ru"), ("fullmetal", "en"), ("fullmetal", "fr"),
+             ("galaxies", "en"), ("galaxies", "nl")]
 
 
 def create(server: str, game: str, config: dict[str, Any], ai: dict[int, str]) -> tuple[str, int, str]:
@@ -90,6 +91,8 @@ def wrong_move(page: Page, game: str) -> None:
     elif game == "fullmetal":
         page.locator("[data-testid=board] polygon[data-place='21,12']").click()  # a legal site, not the one asked
         page.click("[data-testid=fm-land]")
+    elif game == "galaxies":
+        page.locator("[data-testid^='gx-end-end_deploy']").click()
     elif game == "tremble":
         page.click("[data-testid=composer] [data-testid=tremble-confirm-buy]")  # buying nothing
     else:

@@ -6,7 +6,8 @@
 // and its texts static/tutorials/<game>.<lang>.json ({title, intro, done, "<step id>": text, "<step id>.wrong": text}).
 // A step is one of
 //   {id}                                   – read and press Next;
-//   {id, expect, highlight, reply?}        – the player must play `expect` (every field given must match the action):
+//   {id, expect, highlight, reply?, play?} – the player must play `expect` (every field given must match the action;
+//                                            `play` is the full action when `expect` leaves fields out, replayed on resume):
 //                                            `highlight` lists CSS selectors marked to tap (in order); any other
 //                                            action is refused with the step's ".wrong" text; `reply` is then played
 //                                            for the other seat (the scripted opponent);
@@ -152,7 +153,7 @@ export function TutorialPage({ gameId, lobby, lang, navigate }) {
         version += 1;
       };
       for (const s of steps.slice(0, resumeAt)) {
-        if (s.expect) { await play(player, s.expect); if (s.reply) await play(opponent, s.reply); }
+        if (s.expect) { await play(player, s.play || s.expect); if (s.reply) await play(opponent, s.reply); }
         if (s.opponent) await play(opponent, s.opponent);
       }
       st.current = { start: version, waiting: null, sent: false, idx: resumeAt, version };
