@@ -160,3 +160,39 @@ def test_guide_pages_draw_diagrams_and_pass_axe(server: str, browser: Browser) -
     page.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
     assert serious(page) == [], "tutorial"
     assert errors_of(page) == []
+
+
+def test_tutorial_progress_is_remembered(server: str, browser: Browser) -> None:
+    """Leaving a tutorial halfway and coming back offers to continue at the same step: the scripted game is replayed
+    to that point on a fresh match and the lesson goes on from there."""
+    page = open_page(browser, lang="ru")
+    goto(page, f"{server}/tutorial/arena")
+    page.click("[data-testid=tutorial-start]")
+    panel = page.locator("[data-testid=tutorial-panel]")
+    panel.locator("[data-testid=tutorial-next]").click()  # welcome
+    panel.locator("[data-testid=tutorial-next]").click()  # the ships
+    page.wait_for_selector("[data-testid=tutorial-panel][data-step=move]")
+    page.wait_for_selector("[data-testid=match-page][data-caught-up=yes] [data-testid=turn-indicator][data-my-turn=yes]")
+    tap(page, "a2")
+    tap(page, "a3")
+    page.wait_for_selector("[data-testid=tutorial-panel][data-step=capture]", timeout=60_000)
+    first_match = page.get_attribute("[data-testid=match-page]", "data-match")
+    goto(page, f"{server}/")
+    goto(page, f"{server}/tutorial/arena")
+    page.click("[data-testid=tutorial-resume]")
+    page.wait_for_selector("[data-testid=tutorial-panel][data-step=capture]")
+    assert page.get_attribute("[data-testid=match-page]", "data-match") != first_match
+    page.wait_for_selector("[data-testid=match-page][data-caught-up=yes] [data-testid=turn-indicator][data-my-turn=yes]")
+    assert page.get_attribute("[data-testid=version]", "data-version") == "2"  # the two scripted plies replayed
+    assert "можно захватить" in panel.inner_text()
+    assert errors_of(page) == []
+
+
+@pytest.mark.parametrize("game", ["fullmetal", "galaxies", "tremble", "worlds"])
+def test_every_guide_page_draws_and_passes_axe(server: str, browser: Browser, game: str) -> None:
+    page = open_page(browser, lang="ru")
+    goto(page, f"{server}/guide/{game}")
+    page.wait_for_selector(f"[data-testid=rules-page][data-guide={game}]")
+    page.wait_for_selector("[data-testid^=guide-diagram-] svg", timeout=60_000)
+    assert serious(page) == [], game
+    assert errors_of(page) == []
