@@ -179,7 +179,8 @@ def cmd_rules(ns: argparse.Namespace) -> int:
 
     ap = argparse.ArgumentParser(
         prog="spacetable rules", description="The players' guide of a game, in the terminal. Developers: "
-        "`spacetable rules [GAME ...] --index [--missing] [--lint] [--write]` lists where each rule id is implemented and tested.")
+        "`spacetable rules [GAME ...] --index [--missing] [--lint] [--write]` lists where each rule id is implemented "
+        "and tested.")
     ap.add_argument("games", nargs="+", metavar="GAME", help=f"game id ({', '.join(guide.games())})")
     ap.add_argument("--lang", default="en", choices=guide.LANGUAGES, help="language of the guide (default en)")
     ap.add_argument("--section", default=None, help="print only this section (its id, e.g. goal, turn, faq)")
@@ -257,7 +258,8 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_serve)
 
-    p = sub.add_parser("rules", help="a game's players' guide (`--lang fr`); `--index`: where each rule id is implemented and tested",
+    p = sub.add_parser("rules", help="a game's players' guide (`--lang fr`); `--index`: where each rule id is "
+                                     "implemented and tested",
                        add_help=False, prefix_chars="\0")
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_rules)

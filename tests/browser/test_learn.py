@@ -65,8 +65,9 @@ def run_tutorial(page: Page, server: str, game: str) -> None:
             for sel in targets:
                 loc = page.locator(sel).first
                 loc.wait_for()
-                page.wait_for_function("(s) => document.querySelector(s) && document.querySelector(s).classList.contains('tutorial-target')",
-                                       arg=sel)
+                page.wait_for_function(
+                    "(s) => document.querySelector(s) && document.querySelector(s).classList.contains('tutorial-target')",
+                    arg=sel)
                 loc.click()
         page.wait_for_function("([s, n]) => document.querySelector('[data-testid=tutorial-panel]').dataset.step !== s",
                                arg=[step, ""], timeout=60_000)

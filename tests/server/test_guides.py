@@ -161,8 +161,8 @@ def test_a_refusal_names_the_guide_section_in_the_players_language(client: TestC
                   join_seat=0, player_name="Ann")
     mid = data["match"]["id"]
     join(client, mid, 1, "Bob")
-    r = client.post(f"/api/matches/{mid}/check?lang=fr", json={"seat": 0, "token": data["token"], "version": 0,
-                                                               "action": {"type": "move", "from": "b3", "to": "b4", "bonus": None}})
+    move = {"type": "move", "from": "b3", "to": "b4", "bonus": None}
+    r = client.post(f"/api/matches/{mid}/check?lang=fr", json={"seat": 0, "token": data["token"], "version": 0, "action": move})
     body = r.json()
     assert body["legal"] is False and body["rule"].startswith("AR-5")
     assert body["rule_text"] == "Capturer"  # the French guide's section, never the developers' statement
