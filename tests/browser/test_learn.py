@@ -197,3 +197,20 @@ def test_every_guide_page_draws_and_passes_axe(server: str, browser: Browser, ga
     page.wait_for_selector("[data-testid^=guide-diagram-] svg", timeout=60_000)
     assert serious(page) == [], game
     assert errors_of(page) == []
+
+
+def test_a_games_own_rules_link_opens_the_drawer(server: str, browser: Browser) -> None:
+    """Links to the rules inside a game's own panels (Worlds & Suns' "about this skirmish") open the drawer in place,
+    at the section of the current phase, in the player's language."""
+    mid, seat, token = create(server, "worlds", {"scenario": "s1-example"}, ai={1: "random"})
+    page = open_page(browser, lang="nl")
+    goto(page, seat_url(server, mid, seat, token))
+    page.wait_for_function(READY_OR_OVER)
+    page.click("[data-testid=worlds-about] summary")
+    page.click("[data-testid=worlds-about] a[href='/rules/worlds']")
+    drawer = page.locator("[data-testid=rules-drawer]")
+    drawer.wait_for()
+    assert drawer.get_attribute("data-at") == "turn"  # declaring combats
+    assert "Jouw beurt" in drawer.inner_text()
+    assert len(page.context.pages) == 1  # no new tab
+    assert errors_of(page) == []

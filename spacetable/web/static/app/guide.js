@@ -8,7 +8,7 @@ import { Icon } from "./icons.js";
 import { currentLang, num, t } from "./i18n.js";
 import { NO_HL } from "./kit.js";
 import { loadRenderer } from "./renderers.js";
-import { setRuleOpener } from "./rules.js";
+import { parseRuleUrl, setRuleOpener } from "./rules.js";
 import { Button } from "./ui.js";
 
 const guides = {};
@@ -158,7 +158,19 @@ export function useRulesDrawer(gameId, lang, phase) {
       loadGuide(gameId, lang).then((g) => setOpen({ at: sectionOf(g, rule) || null, rule }));
       return true;
     };
-    return setRuleOpener(opener);
+    const unregister = setRuleOpener(opener);
+    // a rule link anywhere on the match page (a game's own panel, an older "/rules/<game>" link) opens the drawer too
+    const onClick = (e) => {
+      const a = e.target && e.target.closest ? e.target.closest("a[href]") : null;
+      if (!a || a.closest(".rules-drawer") || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      const r = parseRuleUrl(a.getAttribute("href"));
+      if (!r || r.game !== gameId) return;
+      e.preventDefault();
+      if (r.rule) opener(gameId, r.rule);
+      else setOpen({ at: cur.current });
+    };
+    document.addEventListener("click", onClick, true);
+    return () => { unregister(); document.removeEventListener("click", onClick, true); };
   }, [gameId, lang]);
   const show = (at) => setOpen({ at: at === undefined ? cur.current : at });
   const el = open && guide ? html`<aside class="rules-drawer card" data-testid="rules-drawer" aria-label=${t("guide.drawer")}

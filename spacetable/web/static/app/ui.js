@@ -104,6 +104,7 @@ export function Notices() {
       <div class="notice-text"><div>${n.text}</div>
         ${n.ruleText && n.ruleText !== n.text ? html`<div class="small rule-text">${n.ruleText}</div>` : null}
         ${n.rule ? (n.ruleUrl ? html`<a href=${n.ruleUrl} target="_blank" rel="noopener" data-testid="rule-link" onClick=${(e) => {
+            if (e.defaultPrevented) return; // the match page's drawer took it already
             const r = parseRuleUrl(n.ruleUrl); // the match page's rules drawer opens at the rule when it can
             if (r && openRuleHere(r.game, n.rule)) e.preventDefault();
           }}>${t("rules.rule", { id: n.rule })}</a>`
