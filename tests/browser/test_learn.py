@@ -11,8 +11,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import READY_OR_OVER, errors_of, goto, open_page, seat_url, tap
+from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_url, tap
 from .test_accessibility import serious
+from .test_layout import check
 
 pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
@@ -213,4 +214,23 @@ def test_a_games_own_rules_link_opens_the_drawer(server: str, browser: Browser) 
     assert drawer.get_attribute("data-at") == "turn"  # declaring combats
     assert "Jouw beurt" in drawer.inner_text()
     assert len(page.context.pages) == 1  # no new tab
+    assert errors_of(page) == []
+
+
+def test_guides_and_tutorial_fit_a_phone(server: str, browser: Browser) -> None:
+    """On a 390 px phone, in Russian (long words), every guide and a tutorial in progress fit without sideways
+    scrolling, with finger-sized targets and no serious axe violation."""
+    page = open_page(browser, PHONE, lang="ru")
+    problems: list[str] = []
+    for game in ("arena", "fullmetal", "galaxies", "tremble", "worlds"):
+        goto(page, f"{server}/guide/{game}")
+        page.wait_for_selector(f"[data-testid=rules-page][data-guide={game}]")
+        problems += check(page, f"guide {game}")
+    goto(page, f"{server}/tutorial/arena")
+    page.click("[data-testid=tutorial-start]")
+    page.wait_for_selector("[data-testid=tutorial-panel]")
+    page.wait_for_selector("[data-testid=match-page][data-caught-up=yes]")
+    problems += check(page, "tutorial")
+    assert problems == []
+    assert serious(page) == [], "tutorial on a phone"
     assert errors_of(page) == []

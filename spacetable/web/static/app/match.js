@@ -29,7 +29,7 @@ function credentials(matchId) {
 }
 
 /** `tutor` (optional, app/tutorial.js): a scripted lesson riding on the match: `guard(action)` may refuse the
- *  player's action before it is sent, `onState(latest, shown)` follows the match, `panel` is shown atop the side. */
+ *  player's action before it is sent, `onState(latest, shown)` follows the match, `panel` is shown above the board. */
 export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   const cred = useMemo(() => credentials(matchId), [matchId]);
   const seat = cred ? cred.seat : null;
@@ -278,6 +278,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
           ${m.outcome && !resultOpen && caughtUp ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
         </span>
       </div>
+      ${tutor && tutor.panel ? tutor.panel : null}
       ${draw && draw.offer.by !== null ? html`<${DrawBanner} offer=${draw.offer} moves=${drawMoves} seat=${seat} seatName=${seatName}
         play=${play} pending=${pending} />` : null}
       <div class="board-wrap">
@@ -299,7 +300,6 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
       <${ActionMenu} menu=${picker.menu} onPick=${picker.pick} onClose=${picker.closeMenu} />
     </section>
     <aside class="side" aria-label=${t("match.side")}>
-      ${tutor && tutor.panel ? tutor.panel : null}
       ${rend.Composer ? html`<${rend.Composer} ...${props} />` : null}
       <${Players} match=${m} toAct=${toAct} seatName=${seatName} colourOf=${colourOf} mySeat=${seat} now=${now}
         onJoin=${join} onAddAi=${addAi} agents=${game && game.agents} canAct=${seat !== null && m.status === "open"} />
