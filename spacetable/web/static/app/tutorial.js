@@ -142,7 +142,7 @@ export function TutorialPage({ gameId, lobby, lang, navigate }) {
     try {
       const player = script.player || 0;
       const res = await api("/api/matches", { body: { game: gameId, config: script.config, seed: script.seed, open_seed: true,
-        join_seat: player, player_name: t("tutorial.you") } });
+        join_seat: player, player_name: t("tutorial.you"), name: tx("title", t("tutorial.title")).slice(0, 200) } });
       const joined = await api(`/api/matches/${res.match.id}/seats/${opponent}/join`, { body: { name: t("tutorial.opponent") } });
       rememberSeat(res.match.id, player, res.token);
       const tokens = { [player]: res.token, [opponent]: joined.token };
