@@ -200,6 +200,10 @@ def _plain(markdown: str) -> str:
 
 
 HOUSE_LABEL = {"en": "House content", "fr": "Contenu maison", "nl": "Huisregel", "ru": "Домашнее правило"}
+DIAGRAM_NOTE = {"en": "(The guide in the browser draws this position: spacetable serve, then Rules on the game's card.)",
+                "fr": "(Le guide dans le navigateur dessine cette position : spacetable serve, puis Règles sur la carte du jeu.)",
+                "nl": "(De gids in de browser tekent deze stelling: spacetable serve, dan Regels op de kaart van het spel.)",
+                "ru": "(Руководство в браузере рисует эту позицию: spacetable serve, затем «Правила» на карточке игры.)"}
 
 
 def guide_text(game: str, lang: str, section: str | None = None) -> str | None:
@@ -216,4 +220,6 @@ def guide_text(game: str, lang: str, section: str | None = None) -> str | None:
         if s.house:
             title += f"  [{HOUSE_LABEL.get(lang, HOUSE_LABEL['en'])}]"
         lines += [title, "-" * len(title), _plain(body), ""]
+        if s.diagram:
+            lines += [DIAGRAM_NOTE.get(lang, DIAGRAM_NOTE["en"]), ""]
     return "\n".join(lines).rstrip() + "\n"
