@@ -162,11 +162,39 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     return int(serve_main(list(ns.args)))
 
 
-def cmd_rules(ns: argparse.Namespace) -> int:
-    # imported here: the rule index reads the source tree (docs/rules, tests), which only this command needs
-    from spacetable.ruleindex import main as rules_main
+#: Options of `spacetable rules` that ask for the developers' rule index instead of the players' guide.
+RULE_INDEX_FLAGS = ("--index", "--missing", "--write", "--lint")
 
-    return int(rules_main(list(ns.args)))
+
+def cmd_rules(ns: argparse.Namespace) -> int:
+    """`spacetable rules GAME [--lang fr] [--section ID]` prints the players' guide; with `--index` (or the
+    index's own `--missing`, `--write`, `--lint`) the developers' index of where each rule id is implemented."""
+    args = list(ns.args)
+    if any(a in RULE_INDEX_FLAGS for a in args):
+        # imported here: the rule index reads the source tree (docs/rules, tests), which only this command needs
+        from spacetable.ruleindex import main as rules_main
+
+        return int(rules_main([a for a in args if a != "--index"]))
+    from spacetable import guide
+
+    ap = argparse.ArgumentParser(
+        prog="spacetable rules", description="The players' guide of a game, in the terminal. Developers: "
+        "`spacetable rules [GAME ...] --index [--missing] [--lint] [--write]` lists where each rule id is implemented "
+        "and tested.")
+    ap.add_argument("games", nargs="+", metavar="GAME", help=f"game id ({', '.join(guide.games())})")
+    ap.add_argument("--lang", default="en", choices=guide.LANGUAGES, help="language of the guide (default en)")
+    ap.add_argument("--section", default=None, help="print only this section (its id, e.g. goal, turn, faq)")
+    ap.add_argument("--index", action="store_true", help="the developers' rule index instead of the guide")
+    a = ap.parse_args(args)
+    status = 0
+    for gid in a.games:
+        out = guide.guide_text(gid, a.lang, a.section)
+        if out is None:
+            print(f"no guide for {gid!r}; guides: {', '.join(guide.games())}", file=sys.stderr)
+            status = 2
+            continue
+        print(out)
+    return status
 
 
 def _unsupported(gid: str, command: str, by_game: dict[str, Any]) -> str:
@@ -230,7 +258,8 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_serve)
 
-    p = sub.add_parser("rules", help="where each rule id is implemented and tested (`spacetable rules --help`)",
+    p = sub.add_parser("rules", help="a game's players' guide (`--lang fr`); `--index`: where each rule id is "
+                                     "implemented and tested",
                        add_help=False, prefix_chars="\0")
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_rules)

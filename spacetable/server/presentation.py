@@ -10,7 +10,8 @@ This module only formats; it never changes a match. The service calls it at thre
   in the client's language) and :func:`legal_texts` (the sentence of each legal action, cached per
   state, seat and language);
 * when something is refused: :func:`error_json` adds ``explain`` (plain words in the client's
-  language) and, for a rule of a game, ``rule_url`` (``/rules/<game>#<ID>``) and ``rule_text``.
+  language) and, for a rule of a game, ``rule_url`` (``/rules/<game>#<ID>``: the browser shows the players'
+  guide there, at the section explaining that rule) and ``rule_text`` (that section's title in the language).
 
 Translations come from the core catalogues (:mod:`spacetable.core.i18n`), looked up in the game's
 package first (``spacetable/games/<id>/i18n/<lang>.json``), then in the web client's catalogue
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from spacetable import guide
 from spacetable.core import i18n
 from spacetable.core.game import Action, Game
 from spacetable.core.serial import action_key
@@ -171,7 +173,8 @@ def error_json(err: dict[str, Any], game: Game[Any] | None, lang: str) -> dict[s
         if doc_game:
             anchor = rule_anchor(doc_game, str(rule))
             out["rule_url"] = f"/rules/{doc_game}" + (f"#{anchor}" if anchor else "")
-            statement = rule_statement(doc_game, anchor) if anchor else None
+            # the players' guide names the rule in the player's language (the developers' statement never shows)
+            statement = guide.rule_title(doc_game, str(rule), lang)
             if statement:
                 out["rule_text"] = statement
         if explain is None:

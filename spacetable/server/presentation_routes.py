@@ -28,6 +28,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel
 
+from spacetable import guide
 from spacetable.ai.agents import agent_specs
 from spacetable.games import available, get_game
 
@@ -94,6 +95,8 @@ def make_router(service: MatchService) -> APIRouter:
                 "hidden_information": g.hidden_information, "stochastic": g.stochastic,
                 "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
                 "rules": presentation.rules_source(gid) is not None,
+                "guide": guide.meta(gid) is not None,  # the players' guide (/guide/<game>) and tutorial (/tutorial/<game>)
+                "tutorial": (WEB_DIR / "static" / "tutorials" / f"{gid}.json").is_file(),
             })
         return out
 

@@ -182,9 +182,10 @@ def test_moves_arrive_one_by_one_and_can_be_skipped(server: str, browser: Browse
     assert errors_of(page) == []
 
 
-def test_rules_page_has_every_rule_anchor(server: str, browser: Browser) -> None:
+def test_rules_link_opens_the_players_guide_at_the_rule(server: str, browser: Browser) -> None:
     page = open_page(browser, PHONE)
     goto(page, f"{server}/rules/arena#AR-3.2")
-    page.wait_for_selector("[data-testid=rules-page] #AR-3\\.2.rule-target")
+    # the players' guide, at the section that explains AR-3.2 (your turn), highlighted
+    page.wait_for_selector("[data-testid=rules-page] .guide-section.rule-target[data-section=turn]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert errors_of(page) == []

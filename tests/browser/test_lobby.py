@@ -20,7 +20,7 @@ def test_cards_levels_presets_and_plain_words(server: str, browser: Browser) -> 
     for g in lobby:
         card = page.locator(f"[data-testid=game-card-{g['id']}]")
         assert card.locator("svg").count() == 1 and card.inner_text().strip()
-        assert page.locator(f"[data-testid=rules-link-{g['id']}]").get_attribute("href") == f"/rules/{g['id']}"
+        assert page.locator(f"[data-testid=rules-link-{g['id']}]").get_attribute("href") == f"/guide/{g['id']}"
     page.click("[data-testid=game-card-fullmetal]")
     fm = next(g for g in lobby if g["id"] == "fullmetal")
     for a in fm["agents"]:

@@ -30,8 +30,10 @@ function GameCard({ g, selected, onSelect }) {
         <span class="game-card-tagline">${tMaybe(`game.${g.id}.tagline`) || ""}</span>
         <span class="game-card-meta">${playersText(g)} · ${tMaybe(`game.${g.id}.length`) || ""}</span></span>
     </button>
-    ${g.rules ? html`<a class="game-card-rules" href=${"/rules/" + g.id} target="_blank" rel="noopener" data-testid=${"rules-link-" + g.id}>
-      <${Icon} name="book" size=${16} /> ${t("lobby.rules")}</a>` : null}
+    ${g.guide || g.tutorial ? html`<span class="game-card-rules">
+      ${g.tutorial ? html`<a href=${"/tutorial/" + g.id} data-testid=${"learn-link-" + g.id}><${Icon} name="play" size=${16} /> ${t("lobby.learn")}</a>` : null}
+      ${g.guide ? html`<a href=${"/guide/" + g.id} target="_blank" rel="noopener" data-testid=${"rules-link-" + g.id}>
+        <${Icon} name="book" size=${16} /> ${t("lobby.rules")}</a>` : null}</span>` : null}
   </li>`;
 }
 

@@ -1,4 +1,4 @@
-// The page: top bar (lobby link, language), the router (/, /match/<id>, /replay/<id>, /rules/<game>) and the
+// The page: top bar (lobby link, language), the router (/, /match/<id>, /replay/<id>, /guide/<game> (also /rules/<game>), /tutorial/<game>) and the
 // notices. Everything is drawn with Preact + htm (vendored, no build step).
 import { html, render, useEffect, useState } from "./lib.js";
 import { api, forgetSeat } from "./api.js";
@@ -7,14 +7,16 @@ import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
-import { RulesPage } from "./rules.js";
+import { GuidePage } from "./guide.js";
+import { TutorialPage } from "./tutorial.js";
 import { Notices, notifyError } from "./ui.js";
 
 function route(path) {
   let m;
   if ((m = path.match(/^\/match\/([\w-]+)\/?$/))) return { page: "match", id: m[1] };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: "replay", id: m[1] };
-  if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: "rules", id: m[1] };
+  if ((m = path.match(/^\/(?:rules|guide)\/([\w-]+)\/?$/))) return { page: "rules", id: m[1] };
+  if ((m = path.match(/^\/tutorial\/([\w-]+)\/?$/))) return { page: "tutorial", id: m[1] };
   return { page: "lobby" };
 }
 
@@ -53,7 +55,8 @@ function App() {
   let page;
   if (r.page === "match") page = html`<${MatchPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "replay") page = html`<${ReplayPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
-  else if (r.page === "rules") page = html`<${RulesPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} />`;
+  else if (r.page === "rules") page = html`<${GuidePage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
+  else if (r.page === "tutorial") page = html`<${TutorialPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   document.title = t("app.title");
   return html`<header class="topbar">

@@ -10,6 +10,7 @@ import { Icon } from "./icons.js";
 import { NO_HL } from "./kit.js";
 import { ActionList, Gone, Log, Players, Result, clockText, seatNamer, useNow } from "./parts.js";
 import { loadRenderer } from "./renderers.js";
+import { RulesButton, phaseKey, useRulesDrawer } from "./guide.js";
 import { Button, CopyField, Dialog, Fold, clearNotices, notify, notifyError, useConfirm } from "./ui.js";
 
 /** Milliseconds between two moves shown one after the other (the opponent's and the AI's moves). */
@@ -27,7 +28,9 @@ function credentials(matchId) {
   return mine || null;
 }
 
-export function MatchPage({ matchId, lobby, navigate, lang }) {
+/** `tutor` (optional, app/tutorial.js): a scripted lesson riding on the match: `guard(action)` may refuse the
+ *  player's action before it is sent, `onState(latest, shown)` follows the match, `panel` is shown above the board. */
+export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   const cred = useMemo(() => credentials(matchId), [matchId]);
   const seat = cred ? cred.seat : null;
   const token = cred ? cred.token : null;
@@ -141,6 +144,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
     const cur = latestRef.current;
     if (!cur) return;
     clearNotices();
+    if (tutor && tutor.guard && !tutor.guard(action)) return;
     if (!sock.current.send({ type: "action", version: cur.version, action })) {
       notify({ kind: "error", text: t("conn.offline") });
       return;
@@ -162,6 +166,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
     renderer: rend, view, legal: interactive ? legal : [], legalText, enabled: interactive, play, check, ui, setUi,
     decisionKey, you: seat,
   });
+  const [drawer, openDrawer] = useRulesDrawer(latest ? latest.match.game : null, lang, view && renderer ? phaseKey(renderer, view) : null);
+  useEffect(() => { if (tutor && tutor.onState && latest) tutor.onState(latest, shown); }, [latest && latest.version, shown && shown.version, latest && latest.match.status]);
 
   // ------------------------------------------------------------------------------------- seats
   async function join(i, name) {
@@ -264,6 +270,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
           ${canAct && running && drawMoves.includes("offer_draw") ? html`<${Button} icon="handshake" label=${t("match.offer_draw")}
             onClick=${offerDraw} testid="offer-draw" kind="tool" disabled=${pending} />` : null}
+          <${RulesButton} onOpen=${() => openDrawer()} />
           <${Button} icon="share" label=${t("match.share")} onClick=${() => setShare(true)} testid="share" kind="tool" />
           <${Button} icon="eye" label=${t(m.status === "finished" ? "match.replay" : "match.review")} href=${"/replay/" + matchId} kind="tool"
             onClick=${(e) => { e.preventDefault(); navigate("/replay/" + matchId); }} testid="review" />
@@ -271,6 +278,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
           ${m.outcome && !resultOpen && caughtUp ? html`<${Button} icon="trophy" label=${t("match.show_result")} onClick=${() => setResultOpen(true)} testid="show-result" kind="tool" />` : null}
         </span>
       </div>
+      ${tutor && tutor.panel ? tutor.panel : null}
       ${draw && draw.offer.by !== null ? html`<${DrawBanner} offer=${draw.offer} moves=${drawMoves} seat=${seat} seatName=${seatName}
         play=${play} pending=${pending} />` : null}
       <div class="board-wrap">
@@ -306,6 +314,7 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
     <${ShareDialog} open=${share} onClose=${() => setShare(false)} matchId=${matchId} seat=${seat} token=${token} hasOpen=${hasOpen}
       seed=${m.seed} />
     ${confirmEl}
+    ${drawer}
   </div>`;
 }
 

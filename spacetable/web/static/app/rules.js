@@ -1,38 +1,33 @@
-// A game's rules document (/rules/<game>#<rule id>): the server renders it with an anchor per rule id, so the
-// rule links of refusals land on the rule's statement, highlighted.
-import { html, useEffect, useLayoutEffect, useRef, useState } from "./lib.js";
-import { api } from "./api.js";
-import { t } from "./i18n.js";
+// The rule hook of the frame: a rule id (from a refusal, a game's own panel, a hint) opens that rule's text in the
+// players' guide, in the player's language. The match page registers its rules drawer as the opener; elsewhere the
+// guide page opens (/guide/<game>#<rule id>). Game code calls openRule(gameId, ruleId) or links ruleHref(...).
+// The developers' rules documents (docs/rules) are never shown to players.
+let opener = null;
 
-export function RulesPage({ gameId, lobby }) {
-  const [doc, setDoc] = useState(null);
-  const [error, setError] = useState(null);
-  const ref = useRef(null);
-  useEffect(() => {
-    api(`/api/rules/${encodeURIComponent(gameId)}`).then(setDoc).catch((e) => setError(e));
-  }, [gameId]);
-  useLayoutEffect(() => {
-    if (!doc || !ref.current) return undefined;
-    const show = () => {
-      const id = decodeURIComponent(location.hash.slice(1));
-      ref.current.querySelectorAll(".rule-target").forEach((el) => el.classList.remove("rule-target"));
-      if (!id) return;
-      const el = document.getElementById(id);
-      if (!el) return;
-      const block = el.classList.contains("rule-anchor-extra") ? el.parentElement.closest("[id]") || el.parentElement : el;
-      block.classList.add("rule-target");
-      block.scrollIntoView({ block: "center" });
-    };
-    show();
-    window.addEventListener("hashchange", show);
-    return () => window.removeEventListener("hashchange", show);
-  }, [doc]);
-  const game = lobby.find((g) => g.id === gameId);
-  if (error) return html`<div class="card gone" data-testid="rules-missing"><h1>${t("rules.missing")}</h1></div>`;
-  if (!doc) return html`<div class="loading card" aria-busy="true"></div>`;
-  return html`<article class="rules card" data-testid="rules-page" data-game=${gameId}>
-    <p class="muted small">${t("rules.note")}</p>
-    ${game ? null : null}
-    <div class="rules-doc" lang="en" ref=${ref} dangerouslySetInnerHTML=${{ __html: doc.html }}></div>
-  </article>`;
+/** Register the function that opens a rule in place (the match page's drawer); returns the unregister function. */
+export function setRuleOpener(fn) {
+  opener = fn;
+  return () => { if (opener === fn) opener = null; };
+}
+
+/** The guide page's address for a rule. */
+export function ruleHref(gameId, ruleId) {
+  return `/guide/${encodeURIComponent(gameId)}` + (ruleId ? `#${encodeURIComponent(ruleId)}` : "");
+}
+
+/** Open a rule in place when the page can (true), else return false (the caller's link opens the guide page). */
+export function openRuleHere(gameId, ruleId) {
+  return !!(opener && gameId && ruleId && opener(gameId, ruleId));
+}
+
+/** Open a rule: in the drawer when there is one, else the guide page in a new tab. */
+export function openRule(gameId, ruleId) {
+  if (openRuleHere(gameId, ruleId)) return;
+  window.open(ruleHref(gameId, ruleId), "_blank", "noopener");
+}
+
+/** The game and rule a refusal's rule_url names ("/rules/<game>#<id>" or "/guide/<game>#<id>"). */
+export function parseRuleUrl(url) {
+  const m = /^\/(?:rules|guide)\/([\w-]+)(?:#(.+))?$/.exec(url || "");
+  return m ? { game: m[1], rule: m[2] ? decodeURIComponent(m[2]) : null } : null;
 }

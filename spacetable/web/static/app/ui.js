@@ -2,6 +2,7 @@
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { Icon } from "./icons.js";
 import { t } from "./i18n.js";
+import { openRuleHere, parseRuleUrl } from "./rules.js";
 
 export function Button({ icon, label, onClick, kind = "", disabled, testid, iconOnly, title, type = "button", href }) {
   const cls = `btn ${kind}${iconOnly ? " icon-only" : ""}`;
@@ -102,7 +103,11 @@ export function Notices() {
       <${Icon} name=${n.kind === "error" ? "alert" : n.kind === "ok" ? "check" : "info"} />
       <div class="notice-text"><div>${n.text}</div>
         ${n.ruleText && n.ruleText !== n.text ? html`<div class="small rule-text">${n.ruleText}</div>` : null}
-        ${n.rule ? (n.ruleUrl ? html`<a href=${n.ruleUrl} target="_blank" rel="noopener" data-testid="rule-link">${t("rules.rule", { id: n.rule })}</a>`
+        ${n.rule ? (n.ruleUrl ? html`<a href=${n.ruleUrl} target="_blank" rel="noopener" data-testid="rule-link" onClick=${(e) => {
+            if (e.defaultPrevented) return; // the match page's drawer took it already
+            const r = parseRuleUrl(n.ruleUrl); // the match page's rules drawer opens at the rule when it can
+            if (r && openRuleHere(r.game, n.rule)) e.preventDefault();
+          }}>${t("rules.rule", { id: n.rule })}</a>`
           : html`<span class="small muted">${t("rules.rule", { id: n.rule })}</span>`) : null}</div>
       <${Button} icon="close" label=${t("ui.close")} iconOnly kind="ghost" onClick=${() => dismiss(n.id)} />
     </div>`)}

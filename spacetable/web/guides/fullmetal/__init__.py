@@ -1,0 +1,1 @@
+"""Players' guide data of one game (see spacetable.guide)."""

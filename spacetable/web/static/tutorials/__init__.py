@@ -1,0 +1,1 @@
+"""Tutorial scripts and their texts (see app/tutorial.js)."""
