@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from spacetable.ai.agents import choose_for_seat, find_agent
+from spacetable.core.errors import ConfigError
 from spacetable.core.rng import mix_seed
 from spacetable.games import get_game
 
@@ -55,7 +56,10 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         self.encoder = encoder_class(game_id)(self.game, self.config)
         if max_turns is not None and not self.encoder.has_turns:
             raise ValueError(f"{game_id} has no turn counter; use max_steps")
-        self.opponent_spec = find_agent(self.game, opponent)  # ConfigError names the choices
+        try:
+            self.opponent_spec = find_agent(self.game, opponent)
+        except ConfigError as exc:  # names the choices
+            raise ValueError(str(exc)) from exc
         self.game_id = game_id
         self.seat = seat
         self.opponent = opponent
