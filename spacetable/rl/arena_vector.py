@@ -62,22 +62,22 @@ def _face_cell(p: int, w: int, h: int, blue: bool) -> int:
 
 
 @njit(cache=True)
-def _refresh(states: np.ndarray, i: int, geo: np.ndarray, nb: np.ndarray, template: np.ndarray, obs: np.ndarray,
-             mask: np.ndarray, legal: np.ndarray, marks: np.ndarray, buf: np.ndarray, full: bool) -> int:
+def _refresh(states: np.ndarray, i: int, geo: np.ndarray, nb: np.ndarray, ptab: np.ndarray, template: np.ndarray,
+             obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray, buf: np.ndarray, full: bool) -> int:
     """Rebuild game ``i``'s legal tokens, mask and observation from its state; returns the legal count.
 
     Seen from the side to move, the face-dependent planes are the same for both colours (the home
     areas are symmetric under the 180° turn), so only the ship planes (``marks`` remembers the 16
     entries set last time), the off-board block and the scalars change from ply to ply; ``full``
     rewrites everything from the template (after a reset). Rows are indexed in place (no views: this
-    runs once per game and step)."""
-    w, h, n = geo[0], geo[1], geo[2]
+    runs once per game and step); ``ptab[blue, cell]`` is the cell seen from the side to move."""
+    n = geo[2]
     old = legal[i, 0]
     for k in range(1, old + 1):
         mask[i, legal[i, k]] = 0
     mask[i, 0] = 0
     side = states[i, 16]
-    blue = side == BLUE
+    blue = 1 if side == BLUE else 0
     over = states[i, 19] >= 0
     if full:
         for j in range(GAME_SIZE):
@@ -94,14 +94,14 @@ def _refresh(states: np.ndarray, i: int, geo: np.ndarray, nb: np.ndarray, templa
         if c == n:
             j = OBS_OFF + s
         else:
-            j = OBS_SHIPS + s * CELLS + _persp(c, w, h, blue)
+            j = OBS_SHIPS + s * CELLS + ptab[blue, c]
         obs[i, j] = 1.0
         marks[i, s] = j
         e = states[i, ebase + s]
         if e == n:
             j = OBS_OFF + 8 + s
         else:
-            j = OBS_SHIPS + (8 + s) * CELLS + _persp(e, w, h, blue)
+            j = OBS_SHIPS + (8 + s) * CELLS + ptab[blue, e]
         obs[i, j] = 1.0
         marks[i, 8 + s] = j
     sc = OBS_SCALARS
@@ -128,7 +128,7 @@ def _refresh(states: np.ndarray, i: int, geo: np.ndarray, nb: np.ndarray, templa
             bonus = code % 9
             dest = (code // 9) % 32
             ship = code // 288
-            tok = 1 + (ship * CELLS + _persp(dest, w, h, blue)) * 9 + bonus
+            tok = 1 + (ship * CELLS + ptab[blue, dest]) * 9 + bonus
         legal[i, 1 + a] = tok
         mask[i, tok] = 1
     legal[i, 0] = k
@@ -144,22 +144,22 @@ def _reset_one(st: np.ndarray, init: np.ndarray, red_seat: np.ndarray, i: int, r
 
 @njit(cache=True)
 def _reset_all(states: np.ndarray, init: np.ndarray, red_seat: np.ndarray, rs: np.ndarray, geo: np.ndarray, nb: np.ndarray,
-               template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
+               ptab: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
                current: np.ndarray) -> None:
     buf = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     for i in range(states.shape[0]):
         _reset_one(states[i], init, red_seat, i, rs)
-        _refresh(states, i, geo, nb, template, obs, mask, legal, marks, buf, True)
+        _refresh(states, i, geo, nb, ptab, template, obs, mask, legal, marks, buf, True)
         current[i] = red_seat[i] if states[i, 16] == RED else 1 - red_seat[i]
 
 
 @njit(cache=True)
 def _step(states: np.ndarray, actions: np.ndarray, init: np.ndarray, red_seat: np.ndarray, rs: np.ndarray, geo: np.ndarray,
-          nb: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
-          rewards: np.ndarray, terminated: np.ndarray, current: np.ndarray, auto_reset: bool) -> int:
+          nb: np.ndarray, ptab: np.ndarray, ftab: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+          legal: np.ndarray, marks: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, current: np.ndarray,
+          auto_reset: bool) -> int:
     """Play ``actions[i]`` in every game; returns −1, or the first game whose action is not legal
     (nothing is changed then)."""
-    w, h = geo[0], geo[1]
     for i in range(states.shape[0]):
         if mask[i, actions[i]] == 0 or (actions[i] == 0 and states[i, 19] < 0):
             return i
@@ -172,14 +172,14 @@ def _step(states: np.ndarray, actions: np.ndarray, init: np.ndarray, red_seat: n
             continue
         st = states[i]
         tok = actions[i]
-        blue = st[16] == BLUE
+        blue = 1 if st[16] == BLUE else 0
         if tok >= TELE0:
             code = fast.MOVE_CODES + (tok - TELE0)
         else:
             t = tok - 1
             bonus = t % 9
             ship = t // (9 * CELLS)
-            dest = _face_cell((t // 9) % CELLS, w, h, blue)
+            dest = ftab[blue, (t // 9) % CELLS]
             code = (ship * 32 + dest) * 9 + bonus
         fast.play(st, code, geo, nb)
         if st[19] >= 0:
@@ -190,7 +190,7 @@ def _step(states: np.ndarray, actions: np.ndarray, init: np.ndarray, red_seat: n
             terminated[i] = True
             if auto_reset:
                 _reset_one(st, init, red_seat, i, rs)
-        _refresh(states, i, geo, nb, template, obs, mask, legal, marks, buf, False)
+        _refresh(states, i, geo, nb, ptab, template, obs, mask, legal, marks, buf, False)
         current[i] = red_seat[i] if st[16] == RED else 1 - red_seat[i]
     return -1
 
@@ -252,6 +252,10 @@ class ArenaVector:
         self.obs_size = GAME_SIZE
         assert self.encoder.n_actions == N_ACTIONS and self.encoder.game_size == GAME_SIZE
         self.geo, self.nb = fast.tables(board)
+        w, h = int(self.geo[0]), int(self.geo[1])
+        # cell of the face -> cell of the 6x5 grid seen from the side to move, and back (per colour)
+        self._ptab = np.array([[_persp(c, w, h, b == 1) if c < w * h else 0 for c in range(32)] for b in (0, 1)], dtype=np.int64)
+        self._ftab = np.array([[_face_cell(p, w, h, b == 1) for p in range(CELLS)] for b in (0, 1)], dtype=np.int64)
         red, blue = default_layout(board)
         start = ArenaState(board=board, loc=[list(red), list(blue)])
         self.init = fast.to_array(start)
@@ -303,8 +307,8 @@ class ArenaVector:
             self._seed(seed)
         self.legal[:, 0] = 0
         self.mask[:] = 0
-        _reset_all(self.states, self.init, self.red_seat, self._rs, self.geo, self.nb, self.template, self.obs, self.mask,
-                   self.legal, self._marks, self.current_player)
+        _reset_all(self.states, self.init, self.red_seat, self._rs, self.geo, self.nb, self._ptab, self.template, self.obs,
+                   self.mask, self.legal, self._marks, self.current_player)
         self.rewards[:] = 0.0
         self.terminated[:] = False
         return self.obs, self.mask
@@ -316,8 +320,9 @@ class ArenaVector:
             raise ValueError(f"actions must have shape ({self.n},)")
         if acts.min() < 0 or acts.max() >= N_ACTIONS:
             raise ValueError(f"actions are tokens in 0..{N_ACTIONS - 1}")
-        bad = _step(self.states, acts, self.init, self.red_seat, self._rs, self.geo, self.nb, self.template, self.obs,
-                    self.mask, self.legal, self._marks, self.rewards, self.terminated, self.current_player, self.auto_reset)
+        bad = _step(self.states, acts, self.init, self.red_seat, self._rs, self.geo, self.nb, self._ptab, self._ftab,
+                    self.template, self.obs, self.mask, self.legal, self._marks, self.rewards, self.terminated,
+                    self.current_player, self.auto_reset)
         if bad >= 0:
             raise ValueError(f"game {bad}: token {acts[bad]} ({self.encoder.token_name(int(acts[bad]))}) is not legal")
         return self.obs, self.mask, self.rewards, self.terminated
