@@ -153,7 +153,6 @@ def gen(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, out: np.ndarray) -> int
     occ = own | enemy
     row = geo[3 + side]
     k = 0
-    tmp = np.empty(24, dtype=np.int64)
     for s in range(8):
         o = st[base + s]
         if o == n:
@@ -178,9 +177,8 @@ def gen(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, out: np.ndarray) -> int
             k += 1
             if ((row >> d) & 1) and ((nb[o] >> d) & 1):
                 corv_hit = st[ebase] == d
-                if not corv_hit:
-                    for i in range(24):
-                        tmp[i] = st[i]
+                if not corv_hit:  # a move onto the target row: the bonus teleports it allows (rare)
+                    tmp = st.copy()
                     tmp[base + s] = d
                     if (enemy >> d) & 1:
                         for e in range(8):
