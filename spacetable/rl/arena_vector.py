@@ -213,6 +213,8 @@ def _uniform01(rs: np.ndarray) -> float:
 def _sample_logits(legal: np.ndarray, logits: np.ndarray, temperature: float, rs: np.ndarray, out: np.ndarray) -> int:
     """P(token) ∝ exp(logit / temperature) over each game's legal tokens (read from its list, not the
     mask); returns −1, or the first game whose legal logits are not all finite."""
+    w = np.empty(legal.shape[1], dtype=np.float64)  # the legal tokens' logits, then their weights
+    inv = 1.0 / temperature
     for i in range(legal.shape[0]):
         k = legal[i, 0]
         if legal[i, 1] == 0:  # a finished game waits
@@ -220,18 +222,20 @@ def _sample_logits(legal: np.ndarray, logits: np.ndarray, temperature: float, rs
             continue
         top = -np.inf
         for a in range(1, k + 1):
-            v = logits[i, legal[i, a]]
+            v = float(logits[i, legal[i, a]])
             if not np.isfinite(v):
                 return i
+            w[a] = v
             top = max(top, v)
         total = 0.0
         for a in range(1, k + 1):
-            total += np.exp((logits[i, legal[i, a]] - top) / temperature)
+            w[a] = np.exp((w[a] - top) * inv)
+            total += w[a]
         target = _uniform01(rs) * total
         acc = 0.0
         out[i] = legal[i, k]
         for a in range(1, k + 1):
-            acc += np.exp((logits[i, legal[i, a]] - top) / temperature)
+            acc += w[a]
             if acc > target:
                 out[i] = legal[i, a]
                 break
