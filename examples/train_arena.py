@@ -1,7 +1,8 @@
 """Train a small masked policy on Cosmic Arena with plain numpy, using the compiled batch API.
 
 The policy is linear-softmax over the 2410 tokens (logits = W · observation + b, illegal tokens
-masked out) and learns by REINFORCE with a mean baseline, playing seat 0 of every game against a
+masked out; actions drawn by the batch API's compiled sampler, ``vec.sample_actions(logits)``) and
+learns by REINFORCE with a mean baseline, playing seat 0 of every game against a
 uniformly random seat 1 (colours are drawn per game, so it learns both sides). It then plays
 fresh games against random play and prints its score (1 a win, ½ a semi-victory, AR-10.5).
 
@@ -25,20 +26,16 @@ class Policy:
         self.b = np.zeros(n_actions, dtype=np.float32)
         self.rng = rng
 
-    def probs(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = obs @ self.w + self.b
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        return obs @ self.w + self.b  # type: ignore[no-any-return]
+
+    @staticmethod
+    def probs(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The masked softmax (for the gradient; sampling is the batch API's compiled sampler)."""
         logits = np.where(mask > 0, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Chosen tokens and the probabilities they were drawn from."""
-        p = self.probs(obs, mask)
-        if greedy:
-            return p.argmax(axis=1), p
-        u = self.rng.random((len(p), 1))
-        return (p.cumsum(axis=1) < u).sum(axis=1).clip(0, p.shape[1] - 1), p
 
 
 def play(vec, policy: Policy, greedy: bool = False, record: bool = False):  # type: ignore[no-untyped-def]
@@ -48,14 +45,18 @@ def play(vec, policy: Policy, greedy: bool = False, record: bool = False):  # ty
     done = np.zeros(vec.n, dtype=bool)
     reward = np.zeros(vec.n, dtype=np.float32)
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    logits = np.zeros((vec.n, vec.n_actions), dtype=np.float32)  # equal logits: uniform random play (seat 1)
     while not done.all():
-        actions = vec.sample_actions()  # random for seat 1 (and WAIT for finished games)
         mine = (vec.current_player == 0) & ~done
+        logits[:] = 0.0
         if mine.any():
-            a, p = policy.act(obs[mine], mask[mine], greedy)
-            if record:
-                steps.append((obs[mine].copy(), p, a, np.flatnonzero(mine)))
-            actions[mine] = a
+            logits[mine] = policy.logits(obs[mine])
+        if greedy:  # the best legal token of the policy's games, a random one for seat 1
+            actions = vec.sample_actions(logits, temperature=1e-6)
+        else:  # the compiled sampler: softmax over each game's legal tokens (WAIT for finished games)
+            actions = vec.sample_actions(logits)
+        if record and mine.any():
+            steps.append((obs[mine].copy(), policy.probs(logits[mine], mask[mine]), actions[mine], np.flatnonzero(mine)))
         obs, mask, rewards, terminated = vec.step(actions)
         reward[terminated] = rewards[terminated, 0]
         done |= terminated

@@ -18,7 +18,10 @@ from typing import Any
 class AgentSpec:
     """One AI player a game offers.
 
-    ``make(seed=..., **options)`` returns an object with ``choose(game, state, seat) -> action``.
+    ``make(seed=..., **options)`` returns an object with ``choose(game, state, seat) -> action``. Every
+    factory takes keywords only, all optional: ``make()``, ``make(seed=s)`` and ``make(seed=s, seconds=t)``
+    work (``seconds``: the clock per move of players on the clock; fixed-budget levels ignore it), and
+    options a factory does not use are ignored.
     ``level`` is the name shown to players (``easy``, ``medium``, ``hard``) or ``""`` for agents
     that are tools rather than opponents (baselines); ``rating`` and ``seconds_per_move`` are
     the measured figures published in the lobby (``None`` until measured).

@@ -82,6 +82,63 @@ SPECS: dict[str, Spec] = {
 PARAMS: dict[str, Any] = {"config": "{}", "seed": 0, "setup_chance": "explicit", "opening": "[]", "max_actions": 0}
 
 
+def _int_choice_word(opt: Any) -> tuple[bool, Any]:
+    """Whether a JSON option takes integers plus one word or ``null`` (``red_seat``: ``random``, 0, 1), and that
+    word: such an option is an ``int`` parameter where -1 stands for the word."""
+    if opt.kind != "json" or not opt.choices:
+        return False, None
+    words = [c for c in opt.choices if not isinstance(c, int) or isinstance(c, bool)]
+    return len(words) == 1 and len(opt.choices) > 1, (words[0] if words else None)
+
+
+def option_params(game_id: str) -> dict[str, Any]:
+    """The game's options as OpenSpiel parameters with their defaults: ``players`` (OpenSpiel's usual
+    parameter) and every option of the game. ``int``, ``bool`` and ``float`` options keep their type; a
+    JSON option with integer choices and one word or ``null`` (``red_seat``, ``turret_ammo``, the
+    clocks) is an ``int`` where -1 stands for that word; every other option is a string (for the other
+    JSON options a JSON text, ``""`` meaning the default)."""
+    g = get_game(game_id)
+    out: dict[str, Any] = {"players": g.min_players}
+    for opt in g.options():
+        ints, word = _int_choice_word(opt)
+        if ints:
+            out[opt.name] = -1 if opt.default == word else int(opt.default)
+        elif opt.kind == "int":
+            out[opt.name] = int(opt.default)
+        elif opt.kind == "bool":
+            out[opt.name] = bool(opt.default)
+        elif opt.kind == "float":
+            out[opt.name] = float(opt.default)
+        else:
+            out[opt.name] = opt.default if isinstance(opt.default, str) else ""
+    return out
+
+
+def config_from_params(game_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The game configuration of OpenSpiel parameters: the ``config`` JSON object, then every option
+    parameter that is not at its default (``players=3``, ``board=5x5``). A parameter and ``config``
+    that set one option to two values are refused."""
+    config = json.loads(params.get("config") or "{}")
+    if not isinstance(config, dict):
+        raise ValueError("the config parameter is a JSON object")
+    opts = {opt.name: opt for opt in get_game(game_id).options()}
+    for name, default in option_params(game_id).items():
+        value = params.get(name, default)
+        if value == default and type(value) is type(default):
+            continue  # left at its default: config (or the game's own default) decides
+        opt = opts.get(name)
+        if opt is not None and opt.kind == "json":
+            ints, word = _int_choice_word(opt)
+            if ints:
+                value = word if value == -1 else value
+            elif isinstance(value, str):
+                value = json.loads(value)
+        if name in config and config[name] != value:
+            raise ValueError(f"option {name} is {value!r} as a parameter but {config[name]!r} in config")
+        config[name] = value
+    return config
+
+
 class _Shared:
     """A value shared by every clone of a state (engine states are immutable by the protocol)."""
 
@@ -152,7 +209,7 @@ def game_type(game_id: str, turns: bool, stochastic: bool = True, imperfect: boo
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(PARAMS),
+        parameter_specification={**PARAMS, **option_params(game_id)},
     )
 
 
@@ -165,7 +222,7 @@ class SpacetableGame(pyspiel.Game):  # type: ignore[misc]
         self.turns = turns
         self.spec = SPECS[game_id]
         self.engine = get_game(game_id)
-        self.config = self.engine.normalize_config(json.loads(params["config"]))
+        self.config = self.engine.normalize_config(config_from_params(game_id, params))
         self.seed = int(params["seed"])
         if params["setup_chance"] not in ("explicit", "seeded"):
             raise ValueError("setup_chance is 'explicit' or 'seeded'")
@@ -442,6 +499,14 @@ class SpacetableState(pyspiel.State):  # type: ignore[misc]
             node = node.prev
         parts.reverse()
         return f"p{player} " + " ".join(parts)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpacetableState:
+        """OpenSpiel's ``ResampleFromInfostate`` (what the stock ``ISMCTSBot`` calls without a resampler): a
+        state ``player_id`` cannot tell from this one, drawn by :meth:`resample` with a generator seeded
+        from ``probability_sampler`` (a callable returning floats in [0, 1), e.g.
+        ``pyspiel.UniformProbabilitySampler``)."""
+        seed = int(float(probability_sampler()) * (1 << 53))
+        return self.resample(int(player_id), Rng.from_seed(seed))
 
     def resample(self, player: int, rng: Rng) -> SpacetableState:
         """A state consistent with ``player``'s information (``determinize``), for IS-MCTS."""

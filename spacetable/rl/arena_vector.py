@@ -62,77 +62,76 @@ def _face_cell(p: int, w: int, h: int, blue: bool) -> int:
 
 
 @njit(cache=True)
-def _refresh(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray,
-             legal: np.ndarray, marks: np.ndarray, buf: np.ndarray, full: bool) -> int:
-    """Rebuild one game's legal tokens, mask and observation from its state; returns the legal count.
+def _refresh(states: np.ndarray, i: int, geo: np.ndarray, nb: np.ndarray, ptab: np.ndarray, template: np.ndarray,
+             obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray, buf: np.ndarray, full: bool) -> int:
+    """Rebuild game ``i``'s legal tokens, mask and observation from its state; returns the legal count.
 
     Seen from the side to move, the face-dependent planes are the same for both colours (the home
     areas are symmetric under the 180° turn), so only the ship planes (``marks`` remembers the 16
     entries set last time), the off-board block and the scalars change from ply to ply; ``full``
-    rewrites everything from the template (after a reset)."""
-    w, h, n = geo[0], geo[1], geo[2]
-    old = legal[0]
+    rewrites everything from the template (after a reset). Rows are indexed in place (no views: this
+    runs once per game and step); ``ptab[blue, cell]`` is the cell seen from the side to move."""
+    n = geo[2]
+    old = legal[i, 0]
     for k in range(1, old + 1):
-        mask[legal[k]] = 0
-    mask[0] = 0
-    side = st[16]
-    blue = side == BLUE
-    over = st[19] >= 0
+        mask[i, legal[i, k]] = 0
+    mask[i, 0] = 0
+    side = states[i, 16]
+    blue = 1 if side == BLUE else 0
+    over = states[i, 19] >= 0
     if full:
-        for j in range(obs.shape[0]):
-            obs[j] = template[side, j]
+        for j in range(GAME_SIZE):
+            obs[i, j] = template[side, j]
     else:
         for j in range(16):
-            obs[marks[j]] = 0.0
-        for j in range(OBS_OFF, obs.shape[0]):
-            obs[j] = template[side, j]
+            obs[i, marks[i, j]] = 0.0
+        for j in range(OBS_OFF, GAME_SIZE):
+            obs[i, j] = template[side, j]
     base = side * 8
     ebase = (1 - side) * 8
     for s in range(8):
-        c = st[base + s]
+        c = states[i, base + s]
         if c == n:
-            obs[OBS_OFF + s] = 1.0
-            marks[s] = OBS_OFF + s
+            j = OBS_OFF + s
         else:
-            j = OBS_SHIPS + s * CELLS + _persp(c, w, h, blue)
-            obs[j] = 1.0
-            marks[s] = j
-        e = st[ebase + s]
+            j = OBS_SHIPS + s * CELLS + ptab[blue, c]
+        obs[i, j] = 1.0
+        marks[i, s] = j
+        e = states[i, ebase + s]
         if e == n:
-            obs[OBS_OFF + 8 + s] = 1.0
-            marks[8 + s] = OBS_OFF + 8 + s
+            j = OBS_OFF + 8 + s
         else:
-            j = OBS_SHIPS + (8 + s) * CELLS + _persp(e, w, h, blue)
-            obs[j] = 1.0
-            marks[8 + s] = j
+            j = OBS_SHIPS + (8 + s) * CELLS + ptab[blue, e]
+        obs[i, j] = 1.0
+        marks[i, 8 + s] = j
     sc = OBS_SCALARS
-    obs[sc + 2] = st[17] / 40.0
-    if st[18] == side:
-        obs[sc + 3] = 1.0
-    elif st[18] >= 0:
-        obs[sc + 4] = 1.0
-    obs[sc + 10] = min(st[21], 600) / 600.0
+    obs[i, sc + 2] = states[i, 17] / 40.0
+    if states[i, 18] == side:
+        obs[i, sc + 3] = 1.0
+    elif states[i, 18] >= 0:
+        obs[i, sc + 4] = 1.0
+    obs[i, sc + 10] = min(states[i, 21], 600) / 600.0
     if over:
-        obs[sc + 0] = 0.0
-        obs[sc + 8] = 0.0
-        obs[sc + 9] = 1.0
-        legal[0] = 1
-        legal[1] = 0
-        mask[0] = 1
+        obs[i, sc + 0] = 0.0
+        obs[i, sc + 8] = 0.0
+        obs[i, sc + 9] = 1.0
+        legal[i, 0] = 1
+        legal[i, 1] = 0
+        mask[i, 0] = 1
         return 0
-    k = fast.gen(st, geo, nb, buf)
-    for i in range(k):
-        code = buf[i]
+    k = fast.gen(states[i], geo, nb, buf)
+    for a in range(k):
+        code = buf[a]
         if code >= fast.MOVE_CODES:
             tok = TELE0 + (code - fast.MOVE_CODES)
         else:
             bonus = code % 9
             dest = (code // 9) % 32
             ship = code // 288
-            tok = 1 + (ship * CELLS + _persp(dest, w, h, blue)) * 9 + bonus
-        legal[1 + i] = tok
-        mask[tok] = 1
-    legal[0] = k
+            tok = 1 + (ship * CELLS + ptab[blue, dest]) * 9 + bonus
+        legal[i, 1 + a] = tok
+        mask[i, tok] = 1
+    legal[i, 0] = k
     return k
 
 
@@ -145,42 +144,42 @@ def _reset_one(st: np.ndarray, init: np.ndarray, red_seat: np.ndarray, i: int, r
 
 @njit(cache=True)
 def _reset_all(states: np.ndarray, init: np.ndarray, red_seat: np.ndarray, rs: np.ndarray, geo: np.ndarray, nb: np.ndarray,
-               template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
+               ptab: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
                current: np.ndarray) -> None:
     buf = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     for i in range(states.shape[0]):
         _reset_one(states[i], init, red_seat, i, rs)
-        _refresh(states[i], geo, nb, template, obs[i], mask[i], legal[i], marks[i], buf, True)
+        _refresh(states, i, geo, nb, ptab, template, obs, mask, legal, marks, buf, True)
         current[i] = red_seat[i] if states[i, 16] == RED else 1 - red_seat[i]
 
 
 @njit(cache=True)
 def _step(states: np.ndarray, actions: np.ndarray, init: np.ndarray, red_seat: np.ndarray, rs: np.ndarray, geo: np.ndarray,
-          nb: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray, legal: np.ndarray, marks: np.ndarray,
-          rewards: np.ndarray, terminated: np.ndarray, current: np.ndarray, auto_reset: bool) -> int:
+          nb: np.ndarray, ptab: np.ndarray, ftab: np.ndarray, template: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+          legal: np.ndarray, marks: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, current: np.ndarray,
+          auto_reset: bool) -> int:
     """Play ``actions[i]`` in every game; returns −1, or the first game whose action is not legal
     (nothing is changed then)."""
-    w, h = geo[0], geo[1]
     for i in range(states.shape[0]):
         if mask[i, actions[i]] == 0 or (actions[i] == 0 and states[i, 19] < 0):
             return i
     buf = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     for i in range(states.shape[0]):
-        st = states[i]
         rewards[i, 0] = 0.0
         rewards[i, 1] = 0.0
         terminated[i] = False
-        if st[19] >= 0:  # finished and not reset: WAIT
+        if states[i, 19] >= 0:  # finished and not reset: WAIT
             continue
+        st = states[i]
         tok = actions[i]
-        blue = st[16] == BLUE
+        blue = 1 if st[16] == BLUE else 0
         if tok >= TELE0:
             code = fast.MOVE_CODES + (tok - TELE0)
         else:
             t = tok - 1
             bonus = t % 9
             ship = t // (9 * CELLS)
-            dest = _face_cell((t // 9) % CELLS, w, h, blue)
+            dest = ftab[blue, (t // 9) % CELLS]
             code = (ship * 32 + dest) * 9 + bonus
         fast.play(st, code, geo, nb)
         if st[19] >= 0:
@@ -191,7 +190,7 @@ def _step(states: np.ndarray, actions: np.ndarray, init: np.ndarray, red_seat: n
             terminated[i] = True
             if auto_reset:
                 _reset_one(st, init, red_seat, i, rs)
-        _refresh(st, geo, nb, template, obs[i], mask[i], legal[i], marks[i], buf, False)
+        _refresh(states, i, geo, nb, ptab, template, obs, mask, legal, marks, buf, False)
         current[i] = red_seat[i] if st[16] == RED else 1 - red_seat[i]
     return -1
 
@@ -201,6 +200,46 @@ def _sample(legal: np.ndarray, rs: np.ndarray, out: np.ndarray) -> None:
     for i in range(legal.shape[0]):
         k = legal[i, 0]
         out[i] = legal[i, 1 + fast._randbelow(rs, k)] if k > 0 else 0
+
+
+@njit(cache=True)
+def _uniform01(rs: np.ndarray) -> float:
+    s, x = fast._splitmix(rs[0])
+    rs[0] = s
+    return float(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _sample_logits(legal: np.ndarray, logits: np.ndarray, temperature: float, rs: np.ndarray, out: np.ndarray) -> int:
+    """P(token) ∝ exp(logit / temperature) over each game's legal tokens (read from its list, not the
+    mask); returns −1, or the first game whose legal logits are not all finite."""
+    w = np.empty(legal.shape[1], dtype=np.float64)  # the legal tokens' logits, then their weights
+    inv = 1.0 / temperature
+    for i in range(legal.shape[0]):
+        k = legal[i, 0]
+        if legal[i, 1] == 0:  # a finished game waits
+            out[i] = 0
+            continue
+        top = -np.inf
+        for a in range(1, k + 1):
+            v = float(logits[i, legal[i, a]])
+            if not np.isfinite(v):
+                return i
+            w[a] = v
+            top = max(top, v)
+        total = 0.0
+        for a in range(1, k + 1):
+            w[a] = np.exp((w[a] - top) * inv)
+            total += w[a]
+        target = _uniform01(rs) * total
+        acc = 0.0
+        out[i] = legal[i, k]
+        for a in range(1, k + 1):
+            acc += w[a]
+            if acc > target:
+                out[i] = legal[i, a]
+                break
+    return -1
 
 
 class ArenaVector:
@@ -217,6 +256,10 @@ class ArenaVector:
         self.obs_size = GAME_SIZE
         assert self.encoder.n_actions == N_ACTIONS and self.encoder.game_size == GAME_SIZE
         self.geo, self.nb = fast.tables(board)
+        w, h = int(self.geo[0]), int(self.geo[1])
+        # cell of the face -> cell of the 6x5 grid seen from the side to move, and back (per colour)
+        self._ptab = np.array([[_persp(c, w, h, b == 1) if c < w * h else 0 for c in range(32)] for b in (0, 1)], dtype=np.int64)
+        self._ftab = np.array([[_face_cell(p, w, h, b == 1) for p in range(CELLS)] for b in (0, 1)], dtype=np.int64)
         red, blue = default_layout(board)
         start = ArenaState(board=board, loc=[list(red), list(blue)])
         self.init = fast.to_array(start)
@@ -225,7 +268,7 @@ class ArenaVector:
         self.red_seat = np.zeros(n, dtype=np.int64)
         self.obs = np.zeros((n, GAME_SIZE), dtype=np.float32)
         self.mask = np.zeros((n, N_ACTIONS), dtype=np.int8)
-        self.legal = np.zeros((n, fast.MAX_ACTIONS + 1), dtype=np.int64)
+        self.legal = np.zeros((n, fast.MAX_ACTIONS + 1), dtype=np.int16)  # count, then the legal tokens
         self._marks = np.zeros((n, 16), dtype=np.int64)
         self.rewards = np.zeros((n, 2), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
@@ -268,8 +311,8 @@ class ArenaVector:
             self._seed(seed)
         self.legal[:, 0] = 0
         self.mask[:] = 0
-        _reset_all(self.states, self.init, self.red_seat, self._rs, self.geo, self.nb, self.template, self.obs, self.mask,
-                   self.legal, self._marks, self.current_player)
+        _reset_all(self.states, self.init, self.red_seat, self._rs, self.geo, self.nb, self._ptab, self.template, self.obs,
+                   self.mask, self.legal, self._marks, self.current_player)
         self.rewards[:] = 0.0
         self.terminated[:] = False
         return self.obs, self.mask
@@ -281,16 +324,32 @@ class ArenaVector:
             raise ValueError(f"actions must have shape ({self.n},)")
         if acts.min() < 0 or acts.max() >= N_ACTIONS:
             raise ValueError(f"actions are tokens in 0..{N_ACTIONS - 1}")
-        bad = _step(self.states, acts, self.init, self.red_seat, self._rs, self.geo, self.nb, self.template, self.obs,
-                    self.mask, self.legal, self._marks, self.rewards, self.terminated, self.current_player, self.auto_reset)
+        bad = _step(self.states, acts, self.init, self.red_seat, self._rs, self.geo, self.nb, self._ptab, self._ftab,
+                    self.template, self.obs, self.mask, self.legal, self._marks, self.rewards, self.terminated,
+                    self.current_player, self.auto_reset)
         if bad >= 0:
             raise ValueError(f"game {bad}: token {acts[bad]} ({self.encoder.token_name(int(acts[bad]))}) is not legal")
         return self.obs, self.mask, self.rewards, self.terminated
 
-    def sample_actions(self) -> np.ndarray:
-        """A uniformly random legal token per game (compiled; from the batch's generator)."""
+    def sample_actions(self, logits: Any = None, temperature: float = 1.0) -> np.ndarray:
+        """A legal token per game, drawn in compiled code from the batch's generator: uniformly, or with
+        ``logits`` (float ``[N, n_actions]``, e.g. a policy's output) from the softmax of
+        ``logits / temperature`` over the game's legal tokens only (the masked entries are never read).
+        A finished game that waits gets ``WAIT``."""
         out = np.empty(self.n, dtype=np.int64)
-        _sample(self.legal, self._rs, out)
+        if logits is None:
+            _sample(self.legal, self._rs, out)
+            return out
+        lg = np.asarray(logits)
+        if lg.shape != (self.n, N_ACTIONS):
+            raise ValueError(f"logits must have shape ({self.n}, {N_ACTIONS})")
+        if lg.dtype not in (np.float32, np.float64):
+            lg = lg.astype(np.float64)
+        if not temperature > 0:
+            raise ValueError("temperature must be positive")
+        bad = _sample_logits(self.legal, lg, float(temperature), self._rs, out)
+        if bad >= 0:
+            raise ValueError(f"game {bad}: a legal token has a non-finite logit")
         return out
 
     def legal_tokens(self, i: int) -> list[int]:

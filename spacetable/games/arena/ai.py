@@ -478,12 +478,12 @@ def _named(agent: Any, name: str) -> Any:
 
 
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
-    "endgame": lambda seed, seconds: EndgameAgent(seed, NO_CLOCK, node_limit=HARD_NODES),
-    "shallow": lambda seed, seconds: _named(AlphaBetaAgent(seed, NO_CLOCK, node_limit=MEDIUM_NODES), "shallow"),
-    "playouts": lambda seed, seconds: _named(ArenaMCTS(iterations=EASY_PLAYOUTS, seconds=None, seed=seed), "playouts"),
-    "alphabeta": lambda seed, seconds: AlphaBetaAgent(seed, seconds),
-    "mcts": lambda seed, seconds: ArenaMCTS(iterations=None, seconds=seconds, seed=seed),
-    "random": lambda seed, seconds: RandomAgent(seed),
+    "endgame": lambda seed=0, seconds=1.0, **_: EndgameAgent(seed, NO_CLOCK, node_limit=HARD_NODES),
+    "shallow": lambda seed=0, seconds=1.0, **_: _named(AlphaBetaAgent(seed, NO_CLOCK, node_limit=MEDIUM_NODES), "shallow"),
+    "playouts": lambda seed=0, seconds=1.0, **_: _named(ArenaMCTS(iterations=EASY_PLAYOUTS, seconds=None, seed=seed), "playouts"),
+    "alphabeta": lambda seed=0, seconds=1.0, **_: AlphaBetaAgent(seed, seconds),
+    "mcts": lambda seed=0, seconds=1.0, **_: ArenaMCTS(iterations=None, seconds=seconds, seed=seed),
+    "random": lambda seed=0, seconds=1.0, **_: RandomAgent(seed),
 }
 DEFAULT_AGENT = "endgame"
 

@@ -109,6 +109,19 @@ def _tele_apply(st: np.ndarray, base: int, t: int) -> None:
             st[base + s] = old[src]
 
 
+#: De Bruijn bit scan: the index of a single set bit ``b`` is ``_BITPOS[(b * _DEBRUIJN) >> 58]`` (64-bit).
+_DEBRUIJN = 0x022FDD63CC95386D
+_BITPOS = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BITPOS[((1 << _i) * _DEBRUIJN & (2**64 - 1)) >> 58] = _i
+
+
+@njit(cache=True, inline="always")
+def _bit_index(low: int) -> int:
+    """The index of the single set bit of ``low``."""
+    return _BITPOS[(np.uint64(low) * np.uint64(_DEBRUIJN)) >> np.uint64(58)]
+
+
 @njit(cache=True, inline="always")
 def _member(t: int, ship: int) -> bool:
     if t < 4:
@@ -140,7 +153,6 @@ def gen(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, out: np.ndarray) -> int
     occ = own | enemy
     row = geo[3 + side]
     k = 0
-    tmp = np.empty(24, dtype=np.int64)
     for s in range(8):
         o = st[base + s]
         if o == n:
@@ -150,37 +162,32 @@ def gen(st: np.ndarray, geo: np.ndarray, nb: np.ndarray, out: np.ndarray) -> int
             m = nb[o] & ~occ
             while m:
                 low = m & -m
-                mid = 0
-                while (np.int64(1) << mid) != low:
-                    mid += 1
-                reach |= nb[mid]
+                reach |= nb[_bit_index(low)]
                 m ^= low
             reach &= ~(np.int64(1) << o)
         if s & 2:
             reach &= ~own
         else:
             reach &= ~(own | (enemy & ~weak))
-        d = 0
-        while reach:
-            if reach & 1:
-                out[k] = (s * 32 + d) * 9
-                k += 1
-                if ((row >> d) & 1) and ((nb[o] >> d) & 1):
-                    corv_hit = st[ebase] == d
-                    if not corv_hit:
-                        for i in range(24):
-                            tmp[i] = st[i]
-                        tmp[base + s] = d
-                        if (enemy >> d) & 1:
-                            for e in range(8):
-                                if tmp[ebase + e] == d:
-                                    tmp[ebase + e] = n
-                        for t in range(8):
-                            if _member(t, s) and _tele_legal(tmp, base, t, n):
-                                out[k] = (s * 32 + d) * 9 + 1 + t
-                                k += 1
-            reach >>= 1
-            d += 1
+        while reach:  # destinations in ascending cell order
+            low = reach & -reach
+            reach ^= low
+            d = _bit_index(low)
+            out[k] = (s * 32 + d) * 9
+            k += 1
+            if ((row >> d) & 1) and ((nb[o] >> d) & 1):
+                corv_hit = st[ebase] == d
+                if not corv_hit:  # a move onto the target row: the bonus teleports it allows (rare)
+                    tmp = st.copy()
+                    tmp[base + s] = d
+                    if (enemy >> d) & 1:
+                        for e in range(8):
+                            if tmp[ebase + e] == d:
+                                tmp[ebase + e] = n
+                    for t in range(8):
+                        if _member(t, s) and _tele_legal(tmp, base, t, n):
+                            out[k] = (s * 32 + d) * 9 + 1 + t
+                            k += 1
     for t in range(8):
         if _tele_legal(st, base, t, n):
             out[k] = 2304 + t

@@ -21,10 +21,10 @@ from .commander import CommanderAgent, GreedyAgent, RandomFMAgent, Style
 from .planner import PlannerAgent
 
 AGENTS: dict[str, Callable[[int, float], Any]] = {
-    "planner": lambda seed, seconds: PlannerAgent(seed, seconds),
-    "commander": lambda seed, seconds: CommanderAgent(seed, seconds),
-    "greedy": lambda seed, seconds: GreedyAgent(seed, seconds),
-    "random": lambda seed, seconds: RandomFMAgent(seed, seconds),
+    "planner": lambda seed=0, seconds=1.0, **_: PlannerAgent(seed, seconds),
+    "commander": lambda seed=0, seconds=1.0, **_: CommanderAgent(seed, seconds),
+    "greedy": lambda seed=0, seconds=1.0, **_: GreedyAgent(seed, seconds),
+    "random": lambda seed=0, seconds=1.0, **_: RandomFMAgent(seed, seconds),
 }
 DEFAULT_AGENT = "planner"
 

@@ -178,13 +178,15 @@ class FullMetalGame(Game[FMState]):
         return Outcome(tuple(scores), winners, "take_off", tuple(order), {"ranks": ranks, "departed": state.departed})
 
     def returns(self, state: FMState) -> list[float]:
-        """Rank-graded rewards: +1 first, -1 last, evenly spaced between."""
+        """Rank-graded rewards: +1 first, -1 last, evenly spaced between. Seats that tie share the places
+        they take together: each gets the mean of those places' rewards (a 2-player tie is 0 for both;
+        two seats tied first of three get +½), so the rewards always sum to 0."""
         out = self.outcome(state)
         n = state.num_players
         if out is None:
             return [0.0] * n
-        ranks = out.details["ranks"]
-        return [1.0 - 2.0 * (r - 1) / (n - 1) for r in ranks]
+        ranks = out.details["ranks"]  # competition ranks: k seats tied at rank r take places r .. r + k - 1
+        return [1.0 - 2.0 * ((r - 1) + (ranks.count(r) - 1) / 2) / (n - 1) for r in ranks]
 
     # ------------------------------------------------------------------- views
     def view(self, state: FMState, player: int | None) -> dict[str, Any]:

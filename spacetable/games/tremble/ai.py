@@ -394,14 +394,15 @@ class MCTSCaptain:
 HARD_ITERATIONS = 150
 
 
-def _mcts_factory(seed: int, seconds: float) -> MCTSCaptain:
-    """A time budget when ``seconds`` is positive, else :data:`HARD_ITERATIONS` iterations per decision."""
+def _mcts_factory(seed: int = 0, seconds: float = 0.0, **_: Any) -> MCTSCaptain:
+    """A time budget when ``seconds`` is positive, else :data:`HARD_ITERATIONS` iterations per decision
+    (the default: the hard level's fixed budget)."""
     return MCTSCaptain(seed=seed, seconds=seconds or None, iterations=None if seconds else HARD_ITERATIONS)
 
 
 AGENTS: dict[str, Callable[[int, float], Any]] = {
-    "random": lambda seed, seconds: RandomCaptain(seed),
-    "heuristic": lambda seed, seconds: HeuristicAgent(seed),
+    "random": lambda seed=0, seconds=1.0, **_: RandomCaptain(seed),
+    "heuristic": lambda seed=0, seconds=1.0, **_: HeuristicAgent(seed),
     "mcts": _mcts_factory,
 }
 DEFAULT_AGENT = "mcts"

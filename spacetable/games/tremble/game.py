@@ -400,13 +400,18 @@ class TrembleGame(Game[TState]):
         return Outcome(tuple(float(x) for x in scores), winners, kind, tuple(ranking), details)
 
     def returns(self, state: TState) -> list[float]:
+        """+1 to the winner, −1 + ½ · humans / the most humans to every other seat. Seats tied for first
+        share the places they take: each gets the mean of +1 and a loser's reward for the rest (two tied
+        with equal humans: +¼ each, not a win each)."""
         out = self.outcome(state)
         n = state.num_players
         if out is None:
             return [0.0] * n
-        share = 1.0 / len(out.winners)
         top = max(out.scores)
-        return [share if i in out.winners else -1.0 + 0.5 * max(0.0, out.scores[i]) / max(1.0, top) for i in range(n)]
+        lost = [-1.0 + 0.5 * max(0.0, out.scores[i]) / max(1.0, top) for i in range(n)]
+        # k seats tied for first (TH-D22) share the first k places: +1 for one, a loser's reward for the others
+        k = len(out.winners)
+        return [(1.0 + (k - 1) * lost[i]) / k if i in out.winners else lost[i] for i in range(n)]
 
     # --------------------------------------------------------------------- views
     def view(self, state: TState, player: int | None) -> dict[str, Any]:

@@ -263,12 +263,12 @@ class AdvisedSearch:
 
 
 AGENTS: dict[str, Callable[[int, float], Agent]] = {
-    "advised": lambda seed, seconds: AdvisedSearch(seed, HARD_ITERATIONS),
-    "search": lambda seed, seconds: _Search(iterations=HARD_ITERATIONS, seconds=None, seed=seed),
-    "advisor": lambda seed, seconds: AdvisorAgent(seed, seconds),
-    "playouts": lambda seed, seconds: _Playouts(iterations=MEDIUM_ITERATIONS, seconds=None, seed=seed),
-    "mcts": lambda seed, seconds: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
-    "random": lambda seed, seconds: RandomAgent(seed),
+    "advised": lambda seed=0, seconds=1.0, **_: AdvisedSearch(seed, HARD_ITERATIONS),
+    "search": lambda seed=0, seconds=1.0, **_: _Search(iterations=HARD_ITERATIONS, seconds=None, seed=seed),
+    "advisor": lambda seed=0, seconds=1.0, **_: AdvisorAgent(seed, seconds),
+    "playouts": lambda seed=0, seconds=1.0, **_: _Playouts(iterations=MEDIUM_ITERATIONS, seconds=None, seed=seed),
+    "mcts": lambda seed=0, seconds=1.0, **_: MCTSAgent(iterations=None, seconds=seconds, seed=seed),
+    "random": lambda seed=0, seconds=1.0, **_: RandomAgent(seed),
 }
 DEFAULT_AGENT = "advised"
 

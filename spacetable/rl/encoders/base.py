@@ -102,6 +102,11 @@ class Encoder(ABC):
         """The game's own turn counter (rounds, game turns) for ``max_turns``."""
         raise NotImplementedError(f"{self.game_id} has no turn counter")
 
+    def team_of(self, state: Any, seat: int) -> int:
+        """The side ``seat`` plays for: seats of one side win and lose together (every seat is its own
+        side unless the game has teams)."""
+        return seat
+
     # ----------------------------------------------------------------- tokens
     def token(self, segment: str, index: int = 0) -> int:
         """The token ``index`` of a segment (IndexError outside it)."""

@@ -109,6 +109,10 @@ class GalaxiesEncoder(Encoder):
     def turn_of(self, state: Any) -> int:
         return int(state.round)
 
+    def team_of(self, state: Any, seat: int) -> int:
+        """BG-18: the seats of a side (Missions 4 and 5) win and lose together."""
+        return int(state.side_of(seat))
+
     # ------------------------------------------------------------ declarations
     def action_segments(self) -> list[Segment]:
         n, refs = len(self.ships), 2 * len(self.ships) * self.squad
