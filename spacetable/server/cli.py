@@ -122,6 +122,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"matches kept in memory at most (default {d.max_live_matches})")
     b.add_argument("--lobby-page-max", type=int, default=d.lobby_page_max,
                    help=f"largest lobby page (default {d.lobby_page_max})")
+    b.add_argument("--rate-check", type=_rate, default=d.rate_check,
+                   help=f"legal/check and check requests per client address (default {d.rate_check})")
+    b.add_argument("--rate-auth-fail", type=_rate, default=d.rate_auth_fail,
+                   help=f"failed seat-token checks per client address; over it every token check of the address is "
+                        f"refused for the window (default {d.rate_auth_fail})")
+    b.add_argument("--ws-rate", type=float, default=d.ws_rate,
+                   help=f"messages per second per WebSocket, bursts of twice that (default {d.ws_rate:g}); over it "
+                        "the socket is closed")
+    b.add_argument("--ws-snapshots", type=int, default=d.ws_snapshots,
+                   help=f"messages answered with a whole snapshot (lang, texts, auth) per minute per WebSocket "
+                        f"(default {d.ws_snapshots})")
+    b.add_argument("--ws-backlog-bytes", type=int, default=d.ws_backlog_bytes,
+                   help=f"most bytes waiting to be sent to one WebSocket; over it the socket is closed "
+                        f"(default {d.ws_backlog_bytes})")
     return p
 
 

@@ -32,6 +32,15 @@ Ctx = Annotated[Context, Depends(ctx)]
 Client = Annotated[str | None, Depends(client)]
 
 
+async def token_gate(request: Request) -> None:
+    """SRV-A3, SRV-B2: a route that checks seat tokens refuses (429) an address that is over its failed-token-check
+    limit (``--rate-auth-fail``), before looking at the token; failures are counted by the app's error handler."""
+    await ctx(request).limiter.over("auth_fail", client(request))
+
+
+TokenGate = Depends(token_gate)
+
+
 def seat_link(match_id: str, seat: int, token: str) -> str:
     """SRV-A5: the token travels in the URL fragment, which browsers never send to a server (so it is in no
     access log); the page hands it to the server over its WebSocket."""
