@@ -41,9 +41,25 @@ def log_texts(m: LiveMatch, e: Entry, before: Any, langs: set[str]) -> None:
     t = clock()
     for lang in langs:
         if lang not in e.texts:
-            e.texts[lang] = presentation.action_text_in(m.game, before, e.seat, e.action, lang)
-            METER.count("entry_texts")
+            text = _listed(m, e, before, lang)
+            if text is None:
+                text = presentation.action_text_in(m.game, before, e.seat, e.action, lang)
+                METER.count("entry_texts")
+            e.texts[lang] = text
     METER.add("texts", t)
+
+
+def _listed(m: LiveMatch, e: Entry, before: Any, lang: str) -> str | None:
+    """The sentence of ``e`` as already written for its seat's list of legal actions on ``before``, if it was."""
+    if m.state is not before or m._cached_for is not before:
+        return None
+    texts, sent = m._legal_texts.get((e.seat, lang)), m.legal_sent.get(e.seat)
+    if not texts or sent is None or len(texts) != len(sent["legal"]):
+        return None
+    for action, text in zip(sent["legal"], texts, strict=True):
+        if action == e.action:
+            return text
+    return None
 
 
 def entry_text(m: LiveMatch, index: int, e: Entry, lang: str) -> str:
