@@ -90,11 +90,13 @@ def calm_actions(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict
 
 
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
-                 db_writers: int = 2) -> subprocess.Popen[bytes]:
+                 db_writers: int = 2, metered: bool = True) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # one address plays every seat of every match here: no per-client rate limits, room for every socket
            "--rate-create", "none", "--rate-join", "none", "--rate-act", "none", "--max-sockets", "5000"]
+    if metered:
+        cmd.append("--meter")
     if redis_url:
         cmd += ["--redis-url", redis_url]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -509,7 +511,10 @@ class Setup:
 
 def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
-    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers) for port in ports]
+    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers, not args.no_meter)
+             for port in ports]
+    spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{setup.label.split()[0].lower()}-{k}.txt")
+             for k, p in enumerate(procs)] if args.profile else []
     rows = []
     try:
         bases = [f"http://127.0.0.1:{port}" for port in ports]
@@ -548,7 +553,17 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             proc.terminate()
         for proc in procs:
             proc.wait(10)
+        for spy in spies:
+            spy.wait(30)
     return rows
+
+
+def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
+    """``--profile DIR``: sample a server process with py-spy (``pip install py-spy``) until it ends, in py-spy's raw
+    (collapsed stacks) format; ``python bench/profile_summary.py FILE`` summarises it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--format", "raw",
+                             "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def pg_counters(url: str) -> dict[str, float]:
@@ -601,6 +616,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db-writers", type=int, default=2, help="server's --db-writers (PostgreSQL group-commit connections)")
     p.add_argument("--repeat", type=int, default=1,
                    help="run the setups this many times, interleaved, and print the medians too (a loaded machine)")
+    p.add_argument("--no-meter", action="store_true",
+                   help="run the servers without --meter: no CPU split, and not its cost (about 40 us an action)")
+    p.add_argument("--profile", default=None, metavar="DIR",
+                   help="sample each server process with py-spy (installed separately) into DIR (collapsed stacks)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
     wanted = [x.strip() for x in args.setups.split(",") if x.strip()]

@@ -25,6 +25,7 @@ import time
 
 from spacetable.core import catalog
 
+from . import meter
 from .db import default_database_url
 from .http import HEADER_TIMEOUT_ENV, guarded_protocol
 from .jsonlog import log_config
@@ -87,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="addresses of proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, '*' for "
                         "any; default 127.0.0.1): rate limits then count per real client address")
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
+    p.add_argument("--meter", action="store_true",
+                   help="count the CPU time of each step of an action (/health 'hotpath'; bench/server_load.py), "
+                        "about 40 us an action")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -157,6 +161,9 @@ def tune_gc() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.meter:  # in the environment too: the workers of --workers N read it
+        os.environ[meter.ENV] = "1"
+        meter.enable()
     import uvicorn
 
     from .app import SETTINGS_ENV, create_app, settings_json

@@ -18,7 +18,6 @@ from typing import Any
 from . import render
 from .jsonio import dumps as _dumps
 from .live import Entry, LiveMatch, Subscriber
-from .meter import METER, clock
 
 
 def entry_json(m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str | None = "en") -> dict[str, Any]:
@@ -83,10 +82,8 @@ def broadcast_snapshots(m: LiveMatch, reason: str = "update") -> None:
             kick(m, sub)
             continue
         text = render.snapshot_text(m, sub.seat, sub.text_lang, reason)
-        t = clock()
         sub.since = m.version
         sub.push(text)
-        METER.add("sending", t)
 
 
 def broadcast_event(m: LiveMatch) -> None:
@@ -98,7 +95,5 @@ def broadcast_event(m: LiveMatch) -> None:
             kick(m, sub)
             continue
         text = render.event_text(m, sub.seat, sub.text_lang)
-        t = clock()
         sub.since = m.version
         sub.push(text)
-        METER.add("sending", t)

@@ -1,14 +1,20 @@
 """The server's own counters of its hot path: CPU time per step of an action, and how often per-viewer work ran.
 
-One process-wide :data:`METER` (the event loop is one thread; every step below runs on it) adds the thread's CPU
-time (``time.thread_time``, not wall time: a busy machine does not inflate it) spent in each step of an action:
+One process-wide :data:`METER` (the event loop is one thread; every step below runs on it) adds the CPU time of the
+event loop's thread spent in each step of an action (``time.thread_time``: a busy machine preempting the process
+does not inflate it, as wall time would). It is off unless the server runs with ``spacetable serve --meter`` (the
+environment variable ``SPACETABLE_METER=1``; ``bench/server_load.py`` sets it): each reading is a system call
+(about 2 us on the development machine) and an action takes about twenty, some 40 us, which a server in
+production need not pay. The counts of computations (``computed``) are always kept (they cost nothing). The
+process's total CPU time (``/proc``, what the bench reports as server CPU) is the reference; "other" there is the
+rest: HTTP and WebSocket protocol, JSON decoding of requests, the event loop itself, lobby calls.
 
 * ``apply``: normalising, checking and applying the action (``game.apply``, ``outcome``, ``to_act``);
 * ``legal``: listing legal actions (``game.legal_actions``) and choosing what a message carries;
 * ``views``: what each seat may see (``game.view``, ``game.action_view``) and encoding the per-seat messages;
 * ``texts``: sentences of actions in the clients' languages (``describe_action``, notation);
 * ``storage``: storing the action (the SQLite transaction, or the PostgreSQL group commit on the loop);
-* ``sending``: handing the messages to the sockets (queues and WebSocket frames).
+* ``sending``: writing the messages to the sockets (WebSocket frames, ``ws.py``'s sender).
 
 ``/health`` reports them (``hotpath``) with the number of stored actions; ``bench/server_load.py`` prints them per
 action. ``computed`` counts per-viewer computations by kind (``view``, ``legal``, ``texts``, ``entry_texts``,
@@ -18,11 +24,25 @@ action. ``computed`` counts per-viewer computations by kind (``view``, ``legal``
 from __future__ import annotations
 
 import collections
+import os
 import time
 from typing import Any
 
 STEPS = ("apply", "legal", "views", "texts", "storage", "sending")
-clock = time.thread_time
+ENV = "SPACETABLE_METER"
+_thread_time = time.thread_time
+_on = os.environ.get(ENV, "") not in ("", "0")
+
+
+def enable(on: bool = True) -> None:
+    """Turn the CPU counters on or off (``serve --meter``)."""
+    global _on
+    _on = on
+
+
+def clock() -> float:
+    """The event loop thread's CPU time (``0.0`` when the counters are off: no system call)."""
+    return _thread_time() if _on else 0.0
 
 
 class Meter:
@@ -33,7 +53,9 @@ class Meter:
 
     def add(self, step: str, since: float) -> float:
         """Add the CPU time since ``since`` (a :data:`clock` reading) to ``step``; returns the clock now."""
-        now = clock()
+        if not _on:
+            return 0.0
+        now = _thread_time()
         self.cpu[step] += now - since
         return now
 
@@ -41,7 +63,7 @@ class Meter:
         self.computed[kind] += n
 
     def snapshot(self) -> dict[str, Any]:
-        return {"actions": self.actions, "cpu_seconds": {k: round(v, 6) for k, v in self.cpu.items()},
+        return {"actions": self.actions, "metered": _on, "cpu_seconds": {k: round(v, 6) for k, v in self.cpu.items()},
                 "computed": dict(self.computed)}
 
     def reset(self) -> None:

@@ -148,17 +148,14 @@ def event_text(m: LiveMatch, viewer: int | None, lang: str | None) -> str:
     text = cache.get(key)
     if text is not None:
         return text
-    head = cache.get(("event-head", None, None, None))
     to_act = m.to_act()
+    index = m.version - 1
+    body = {"last": entry_json(m, index, m.log[index], viewer, lang), **seat_fields(m, viewer, to_act, lang)}
+    t = clock()
+    head = cache.get(("event-head", None, None, None))
     if head is None:
-        t = clock()
         head = cache["event-head", None, None, None] = (
             f'{{"type":"event","match":{dumps(m.summary())},"version":{m.version},"to_act":{dumps(list(to_act))},"seat":')
-        METER.add("views", t)
-    index = m.version - 1
-    last = entry_json(m, index, m.log[index], viewer, lang)
-    body = {"last": last, **seat_fields(m, viewer, to_act, lang)}
-    t = clock()
     text = cache[key] = f"{head}{'null' if viewer is None else viewer},{dumps(body)[1:]}"
     METER.add("views", t)
     METER.count("message")

@@ -502,11 +502,10 @@ class MatchService:
         t = clock()
         out = game.outcome(after)
         new_to_act = () if out is not None else tuple(game.to_act(after))
-        METER.add("apply", t)
+        t = METER.add("apply", t)
         # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
         # published, so that nobody sees the new state ahead of its event (SRV-V3)
-        legal = await prepare_legal(m, after, new_to_act)
-        t = clock()
+        legal = await prepare_legal(m, after, new_to_act)  # returns at once for other games (no suspension)
         entry = make_entry(game, m.state, seat, action, source, len(m.seats))
         METER.add("views", t)
         render.log_texts(m, entry, m.state, clients.text_langs(m))

@@ -92,7 +92,8 @@ class Connection:
         """The next message: a dict (JSON object), a ``str`` describing why it was refused, or ``None`` on
         timeout. Raises :class:`_Closed` when the client went away."""
         try:
-            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            async with asyncio.timeout(timeout):  # no task per message (``wait_for`` makes one)
+                message = await self.ws.receive()
         except TimeoutError:
             return None
         except RuntimeError as exc:  # closed by the sender (backlog, seat left)

@@ -28,8 +28,17 @@ def client(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-Ctx = Annotated[Context, Depends(ctx)]
-Client = Annotated[str | None, Depends(client)]
+async def _ctx(conn: HTTPConnection) -> Context:
+    return ctx(conn)
+
+
+async def _client(request: Request) -> str | None:
+    return client(request)
+
+
+# ``async`` dependencies: FastAPI runs plain ``def`` ones in a worker thread, a hop costing more than the route
+Ctx = Annotated[Context, Depends(_ctx)]
+Client = Annotated[str | None, Depends(_client)]
 
 
 async def token_gate(request: Request) -> None:
