@@ -7,9 +7,11 @@ here measures time (figures are in ``bench/server_load.py``).
 
 from __future__ import annotations
 
+import ast
 import collections
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -139,3 +141,63 @@ def test_a_seat_with_many_sockets_costs_one_message_per_event(client: TestClient
         before = METER.computed["message"]
         play(client, mid, [t0, t1], sockets, 3)
         assert METER.computed["message"] - before == 3
+
+
+# ------------------------------------------------------------------------------------------ one way
+SERVER = Path(__file__).resolve().parents[2] / "spacetable" / "server"
+#: the steps of a message after the service: render per seat, then send; with what they read
+STEPS = ("clients", "render", "legal", "presentation", "live", "storage", "jsonio", "meter")
+
+
+def server_imports(typing_too: bool) -> dict[str, set[str]]:
+    """``module -> server modules it imports`` (relative imports of ``spacetable.server``), at run time only unless
+    ``typing_too`` (then ``if TYPE_CHECKING:`` imports count as well)."""
+    graph: dict[str, set[str]] = {}
+    for path in SERVER.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found: set[str] = set()
+
+        def visit(nodes: list[ast.stmt], found: set[str] = found) -> None:
+            for node in nodes:
+                if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                    if typing_too:
+                        visit(node.body)
+                    continue
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    if node.module:
+                        found.add(node.module.split(".")[0])
+                    else:
+                        found.update(alias.name for alias in node.names)
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        visit([n for n in inner if isinstance(n, ast.stmt)])
+
+        visit(tree.body)
+        graph[path.stem] = {m for m in found if (SERVER / f"{m}.py").exists()}
+    return graph
+
+
+def test_the_server_modules_import_one_way() -> None:
+    """No import circle among the server's modules at run time; the steps after the service (render per seat, send,
+    and what they read) never import the service, the socket or each other backwards, not even for typing."""
+    graph = server_imports(typing_too=False)
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            assert state.get(nxt) != 1, "import circle: " + " -> ".join([*path, nxt])
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    typed = server_imports(typing_too=True)
+    order = {name: i for i, name in enumerate(STEPS)}
+    for module in STEPS:
+        assert not typed[module] & {"service", "ws", "app"}, f"{module} reaches back to {typed[module]}"
+        backwards = {m for m in typed[module] if m in order and order[m] < order[module]}
+        assert not backwards, f"{module} imports {backwards}, a step before it"
