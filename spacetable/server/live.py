@@ -226,11 +226,14 @@ class LiveMatch:
         self._messages = {}
         self._messages_at = (-1, -1)
 
-    def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
-        """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""
+    def publish(self, state: Any, legal: dict[int, list[Action]], to_act: tuple[int, ...] | None = None) -> None:
+        """Make ``state`` the current one, with legal-action lists (SRV-L4) and the seats to act already computed
+        for it."""
         self.state = state
         self.fresh()
         self._legal.update(legal)
+        if to_act is not None:
+            self._to_act = to_act
 
     # ------------------------------------------------------------------ history
     def state_at(self, step: int) -> Any:

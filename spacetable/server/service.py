@@ -491,17 +491,21 @@ class MatchService:
         self.fanout.publish(m.id, {"k": "a", "r": revision, "e": m.epoch, "i": m.version, "s": seat, "a": action,
                                    "src": source, "t": started_at, "u": now})
         await self.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
-                            owner=self.server_id)
+                            owner=self.server_id, known=(out, new_to_act))
         return True
 
     async def advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
                        turn_started_at: float | None, updated_at: float, revision: int, owner: str | None,
-                       notify: bool = True) -> None:
-        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1)."""
+                       notify: bool = True, known: tuple[Any, tuple[int, ...]] | None = None) -> None:
+        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1).
+        ``known``: the outcome and the seats to act of ``after`` when the caller computed them already."""
         game = m.game
         t = clock()
-        out = game.outcome(after)
-        new_to_act = () if out is not None else tuple(game.to_act(after))
+        if known is None:
+            out = game.outcome(after)
+            new_to_act = () if out is not None else tuple(game.to_act(after))
+        else:
+            out, new_to_act = known
         t = METER.add("apply", t)
         # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
         # published, so that nobody sees the new state ahead of its event (SRV-V3)
@@ -510,7 +514,7 @@ class MatchService:
         METER.add("views", t)
         render.log_texts(m, entry, m.state, clients.text_langs(m))
         m.log.append(entry)
-        m.publish(after, legal)
+        m.publish(after, legal, new_to_act if out is None else None)
         m.status = "finished" if out is not None else "running"
         m.turn_started_at = turn_started_at
         m.updated_at = updated_at
