@@ -287,10 +287,8 @@ class LiveMatch:
         """``game.legal_actions(state, seat)``, computed once per state."""
         self.fresh()
         out = self._legal.get(seat)
-        if out is None:
-            t = clock()
+        if out is None:  # its CPU time is counted by the caller (``render.seat_fields``: the message's legal fields)
             out = self._legal[seat] = self.game.legal_actions(self.state, seat)
-            METER.add("legal", t)
             METER.count("legal")
         return out
 

@@ -107,7 +107,9 @@ def legal_texts(m: LiveMatch, viewer: int, legal: list[Action], lang: str) -> li
 # ------------------------------------------------------------------------------------------------ parts
 def seat_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...], lang: str | None) -> dict[str, Any]:
     """``view``, the ``legal`` fields and ``legal_text`` of a message for ``viewer`` (texts only with ``lang``)."""
-    legal = legal_fields(m, viewer, to_act)  # ``LiveMatch.legal`` and ``.view`` count their own time (``meter``)
+    t = clock()
+    legal = legal_fields(m, viewer, to_act)  # listing, selecting (SRV-L1), draw moves (SRV-L5)
+    METER.add("legal", t)
     texts = legal_texts(m, viewer, legal["legal"], lang) if lang is not None and viewer is not None and legal["legal"] \
         else []
     return {"view": m.view(viewer), **legal, "legal_text": texts}
