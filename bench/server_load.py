@@ -477,13 +477,14 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
 
 
 def split(cpu: dict[str, float], actions: int) -> dict[str, str]:
-    """The server's own CPU split per action (``/health`` ``hotpath``, see ``spacetable/server/meter.py``), per
-    action played by the clients; ``other``: the rest of the server processes' CPU (HTTP and WebSocket protocol,
+    """The server's own CPU split per action (``/health`` ``hotpath``, see ``spacetable/server/meter.py``: one
+    action's window in eight is measured, so a step's CPU per action is its CPU over the measured windows);
+    ``other``: the rest of the server processes' CPU per action played by the clients (HTTP and WebSocket protocol,
     JSON decoding, the event loop, lobby calls, match set-ups)."""
-    n = max(1, actions)
-    out = {f"{step} ms": f"{cpu.get('step:' + step, float('nan')) / n * 1000:.3f}" for step in STEPS}
-    measured = sum(cpu.get("step:" + step, 0.0) for step in STEPS)
-    out["other ms"] = f"{(cpu.get('server', float('nan')) - measured) / n * 1000:.3f}"
+    windows = cpu.get("windows") or float("nan")
+    per = {step: cpu.get("step:" + step, float("nan")) / windows for step in STEPS}
+    out = {f"{step} ms": f"{value * 1000:.3f}" for step, value in per.items()}
+    out["other ms"] = f"{(cpu.get('server', float('nan')) / max(1, actions) - sum(per.values())) * 1000:.3f}"
     return out
 
 
@@ -529,7 +530,9 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             def cpu() -> dict[str, float]:
                 out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
                 for base in bases:
-                    for step, value in health(base)["hotpath"]["cpu_seconds"].items():
+                    counters = health(base)["hotpath"]
+                    out["windows"] = out.get("windows", 0.0) + counters["windows"]
+                    for step, value in counters["cpu_seconds"].items():
                         out["step:" + step] = out.get("step:" + step, 0.0) + value
                 if setup.db_pid is not None:
                     out["db"] = tree_cpu_seconds(setup.db_pid)

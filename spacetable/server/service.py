@@ -45,7 +45,7 @@ from spacetable.core.errors import RuleError, SpacetableError
 from spacetable.core.game import Action, Game
 from spacetable.core.match import LogEntry, Match
 
-from . import clients, render, repo
+from . import clients, meter, render, repo
 from .ai import AIRunner, agent_registry
 from .ailoop import AiSeats
 from .catchup import Catchup
@@ -427,6 +427,7 @@ class MatchService:
                   sub: Subscriber | None = None) -> int:
         """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version. ``sub``: the
         socket it came from (its seat was checked when it connected)."""
+        meter.tick()
         m = await self.get(match_id)
         self._check_version(version)
         t = clock()

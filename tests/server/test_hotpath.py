@@ -201,3 +201,27 @@ def test_the_server_modules_import_one_way() -> None:
         assert not typed[module] & {"service", "ws", "app"}, f"{module} reaches back to {typed[module]}"
         backwards = {m for m in typed[module] if m in order and order[m] < order[module]}
         assert not backwards, f"{module} imports {backwards}, a step before it"
+
+
+def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --meter``: ``/health`` reports stored actions, measured windows and CPU per step (the bench divides
+    them); with one window in one measured, every action's steps are counted."""
+    from spacetable.server import meter
+
+    monkeypatch.setattr(meter, "EVERY", 1)
+    meter.enable()
+    try:
+        before = client.get("/health").json()["hotpath"]
+        mid, t0, t1 = arena_match(client)
+        with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}&texts=1") as ws:
+            ws.receive_json()
+            play(client, mid, [t0, t1], [ws], 4)
+        after = client.get("/health").json()["hotpath"]
+    finally:
+        meter.enable(False)
+    assert after["metered"] and after["actions"] - before["actions"] == 4
+    assert after["windows"] - before["windows"] == 4
+    for step in meter.STEPS:
+        assert after["cpu_seconds"][step] >= before["cpu_seconds"][step]
+    grew = [s for s in ("apply", "legal", "views", "texts", "storage") if after["cpu_seconds"][s] > before["cpu_seconds"][s]]
+    assert grew, "no step was counted"
