@@ -620,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=1,
                    help="run the setups this many times, interleaved, and print the medians too (a loaded machine)")
     p.add_argument("--no-meter", action="store_true",
-                   help="run the servers without --meter: no CPU split, and not its cost (about 40 us an action)")
+                   help="run the servers without --meter: no CPU split, and not its cost (a few us an action)")
     p.add_argument("--profile", default=None, metavar="DIR",
                    help="sample each server process with py-spy (installed separately) into DIR (collapsed stacks)")
     p.add_argument("--log-level", default="warning")

@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
     p.add_argument("--meter", action="store_true",
                    help="count the CPU time of each step of an action (/health 'hotpath'; bench/server_load.py), "
-                        "about 40 us an action")
+                        "measuring one action in eight, about 5 us an action on average")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
