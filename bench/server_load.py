@@ -34,8 +34,17 @@ lobby calls on one kept-alive HTTP/1.1 connection per table.
     .venv/bin/python bench/server_load.py --setups sqlite,pg --max-seconds 0
     .venv/bin/python bench/server_load.py --matches 50 --seconds 10 --game tremble --setups sqlite
 
-Target on the 2-core development machine: SQLite >= 1,000 actions/s, p99 < 50 ms, 200 matches; PostgreSQL
-paced >= 90 % of SQLite's actions/s in the same run with p99 < 50 ms. Figures are printed, never asserted.
+Each phase also prints the server's own CPU split per action (``/health`` ``hotpath``, ``spacetable/server/meter.py``):
+apply, legal actions, views, texts, storage, sending, and the rest ("other": HTTP/WebSocket protocol, JSON decoding,
+the event loop, lobby calls). ``--game all`` runs the five games one after the other; ``--texts`` makes every seat's
+socket ask for texts as the web page does; ``--check`` compares with ``bench/baselines/server_load.json`` and
+prints the ratios (exit 1 over ``--tolerance``), ``--save-baseline`` stores a run as the baseline.
+
+    .venv/bin/python bench/server_load.py --game all --setups sqlite --seconds 10 --max-seconds 6 --check
+
+Targets on the 2-core development machine (issue 26), Cosmic Arena, 200 matches: server CPU per action <= 0.6 ms
+paced, >= 2,000 actions/s in the max phase on SQLite, paced p99 < 25 ms; PostgreSQL within 10 % of SQLite; two
+processes on PostgreSQL + Redis at most 20 % more CPU per action than one. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -62,6 +71,7 @@ from websockets.uri import parse_uri
 
 from spacetable.server.cli import wait_until_healthy
 from spacetable.server.devservers import TempPostgres, TempRedis, free_port, postgres_bin, redis_bin
+from spacetable.server.meter import STEPS
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = ("resign", "accept_end")
@@ -80,11 +90,13 @@ def calm_actions(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict
 
 
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
-                 db_writers: int = 2) -> subprocess.Popen[bytes]:
+                 db_writers: int = 2, metered: bool = True) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # one address plays every seat of every match here: no per-client rate limits, room for every socket
            "--rate-create", "none", "--rate-join", "none", "--rate-act", "none", "--max-sockets", "5000"]
+    if metered:
+        cmd.append("--meter")
     if redis_url:
         cmd += ["--redis-url", redis_url]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -313,7 +325,7 @@ class Http:
 
 
 async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
-                client: str = "sansio") -> None:
+                client: str = "sansio", texts: bool = False) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
     server processes (``bases``) the table's lobby calls go to one of them and seat ``s`` connects to process
     ``(seed + s) % len(bases)``: the seats of a match are spread over the processes."""
@@ -329,7 +341,7 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
         for s in range(1, n):
             tokens.append((await http.post(f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
         urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}&token={tokens[s]}"
-                for s in range(n)]
+                f"{'&texts=1' if texts else ''}" for s in range(n)]
         if client == "sansio":
             await sansio_match(urls, stats, rng, win, think)
             stats.matches_done += 1
@@ -366,24 +378,24 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
 
 
 async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                     think: float, client: str = "sansio") -> Stats:
+                     think: float, client: str = "sansio", texts: bool = False) -> Stats:
     stats = Stats()
     now = time.perf_counter()
     win = Window(now + ramp, now + ramp + seconds)
-    await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client) for s in seeds))
+    await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts) for s in seeds))
     return stats
 
 
 def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                   think: float, client: str = "sansio") -> Stats:
+                   think: float, client: str = "sansio", texts: bool = False) -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client))
+        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts))
     except ImportError:
-        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client))
+        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts))
     stats.client_cpu = time.process_time() - cpu0
     return stats
 
@@ -391,13 +403,23 @@ def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: l
 def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
-    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client) for share in shares if share]
+    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client, args.texts)
+            for share in shares if share]
     with mp.get_context("spawn").Pool(len(jobs)) as pool:
         results = pool.starmap(client_process, jobs)
     total = Stats()
     for r in results:
         total.merge(r)
     return total
+
+
+def health(base: str) -> dict[str, Any]:
+    """A server's ``/health`` (its own counters)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/health", timeout=10) as resp:
+        out: dict[str, Any] = json.loads(resp.read())
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -431,8 +453,8 @@ def pct(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))] * 1000
 
 
-def row(setup: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats, cpu: dict[str, float]
-        ) -> dict[str, str]:
+def row(game: str, setup: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats,
+        cpu: dict[str, float]) -> dict[str, str]:
     lat = sorted(stats.latencies)
     n = max(1, stats.actions)
 
@@ -441,7 +463,7 @@ def row(setup: str, phase: str, matches: int, think_ms: float, seconds: float, s
         return "-" if value is None or value != value else f"{value / n * 1000:.2f}"
 
     return {
-        "setup": setup, "phase": phase, "matches": str(matches), "think ms": f"{think_ms:g}",
+        "game": game, "setup": setup, "phase": phase, "matches": str(matches), "think ms": f"{think_ms:g}",
         "actions/s": f"{stats.actions / seconds:,.0f}",
         "p50 ms": f"{pct(lat, 0.5):.1f}" if lat else "-", "p90 ms": f"{pct(lat, 0.9):.1f}" if lat else "-",
         "p99 ms": f"{pct(lat, 0.99):.1f}" if lat else "-", "max ms": f"{lat[-1] * 1000:.0f}" if lat else "-",
@@ -450,7 +472,20 @@ def row(setup: str, phase: str, matches: int, think_ms: float, seconds: float, s
         "WAL bytes/action": f"{cpu['wal'] / n:,.0f}" if "wal" in cpu else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
+        **split(cpu, stats.actions),
     }
+
+
+def split(cpu: dict[str, float], actions: int) -> dict[str, str]:
+    """The server's own CPU split per action (``/health`` ``hotpath``, see ``spacetable/server/meter.py``: one
+    action's window in eight is measured, so a step's CPU per action is its CPU over the measured windows);
+    ``other``: the rest of the server processes' CPU per action played by the clients (HTTP and WebSocket protocol,
+    JSON decoding, the event loop, lobby calls, match set-ups)."""
+    windows = cpu.get("windows") or float("nan")
+    per = {step: cpu.get("step:" + step, float("nan")) / windows for step in STEPS}
+    out = {f"{step} ms": f"{value * 1000:.3f}" for step, value in per.items()}
+    out["other ms"] = f"{(cpu.get('server', float('nan')) / max(1, actions) - sum(per.values())) * 1000:.3f}"
+    return out
 
 
 def print_table(rows: list[dict[str, str]]) -> None:
@@ -477,7 +512,10 @@ class Setup:
 
 def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
-    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers) for port in ports]
+    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers, not args.no_meter)
+             for port in ports]
+    spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{setup.label.split()[0].lower()}-{k}.txt")
+             for k, p in enumerate(procs)] if args.profile else []
     rows = []
     try:
         bases = [f"http://127.0.0.1:{port}" for port in ports]
@@ -491,6 +529,11 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
 
             def cpu() -> dict[str, float]:
                 out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
+                for base in bases:
+                    counters = health(base)["hotpath"]
+                    out["windows"] = out.get("windows", 0.0) + counters["windows"]
+                    for step, value in counters["cpu_seconds"].items():
+                        out["step:" + step] = out.get("step:" + step, 0.0) + value
                 if setup.db_pid is not None:
                     out["db"] = tree_cpu_seconds(setup.db_pid)
                 if setup.redis_pid is not None:
@@ -501,17 +544,29 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             before = cpu()
             stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp)
             used = {k: v - before[k] for k, v in cpu().items()}
-            rows.append(row(setup.label, phase, args.matches, think_ms, seconds, stats, used))
+            rows.append(row(args.game, setup.label, phase, args.matches, think_ms, seconds, stats, used))
             r = rows[-1]
             print(f"{setup.label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
                   f"Redis {r['redis CPU ms/action']}; load average {os.getloadavg()[0]:.1f})", flush=True)
+            print("  server CPU per action (ms): " + ", ".join(f"{k.removesuffix(' ms')} {r[k]}" for k in
+                  [*(f"{s} ms" for s in STEPS), "other ms"]), flush=True)
     finally:
         for proc in procs:
             proc.terminate()
         for proc in procs:
             proc.wait(10)
+        for spy in spies:
+            spy.wait(30)
     return rows
+
+
+def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
+    """``--profile DIR``: sample a server process with py-spy (``pip install py-spy``) until it ends, in py-spy's raw
+    (collapsed stacks) format; ``python bench/profile_summary.py FILE`` summarises it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--format", "raw",
+                             "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def pg_counters(url: str) -> dict[str, float]:
@@ -530,6 +585,8 @@ def pg_counters(url: str) -> dict[str, float]:
 
 
 SETUPS = ("sqlite", "pg", "pg-redis", "pg-redis-2")
+GAMES = ("arena", "fullmetal", "galaxies", "tremble", "worlds")
+BASELINE = ROOT / "bench" / "baselines" / "server_load.json"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -543,7 +600,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--client", default="sansio", choices=["sansio", "websockets"],
                    help="client implementation: websockets' sans-I/O protocol on raw asyncio transports (cheapest), "
                         "or the websockets asyncio client")
-    p.add_argument("--game", default="arena")
+    p.add_argument("--game", default="arena",
+                   help="a game, several (comma-separated) or 'all' (the five games, one after the other)")
+    p.add_argument("--texts", action="store_true",
+                   help="every seat's socket asks for texts (?texts=1), as the web page does; by default the clients "
+                        "play as programs over the API and read notations only")
+    p.add_argument("--check", nargs="?", const=str(BASELINE), default=None, metavar="FILE",
+                   help=f"compare with a stored baseline (default {BASELINE.relative_to(ROOT)}): print the ratio of "
+                        "server CPU per action and actions/s per game, setup and phase; exit 1 when CPU per action "
+                        "is more than --tolerance above it")
+    p.add_argument("--tolerance", type=float, default=1.25, help="--check: the CPU-per-action ratio that fails (1.25)")
+    p.add_argument("--save-baseline", nargs="?", const=str(BASELINE), default=None, metavar="FILE",
+                   help="store this run's figures as the baseline (merged into the file by game, setup and phase)")
     p.add_argument("--config", default="{}", help="match config as JSON")
     p.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated, from {', '.join(SETUPS)}")
     p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
@@ -551,14 +619,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db-writers", type=int, default=2, help="server's --db-writers (PostgreSQL group-commit connections)")
     p.add_argument("--repeat", type=int, default=1,
                    help="run the setups this many times, interleaved, and print the medians too (a loaded machine)")
+    p.add_argument("--no-meter", action="store_true",
+                   help="run the servers without --meter: no CPU split, and not its cost (a few us an action)")
+    p.add_argument("--profile", default=None, metavar="DIR",
+                   help="sample each server process with py-spy (installed separately) into DIR (collapsed stacks)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
     wanted = [x.strip() for x in args.setups.split(",") if x.strip()]
     unknown = set(wanted) - set(SETUPS)
     if unknown:
         p.error(f"unknown setups: {sorted(unknown)}")
+    games = list(GAMES) if args.game == "all" else [g.strip() for g in args.game.split(",") if g.strip()]
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
-          f"game {args.game}, {args.matches} concurrent matches, {args.client_procs} client process(es)", flush=True)
+          f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
+          f"texts {'on' if args.texts else 'off'}", flush=True)
     rows: list[dict[str, str]] = []
     pg: TempPostgres | None = None
     redis: TempRedis | None = None
@@ -577,13 +651,14 @@ def main(argv: list[str] | None = None) -> int:
         redis_pid = redis.proc.pid if redis and redis.proc else None
         db_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
         with tempfile.TemporaryDirectory() as tmp:
-            for name in [w for _ in range(max(1, args.repeat)) for w in wanted]:
+            for game, name in [(g, w) for g in games for _ in range(max(1, args.repeat)) for w in wanted]:
+                args.game = game
                 if name == "sqlite":
-                    rows += bench(Setup("SQLite (WAL)", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"), args)
+                    rows += bench(Setup("SQLite (WAL)", f"sqlite:///{Path(tmp) / f'bench-{game}-{len(rows)}.sqlite3'}"), args)
                     continue
                 if not (pg or args.pg_url) or (name.startswith("pg-redis") and not redis_url):
                     continue
-                url = args.pg_url or pg.create_database(f"bench_{name.replace('-', '_')}_{len(rows)}")  # type: ignore[union-attr]
+                url = args.pg_url or pg.create_database(f"bench_{game}_{name.replace('-', '_')}_{len(rows)}")  # type: ignore[union-attr]
                 if name == "pg":
                     rows += bench(Setup("PostgreSQL", url, db_pid=db_pid), args)
                 else:
@@ -599,22 +674,95 @@ def main(argv: list[str] | None = None) -> int:
     print_table(rows)
     if args.repeat > 1:
         print(f"\nmedians of {args.repeat} interleaved runs:\n")
-        print_table(medians(rows))
-    return 0
+        rows = medians(rows)
+        print_table(rows)
+    print_ratios(rows)
+    status = 0
+    if args.check:
+        status = check(rows, Path(args.check), args.tolerance)
+    if args.save_baseline:
+        save_baseline(rows, Path(args.save_baseline), args)
+    return status
+
+
+def _num(text: str) -> float:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return float("nan")
+
+
+def print_ratios(rows: list[dict[str, str]]) -> None:
+    """The goals that compare setups: PostgreSQL against SQLite (actions/s and CPU per action, paced), and the
+    fan-out's cost (server CPU per action of two processes on PostgreSQL + Redis against one)."""
+    by = {(r["game"], r["setup"], r["phase"]): r for r in rows}
+    for (game, setup, phase), r in by.items():
+        if setup == "PostgreSQL":
+            base = by.get((game, "SQLite (WAL)", phase))
+            if base:
+                print(f"{game} {phase}: PostgreSQL / SQLite: actions/s {_num(r['actions/s']) / _num(base['actions/s']):.2f}, "
+                      f"server CPU per action {_num(r['server CPU ms/action']) / _num(base['server CPU ms/action']):.2f}")
+        if setup.endswith("2 processes"):
+            one = by.get((game, "PostgreSQL + Redis, 1 process", phase))
+            if one:
+                ratio = _num(r["server CPU ms/action"]) / _num(one["server CPU ms/action"])
+                print(f"{game} {phase}: two processes / one on PostgreSQL + Redis: server CPU per action {ratio:.2f} "
+                      f"(the fan-out's cost; goal <= 1.20)")
+
+
+def check(rows: list[dict[str, str]], path: Path, tolerance: float) -> int:
+    """Compare with the baseline file: the ratio of server CPU per action (lower is better) and of actions/s."""
+    try:
+        base = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        print(f"--check: cannot read the baseline {path}: {exc}")
+        return 2
+    print(f"\ncompared with {path} ({base.get('note', '')}):")
+    worst = 0.0
+    for r in rows:
+        key = f"{r['game']}|{r['setup']}|{r['phase']}"
+        b = base.get("rows", {}).get(key)
+        if b is None:
+            print(f"  {key}: no baseline")
+            continue
+        cpu = _num(r["server CPU ms/action"]) / b["server_cpu_ms"]
+        rate = _num(r["actions/s"]) / b["actions_per_s"]
+        worst = max(worst, cpu)
+        print(f"  {key}: server CPU per action {r['server CPU ms/action']} ms / {b['server_cpu_ms']:.2f} = {cpu:.2f}; "
+              f"actions/s {r['actions/s']} / {b['actions_per_s']:,.0f} = {rate:.2f}")
+    verdict = "worse than the tolerance" if worst > tolerance else "within the tolerance"
+    print(f"  worst CPU ratio {worst:.2f}: {verdict} ({tolerance:.2f})")
+    return 1 if worst > tolerance else 0
+
+
+def save_baseline(rows: list[dict[str, str]], path: Path, args: argparse.Namespace) -> None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        data = {"rows": {}}
+    data["note"] = (f"{os.cpu_count()} cores, {args.matches} matches, paced {args.seconds:g} s / max {args.max_seconds:g} s, "
+                    f"texts {'on' if args.texts else 'off'}, {time.strftime('%Y-%m-%d')}")
+    for r in rows:
+        data["rows"][f"{r['game']}|{r['setup']}|{r['phase']}"] = {
+            "server_cpu_ms": _num(r["server CPU ms/action"]), "actions_per_s": _num(r["actions/s"]),
+            "p99_ms": _num(r["p99 ms"]), "load_average": round(os.getloadavg()[0], 1)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"baseline stored in {path}")
 
 
 def medians(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     """Per setup and phase, the median of each numeric column over the repeated runs."""
-    groups: dict[tuple[str, str], list[dict[str, str]]] = {}
+    groups: dict[tuple[str, str, str], list[dict[str, str]]] = {}
     for r in rows:
-        groups.setdefault((r["setup"], r["phase"]), []).append(r)
+        groups.setdefault((r["game"], r["setup"], r["phase"]), []).append(r)
     out = []
-    for (setup, phase), group in groups.items():
+    for (game, setup, phase), group in groups.items():
         med: dict[str, str] = {}
         for col, first in group[0].items():
             values = sorted(float(r[col].replace(",", "")) for r in group if r[col].replace(",", "").replace(".", "").isdigit())
-            if col in ("setup", "phase") or not values:
-                med[col] = {"setup": setup, "phase": phase}.get(col, first)
+            if col in ("game", "setup", "phase") or not values:
+                med[col] = {"game": game, "setup": setup, "phase": phase}.get(col, first)
             else:
                 v = values[len(values) // 2]
                 med[col] = f"{v:,.0f}" if "." not in first else f"{v:.2f}" if "CPU" in col else f"{v:.1f}"

@@ -72,6 +72,9 @@ async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     """SRV-E1, explained in the client's language (``presentation.error_json``: ``?lang=`` or ``Accept-Language``)."""
     assert isinstance(exc, ServiceError)
     lang = presentation.pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
+    if exc.code == "bad_token":  # SRV-A3: failed token checks count against the address (``--rate-auth-fail``)
+        with contextlib.suppress(ServiceError):
+            await ctx(request).limiter.hit("auth_fail", request.client.host if request.client else None)
     m = ctx(request).service.matches.get(str(request.path_params.get("match_id", "")))
     error = presentation.error_json(exc.to_json(), m.game if m is not None else None, lang)
     return JSONResponse(status_code=exc.status, content={"error": error}, headers=exc.headers)

@@ -30,6 +30,7 @@ from typing import Any
 
 from spacetable.core import catalog
 
+from . import meter
 from .db import default_database_url
 from .http import GUARDS_ENV, guard_settings, guarded_protocol
 from .jsonlog import log_config
@@ -102,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="addresses of proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, '*' for "
                         "any; default 127.0.0.1): rate limits then count per real client address")
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
+    p.add_argument("--meter", action="store_true",
+                   help="count the CPU time of each step of an action (/health 'hotpath'; bench/server_load.py), "
+                        "measuring one action in eight, about 5 us an action on average")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -156,6 +160,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--ai-only-workers", type=int, default=d.ai_only_workers,
                    help="AI workers for matches with computer seats only, apart from people's matches "
                         f"(default {d.ai_only_workers})")
+    b.add_argument("--rate-check", type=_rate, default=d.rate_check,
+                   help=f"legal/check and check requests per client address (default {d.rate_check})")
+    b.add_argument("--rate-auth-fail", type=_rate, default=d.rate_auth_fail,
+                   help=f"failed seat-token checks per client address; over it every token check of the address is "
+                        f"refused for the window (default {d.rate_auth_fail})")
+    b.add_argument("--ws-rate", type=float, default=d.ws_rate,
+                   help=f"messages per second per WebSocket, bursts of twice that (default {d.ws_rate:g}); over it "
+                        "the socket is closed")
+    b.add_argument("--ws-snapshots", type=int, default=d.ws_snapshots,
+                   help=f"messages answered with a whole snapshot (lang, texts, auth) per minute per WebSocket "
+                        f"(default {d.ws_snapshots})")
+    b.add_argument("--ws-backlog-bytes", type=int, default=d.ws_backlog_bytes,
+                   help=f"most bytes waiting to be sent to one WebSocket; over it the socket is closed "
+                        f"(default {d.ws_backlog_bytes})")
     return p
 
 
@@ -248,6 +266,9 @@ def listen(host: str, port: int) -> socket.socket:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.meter:  # in the environment too: the workers of --workers N read it
+        os.environ[meter.ENV] = "1"
+        meter.enable()
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 

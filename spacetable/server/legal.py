@@ -11,12 +11,14 @@ pending offer (public) and the draw moves open to the client's seat, to act or n
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from spacetable.core.game import Action, Game
 
 from .errors import ServiceError
 from .live import LiveMatch
+from .meter import METER, clock
 
 #: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``select_legal``).
 LEGAL_LIMIT = 400
@@ -87,4 +89,15 @@ async def prepare_legal(m: LiveMatch, state: Any, to_act: tuple[int, ...]) -> di
     if not wanted:
         return {}
     game = m.game
-    return await asyncio.to_thread(lambda: {s: game.legal_actions(state, s) for s in wanted})
+
+    def listed() -> tuple[dict[int, list[Action]], float]:
+        t = time.thread_time()
+        out = {s: game.legal_actions(state, s) for s in wanted}
+        return out, time.thread_time() - t
+
+    measured = bool(clock())  # in a measured window of the meter (``meter.tick``)
+    out, cpu = await asyncio.to_thread(listed)
+    if measured:
+        METER.cpu["legal"] += cpu  # the worker thread's CPU time, counted with the loop's
+    METER.count("legal", len(out))
+    return out

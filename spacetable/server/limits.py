@@ -100,11 +100,22 @@ class Limits:
     #: AI workers (processes, or threads with ``--ai-workers 0``) for computer-only matches, apart from those
     #: of matches with a person
     ai_only_workers: int = 1
+    #: per-client rate limits of ``legal/check`` and ``check`` (SRV-L3), and of failed token checks (SRV-A3:
+    #: once over it, every token check of that address is refused, right or wrong, until the window moves)
+    rate_check: str | None = "120/minute;2000/hour"
+    rate_auth_fail: str | None = "20/minute;200/hour"
+    #: per WebSocket: messages per second (a burst of ``2 x`` that is allowed; over it the socket is closed, 4429)
+    ws_rate: float = 20.0
+    #: per WebSocket: messages answered with a whole snapshot (``lang``, ``texts``, ``auth``) per minute (a burst
+    #: of this many); over it they are refused with an error and no snapshot
+    ws_snapshots: int = 12
+    #: per WebSocket: the most bytes of messages waiting to be sent; over it the socket is closed (1013)
+    ws_backlog_bytes: int = 8 * 1024 * 1024
 
 
 class RateLimiter:
-    """Per-client moving-window rate limits for ``create``, ``join`` and ``act`` (SRV-B2); shared by all
-    processes through Redis when ``redis_url`` is given (SRV-X4)."""
+    """Per-client moving-window rate limits for ``create``, ``join``, ``act``, ``check`` and failed token checks
+    (``auth_fail``, SRV-B2); shared by all processes through Redis when ``redis_url`` is given (SRV-X4)."""
 
     def __init__(self, limits: Limits, redis_url: str | None = None) -> None:
         if redis_url:
@@ -118,7 +129,26 @@ class RateLimiter:
             "create": parse_many(limits.rate_create) if limits.rate_create else [],
             "join": parse_many(limits.rate_join) if limits.rate_join else [],
             "act": parse_many(limits.rate_act) if limits.rate_act else [],
+            "check": parse_many(limits.rate_check) if limits.rate_check else [],
+            "auth_fail": parse_many(limits.rate_auth_fail) if limits.rate_auth_fail else [],
         }
+
+    async def over(self, what: str, client: str | None) -> None:
+        """Raise 429 if ``client`` is already over a ``what`` limit, without counting a request (failed token
+        checks are counted when they fail, :meth:`hit`, and refused beforehand here)."""
+        for item in self._rules[what]:
+            try:
+                allowed = await self._limiter.test(item, what, client or "-")
+            except Exception:
+                return
+            if not allowed:
+                raise await self._refusal(item, what, client)
+
+    async def _refusal(self, item: RateLimitItem, what: str, client: str | None) -> ServiceError:
+        reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
+        wait = max(1, math.ceil(reset - time.time()))
+        return ServiceError(429, "rate_limited", f"too many {what} requests from your address; "
+                            f"try again in {wait} s", headers={"Retry-After": str(wait)})
 
     async def hit(self, what: str, client: str | None) -> None:
         """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit. When the
@@ -133,10 +163,7 @@ class RateLimiter:
                 return
             self._failing = False
             if not allowed:
-                reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                raise ServiceError(429, "rate_limited", f"too many {what} requests from your address; "
-                                   f"try again in {wait} s", headers={"Retry-After": str(wait)})
+                raise await self._refusal(item, what, client)
 
 
 def check_rate(text: str | None) -> str | None:
@@ -145,3 +172,22 @@ def check_rate(text: str | None) -> str | None:
         return None
     parse_many(text)
     return text
+
+
+class Bucket:
+    """A token bucket for one socket's own limits (``ws_rate``, ``ws_snapshots``): ``rate`` tokens a second up to
+    ``burst``; :meth:`take` is ``False`` when none is left. In memory, per socket: nothing to share."""
+
+    __slots__ = ("at", "burst", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -19,7 +19,8 @@ from spacetable.core.game import Action, Game
 from spacetable.core.match import replay_states
 from spacetable.core.serial import action_key
 
-from . import jsonio, presentation
+from . import jsonio
+from .meter import METER, clock
 
 #: A client that stops reading is cut off once this many messages wait for it.
 MAX_BACKLOG = 1000
@@ -71,7 +72,7 @@ class Entry:
     text: str
     #: seats that had to act just before this action (SRV-A1b: concurrent sealed decisions)
     waiting: tuple[int, ...] = ()
-    #: the action's sentence per language (``presentation.action_texts``, computed when logged)
+    #: the action's sentence per language, written once when first needed (``render.entry_text``)
     texts: dict[str, str] = field(default_factory=dict)
 
 
@@ -84,18 +85,19 @@ def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
 
 def make_entry(game: Game[Any], before: Any, seat: int, action: Action, source: str, seats: int) -> Entry:
     """The log entry of ``action`` played by ``seat`` on ``before``: what each viewer (spectator ``None``, every
-    seat) may know of it (``game.action_view``, SRV-V1), its text, and the seats that were to act (SRV-A1b)."""
+    seat) may know of it (``game.action_view``, SRV-V1), its notation, and the seats that were to act (SRV-A1b).
+    Its sentences are written by ``render`` for the languages that read them."""
     views = {viewer: game.action_view(before, seat, action, viewer) for viewer in [None, *range(seats)]}
-    return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)),
-                 presentation.action_texts(game, before, seat, action))
+    return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)))
 
 
 @dataclass
 class Subscriber:
     """One connected client. A client that stops reading is cut off (close 1013) once ``MAX_BACKLOG``
-    messages wait for it; it reconnects and gets a fresh snapshot. ``since`` is the version of the
-    snapshot it got first: events up to it are not sent again (SRV-V3). A seat's client is bound to
-    the token it showed (``token_hash``) and is closed when the seat changes hands (SRV-A4)."""
+    messages or ``max_bytes`` bytes wait for it; it reconnects and gets a fresh snapshot. ``since`` is the
+    version of the snapshot it got first: events up to it are not sent again (SRV-V3). A seat's client is bound
+    to the token it showed (``token_hash``) and is closed when the seat changes hands (SRV-A4). ``texts``: the
+    client asked for sentences (legal actions, log) in ``lang``; without them it gets notations only."""
 
     seat: int | None
     queue: asyncio.Queue[str]
@@ -104,21 +106,39 @@ class Subscriber:
     overflow: bool = False
     close_code: int | None = None
     lang: str = "en"  # the client's language for texts (``presentation``)
+    texts: bool = False
+    #: the most bytes of messages waiting for this client (SRV-B2, ``--ws-backlog-bytes``)
+    max_bytes: int = 8 * 1024 * 1024
+    #: bytes of the messages waiting now
+    backlog: int = 0
+
+    @property
+    def text_lang(self) -> str | None:
+        """The language of this client's texts, or ``None`` when it asked for none."""
+        return self.lang if self.texts else None
 
     def push(self, text: str) -> None:
         if self.overflow or self.close_code is not None:
             return
-        if self.queue.qsize() >= MAX_BACKLOG:
+        if self.queue.qsize() >= MAX_BACKLOG or self.backlog + len(text) > self.max_bytes:
             self.overflow = True
             self.close_code = 1013
             self.queue.put_nowait("")  # wakes the sender, which closes the connection
             return
+        self.backlog += len(text)
         self.queue.put_nowait(text)
+
+    async def next(self) -> str:
+        """The next message to send (``""``: close with ``close_code``)."""
+        text = await self.queue.get()
+        self.backlog -= len(text)
+        return text
 
     def kick(self, text: str, code: int) -> None:
         """Send ``text`` (an error message) as the last message, then close with ``code``."""
         if self.close_code is not None:
             return
+        self.backlog += len(text)
         self.queue.put_nowait(text)
         self.close_code = code
         self.queue.put_nowait("")
@@ -149,6 +169,8 @@ class LiveMatch:
     undo_request: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: list[Subscriber] = field(default_factory=list)
+    #: seat sockets of this match waiting to authenticate (counted against ``max_match_sockets``)
+    connecting: int = 0
     ai_task: asyncio.Task[None] | None = None
     clock_handle: asyncio.TimerHandle | None = None
     #: monotonic time of the last use (eviction, SRV-M1); ``evicted`` once it left memory
@@ -156,6 +178,9 @@ class LiveMatch:
     evicted: bool = False
     #: changes announced by other processes, applied in order under the lock (SRV-X2)
     inbox: list[Any] = field(default_factory=list, repr=False)
+    #: the revision and time of the last database check after a wrong token (``MatchService.behind``)
+    token_recheck: tuple[int, int] = (-1, -1)
+    token_recheck_at: float = 0.0
     draining: bool = False
     #: history: the initial state and the state after every ``CHECKPOINT_EVERY`` steps (filled on demand), and
     #: the last state ``state_at`` returned (stepping through a replay costs one apply per step)
@@ -169,8 +194,12 @@ class LiveMatch:
     _to_act: tuple[int, ...] | None = field(default=None, repr=False)
     #: the ``legal`` fields of messages per seat (``legal.legal_fields``)
     legal_sent: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
-    #: per-state texts of legal actions by (seat, language) (``presentation.legal_texts``)
+    #: per-state texts of legal actions by (seat, language) (``render.legal_texts``)
     _legal_texts: dict[tuple[int, str], list[str]] = field(default_factory=dict, repr=False)
+    #: per-revision JSON texts of messages by (kind, seat, language, reason) (``render``), and their revision
+    _messages: dict[tuple[Any, ...], str] = field(default_factory=dict, repr=False)
+    _messages_at: tuple[int, int] = (-1, -1)
+    _public_config: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False)
 
     def fresh(self) -> None:
         if self._cached_for is not self.state:
@@ -180,12 +209,31 @@ class LiveMatch:
             self._to_act = None
             self.legal_sent = {}
             self._legal_texts = {}
+            self._messages = {}
 
-    def publish(self, state: Any, legal: dict[int, list[Action]]) -> None:
-        """Make ``state`` the current one, with legal-action lists already computed for it (SRV-L4)."""
+    def messages(self) -> dict[tuple[Any, ...], str]:
+        """The cache of encoded messages (``render``): valid for one state, revision and version; emptied by any
+        change (:meth:`changed`)."""
+        self.fresh()
+        at = (self.revision, self.version)
+        if self._messages_at != at:
+            self._messages_at = at
+            self._messages = {}
+        return self._messages
+
+    def changed(self) -> None:
+        """Something a message shows changed without a new state (seats, an undo request, a restore)."""
+        self._messages = {}
+        self._messages_at = (-1, -1)
+
+    def publish(self, state: Any, legal: dict[int, list[Action]], to_act: tuple[int, ...] | None = None) -> None:
+        """Make ``state`` the current one, with legal-action lists (SRV-L4) and the seats to act already computed
+        for it."""
         self.state = state
         self.fresh()
         self._legal.update(legal)
+        if to_act is not None:
+            self._to_act = to_act
 
     # ------------------------------------------------------------------ history
     def state_at(self, step: int) -> Any:
@@ -222,21 +270,26 @@ class LiveMatch:
         self._checkpoints = {}
         self._last_step = None
         self.fresh()
+        self.changed()
 
     def view(self, viewer: int | None) -> dict[str, Any]:
         """``game.view(state, viewer)``, computed once per state (SRV-V1)."""
         self.fresh()
         v = self._views.get(viewer)
         if v is None:
+            t = clock()
             v = self._views[viewer] = self.game.view(self.state, viewer)
+            METER.add("views", t)
+            METER.count("view")
         return v
 
     def legal(self, seat: int) -> list[Action]:
         """``game.legal_actions(state, seat)``, computed once per state."""
         self.fresh()
         out = self._legal.get(seat)
-        if out is None:
+        if out is None:  # its CPU time is counted by the caller (``render.seat_fields``: the message's legal fields)
             out = self._legal[seat] = self.game.legal_actions(self.state, seat)
+            METER.count("legal")
         return out
 
     @property
@@ -256,13 +309,20 @@ class LiveMatch:
             return self.turn_started_at + self.turn_seconds
         return None
 
+    def public_config(self) -> dict[str, Any]:
+        """:func:`public_config` of the match's config, computed once per config object."""
+        cached = self._public_config
+        if cached is None or cached[0] is not self.config:
+            cached = self._public_config = (self.config, public_config(self.config))
+        return cached[1]
+
     def summary(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "game": self.game.id,
             "game_name": self.game.name,
             "name": self.name,
-            "config": public_config(self.config),
+            "config": self.public_config(),
             "status": self.status,
             "version": self.version,
             "players": len(self.seats),

@@ -2,13 +2,13 @@
 
 This module only formats; it never changes a match. The service calls it at three points:
 
-* when an action is logged: :func:`action_texts` renders the action's sentence in every language
-  (``game.describe_action(state_before, seat, action, lang)``; the notation ``game.action_text`` when
-  the game has no sentence for it), so that a log entry can later be sent in any language without
-  replaying the match;
-* when a message is built for a client: :func:`entry_json` (one log entry as that viewer may see it,
-  in the client's language) and :func:`legal_texts` (the sentence of each legal action, cached per
-  state, seat and language);
+* when an action is logged: ``render.log_texts`` writes its sentence (:func:`action_text_in`:
+  ``game.describe_action(state_before, seat, action, lang)``; the notation ``game.action_text`` when
+  the game has no sentence for it) in the languages the match's clients read; another language is
+  written when first asked, from the match's history (``render.entry_text``);
+* when a message is built for a client (``render.py`` decides when and for whom): :func:`entry_json` (one
+  log entry as that viewer may see it, in the client's language) and :func:`action_text_in` (the sentence
+  of one action, e.g. each legal action of a seat that asked for texts);
 * when something is refused: :func:`error_json` adds ``explain`` (plain words in the client's
   language) and, for a rule of a game, ``rule_url`` (``/rules/<game>#<ID>``: the browser shows the players'
   guide there, at the section explaining that rule) and ``rule_text`` (that section's title in the language).
@@ -50,7 +50,7 @@ from spacetable.core.game import Action, Game
 from spacetable.core.serial import action_key
 
 if TYPE_CHECKING:
-    from .live import Entry, LiveMatch
+    from .live import Entry
 
 LANGUAGES: tuple[str, ...] = i18n.LANGUAGES
 WEB_CATALOG = "spacetable.web.static"
@@ -132,9 +132,11 @@ def action_texts(game: Game[Any], state: Any, seat: int, action: Action) -> dict
     return {lang: _sentence(game, state, seat, action, lang) or notation for lang in LANGUAGES}
 
 
-def entry_json(game: Game[Any], index: int, e: Entry, viewer: int | None, lang: str, reveal: bool = False) -> dict[str, Any]:
+def entry_json(game: Game[Any], index: int, e: Entry, viewer: int | None, lang: str, reveal: bool = False,
+               sentence: str | None = None) -> dict[str, Any]:
     """One log entry as ``viewer`` may see it: the action (or its sealed form, or ``None``), the notation and
-    the sentence in ``lang``. ``reveal`` shows everything (replays of finished matches)."""
+    the sentence (``sentence``, written by ``render.entry_text``; else the one logged in ``lang``, else the
+    notation). ``reveal`` shows everything (replays of finished matches)."""
     shown = e.action if reveal else e.views.get(viewer, e.action)
     sealed = shown is not None and shown != e.action
     if shown is None:
@@ -144,20 +146,10 @@ def entry_json(game: Game[Any], index: int, e: Entry, viewer: int | None, lang: 
         text = translate(game, "log.sealed", lang) or "sealed decision"
     else:
         notation = e.text
-        text = e.texts.get(lang) or e.texts.get(i18n.DEFAULT) or e.text
+        text = sentence or e.texts.get(lang) or e.text
     return {"index": index, "seat": e.seat, "action": shown, "text": text, "notation": notation,
             "sealed": sealed, "source": e.source}
 
-
-def legal_texts(m: LiveMatch, viewer: int, legal: list[Action], lang: str) -> list[str]:
-    """The sentence of each of ``legal`` (the list sent to ``viewer``), computed once per state and language."""
-    m.fresh()
-    got = m._legal_texts.get((viewer, lang))
-    if got is None or len(got) != len(legal):
-        state, game = m.state, m.game
-        got = [action_text_in(game, state, viewer, a, lang) for a in legal]
-        m._legal_texts[(viewer, lang)] = got
-    return got
 
 # ---------------------------------------------------------------------------------------------- refusals
 def error_json(err: dict[str, Any], game: Game[Any] | None, lang: str) -> dict[str, Any]:

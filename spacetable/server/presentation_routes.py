@@ -32,10 +32,11 @@ from spacetable import guide
 from spacetable.ai.agents import agent_specs
 from spacetable.games import available, get_game
 
-from . import presentation
+from . import presentation, render
 from .ai import agent_registry
 from .errors import ServiceError
 from .live import LiveMatch
+from .routes.deps import TokenGate
 from .service import MatchService
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -128,28 +129,29 @@ def make_router(service: MatchService) -> APIRouter:
             await service.authorize(m, seat, token)
         return seat, False
 
-    @router.get("/api/matches/{match_id}/review")
+    @router.get("/api/matches/{match_id}/review", dependencies=[TokenGate])
     async def review(request: Request, match_id: str, seat: int | None = None, lang: str | None = None,
                      x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         m = await service.get(match_id)
         viewer, reveal = await viewer_of(m, seat, x_seat_token, None)
         code = lang_of(request, lang)
-        log = [presentation.entry_json(m.game, i, e, viewer, code, reveal) for i, e in enumerate(m.log)]
+        log = [render.entry_json(m, i, e, viewer, code, reveal) for i, e in enumerate(m.log)]
         return {"match": m.summary(), "steps": m.version, "viewer": viewer, "reveal": reveal, "log": log}
 
-    @router.get("/api/matches/{match_id}/review/{step}")
+    @router.get("/api/matches/{match_id}/review/{step}", dependencies=[TokenGate])
     async def review_step(request: Request, match_id: str, step: int, seat: int | None = None, lang: str | None = None,
                           x_seat_token: str | None = Header(default=None), as_seat: int | None = None) -> dict[str, Any]:
         m = await service.get(match_id)
         viewer, reveal = await viewer_of(m, seat, x_seat_token, as_seat)
         state = service.replay_state(m, step)  # the match's history: checkpoints, one apply per step
         code = lang_of(request, lang)
-        last = presentation.entry_json(m.game, step - 1, m.log[step - 1], viewer, code, reveal) if step > 0 else None
+        last = render.entry_json(m, step - 1, m.log[step - 1], viewer, code, reveal) if step > 0 else None
         return {"step": step, "steps": m.version, "viewer": viewer, "view": m.game.view(state, viewer), "last": last,
                 "to_act": list(m.game.to_act(state))}
 
-    @router.post("/api/matches/{match_id}/check")
+    @router.post("/api/matches/{match_id}/check", dependencies=[TokenGate])
     async def check(request: Request, match_id: str, body: CheckBody, lang: str | None = None) -> dict[str, Any]:
+        await request.app.state.ctx.limiter.hit("check", request.client.host if request.client else None)
         m = await service.get(match_id)
         code = lang_of(request, lang)
         res = await service.check_action(match_id, body.seat, body.token, body.version, body.action)

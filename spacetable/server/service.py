@@ -45,7 +45,7 @@ from spacetable.core.errors import RuleError, SpacetableError
 from spacetable.core.game import Action, Game
 from spacetable.core.match import LogEntry, Match
 
-from . import clients, repo
+from . import clients, meter, render, repo
 from .ai import AIRunner, agent_registry
 from .ailoop import AiSeats
 from .catchup import Catchup
@@ -58,6 +58,7 @@ from .legal import prepare_legal
 from .limits import Limits
 from .live import Entry, LiveMatch, Seat, Subscriber, hash_token, make_entry
 from .lobby import Lobby, seat_fields
+from .meter import METER, clock
 from .registry import Registry
 from .storage import Append, Storage, Tx
 from .undo import Undo
@@ -69,6 +70,9 @@ T = TypeVar("T")
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
 #: How often a change is tried again after other processes changed the match first (SRV-X1).
 ATTEMPTS = 5
+#: A wrong token makes the stored match be read (was the seat taken through another process a moment ago?) at
+#: most once per this many seconds per match and revision (SRV-A3, SRV-X1).
+TOKEN_RECHECK = 1.0
 
 
 def check_turn(game: Game[Any], state: Any, seat: int, action: Action) -> None:
@@ -205,12 +209,23 @@ class MatchService:
         through another process a moment ago, SRV-X1); returns the token's hash."""
         try:
             return self.check_token(m, seat, token)
-        except ServiceError:
-            if not await self.catchup.behind(m):
+        except ServiceError as exc:
+            if not await self.behind(m, exc):
                 raise
         async with m.lock:
             await self.sync(m)
         return self.check_token(m, seat, token)
+
+    async def behind(self, m: LiveMatch, refusal: ServiceError) -> bool:
+        """Whether ``refusal`` may come from this copy of ``m`` having missed a change of another process (SRV-X1):
+        the stored revision is read (``catchup.behind``). For a wrong token (SRV-A3) it is read at most once per
+        :data:`TOKEN_RECHECK` seconds and revision of the match: failed token checks cost no database query each."""
+        if refusal.code == "bad_token":
+            now = time.monotonic()
+            if m.token_recheck == (m.revision, m.epoch) and now - m.token_recheck_at < TOKEN_RECHECK:
+                return False
+            m.token_recheck, m.token_recheck_at = (m.revision, m.epoch), now
+        return await self.catchup.behind(m)
 
     def check_seat(self, m: LiveMatch, seat: int, token: str | None, sub: Subscriber | None) -> None:
         """SRV-A3 for a request: a socket's seat was checked when it connected and still holds it (its token's hash
@@ -222,13 +237,16 @@ class MatchService:
 
 
     # ----------------------------------------------------------------- messages
-    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str = "en") -> dict[str, Any]:
-        return clients.snapshot(m, viewer, kind, lang)
+    def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str | None = "en") -> dict[str, Any]:
+        """A snapshot for ``viewer`` with texts in ``lang`` (``None``: notations only), see ``render.snapshot``."""
+        return render.snapshot(m, viewer, kind, lang)
 
     def subscribe(self, m: LiveMatch, viewer: int | None, token: str | None = None, lang: str = "en",
-                  token_hash: str | None = None) -> Subscriber:
-        """A new client of ``m`` (a seat's token already checked; pass its hash to avoid hashing it again)."""
-        return clients.subscribe(m, viewer, token_hash or (hash_token(token) if token else None), lang)
+                  token_hash: str | None = None, texts: bool = True) -> Subscriber:
+        """A new client of ``m`` (a seat's token already checked; pass its hash to avoid hashing it again).
+        ``texts``: it reads sentences in ``lang`` (legal actions, log); without, notations only."""
+        return clients.subscribe(m, viewer, token_hash or (hash_token(token) if token else None), lang, texts,
+                                 self.limits.ws_backlog_bytes)
 
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
         clients.unsubscribe(m, sub)
@@ -241,6 +259,7 @@ class MatchService:
         undo = json.loads(json.dumps(m.undo_request))
 
         def restore() -> None:
+            m.changed()
             m.seats[:] = seats
             m.status, m.turn_started_at, m.outcome, m.updated_at, m.undo_request = status, started, outcome, updated, undo
 
@@ -301,7 +320,7 @@ class MatchService:
                     self.conflicts += 1
                     await self.sync(m)
                 except ServiceError as exc:
-                    if exc.status >= 500 or not await self.catchup.behind(m):
+                    if exc.status >= 500 or not await self.behind(m, exc):
                         raise
                     await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
@@ -413,9 +432,12 @@ class MatchService:
                   sub: Subscriber | None = None) -> int:
         """Apply ``action`` for ``seat`` if ``version`` is current (SRV-A1..A3). Returns the new version. ``sub``: the
         socket it came from (its seat was checked when it connected)."""
+        meter.tick()
         m = await self.get(match_id)
         self._check_version(version)
+        t = clock()
         action = self._normalize(m.game, action)
+        METER.add("apply", t)
         for _ in range(ATTEMPTS):
             async with m.lock:
                 if m.evicted:  # left memory while this request waited; act on the reloaded match
@@ -429,13 +451,14 @@ class MatchService:
                         return m.version
                     self.conflicts += 1
                 except ServiceError as exc:  # refused: unless this copy missed a change, the refusal stands
-                    if exc.status >= 500 or not await self.catchup.behind(m):
+                    if exc.status >= 500 or not await self.behind(m, exc):
                         raise
                 await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
     async def _act_locked(self, m: LiveMatch, seat: int, version: int, action: Action, source: str) -> bool:
         game = m.game
+        t = clock()
         old_to_act = m.to_act()
         try:
             check_turn(game, m.state, seat, action)
@@ -460,6 +483,7 @@ class MatchService:
         }
         text = dumps(action)
         rec = Append(m.id, m.version, seat, text, source, now, m.revision, fields)
+        METER.add("apply", t)
         try:
             stored = await self.storage.append(rec)
         except Exception as exc:  # nothing was stored, so nothing changes
@@ -467,26 +491,36 @@ class MatchService:
             raise ServiceError(503, "storage_error", "the action could not be stored; nothing changed, try again") from exc
         if not stored:
             return False
+        METER.actions += 1
         # committed: shown here, then announced to the other processes (SRV-X2)
         revision = m.revision + 1
         self.fanout.publish(m.id, {"k": "a", "r": revision, "e": m.epoch, "i": m.version, "s": seat, "a": action,
                                    "src": source, "t": started_at, "u": now})
         await self.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
-                            owner=self.server_id)
+                            owner=self.server_id, known=(out, new_to_act))
         return True
 
     async def advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
                        turn_started_at: float | None, updated_at: float, revision: int, owner: str | None,
-                       notify: bool = True) -> None:
-        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1)."""
+                       notify: bool = True, known: tuple[Any, tuple[int, ...]] | None = None) -> None:
+        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1).
+        ``known``: the outcome and the seats to act of ``after`` when the caller computed them already."""
         game = m.game
-        out = game.outcome(after)
-        new_to_act = () if out is not None else tuple(game.to_act(after))
+        t = clock()
+        if known is None:
+            out = game.outcome(after)
+            new_to_act = () if out is not None else tuple(game.to_act(after))
+        else:
+            out, new_to_act = known
+        t = METER.add("apply", t)
         # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
         # published, so that nobody sees the new state ahead of its event (SRV-V3)
-        legal = await prepare_legal(m, after, new_to_act)
-        m.log.append(make_entry(game, m.state, seat, action, source, len(m.seats)))
-        m.publish(after, legal)
+        legal = await prepare_legal(m, after, new_to_act)  # returns at once for other games (no suspension)
+        entry = make_entry(game, m.state, seat, action, source, len(m.seats))
+        METER.add("views", t)
+        render.log_texts(m, entry, m.state, clients.text_langs(m))
+        m.log.append(entry)
+        m.publish(after, legal, new_to_act if out is None else None)
         m.status = "finished" if out is not None else "running"
         m.turn_started_at = turn_started_at
         m.updated_at = updated_at

@@ -35,6 +35,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import Engine, make_url
 
 from .db import Checkpointer, make_engine, run_migrations
+from .meter import METER, clock
 from .tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.storage")
@@ -234,6 +235,13 @@ class SqliteStorage(Storage):
         batch, self._pending = self._pending, []
         if not batch:
             return
+        t = clock()
+        try:
+            self._flush_batch(batch)
+        finally:
+            METER.add("storage", t)
+
+    def _flush_batch(self, batch: list[tuple[Append, asyncio.Future[bool]]]) -> None:
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -384,6 +392,7 @@ class PostgresStorage(Storage):
                 conn = await self._one_by_one(conn, batch)
 
     async def _commit(self, conn: Any, batch: list[tuple[Append, asyncio.Future[bool]]]) -> None:
+        t = clock()  # the loop's own work is counted (``meter``), not the time waiting for the database
         ids = [rec.match_id for rec, _ in batch]
         if len(set(ids)) == len(ids):  # always, from one process: a match's appends wait for each other
             columns: dict[str, list[Any]] = {c: [] for c, _ in _PG_COLUMNS}
@@ -391,7 +400,9 @@ class PostgresStorage(Storage):
                 p = rec.params()
                 for c, values in columns.items():
                     values.append(p[c])
+            METER.add("storage", t)
             cur = await conn.execute(BATCH_SQL_PG, columns)
+            t = clock()
             stored = {row["match_id"] for row in await cur.fetchall()}
             results = [i in stored for i in ids]
         else:
@@ -408,6 +419,7 @@ class PostgresStorage(Storage):
         for (_, fut), ok in zip(batch, results, strict=True):
             if not fut.done():
                 fut.set_result(ok)
+        METER.add("storage", t)
 
     async def _one_by_one(self, conn: Any, batch: list[tuple[Append, asyncio.Future[bool]]]) -> Any:
         """Each append of a failed batch in its own transaction. After a lost connection, an append whose row is

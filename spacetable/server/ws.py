@@ -5,8 +5,20 @@ message, ``{"type": "auth", "token": T}`` within ``ws_auth_timeout`` seconds (th
 URLs and so out of every access log); ``?seat=n&token=T`` is still accepted. ``{"type": "auth", "seat":
 n, "token": T}`` also turns a spectator's socket into a seat's. Every malformed message (binary frame,
 text over ``max_message`` bytes, invalid or non-object JSON, NaN, lone surrogates, deep nesting, an
-unknown type) gets an ``error`` message and the socket stays open; sockets are capped per match and in
-all, closed after ``ws_idle`` seconds of silence, and actions count against the client's rate limit.
+unknown type) gets an ``error`` message and the socket stays open; sockets are capped per match (counted
+when they connect and again when a seat's socket authenticates) and in all, closed after ``ws_idle`` seconds of
+silence, and actions count against the client's rate limit. Each socket has its own bounds (SRV-B2): messages
+per second (``ws_rate``; over it the socket is closed, 4429), messages answered with a whole snapshot per minute
+(``ws_snapshots``: ``lang``, ``texts``, ``auth``; over it an error and no snapshot) and the bytes waiting to be
+sent (``ws_backlog_bytes``; over it the socket is closed, 1013). Failed token checks count against the client's
+``auth_fail`` limit; over it every token check of that address is refused for the window.
+
+Texts (sentences of legal actions and log entries, in the socket's language) are sent only to a socket that
+asks for them: ``?texts=1`` or ``{"type": "texts", "on": true}`` (the web page does); others get notations
+(``render.py``).
+
+The message's one way (``docs/architecture.md``): receive and decode here, then ``service`` authorises, acts and
+stores, ``clients``/``render`` render per seat and queue, and this socket's sender sends.
 
 The token is hashed once, when the socket authenticates; its actions then only compare that hash with the
 seat's (a seat left meanwhile closes the socket, SRV-A4). Any process of the service accepts any match's
@@ -22,10 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
-from . import presentation
+from . import clients, presentation
 from .errors import ServiceError
 from .jsonio import BadJson, dumps, loads
+from .limits import Bucket
 from .live import LiveMatch, Subscriber
+from .meter import METER, clock
 
 if TYPE_CHECKING:
     from .limits import Limits, RateLimiter
@@ -46,6 +60,10 @@ class _Closed(Exception):
     """The client went away."""
 
 
+class _Full(Exception):
+    """The match has ``max_match_sockets`` sockets."""
+
+
 class Connection:
     """One WebSocket client of one match."""
 
@@ -60,6 +78,9 @@ class Connection:
         self.seat: int | None = None
         self._sender: asyncio.Task[None] | None = None
         self.lang = "en"  # the client's language (?lang= or a {"type": "lang"} message)
+        self.texts = False  # whether it reads texts (?texts=1 or a {"type": "texts"} message)
+        self.rate = Bucket(limits.ws_rate, 2 * limits.ws_rate)
+        self.snapshots = Bucket(limits.ws_snapshots / 60.0, limits.ws_snapshots)
 
     # ------------------------------------------------------------------ plumbing
     async def _fail(self, exc: ServiceError, code: int | None = None) -> None:
@@ -71,7 +92,8 @@ class Connection:
         """The next message: a dict (JSON object), a ``str`` describing why it was refused, or ``None`` on
         timeout. Raises :class:`_Closed` when the client went away."""
         try:
-            message = await asyncio.wait_for(self.ws.receive(), timeout)
+            async with asyncio.timeout(timeout):  # no task per message (``wait_for`` makes one)
+                message = await self.ws.receive()
         except TimeoutError:
             return None
         except RuntimeError as exc:  # closed by the sender (backlog, seat left)
@@ -96,30 +118,50 @@ class Connection:
             self.sub.push(text)
 
     def _bind(self, m: LiveMatch, seat: int | None, token_hash: str | None) -> None:
-        """Subscribe to ``m`` as ``seat`` (token already checked), replacing an earlier subscription."""
+        """Subscribe to ``m`` as ``seat`` (token already checked), replacing an earlier subscription. The match's
+        socket cap counts it here too (SRV-B2): a socket that connected under the cap and authenticates once the
+        match is full is refused."""
         if self.sub is not None:
             self.service.unsubscribe(m, self.sub)
+            self.sub = None
+        if len(m.subscribers) >= self.limits.max_match_sockets:
+            raise _Full
         if self._sender is not None:
             self._sender.cancel()
         self.seat = seat
-        self.sub = self.service.subscribe(m, seat, lang=self.lang, token_hash=token_hash)
+        self.sub = self.service.subscribe(m, seat, lang=self.lang, token_hash=token_hash, texts=self.texts)
         self._sender = asyncio.create_task(self._send_loop(self.sub))
 
     async def _send_loop(self, sub: Subscriber) -> None:
         try:
             while True:
-                text = await sub.queue.get()
+                text = await sub.next()
                 if not text and sub.close_code is not None:
                     await self.ws.close(code=sub.close_code)  # too far behind (1013) or the seat was left (4403)
                     return
+                t = clock()
                 await self.ws.send_text(text)
+                METER.add("sending", t)
         except Exception:  # the client went away; the receive loop notices and cleans up
             return
 
+    async def _authorize(self, m: LiveMatch, seat: int, token: str | None) -> str:
+        """SRV-A3 for this socket: refused at once while its address is over the failed-token limit; a failure
+        counts against it (``limits.RateLimiter``, ``auth_fail``)."""
+        await self.limiter.over("auth_fail", self.client)
+        try:
+            return await self.service.authorize(m, seat, token)
+        except ServiceError as exc:
+            if exc.code == "bad_token":
+                await self.limiter.hit("auth_fail", self.client)
+            raise
+
     # -------------------------------------------------------------------- serving
-    async def serve(self, match_id: str, seat_text: str | None, token: str | None, lang: str | None = None) -> None:
+    async def serve(self, match_id: str, seat_text: str | None, token: str | None, lang: str | None = None,
+                    texts: str | None = None) -> None:
         await self.ws.accept()
         self.lang = presentation.pick_lang(lang)
+        self.texts = texts in ("1", "true", "yes")
         service, limits = self.service, self.limits
         if service.sockets >= limits.max_sockets:
             await self._fail(ServiceError(503, "too_many_connections", "the server has too many connections; "
@@ -130,6 +172,9 @@ class Connection:
             await self._serve(match_id, seat_text, token)
         except _Closed:
             pass
+        except _Full:
+            await self._fail(ServiceError(503, "too_many_connections", "this match has too many connections; "
+                                          "try again later"), 1013)
         finally:
             service.sockets -= 1
             if self.match is not None and self.sub is not None:
@@ -149,12 +194,14 @@ class Connection:
         except ServiceError as exc:
             await self._fail(exc)
             return
-        if len(m.subscribers) >= limits.max_match_sockets:
-            await self._fail(ServiceError(503, "too_many_connections", "this match has too many connections; "
-                                          "try again later"), 1013)
-            return
+        if len(m.subscribers) + m.connecting >= limits.max_match_sockets:
+            raise _Full
         if seat is not None and token is None:
-            first = await self._receive(limits.ws_auth_timeout)
+            m.connecting += 1  # counted against the cap while it authenticates
+            try:
+                first = await self._receive(limits.ws_auth_timeout)
+            finally:
+                m.connecting -= 1
             if not isinstance(first, dict) or first.get("type") != "auth":
                 await self._fail(ServiceError(401, "auth_required", 'a seat\'s socket first sends {"type": "auth", '
                                               '"token": ...} (SRV-A3)'))
@@ -168,7 +215,7 @@ class Connection:
         digest = None
         if seat is not None:
             try:
-                digest = await service.authorize(m, seat, token)
+                digest = await self._authorize(m, seat, token if isinstance(token, str) else None)
             except ServiceError as exc:
                 await self._fail(exc)
                 return
@@ -180,10 +227,20 @@ class Connection:
                 await self._fail(ServiceError(408, "idle", f"no message for {limits.ws_idle:g} s; "
                                               "reconnect to go on"), 4408)
                 return
+            if not self.rate.take():
+                await self._fail(ServiceError(429, "rate_limited", f"more than {limits.ws_rate:g} messages a second "
+                                              "on this connection; reconnect more slowly"), 4429)
+                return
             if isinstance(msg, str):
                 self._push(_error(ServiceError(400, "bad_request", msg)))
                 continue
             await self._handle(m, msg)
+
+    def _snapshot_allowed(self) -> None:
+        """SRV-B2: a message answered with a whole snapshot counts against ``ws_snapshots`` per minute."""
+        if not self.snapshots.take():
+            raise ServiceError(429, "rate_limited", f"at most {self.limits.ws_snapshots} snapshots a minute on one "
+                               "connection; wait a little")
 
     async def _handle(self, m: LiveMatch, msg: dict[str, Any]) -> None:
         service = self.service
@@ -195,18 +252,23 @@ class Connection:
             if kind == "ping":
                 self._push(dumps({"type": "pong", "id": ref}))
                 return
-            if kind == "lang":  # texts from now on in this language, starting with a fresh snapshot
-                self.lang = presentation.pick_lang(str(msg.get("lang") or ""))
+            if kind in ("lang", "texts"):  # texts from now on in this language / on or off, with a fresh snapshot
+                self._snapshot_allowed()
+                if kind == "lang":
+                    self.lang = presentation.pick_lang(str(msg.get("lang") or ""))
+                else:
+                    self.texts = msg.get("on", True) is True
                 if self.sub is not None:
-                    self.sub.lang = self.lang
-                    self._push(dumps(service.snapshot(m, self.seat, lang=self.lang)))
+                    self.sub.lang, self.sub.texts = self.lang, self.texts
+                    clients.resend_snapshot(m, self.sub)
                 return
             if kind == "auth":
                 seat = msg.get("seat", self.seat)
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise ServiceError(400, "bad_request", "auth needs the seat number")
+                self._snapshot_allowed()
                 token = msg.get("token")
-                digest = await service.authorize(m, seat, token if isinstance(token, str) else None)
+                digest = await self._authorize(m, seat, token if isinstance(token, str) else None)
                 self._bind(m, seat, digest)
                 return
             if self.seat is None or self.sub is None:

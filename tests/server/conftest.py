@@ -118,7 +118,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 #: Test apps: every bound at its default but the rate limits (the tests play fast from one address);
 #: tests/server/test_limits.py checks the rate limits themselves.
 def lenient_limits(**changes: Any) -> Limits:
-    return Limits(**{"rate_create": None, "rate_join": None, "rate_act": None, **changes})
+    """Limits without the per-address rates (every test client has one address) and with roomy per-socket
+    bounds; the tests of those bounds set them."""
+    return Limits(**{"rate_create": None, "rate_join": None, "rate_act": None, "rate_check": None,
+                     "rate_auth_fail": None, "ws_rate": 1e6, "ws_snapshots": 10**6, **changes})
 
 
 @pytest.fixture

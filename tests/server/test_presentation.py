@@ -31,7 +31,7 @@ def test_refusals_are_explained_in_the_clients_language_with_the_rules_link(clie
     """A rule refusal carries the rule id, a plain-words explanation in the socket's language and the link to the
     rule's statement in the rules document; server refusals (stale state) are explained too."""
     mid, t0, _ = arena_match(client)
-    with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}&lang=fr") as ws:
+    with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}&lang=fr&texts=1") as ws:
         snap = ws.receive_json()
         assert snap["type"] == "snapshot" and len(snap["legal_text"]) == len(snap["legal"]) > 0
         ws.send_json({"type": "action", "version": 0, "action": {"type": "move", "from": "b1", "to": "b2", "bonus": None}})

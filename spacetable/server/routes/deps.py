@@ -28,8 +28,26 @@ def client(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-Ctx = Annotated[Context, Depends(ctx)]
-Client = Annotated[str | None, Depends(client)]
+async def _ctx(conn: HTTPConnection) -> Context:
+    return ctx(conn)
+
+
+async def _client(request: Request) -> str | None:
+    return client(request)
+
+
+# ``async`` dependencies: FastAPI runs plain ``def`` ones in a worker thread, a hop costing more than the route
+Ctx = Annotated[Context, Depends(_ctx)]
+Client = Annotated[str | None, Depends(_client)]
+
+
+async def token_gate(request: Request) -> None:
+    """SRV-A3, SRV-B2: a route that checks seat tokens refuses (429) an address that is over its failed-token-check
+    limit (``--rate-auth-fail``), before looking at the token; failures are counted by the app's error handler."""
+    await ctx(request).limiter.over("auth_fail", client(request))
+
+
+TokenGate = Depends(token_gate)
 
 
 def seat_link(match_id: str, seat: int, token: str) -> str:

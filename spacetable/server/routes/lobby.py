@@ -13,7 +13,8 @@ from spacetable.games import available, get_game
 
 from ..ai import agent_registry
 from ..errors import error_body
-from .deps import Client, Ctx, seat_link
+from ..meter import METER
+from .deps import Client, Ctx, TokenGate, seat_link
 from .pages import WEB_DIR
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
 
@@ -28,7 +29,8 @@ async def health(c: Ctx) -> dict[str, Any]:
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
             "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
             "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts,
-            "ai_lanes": s.ai_seats.runner.scheduler.stats()}
+            "ai_lanes": s.ai_seats.runner.scheduler.stats(),
+            "hotpath": METER.snapshot()}
 
 
 @router.get("/health/ready", responses={503: {"description": "the database or Redis cannot be reached"}})
@@ -113,14 +115,14 @@ async def join(match_id: str, seat: int, body: JoinSeat, c: Ctx, client: Client)
     return {"seat": seat, "token": token, "link": seat_link(match_id, seat, token), "match": await c.service.summary(match_id)}
 
 
-@router.post("/api/matches/{match_id}/seats/{seat}/leave")
+@router.post("/api/matches/{match_id}/seats/{seat}/leave", dependencies=[TokenGate])
 async def leave(match_id: str, seat: int, body: SeatAuth, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
     await c.service.leave(match_id, seat, body.token)
     return await c.service.summary(match_id)
 
 
-@router.post("/api/matches/{match_id}/seats/{seat}/ai")
+@router.post("/api/matches/{match_id}/seats/{seat}/ai", dependencies=[TokenGate])
 async def add_ai(match_id: str, seat: int, body: AddAI, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
     await c.service.set_ai(match_id, seat, body.agent, body.by_seat, body.token, client)

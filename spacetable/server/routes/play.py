@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 
 from ..legal import legal_page
-from .deps import Client, Ctx
+from .deps import Client, Ctx, TokenGate
 from .schemas import PlayAction, UndoBody
 
-router = APIRouter()
+router = APIRouter(dependencies=[TokenGate])  # every route here checks a seat token
 SeatToken = Annotated[str | None, Header(max_length=128)]
 
 
@@ -40,8 +40,9 @@ async def legal(match_id: str, seat: int, c: Ctx, offset: Annotated[int, Query(g
 
 
 @router.post("/api/matches/{match_id}/legal/check")
-async def check_legal(match_id: str, body: PlayAction, c: Ctx) -> dict[str, Any]:
+async def check_legal(match_id: str, body: PlayAction, c: Ctx, client: Client) -> dict[str, Any]:
     """SRV-L3: would this action be accepted now? Nothing is stored or changed."""
+    await c.limiter.hit("check", client)
     return await c.service.check_action(match_id, body.seat, body.token, body.version, body.action)
 
 

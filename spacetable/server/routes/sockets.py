@@ -12,6 +12,6 @@ router = APIRouter()
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(websocket: WebSocket, match_id: str, seat: str | None = None, token: str | None = None,
-                       lang: str | None = None) -> None:
+                       lang: str | None = None, texts: str | None = None) -> None:
     c = ctx(websocket)
-    await Connection(websocket, c.service, c.limits, c.limiter).serve(match_id, seat, token, lang)
+    await Connection(websocket, c.service, c.limits, c.limiter).serve(match_id, seat, token, lang, texts)

@@ -78,7 +78,8 @@ export function openSocket(matchId, seat, token, handlers) {
   // SRV-A5: the seat's token never goes in a URL; it is the socket's first message {"type": "auth", "token": T}.
   const seated = seat !== null && seat !== undefined;
   function url() {
-    const q = new URLSearchParams({ lang: currentLang() });
+    // texts=1: the server sends the sentences of legal actions and log entries in the page's language
+    const q = new URLSearchParams({ lang: currentLang(), texts: "1" });
     if (seated) q.set("seat", String(seat));
     return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}?${q}`;
   }

@@ -1,0 +1,227 @@
+"""Issue 26: per-viewer work done once per state version and seat, whatever the number of sockets; texts only for
+the sockets that ask for them, in their language, once per version, seat and language (``server/render.py``).
+
+The games' own methods are wrapped to count their calls per state object (the real game runs underneath); no test
+here measures time (figures are in ``bench/server_load.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spacetable.core.serial import action_key
+from spacetable.games import get_game
+from spacetable.server import presentation
+from spacetable.server.meter import METER
+
+from .conftest import create, join, live
+
+pytestmark = pytest.mark.hotpath
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[tuple[Any, ...]]]:
+    """Count arena's ``view``, ``legal_actions`` and ``describe_action`` calls by (kind, state, seat, ...)."""
+    game = get_game("arena")
+    calls: collections.Counter[tuple[Any, ...]] = collections.Counter()
+    view, legal, describe = game.view, game.legal_actions, game.describe_action
+
+    def counted_view(state: Any, viewer: int | None) -> Any:
+        calls["view", id(state), viewer] += 1
+        return view(state, viewer)
+
+    def counted_legal(state: Any, seat: int) -> Any:
+        calls["legal", id(state), seat] += 1
+        return legal(state, seat)
+
+    def counted_describe(state: Any, seat: int, action: Any, lang: str = "en") -> str:
+        calls["describe", id(state), seat, lang, action_key(action)] += 1
+        return describe(state, seat, action, lang)
+
+    monkeypatch.setattr(game, "view", counted_view)
+    monkeypatch.setattr(game, "legal_actions", counted_legal)
+    monkeypatch.setattr(game, "describe_action", counted_describe)
+    yield calls
+
+
+def arena_match(client: TestClient) -> tuple[str, str, str]:
+    data = create(client, "arena", config={"red_seat": 0}, join_seat=0)
+    mid = data["match"]["id"]
+    return mid, data["token"], join(client, mid, 1)
+
+
+def play(client: TestClient, mid: str, tokens: list[str], sockets: list[Any], steps: int) -> None:
+    """``steps`` actions over REST (the first legal action of the seat to act); every socket reads each event."""
+    for _ in range(steps):
+        m = live(client, mid)
+        seat = m.to_act()[0]
+        action = m.legal(seat)[0]
+        r = client.post(f"/api/matches/{mid}/actions", json={"seat": seat, "token": tokens[seat], "version": m.version,
+                                                           "action": action})
+        assert r.status_code == 200, r.text
+        for ws in sockets:
+            assert ws.receive_json()["type"] == "event"
+
+
+def test_views_legal_actions_and_texts_once_per_version_and_seat(client: TestClient,
+                                                                   counted: collections.Counter[tuple[Any, ...]]) -> None:
+    """Three sockets of seat 0 reading French texts, two of seat 1 without texts, two spectators: per state, one
+    view per viewer, one legal list for the seat to act, one sentence per legal action of seat 0 in French only,
+    and no sentence of seat 1's legal actions (nobody of seat 1 asked)."""
+    mid, t0, t1 = arena_match(client)
+    urls = [f"/ws/matches/{mid}?seat=0&token={t0}&texts=1&lang=fr"] * 3 + [f"/ws/matches/{mid}?seat=1&token={t1}"] * 2 \
+        + [f"/ws/matches/{mid}"] * 2
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(u)) for u in urls]
+        for ws in sockets:
+            assert ws.receive_json()["type"] == "snapshot"
+        messages = METER.computed["message"]
+        play(client, mid, [t0, t1], sockets, 6)
+        # one encoded event per version and (seat, texts language): seat 0 in French, seat 1 and spectators without
+        assert METER.computed["message"] - messages == 6 * 3
+    repeated = {k: n for k, n in counted.items() if n > 1}
+    assert not repeated, f"computed more than once per state: {repeated}"
+    views = collections.Counter(k[2] for k in counted if k[0] == "view")
+    assert views[0] == views[1] == views[None] >= 7  # the first state and the six after it, once each
+    described = [k for k in counted if k[0] == "describe"]
+    assert {k[3] for k in described} == {"fr"}
+    states_of_seat_1 = {k[1] for k in counted if k[0] == "legal" and k[2] == 1}
+    # for seat 1, only the sentence of its own played action (the log, read by seat 0 in French): never its list
+    for state in states_of_seat_1:
+        assert sum(1 for k in described if k[1] == state) <= 1
+
+
+def test_no_texts_are_written_when_no_socket_asks(client: TestClient, counted: collections.Counter[tuple[Any, ...]]) -> None:
+    mid, t0, t1 = arena_match(client)
+    with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}") as a, \
+            client.websocket_connect(f"/ws/matches/{mid}?seat=1&token={t1}") as b:
+        snap = a.receive_json()
+        b.receive_json()
+        assert snap["legal"] and snap["legal_text"] == []
+        play(client, mid, [t0, t1], [a, b], 4)
+    assert not [k for k in counted if k[0] == "describe"]
+
+
+def test_texts_asked_later_come_in_the_new_language_from_the_history(client: TestClient) -> None:
+    """Actions played while nobody read texts get their sentences when a socket asks (written from the match's
+    history, the state before each action): the same sentences as if they had been written when played."""
+    mid, t0, t1 = arena_match(client)
+    with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}") as a:
+        a.receive_json()
+        play(client, mid, [t0, t1], [a], 5)
+        a.send_json({"type": "texts", "on": True})
+        plain = a.receive_json()
+        a.send_json({"type": "lang", "lang": "ru"})
+        russian = a.receive_json()
+    m = live(client, mid)
+    game = m.game
+    for lang, snap in (("en", plain), ("ru", russian)):
+        assert snap["type"] == "snapshot" and len(snap["log"]) == 5
+        for i, entry in enumerate(snap["log"]):
+            before = m.state_at(i)
+            assert entry["text"] == presentation.action_text_in(game, before, entry["seat"], entry["action"], lang)
+        assert len(snap["legal_text"]) == len(snap["legal"])
+
+
+def test_a_seat_with_many_sockets_costs_one_message_per_event(client: TestClient) -> None:
+    """The JSON text of an event is encoded once per version and seat, however many sockets that seat has."""
+    mid, t0, t1 = arena_match(client)
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(f"/ws/matches/{mid}?seat=1&token={t1}")) for _ in range(8)]
+        texts = [ws.receive_json() for ws in sockets]
+        assert all(t["type"] == "snapshot" for t in texts)
+        before = METER.computed["message"]
+        play(client, mid, [t0, t1], sockets, 3)
+        assert METER.computed["message"] - before == 3
+
+
+# ------------------------------------------------------------------------------------------ one way
+SERVER = Path(__file__).resolve().parents[2] / "spacetable" / "server"
+#: the steps of a message after the service: render per seat, then send; with what they read
+STEPS = ("clients", "render", "legal", "presentation", "live", "storage", "jsonio", "meter")
+
+
+def server_imports(typing_too: bool) -> dict[str, set[str]]:
+    """``module -> server modules it imports`` (relative imports of ``spacetable.server``), at run time only unless
+    ``typing_too`` (then ``if TYPE_CHECKING:`` imports count as well)."""
+    graph: dict[str, set[str]] = {}
+    for path in SERVER.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found: set[str] = set()
+
+        def visit(nodes: list[ast.stmt], found: set[str] = found) -> None:
+            for node in nodes:
+                if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                    if typing_too:
+                        visit(node.body)
+                    continue
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    if node.module:
+                        found.add(node.module.split(".")[0])
+                    else:
+                        found.update(alias.name for alias in node.names)
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        visit([n for n in inner if isinstance(n, ast.stmt)])
+
+        visit(tree.body)
+        graph[path.stem] = {m for m in found if (SERVER / f"{m}.py").exists()}
+    return graph
+
+
+def test_the_server_modules_import_one_way() -> None:
+    """No import circle among the server's modules at run time; the steps after the service (render per seat, send,
+    and what they read) never import the service, the socket or each other backwards, not even for typing."""
+    graph = server_imports(typing_too=False)
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            assert state.get(nxt) != 1, "import circle: " + " -> ".join([*path, nxt])
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    typed = server_imports(typing_too=True)
+    order = {name: i for i, name in enumerate(STEPS)}
+    for module in STEPS:
+        assert not typed[module] & {"service", "ws", "app"}, f"{module} reaches back to {typed[module]}"
+        backwards = {m for m in typed[module] if m in order and order[m] < order[module]}
+        assert not backwards, f"{module} imports {backwards}, a step before it"
+
+
+def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --meter``: ``/health`` reports stored actions, measured windows and CPU per step (the bench divides
+    them); with one window in one measured, every action's steps are counted."""
+    from spacetable.server import meter
+
+    monkeypatch.setattr(meter, "EVERY", 1)
+    meter.enable()
+    try:
+        before = client.get("/health").json()["hotpath"]
+        mid, t0, t1 = arena_match(client)
+        with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}&texts=1") as ws:
+            ws.receive_json()
+            play(client, mid, [t0, t1], [ws], 4)
+        after = client.get("/health").json()["hotpath"]
+    finally:
+        meter.enable(False)
+    assert after["metered"] and after["actions"] - before["actions"] == 4
+    assert after["windows"] - before["windows"] == 4
+    for step in meter.STEPS:
+        assert after["cpu_seconds"][step] >= before["cpu_seconds"][step]
+    grew = [s for s in ("apply", "legal", "views", "texts", "storage") if after["cpu_seconds"][s] > before["cpu_seconds"][s]]
+    assert grew, "no step was counted"
