@@ -228,7 +228,7 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
     goto(page, server + "/")
     page.click("[data-testid=game-card-galaxies]")
     page.click("[data-testid=preset-intro]")
-    page.click("[data-testid=level-tactician-easy]")
+    page.click("[data-testid=level-policy]")
     page.click("[data-testid=more-options] summary")
     page.fill("[data-testid=ai-seconds]", "0.1")
     page.fill("[data-testid=player-name]", "Ann")

@@ -72,7 +72,7 @@ def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=1.0, help="unused by the galaxies AI (iteration budgets)")
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--seats", default="tactician,greedy", help="AI players by seat (the last repeats): "
-                                                                "tactician, tactician-easy, tactician-hard, greedy, random")
+                                                                "tactician, policy, tactician-hard, greedy, random")
     p.add_argument("--swap", action="store_true", help="play every seed twice, with the seats' agents swapped")
 
 
