@@ -228,12 +228,18 @@ function hint({ view, legal, ui, hl, t }) {
 
 function seatColour(view, seat) { return COLOURS[seat % 4]; }
 
-/** On a phone the board opens zoomed (the kit's focus): on the seat's landed ship with hexes about 44 px wide, and
- *  before the landing on the middle of the map, hexes about 40 px wide (35 px tall: taps of at least 32 px). */
+/** The board opens zoomed (the kit's focus), on a desktop too (the whole planet fitted makes units of 14 px): once
+ *  landed, centred on the seat's own units with hexes about 46 px wide (a unit about 30 px); before the landing on
+ *  the middle of the map, hexes about 40 px wide (phones only). The mini-map in the status moves around. */
 function focus(view, seat) {
   if (seat === null || seat === undefined) return null;
   const ship = view.units.find((u) => u.kind === "ship" && u.colour === seat && u.cells.length);
-  if (ship) return { place: keyOf(ship.cells[0]), size: 44, key: "ship" };
+  if (ship) {
+    const own = view.units.filter((u) => u.cells && u.cells.length && u.carrier === undefined && mine(view, u));
+    const cx = own.reduce((n, u) => n + u.cells[0][0], 0) / own.length, cy = own.reduce((n, u) => n + u.cells[0][1], 0) / own.length;
+    const near = own.reduce((b, u) => (Math.hypot(u.cells[0][0] - cx, u.cells[0][1] - cy) < Math.hypot(b.cells[0][0] - cx, b.cells[0][1] - cy) ? u : b), ship);
+    return { place: keyOf(near.cells[0]), size: 46, key: "ship", always: true };
+  }
   if (view.phase !== "land") return null;
   let x = Math.floor(view.width / 2), y = Math.floor(view.height / 2);
   while (view.terrain[y][x] === "?" && x > 0) x -= 1;
