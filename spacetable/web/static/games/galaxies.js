@@ -505,7 +505,7 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
     if (discarding) {
       if (!discard) return html`<li class="gx-card" data-testid=${"gx-card-" + c.id}>${head}</li>`;
       return html`<li class="gx-card discardable" data-testid=${"gx-card-" + c.id}><button type="button" class="gx-card-button"
-        data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(discard)} aria-label=${t("galaxies.ui.discard_card", { name: t(c.name_key) })}
+        data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(discard)}
         onClick=${() => play(discard)}>${head}<span class="gx-card-verb">${t("galaxies.ui.discard_verb")}</span></button></li>`;
     }
     const plain = plays.filter(([a]) => !Object.keys(a.targets || {}).length);
