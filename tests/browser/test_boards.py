@@ -227,10 +227,13 @@ def start(server: str, game: str, config: dict[str, Any]) -> tuple[str, int, str
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_every_page_kind_has_one_h1_no_serious_violation_and_big_taps(server: str, browser: Browser,
                                                                       viewport: dict[str, int]) -> None:
-    page = open_page(browser, viewport)
+    seated = open_page(browser, viewport)
+    watcher = open_page(browser, viewport)  # a browser that holds no seat: a spectator
+    page = seated
     problems: list[str] = []
 
     def check(what: str) -> None:
+        nonlocal page
         h1 = page.locator("h1").count()
         if h1 != 1:
             problems.append(f"{what}: {h1} h1")
@@ -241,10 +244,12 @@ def test_every_page_kind_has_one_h1_no_serious_violation_and_big_taps(server: st
     goto(page, server + "/")
     check("lobby")
     for game, config in GAMES:
+        page = seated
         mid, seat, token = start(server, game, config)
         goto(page, seat_url(server, mid, seat, token))
         ready(page)
         check(f"{game} match")
+        page = watcher
         goto(page, f"{server}/match/{mid}")
         page.wait_for_selector("[data-testid=match-page]")
         page.wait_for_selector("[data-testid=spectating]")
@@ -256,7 +261,7 @@ def test_every_page_kind_has_one_h1_no_serious_violation_and_big_taps(server: st
         page.wait_for_selector("[data-testid=rules-page]")
         check(f"{game} rules")
     assert problems == []
-    assert errors_of(page) == []
+    assert errors_of(seated) == [] and errors_of(watcher) == []
 
 
 # ------------------------------------------------------------------------------------------- screenshots

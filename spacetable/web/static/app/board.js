@@ -296,7 +296,11 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
     if (guess && check) {
       const res = await check(finalize(guess)).catch(() => null);
       if (res && !res.legal) {
-        notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
+        // a renderer may say it shorter, for players (renderer.refusal(res) -> text): the rule stays one link away
+        let short = null;
+        try { short = renderer.refusal ? renderer.refusal(res, t) : null; } catch { short = null; }
+        if (short) notify({ kind: "error", text: short, rule: res.rule, ruleUrl: res.rule_url, ms: 5000 });
+        else notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
         return;
       }
     }

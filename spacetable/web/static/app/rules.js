@@ -27,6 +27,16 @@ export function RulesPage({ gameId, lobby }) {
     window.addEventListener("hashchange", show);
     return () => window.removeEventListener("hashchange", show);
   }, [doc]);
+  // wide tables scroll sideways: each is reachable by keyboard (focusable) and named after the heading above it
+  useLayoutEffect(() => {
+    if (!doc || !ref.current) return;
+    ref.current.querySelectorAll("table").forEach((table, i) => {
+      let h = table.previousElementSibling;
+      while (h && !/^H[1-6]$/.test(h.tagName)) h = h.previousElementSibling;
+      table.setAttribute("tabindex", "0");
+      table.setAttribute("aria-label", t("rules.table", { n: i + 1, title: h ? h.textContent.trim() : "" }));
+    });
+  }, [doc]);
   const game = lobby.find((g) => g.id === gameId);
   if (error) return html`<div class="card gone" data-testid="rules-missing"><h1>${t("rules.missing")}</h1></div>`;
   if (!doc) return html`<div class="loading card" aria-busy="true"></div>`;

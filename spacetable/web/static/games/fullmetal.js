@@ -228,6 +228,17 @@ function hint({ view, legal, ui, hl, t }) {
 
 function seatColour(view, seat) { return COLOURS[seat % 4]; }
 
+/** A refused tap in a few plain words (the frame keeps the rule's link for the whole rule), not the rule's paragraph. */
+const REFUSALS = ["FM-1.1", "FM-2.2", "FM-4.1", "FM-4.3", "FM-9.2", "FM-10.1", "FM-10.2", "FM-10.3", "FM-10.4", "FM-11.1", "FM-11.2",
+  "FM-11.3", "FM-12.2", "FM-12.3", "FM-15.3", "FM-15.5", "FM-16.1", "FM-16.2", "FM-16.4", "FM-17.1"];
+function refusal(res, t) {
+  const rule = String(res.rule || "");
+  if (REFUSALS.includes(rule)) return t("fm.refused." + rule);
+  const text = String(res.explain || res.message || "");
+  const cut = text.search(/[:;(]/); // the first clause of the rule's sentence
+  return cut > 20 ? text.slice(0, cut).trim() + "." : text;
+}
+
 /** The board opens zoomed (the kit's focus), on a desktop too (the whole planet fitted makes units of 14 px): once
  *  landed, centred on the seat's own units with hexes about 46 px wide (a unit about 30 px); before the landing on
  *  the middle of the map, hexes about 40 px wide (phones only). The mini-map in the status moves around. */
@@ -255,5 +266,5 @@ function ending(outcome, view, t) {
 export default {
   drag: true, // a unit may also be dragged onto its target (onto the ship to enter it, onto ore to load it...)
   Board, Tray, Composer, Status, Results, Legend,
-  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus,
+  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus, refusal,
 };
