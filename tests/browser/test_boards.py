@@ -300,3 +300,29 @@ def test_board_screenshots_match_their_references(server: str, browser: Browser,
     png = board.screenshot(animations="disabled")
     compare(png, f"{game}-{'phone' if viewport == PHONE else 'desktop'}")
     assert errors_of(page) == []
+
+
+# ------------------------------------------------------------------------------------------------- Arena
+def test_arena_teleport_from_the_board(server: str, browser: Browser) -> None:
+    """A teleport under the board: a tap draws the ships it moves with arrows on the board, a second tap does it;
+    the move list is in sight without scrolling on a desktop."""
+    page = open_page(browser)
+    mid, seat, token = start(server, "arena", {"red_seat": 0})
+    goto(page, seat_url(server, mid, seat, token))
+    ready(page)
+    log = page.locator("[data-testid=move-log]").bounding_box()
+    assert log and log["y"] < DESKTOP["height"], log
+    tiles = page.locator("[data-testid=arena-teleports] [data-arena-action]")
+    assert tiles.count() >= 1
+    assert page.locator("[data-testid=composer] [data-arena-action]").count() == 0  # no second list of sentences
+    for i in range(tiles.count()):  # the first teleport whose ships are all on the board
+        tiles.nth(i).click()
+        if page.locator("[data-testid=arena-arrows] .arena-arrow").count() >= 2:
+            break
+    assert page.locator("[data-testid=arena-arrows] .arena-arrow").count() >= 2
+    assert serious(page) == [], "teleport looked at"
+    before = version(page)
+    page.click("[data-testid=arena-teleport-go]")
+    wait_version_change(page, before)
+    assert last_action(server, mid, seat, token)["type"] in ("permute", "rotate")
+    assert errors_of(page) == []
