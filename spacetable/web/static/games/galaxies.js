@@ -514,8 +514,9 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
       ${plain.length || aimable.length || listed.length ? html`<div class="row-buttons">
         ${aimable.length ? html`<${Button} kind=${picked ? "primary" : null} label=${t("galaxies.ui.pick_target")}
           testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === aimable[0][0].card ? null : aimable[0][0].card })} />` : null}
-        ${plain.slice(0, 1).map(([a, i]) => html`<button type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i}
-          data-action=${JSON.stringify(a)} onClick=${() => play(a)}><span class="btn-label">${t("galaxies.ui.play_verb")}</span></button>`)}
+        ${plain.map(([a, i]) => html`<button type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i}
+          data-action=${JSON.stringify(a)} onClick=${() => play(a)}><span class="btn-label">${plain.length === 1 ? t("galaxies.ui.play_verb")
+            : legalText[i]}</span></button>`)}
         ${listed.map(([a, i]) => html`<button type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i}
           data-action=${JSON.stringify(a)} onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
       </div>` : null}</li>`;
