@@ -508,7 +508,14 @@ function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
         data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(discard)}
         onClick=${() => play(discard)}>${head}<span class="gx-card-verb">${t("galaxies.ui.discard_verb")}</span></button></li>`;
     }
-    const plain = plays.filter(([a]) => !Object.keys(a.targets || {}).length);
+    const seen = new Set(); // two copies of a card make the same play: one button
+    const plain = plays.filter(([a]) => {
+      if (Object.keys(a.targets || {}).length) return false;
+      const k = JSON.stringify({ ...a, card: null });
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
     const listed = aimable.length ? [] : withTargets; // targets not drawn on the board: one button each
     return html`<li class=${"gx-card" + (on ? " playable" : "") + (picked ? " picked" : "")} data-testid=${"gx-card-" + c.id}>${head}
       ${plain.length || aimable.length || listed.length ? html`<div class="row-buttons">
