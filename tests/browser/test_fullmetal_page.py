@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 
 from spacetable.games.fullmetal.terrain import PLAIN, get_board
 
-from .pages import PHONE, errors_of, goto, open_page, seat_url, wait_synced
+from .pages import PHONE, errors_of, goto, open_page, seat_url, show, wait_synced
 from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -119,11 +119,13 @@ def tap(page: Page, place: str) -> None:
     if place.startswith(("c:", "d:")):
         page.locator(f"[data-testid=tray] [data-place='{place}']").click()
     else:
+        show(page, place)
         page.locator(f"[data-testid=board] polygon[data-place='{place}']").click()
 
 
 def drag(page: Page, src: str, dst: str) -> None:
     """Press on a hex, move the mouse onto another one and release there."""
+    show(page, src)
     a = page.locator(f"[data-testid=board] polygon[data-place='{src}']").bounding_box()
     b = page.locator(f"[data-testid=board] polygon[data-place='{dst}']").bounding_box()
     assert a and b
