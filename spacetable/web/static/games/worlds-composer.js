@@ -13,6 +13,8 @@ import { SideChip } from "./worlds-panels.js";
 
 function countsText(t, num, ids) {
   const { P, F } = counts(ids);
+  if (!F) return t("worlds.group_p", { p: num(P) }); // a count of zero is left out
+  if (!P) return t("worlds.group_f", { f: num(F) });
   return t("worlds.group_counts", { p: num(P), f: num(F) });
 }
 

@@ -56,7 +56,7 @@ function About({ t }) {
 function groupLine(t, num, view, c, b, seat) {
   const ids = battleIds(c, b, seat);
   const { P, F } = counts(ids);
-  const parts = [t("worlds.group_counts", { p: num(P), f: num(F) })];
+  const parts = [!F ? t("worlds.group_p", { p: num(P) }) : !P ? t("worlds.group_f", { f: num(F) }) : t("worlds.group_counts", { p: num(P), f: num(F) })];
   if (b.events[seat]) parts.push(t("worlds.event_name." + b.events[seat]));
   if (b.totals.length) {
     const e = b.energy[seat] || 0;
