@@ -825,9 +825,6 @@ function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
     if (draftSquadron(place, selected.slice(5), { view, legal, ui, setUi, play })) return true;
     return placeFormation(place, selected.slice(5), { legal, ui, setUi, play });
   }
-  const shot = bestAttack(place, selected, { view, legal, ui });
-  if (shot) { play(shot); return true; }
-  if (selected && place.startsWith("h:") && moveByTaps(place, selected, { view, legal, ui, setUi, play })) return true;
   if (selected && place.startsWith("h:") && !ui.lead) { // a medium ship's lead: tap one of its two hexes (D-3)
     const sel = pieceIndex(view)[selected];
     const h = place.slice(2).split(",").map(Number);
@@ -836,6 +833,9 @@ function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
       return true;
     }
   }
+  const shot = bestAttack(place, selected, { view, legal, ui });
+  if (shot) { play(shot); return true; }
+  if (selected && place.startsWith("h:") && moveByTaps(place, selected, { view, legal, ui, setUi, play })) return true;
   if (selected) return false;
   const e = pieceIndex(view)[place];
   if (!e) return false;
