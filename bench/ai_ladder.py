@@ -43,7 +43,7 @@ LADDERS: dict[str, dict[str, Any]] = {
     # per block, too many for the hard level's full-game rollouts); the 4-seat goal is measured apart (docs/ai.md)
     "tremble": {"config": {"players": 2}, "agents": ["mcts", "heuristic", "random"], "games": 60},
     "fullmetal": {"config": {"players": 2}, "agents": ["planner", "commander", "greedy", "random"], "games": 48},
-    "galaxies": {"config": {}, "agents": ["tactician", "tactician-easy", "greedy", "random"], "games": 60},
+    "galaxies": {"config": {}, "agents": ["tactician", "policy", "greedy", "random"], "games": 60},
 }
 
 

@@ -12,7 +12,7 @@
   tactician's fleet choice (its Lanchester fleet worth) with every ship's worth shaken by ±25 %,
   200 draws per faction.
 
-    .venv/bin/python bench/galaxies_balance.py [--games 100] [--agent tactician-easy] [--jobs 2]
+    .venv/bin/python bench/galaxies_balance.py [--games 100] [--agent policy] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def gate_d(draws: int = 200) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--agent", default="tactician-easy")
+    ap.add_argument("--agent", default="policy")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()

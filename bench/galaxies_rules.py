@@ -35,7 +35,7 @@ def weighted(rng: Rng, legal: list[dict[str, Any]]) -> dict[str, Any]:
 def mid_game(seed: int) -> tuple[Any, Any]:
     """A round-5+ position between activations, and the same side with an activation open."""
     makers = {a.name: a.make for a in GAME.agents()}
-    agents = [makers["tactician-easy"](seed=seed), makers["tactician-easy"](seed=seed + 1)]
+    agents = [makers["policy"](seed=seed), makers["policy"](seed=seed + 1)]
     s = GAME.initial_state(GAME.normalize_config({}), seed)
     between = opened = None
     while GAME.to_act(s) and opened is None:

@@ -75,7 +75,7 @@ def find_agent(game: Game[Any], name: str) -> AgentSpec:
         if found is not None:
             return found
     for spec in specs:
-        if spec.name == name:
+        if spec.name == name or name in spec.aliases:
             return spec
     raise ConfigError(f"unknown AI {name!r} for {game.id}; choose from: {', '.join(s.name for s in specs)}")
 

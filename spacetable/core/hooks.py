@@ -33,6 +33,8 @@ class AgentSpec:
     description: str = ""
     rating: float | None = None
     seconds_per_move: float | None = None
+    #: former names still found in stored matches (a renamed player keeps playing them); never listed
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

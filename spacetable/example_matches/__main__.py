@@ -33,7 +33,7 @@ RECIPES: dict[str, tuple[dict[str, Any], int, list[Any], int]] = {
     "worlds": ({"scenario": "native-uprising"}, 4, [MCTSAgent(iterations=100, seed=1), Playful(2)], 400),
     "tremble": ({"players": 3}, 5, [Playful(1), Playful(2), Playful(3)], 2000),
     "fullmetal": ({"players": 2}, 3, [Playful(1), Playful(2)], 120),
-    "galaxies": ({"players": 2}, 5, [make_agent(get_game("galaxies"), "tactician-easy", 1),
+    "galaxies": ({"players": 2}, 5, [make_agent(get_game("galaxies"), "policy", 1),
                                      make_agent(get_game("galaxies"), "greedy", 2)], 300),
 }
 

@@ -160,11 +160,25 @@ def test_drawing_from_engine_views(page: Any) -> None:
     assert page.locator(".cell.is-target").count() == 2 and page.locator(".target-mark.capture").count() == 1
     assert page.locator(".cell.is-last[data-place=c3]").count() == 1
     assert page.locator(".cell.is-source[tabindex='0'][role=button]").count() == 2  # keyboard reachable
-    page.evaluate("([v, l]) => window.draw('Composer', v, l, {})", [view, legal])
+    # teleports under the board: a tap shows the ships it moves with arrows on the board, a second tap does it
+    page.evaluate("([v, l]) => window.draw('Tray', v, l, {})", [view, legal])
     chips = page.locator("[data-arena-action]")
     assert chips.count() == len([a for a in legal if a["type"] in ("permute", "rotate")])
+    sent = len(page.evaluate("window.sent"))
     chips.first.click()
+    assert page.evaluate("window.ui.teleport")["type"] in ("permute", "rotate")
+    assert len(page.evaluate("window.sent")) == sent  # looked at, not done
+    arrows = 0
+    for i in range(chips.count()):  # a teleport of ships both on the board draws its arrows (a banished one has none)
+        page.evaluate("([v, l]) => window.draw('Tray', v, l, {})", [view, legal])
+        page.locator("[data-arena-action]").nth(i).click()
+        page.evaluate("([v, l]) => window.draw('Board', v, l, {})", [view, legal])
+        arrows = max(arrows, page.locator(".arena-arrow").count())
+    assert arrows >= 2
+    page.evaluate("([v, l]) => window.draw('Tray', v, l, {})", [view, legal])
+    page.locator("[data-arena-action]").first.click()
     assert page.evaluate("window.sent")[-1]["type"] in ("permute", "rotate")
+    page.evaluate("() => { window.ui = {}; }")
     page.evaluate("([v, l]) => window.draw('Status', v, l, {})", [view, legal])
     assert page.locator("[data-testid=arena-quiet]").count() == 1
     over = make("6x4 111a1 112a2,122b1,111d6 r 0 -")

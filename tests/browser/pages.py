@@ -117,3 +117,25 @@ def pick_menu_item(page: Page, action: dict[str, Any]) -> None:
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def show(page: Page, place: str) -> None:
+    """Bring a board place into sight when the zoomed board hides it, the way the mini-map does (a board that opens
+    zoomed, such as Full Metal's, keeps most of the map out of the viewport)."""
+    moved = page.evaluate("""(place) => {
+      const board = document.querySelector('[data-testid=board]');
+      const el = board && board.querySelector(`[data-place="${CSS.escape(place)}"]`);
+      if (!el) return false;
+      const r = el.getBoundingClientRect(), o = board.getBoundingClientRect();
+      const inside = r.left >= o.left && r.right <= o.right && r.top >= o.top && r.bottom <= o.bottom;
+      if (inside) return false;
+      board.dispatchEvent(new CustomEvent('spacetable:focus', {detail: {place}}));
+      return true;
+    }""", place)
+    if moved:
+        page.wait_for_function("""(place) => {
+          const board = document.querySelector('[data-testid=board]');
+          const el = board.querySelector(`[data-place="${CSS.escape(place)}"]`);
+          const r = el.getBoundingClientRect(), o = board.getBoundingClientRect();
+          return r.left >= o.left - 1 && r.right <= o.right + 1 && r.top >= o.top - 1 && r.bottom <= o.bottom + 1;
+        }""", arg=place, timeout=10_000)

@@ -59,13 +59,15 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
         if len(same) > 1:
             pick_menu_item(page, action)
     elif kind in ("permute", "rotate"):
-        chips = page.locator("[data-testid=composer] [data-arena-action]")
+        chips = page.locator("[data-testid=arena-teleports] [data-arena-action]")  # under the board
         for i in range(chips.count()):
             if json.loads(chips.nth(i).get_attribute("data-arena-action") or "null") == action:
-                chips.nth(i).click()
+                chips.nth(i).click()  # the ships it moves are drawn with arrows on the board
+                page.wait_for_selector("[data-testid=arena-arrows] .arena-arrow")
+                page.click("[data-testid=arena-teleport-go]")
                 break
         else:
-            raise AssertionError(f"no composer control for {action}")
+            raise AssertionError(f"no teleport control for {action}")
     else:
         raise AssertionError(f"unexpected action {action}")
 

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
 
-from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_of, seat_state, shot, version
+from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_of, seat_state, shot, show, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
 
@@ -115,6 +115,8 @@ def hex_el(page: Page, place: str) -> Any:
 
 
 def tap(page: Page, place: str) -> None:
+    if not place.startswith(("c:", "d:")):
+        show(page, place)
     hex_el(page, place).click()
 
 

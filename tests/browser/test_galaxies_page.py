@@ -32,7 +32,7 @@ def to_deploy(page: Page) -> None:
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_galaxies_page_accessible_and_clean(server: str, browser: Browser, viewport: dict[str, int] | None) -> None:
     page = open_page(browser, viewport)
-    mid, seat, token = create(server, "galaxies", {"mission": "m1-first-contact"}, ai={1: "tactician-easy"}, ai_seconds=0.05)
+    mid, seat, token = create(server, "galaxies", {"mission": "m1-first-contact"}, ai={1: "policy"}, ai_seconds=0.05)
     assert seat is not None and token is not None
     goto(page, seat_url(server, mid, seat, token))
     to_deploy(page)
@@ -65,7 +65,7 @@ def test_galaxies_page_accessible_and_clean(server: str, browser: Browser, viewp
 
 def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) -> None:
     page = open_page(browser, lang="fr")
-    mid, seat, token = create(server, "galaxies", {"mission": "m1-first-contact"}, ai={1: "tactician-easy"}, ai_seconds=0.05)
+    mid, seat, token = create(server, "galaxies", {"mission": "m1-first-contact"}, ai={1: "policy"}, ai_seconds=0.05)
     assert seat is not None and token is not None
     goto(page, seat_url(server, mid, seat, token))
     to_deploy(page)
@@ -99,7 +99,7 @@ def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) ->
 def test_galaxies_teams_are_named_by_side(server: str, browser: Browser, mission: str, players: int) -> None:
     """Teams of 3-4 seats (BG-18): each side is named with its players; a budget fleet is sealed in the composer."""
     page = open_page(browser)
-    ai = {i: "tactician-easy" for i in range(1, players)}
+    ai = {i: "policy" for i in range(1, players)}
     mid, seat, token = create(server, "galaxies", {"mission": mission, "players": players}, ai=ai, ai_seconds=0.05)
     assert seat is not None and token is not None
     goto(page, seat_url(server, mid, seat, token))
@@ -107,7 +107,7 @@ def test_galaxies_teams_are_named_by_side(server: str, browser: Browser, mission
     page.wait_for_function(READY_OR_OVER)
     status = page.inner_text("[data-testid=galaxies-status]")
     assert "Ann" not in status and "Tester (you)" in status
-    assert status.count("Computer (hard)") == players - 1  # tactician-easy is the hard level (docs/ai.md)
+    assert status.count("Computer (hard)") == players - 1  # policy is the hard level (docs/ai.md)
     fleet = page.locator("[data-testid=gx-fleet]")
     if fleet.count():  # a budget mission: tick ships within the budget, then seal (BG-4.4)
         boxes = fleet.locator("input[type=checkbox]")

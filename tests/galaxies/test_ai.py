@@ -3,6 +3,8 @@ and better than the baselines in short seeded matches (the 50-game figures are i
 
 from __future__ import annotations
 
+import pytest
+
 from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng
 from spacetable.games.galaxies import GAME
@@ -24,21 +26,21 @@ def play(agents: list, seed: int, config: dict | None = None) -> tuple:
 
 def test_agents_are_offered_with_levels() -> None:
     specs = {a.name: a for a in GAME.agents()}
-    assert {"tactician-easy", "tactician", "tactician-hard", "greedy", "random"} <= set(specs)
-    # levels follow the ladder's ratings (greedy < tactician < tactician-easy); the deeper look-ahead has none
-    assert [specs[n].level for n in ("greedy", "tactician", "tactician-easy", "tactician-hard")] == ["easy", "medium", "hard", ""]
+    assert {"policy", "tactician", "tactician-hard", "greedy", "random"} <= set(specs)
+    # levels follow the ladder's ratings (greedy < tactician < policy); the deeper look-ahead has none
+    assert [specs[n].level for n in ("greedy", "tactician", "policy", "tactician-hard")] == ["easy", "medium", "hard", ""]
     assert specs["tactician"].make(seed=3).choose is not None
 
 
 def test_the_tactician_beats_random_and_greedy_in_seeded_games() -> None:
     for seed, (x, y) in enumerate(
-        [("tactician-easy", "random"), ("random", "tactician-easy"), ("tactician-easy", "greedy"), ("greedy", "tactician-easy")]
+        [("policy", "random"), ("random", "policy"), ("policy", "greedy"), ("greedy", "policy")]
     ):
         makers = {a.name: a.make for a in GAME.agents()}
         s, _ = play([makers[x](seed=seed), makers[y](seed=seed + 1)], seed)
         out = GAME.outcome(s)
         winner = [x, y][out.winners[0]] if out and out.winners else None
-        assert winner == "tactician-easy", (seed, x, y, out)
+        assert winner == "policy", (seed, x, y, out)
 
 
 def test_games_are_reproducible_from_the_seed() -> None:
@@ -80,3 +82,17 @@ def test_evaluation_prefers_material_and_health() -> None:
     for p in hurt.on_board(0):
         p.shields = 0
     assert evaluate(hurt, 0) < evaluate(s, 0) or not s.on_board(0)
+
+
+@pytest.mark.boards
+def test_the_hard_level_has_a_sane_name_and_its_former_name_still_plays() -> None:
+    """The hard level is ``policy`` (it was called ``tactician-easy``, an easy-sounding name for the hardest level);
+    stored matches that name it the old way still find it, and the lobby lists the new name only."""
+    from spacetable.ai.agents import find_agent
+
+    names = [a.name for a in GAME.agents()]
+    assert "tactician-easy" not in names and "policy" in names
+    hard = [a.name for a in GAME.agents() if a.level == "hard"]
+    assert hard == ["policy"]
+    assert find_agent(GAME, "tactician-easy").name == "policy"
+    assert find_agent(GAME, "hard").name == "policy"

@@ -110,6 +110,52 @@ def fields(state: FMState, sources: list[int], sea: bool) -> list[int]:
     return list(dist)
 
 
+def move_cells(state: FMState, a: Action) -> list[int]:
+    """The cells a ``move`` action puts its unit on (a barge's two, any other unit's one)."""
+    dest = a["path"][-1]
+    if dest and isinstance(dest[0], list):
+        return [state.board.index(*x) for x in dest]
+    return [state.board.index(*dest)]
+
+
+class Trail:
+    """The cells each unit has left during the current turn, since it last fired, loaded, unloaded or captured
+    (or took part in any other action than a move): a unit does not go back to one of them, so that the computer
+    never moves a unit back and forth without a reason. One per player; it empties itself at each new turn."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int] = (-1, -1)
+        self.left: dict[int, set[int]] = {}
+
+    def sync(self, state: FMState, player: int) -> None:
+        if (state.turn, player) != self.key:
+            self.key = (state.turn, player)
+            self.left = {}
+
+    def note(self, state: FMState, player: int, a: Action) -> None:
+        """Record ``a`` before it is applied to ``state``."""
+        self.sync(state, player)
+        if a.get("type") == "move":
+            u = state.units[a["unit"]]
+            self.left.setdefault(u.id, set()).update(set(u.cells) - set(move_cells(state, a)))
+            return
+        for k, v in a.items():  # a unit taking part in anything else may come back where it was
+            if k != "type" and isinstance(v, int) and not isinstance(v, bool):
+                self.left.pop(v, None)
+
+    def back(self, state: FMState, player: int, a: Action) -> bool:
+        """Whether the move ``a`` puts its unit back on a cell it left this turn."""
+        self.sync(state, player)
+        left = self.left.get(a["unit"])
+        return bool(left) and any(c in left for c in move_cells(state, a))
+
+    def copy(self) -> Trail:
+        t = Trail()
+        t.key = self.key
+        t.left = {k: set(v) for k, v in self.left.items()}
+        return t
+
+
 class GreedyAgent:
     """Baseline: takes the immediately most valuable action (best shot, capture, load, ore into
     the ship), otherwise a random move; no plan, no convoy, no homecoming."""
@@ -118,6 +164,7 @@ class GreedyAgent:
 
     def __init__(self, seed: int = 0, seconds: float = 1.0) -> None:
         self.rng = Rng.from_seed(seed)
+        self.trail = Trail()
 
     def choose(self, game: Game[Any], state: FMState, player: int) -> Action:
         legal = game.legal_actions(state, player)
@@ -144,10 +191,13 @@ class GreedyAgent:
             if v > best_v:
                 best, best_v = a, v
         if best is not None:
+            self.trail.note(state, player, best)
             return best
-        moves = [a for a in legal if a["type"] == "move"]
+        moves = [a for a in legal if a["type"] == "move" and not self.trail.back(state, player, a)]
         if moves and self.rng.random() < 0.85:
-            return moves[self.rng.randbelow(len(moves))]
+            a = moves[self.rng.randbelow(len(moves))]
+            self.trail.note(state, player, a)
+            return a
         return next(a for a in legal if a["type"] == "end_turn") if any(a["type"] == "end_turn" for a in legal) else legal[0]
 
 
@@ -179,10 +229,11 @@ class CommanderAgent:
 
     name = "commander"
 
-    def __init__(self, seed: int = 0, seconds: float = 1.0, style: Style | None = None) -> None:
+    def __init__(self, seed: int = 0, seconds: float = 1.0, style: Style | None = None, trail: Trail | None = None) -> None:
         self.rng = Rng.from_seed(seed)
         self.seconds = seconds
         self.style = style or Style()
+        self.trail = trail or Trail()
 
     # ---------------------------------------------------------------- choose
     def choose(self, game: Game[Any], state: FMState, player: int) -> Action:
@@ -193,7 +244,9 @@ class CommanderAgent:
             return legal[0]
         if state.phase == "depart":
             return next((a for a in legal if all(v == "stay" for v in a["choices"].values())), legal[0])
-        return self.play(state, player, legal)
+        a = self.play(state, player, legal)
+        self.trail.note(state, player, a)
+        return a
 
     def play(self, state: FMState, player: int, legal: list[Action]) -> Action:
         units = state.units
@@ -318,6 +371,8 @@ class CommanderAgent:
         best, best_v = None, 0.0
         ranked: list[tuple[float, int]] = []
         for i, a in enumerate(moves):
+            if self.trail.back(state, player, a):  # never back to a cell left this turn (Trail)
+                continue
             u = units[a["unit"]]
             dest = a["path"][0]
             if u.kind == BARGE:

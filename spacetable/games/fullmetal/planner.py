@@ -24,7 +24,7 @@ from typing import Any
 from spacetable.core.game import Action, Game
 from spacetable.core.rng import Rng
 
-from .commander import CommanderAgent, Style, fields
+from .commander import CommanderAgent, Style, Trail, fields
 from .endgame import ship_score
 from .flow import last_turn
 from .state import BARGE, CRAB, GT, MB, ORE, TANK, WL, FMState
@@ -144,11 +144,17 @@ class PlannerAgent:
         self.plan: list[Action] = []
         self.plan_turn: tuple[int, int] = (-1, -1)
         self.last: dict[str, Any] = {}
+        self.trail = Trail()  # the cells its units left this turn: every plan drawn mid-turn knows them
 
     def choose(self, game: Game[Any], state: FMState, player: int) -> Action:
         if state.phase != "play":
             return self.base.choose(game, state, player)
         legal = game.legal_actions(state, player)
+        a = self._choose(game, state, player, legal)
+        self.trail.note(state, player, a)
+        return a
+
+    def _choose(self, game: Game[Any], state: FMState, player: int, legal: list[Action]) -> Action:
         if self.plan and self.plan_turn == (state.turn, player) and self.plan[0] in legal:
             return self.plan.pop(0)
         if len(legal) == 1:
@@ -157,6 +163,7 @@ class PlannerAgent:
         self.plan_turn = (state.turn, player)
         if not self.plan or self.plan[0] not in legal:  # cannot happen with legal plans; play safe
             self.plan = []
+            self.base.trail = self.trail.copy()
             return self.base.choose(game, state, player)
         return self.plan.pop(0)
 
@@ -171,7 +178,8 @@ class PlannerAgent:
         for i, seed in enumerate(seeds):
             rng = Rng(seed)
             style = Style() if i == 0 else random_style(rng)
-            actions, after = self.play_turn(game, state, player, CommanderAgent(rng.next_u64(), style=style))
+            commander = CommanderAgent(rng.next_u64(), style=style, trail=self.trail.copy())
+            actions, after = self.play_turn(game, state, player, commander)
             key = repr(actions)
             if key in seen:
                 continue

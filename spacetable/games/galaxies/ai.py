@@ -136,8 +136,9 @@ def agent_specs() -> list[AgentSpec]:
     return [
         AgentSpec("tactician", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=2), "medium",
                   "The policy plus a determinised look-ahead at each activation (2 samples)"),
-        AgentSpec("tactician-easy", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=0), "hard",
-                  "Heuristic policy: launch and transport, approach, focus fire, cover the flagship"),
+        AgentSpec("policy", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=0), "hard",
+                  "Heuristic policy: launch and transport, approach, focus fire, cover the flagship",
+                  aliases=("tactician-easy",)),  # its name until the hard level was renamed
         AgentSpec("greedy", lambda seed=0, **kw: GreedyAgent(seed=seed), "easy", "Greedy launches, moves and attacks"),
         # a deeper look-ahead, not rated above the others (1456 against 1601 in a 60-game ladder): by name, no level
         AgentSpec("tactician-hard", lambda seed=0, **kw: TacticianAgent(seed=seed, samples=6, candidates=6), "",

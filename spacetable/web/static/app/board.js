@@ -27,18 +27,34 @@ export function BoardViewport({ children, onPlace, onDrag, resetKey, label, foot
 
   useEffect(() => { setZ({ s: 1, x: 0, y: 0 }); }, [resetKey]);
   const focusKey = focus ? `${resetKey}|${focus.key ?? focus.place}` : null;
+  /** Zoom so that place `id` is about `size` px wide, centred; false when it is not drawn (yet). */
+  function zoomTo(id, size, keep = false) {
+    const el = outer.current;
+    const hit = el && el.querySelector(`[data-place="${CSS.escape(id)}"]`);
+    if (!hit) return false;
+    const r = hit.getBoundingClientRect(), o = el.getBoundingClientRect(), cur = zr.current;
+    if (!r.width) return true;
+    const px = (r.left + r.width / 2 - o.left - cur.x) / cur.s, py = (r.top + r.height / 2 - o.top - cur.y) / cur.s;
+    const s = keep ? cur.s : Math.min(MAX_SCALE, Math.max(1, ((size || 44) * cur.s) / r.width));
+    setZ(clamp(s, el.clientWidth / 2 - px * s, el.clientHeight / 2 - py * s));
+    return true;
+  }
   useEffect(() => {
     const el = outer.current;
-    if (!focus || !el || focused.current === focusKey || el.clientWidth > FOCUS_WIDTH) return;
-    const hit = el.querySelector(`[data-place="${CSS.escape(focus.place)}"]`);
-    if (!hit) return; // not drawn yet: tried again after the next render
+    // a renderer's focus applies on phones; one marked `always` (a board too big to read whole) everywhere
+    if (!focus || !el || focused.current === focusKey || (el.clientWidth > FOCUS_WIDTH && !focus.always)) return;
+    if (!el.querySelector(`[data-place="${CSS.escape(focus.place)}"]`)) return; // not drawn yet: tried again after the next render
     focused.current = focusKey;
-    const r = hit.getBoundingClientRect(), o = el.getBoundingClientRect(), cur = zr.current;
-    if (!r.width) return;
-    const px = (r.left + r.width / 2 - o.left - cur.x) / cur.s, py = (r.top + r.height / 2 - o.top - cur.y) / cur.s;
-    const s = Math.min(MAX_SCALE, Math.max(1, ((focus.size || 44) * cur.s) / r.width));
-    setZ(clamp(s, el.clientWidth / 2 - px * s, el.clientHeight / 2 - py * s));
+    zoomTo(focus.place, focus.size);
   });
+  // a renderer's overview (a mini-map) asks to show a place: {detail: {place, size?}} (the zoom kept when zoomed)
+  useEffect(() => {
+    const el = outer.current;
+    if (!el) return undefined;
+    const go = (e) => { const d = e.detail || {}; if (d.place) zoomTo(d.place, d.size || 44, zr.current.s > 1.001); };
+    el.addEventListener("spacetable:focus", go);
+    return () => el.removeEventListener("spacetable:focus", go);
+  }, []);
 
   /** The drawing's box in the viewport at scale 1: the whole viewport, or, for an svg drawn with its viewBox
    *  letterboxed (preserveAspectRatio "meet", the default), the part the viewBox covers, so that zooming and panning
@@ -280,7 +296,11 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
     if (guess && check) {
       const res = await check(finalize(guess)).catch(() => null);
       if (res && !res.legal) {
-        notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
+        // a renderer may say it shorter, for players (renderer.refusal(res) -> text): the rule stays one link away
+        let short = null;
+        try { short = renderer.refusal ? renderer.refusal(res, t) : null; } catch { short = null; }
+        if (short) notify({ kind: "error", text: short, rule: res.rule, ruleUrl: res.rule_url, ms: 5000 });
+        else notify({ kind: "error", text: res.explain || res.message, rule: res.rule, ruleUrl: res.rule_url, ruleText: res.rule_text });
         return;
       }
     }

@@ -86,6 +86,15 @@ function GuideBody({ gameId, guide, at, diagrams = true, compact = false }) {
     const el = ref.current.querySelector(`[data-section="${CSS.escape(at)}"]`);
     if (el) { el.scrollIntoView({ block: "start" }); el.focus({ preventScroll: true }); }
   }, [at, guide]);
+  // a table that may scroll sideways is reachable by keyboard (focusable) and named after its section
+  useLayoutEffect(() => {
+    if (!ref.current) return;
+    ref.current.querySelectorAll(".guide-text table").forEach((table, i) => {
+      const h = table.closest("section")?.querySelector("h2");
+      table.setAttribute("tabindex", "0");
+      table.setAttribute("aria-label", t("rules.table", { n: i + 1, title: h ? h.textContent.trim() : "" }));
+    });
+  }, [guide]);
   return html`<div class="guide-body" ref=${ref}>
     <nav class="guide-toc" aria-label=${t("guide.contents")}><ol>
       ${guide.sections.map((s) => html`<li><a href=${"#g-" + s.id} onClick=${(e) => {

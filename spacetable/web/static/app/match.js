@@ -253,6 +253,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
 
   return html`<div class="match" data-testid="match-page" data-match=${matchId} data-seat=${seat ?? "spectator"} data-game=${m.game}
       data-caught-up=${caughtUp ? "yes" : "no"} data-renderer=${rend.kind}>
+    <h1 class="sr-only" data-testid="page-title">${t("game." + m.game + ".name")}</h1>
     <section class="board-col" aria-label=${t("match.board")}>
       <div class="statusbar">
         <span class="turn" data-testid="turn-indicator" data-my-turn=${myTurn ? "yes" : "no"}>${turn}</span>

@@ -87,6 +87,7 @@ export function ReplayPage({ matchId, lobby, navigate, lang }) {
   let phase = null;
   try { phase = renderer.phase ? renderer.phase(view, t) : null; } catch { phase = null; }
   return html`<div class="match replay" data-testid="replay-page" data-match=${matchId}>
+    <h1 class="sr-only" data-testid="page-title">${meta.reveal ? t("replay.title") : t("replay.review")}: ${game ? t("game." + m.game + ".name") : m.game_name}</h1>
     <section class="board-col" aria-label=${t("match.board")}>
       <div class="statusbar">
         <span class="turn">${meta.reveal ? t("replay.title") : t("replay.review")}: ${game ? t("game." + m.game + ".name") : m.game_name}</span>

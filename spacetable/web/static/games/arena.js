@@ -54,6 +54,33 @@ function teleportShips(a) {
   if (a.type === "rotate") return ROTATIONS[a.cls] || [];
   return [];
 }
+/** Where each ship of a teleport goes (AR-6: a pair swaps; AR-7.3: each ship takes the slot of its successor (+) or
+ *  predecessor (−) in the rotation cycle 112 → 121 → 211 or 122 → 221 → 212): [[from cell, to cell]] on the board. */
+const SUCC = { "112": "121", "121": "211", "211": "112", "122": "221", "221": "212", "212": "122" };
+const PRED = Object.fromEntries(Object.entries(SUCC).map(([a, b]) => [b, a]));
+function teleportArrows(view, colour, a) {
+  const cell = (code) => (view.ships.find((x) => x.colour === colour && x.code === code) || {}).cell;
+  const out = [];
+  if (a.type === "permute") {
+    const [x, y] = PAIRS[a.pair] || [];
+    if (cell(x) && cell(y)) out.push([cell(x), cell(y)], [cell(y), cell(x)]);
+  } else if (a.type === "rotate") {
+    for (const code of ROTATIONS[a.cls] || []) {
+      const to = cell((a.dir === "+" ? SUCC : PRED)[code]);
+      if (cell(code) && to) out.push([cell(code), to]);
+    }
+  }
+  return out;
+}
+/** A teleport in symbols: "111 ⇄ 222", "112 → 121 → 211 ↻". */
+function teleportLabel(a) {
+  if (a.type === "permute") return (PAIRS[a.pair] || []).join(" ⇄ ");
+  const cyc = ROTATIONS[a.cls] || [];
+  const order = a.dir === "+" ? [cyc[0], PRED[cyc[0]], PRED[PRED[cyc[0]]]] : [cyc[0], SUCC[cyc[0]], SUCC[SUCC[cyc[0]]]];
+  return order.join(" → ") + " ↻";
+}
+const sameTeleport = (a, b) => !!a && !!b && a.type === b.type && a.pair === b.pair && a.cls === b.cls && a.dir === b.dir;
+
 function shipCells(view, colour, codes) {
   return view.ships.filter((s) => s.colour === colour && codes.includes(s.code)).map((s) => s.cell);
 }
@@ -125,11 +152,20 @@ function Board(props) {
     const r = g.flip ? j : g.H - 1 - j;
     ranks.push(html`<text x=${PAD / 2} y=${j * CELL + CELL / 2 + 6} class="coord">${r + 1}</text>`);
   }
+  const arrows = ui.teleport && view.you ? teleportArrows(view, view.you, ui.teleport).map(([from, to], k) => {
+    const [x1, y1] = g.pos(from), [x2, y2] = g.pos(to);
+    const ax = x1 + CELL / 2, ay = y1 + CELL / 2, bx = x2 + CELL / 2, by = y2 + CELL / 2;
+    const mx = (ax + bx) / 2 - (by - ay) * 0.18, my = (ay + by) / 2 + (bx - ax) * 0.18; // bent, so that a swap shows two arrows
+    return html`<path key=${k} class="arena-arrow" d=${`M${ax} ${ay} Q${mx} ${my} ${bx} ${by}`} marker-end="url(#arena-arrowhead)" />`;
+  }) : [];
   return html`<svg class="arena-board" viewBox=${`0 0 ${g.width} ${g.height}`} role="group" aria-label=${t("arena.board")}
       data-testid="arena-board" data-flip=${g.flip ? "yes" : "no"}>
+    <defs><marker id="arena-arrowhead" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+      <path d="M0 0 L10 5 L0 10 z" class="arena-arrowhead" /></marker></defs>
     <g class="cells">${cells}</g>${files}${ranks}
     <g class="ships">${ships}${own}${drafted}</g>
     <g class="marks">${marks}</g>
+    <g class="arrows" pointer-events="none" data-testid="arena-arrows">${arrows}</g>
   </svg>`;
 }
 
@@ -137,7 +173,7 @@ function Board(props) {
 /** Ships waiting to be placed (AR-2.7): yours can be picked; the other side's are shown for information. */
 function Tray(props) {
   const { view, hl, ui, t } = props;
-  if (view.phase !== "place") return html`<${Reserves} view=${view} t=${t} />`;
+  if (view.phase !== "place") return html`<${TeleportPad} ...${props} /><${Reserves} view=${view} t=${t} />`;
   const sealing = view.placement && !view.placement.own && props.legal.some((a) => a.type === "layout");
   const draft = sealing ? Object.values(ui.draft || {}) : [];
   const side = (colour) => {
@@ -158,6 +194,29 @@ function Tray(props) {
       })}${codes.length ? null : html`<span class="muted small">${t("arena.all_placed")}</span>`}</div></div>`;
   };
   return html`<div class="arena-tray">${side(view.you || "red")}${side(other(view.you || "red"))}</div>`;
+}
+
+/** Under the board, the turn's teleports (AR-6, AR-7): tap one to see on the board the ships it moves (arrows), tap it
+ *  again (or "Teleport") to do it; the ships moved glow on the board while it is looked at. */
+function TeleportPad(props) {
+  const { view, legal, ui, setUi, play, t, interactive, legalText } = props;
+  const tps = legal.map((a, i) => [a, i]).filter(([a]) => a.type === "permute" || a.type === "rotate");
+  if (!interactive || !tps.length) return null;
+  const look = (a) => setUi({ teleport: a, hover: shipCells(view, view.you, teleportShips(a)) });
+  const go = (a) => { setUi({ teleport: null, hover: [] }); play(finalize(a, view, ui)); };
+  return html`<div class="arena-teleport-pad" role="group" aria-labelledby="arena-tp-h" data-testid="arena-teleports">
+    <span class="tray-label" id="arena-tp-h">${t("arena.teleports")}</span>
+    <div class="arena-tp-tiles">${tps.map(([a, i]) => {
+      const on = sameTeleport(ui.teleport, a);
+      return html`<button type="button" class=${"arena-tp" + (on ? " on" : "")} aria-pressed=${on ? "true" : "false"} title=${legalText[i]}
+        data-testid=${"teleport-" + (a.type === "permute" ? a.pair : "R" + a.cls + a.dir)} data-arena-action=${JSON.stringify(a)}
+        onClick=${() => (on ? go(a) : look(a))}><span class="arena-tp-kind">${t(a.type === "permute" ? "arena.tp_swap" : "arena.tp_rotate")}</span>
+        <span class="arena-tp-codes">${teleportLabel(a)}</span></button>`;
+    })}</div>
+    ${ui.teleport && tps.some(([a]) => sameTeleport(ui.teleport, a)) ? html`<div class="row-buttons"><${Button} kind="primary" label=${t("arena.tp_go")}
+      testid="arena-teleport-go" onClick=${() => go(ui.teleport)} /><${Button} label=${t("ui.cancel")} testid="arena-teleport-cancel"
+      onClick=${() => setUi({ teleport: null, hover: [] })} /></div>` : html`<p class="help">${t("arena.tp_help")}</p>`}
+  </div>`;
 }
 
 /** Under the board in play: the banished ships of both sides and the quiet-move count, always in sight. */
@@ -185,16 +244,6 @@ function Composer(props) {
       <p>${t("arena.offer_received", { colour: colourName(t, view.offer), winner: colourName(t, winner) })}</p>
       <div class="row-buttons"><${Button} kind="primary" label=${t("arena.accept_offer")} testid="arena-accept"
         onClick=${() => play(accept[0][0])} /><span class="muted small">${t("arena.or_play_on")}</span></div></div>`);
-  }
-  const teleports = idx((a) => a.type === "permute" || a.type === "rotate");
-  if (teleports.length) {
-    parts.push(html`<div class="arena-teleports" role="group" aria-label=${t("arena.teleports")}>
-      <h3>${t("arena.teleports")}</h3><p class="help">${t("arena.teleports_help")}</p>
-      <div class="chips">${teleports.map(([a, i]) => html`<button type="button" class="chip" data-testid=${"teleport-" + legalText[i]}
-        data-arena-action=${JSON.stringify(a)}
-        onPointerEnter=${() => setUi({ hover: shipCells(view, view.you, teleportShips(a)) })} onPointerLeave=${() => setUi({ hover: [] })}
-        onFocus=${() => setUi({ hover: shipCells(view, view.you, teleportShips(a)) })} onBlur=${() => setUi({ hover: [] })}
-        onClick=${() => { setUi({ hover: [] }); play(finalize(a, view, ui)); }}>${legalText[i]}</button>`)}</div></div>`);
   }
   if (view.phase === "play" && legal.some((a) => a.type === "move" || a.type === "permute" || a.type === "rotate")) {
     parts.push(html`<label class="check" data-testid="arena-offer-toggle"><input type="checkbox" checked=${!!ui.offer}

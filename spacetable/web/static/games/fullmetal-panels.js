@@ -5,7 +5,7 @@
 import { html, placeAttrs, useRef } from "/static/app/kit.js";
 import { keyOf, parseKey } from "./fullmetal-hex.js";
 import {
-  COLOURS, DESTROYERS, TERRAIN, colourOfUnit, controller, cover, holds, index, setPrefs, unitName, unitOf, usePrefs,
+  COLOURS, DESTROYERS, TERRAIN, colourOfUnit, controller, cover, holds, index, mine, setPrefs, shipScore, unitName, unitOf, usePrefs,
 } from "./fullmetal-model.js";
 import { MiniPiece } from "./fullmetal-pieces.js";
 import { HexSwatch } from "./fullmetal-board.js";
@@ -29,6 +29,7 @@ export function Status(props) {
   const active = view.active;
   return html`<section class="card fm-status" data-testid="fm-status" aria-labelledby="fm-status-h">
     <h2 id="fm-status-h">${t("fm.status")}</h2>
+    ${view.phase !== "land" ? html`<${MiniMap} view=${view} t=${t} />` : null}
     ${me !== null && me !== undefined && me >= 0 ? html`<p data-testid="fm-you"><span class="seat-dot" style=${{ background: COLOURS[me % 4] }}
       aria-hidden="true"></span> ${t("fm.you_play", { colour: colourName(t, me) })}</p>` : null}
     <div class="fm-turnline">
@@ -40,17 +41,50 @@ export function Status(props) {
       ${forecast.map(([turn, tide]) => html`<span class="fm-fc"><span class="muted small">${t("fm.turn_short", { n: turn })}</span>
         <${TideBadge} tide=${tide} t=${t} small /></span>`)}</div>` : null}
     <table class="fm-players"><caption class="sr-only">${t("fm.players_ap")}</caption>
-      <thead><tr><th scope="col">${t("fm.player")}</th><th scope="col">${t("fm.ap")}</th><th scope="col">${t("fm.saved")}</th></tr></thead>
+      <thead><tr><th scope="col">${t("fm.player")}</th><th scope="col">${t("fm.ap")}</th><th scope="col">${t("fm.saved")}</th>
+        <th scope="col" title=${t("fm.score_help")}>${t("fm.score")}</th></tr></thead>
       <tbody>${view.players.map((p) => html`<tr class=${active === p.seat ? "fm-active" : ""} data-seat=${p.seat}>
         <th scope="row"><span class="seat-dot" style=${{ background: COLOURS[p.seat % 4] }} aria-hidden="true"></span> ${seatName(p.seat)}
           ${p.eliminated ? html` <span class="tag bad">${t(p.resigned ? "fm.resigned" : "fm.out")}</span>` : null}</th>
-        <td data-testid=${"fm-ap-" + p.seat}>${p.pool}</td><td>${p.saved}</td></tr>`)}</tbody></table>
+        <td data-testid=${"fm-ap-" + p.seat}>${p.pool}</td><td>${p.saved}</td><td data-testid=${"fm-score-" + p.seat}>${runningScore(view, p.seat)}</td></tr>`)}</tbody></table>
+    <p class="small muted">${t("fm.score_help")}</p>
     ${view.phase === "play" || view.phase === "depart" ? html`<p class="small muted">${t("fm.reserve", {
       tank: view.reserve.tank || 0, crab: view.reserve.crab || 0, pontoon: view.reserve.pontoon || 0 })}</p>` : null}
     ${view.departed && view.departed.length ? html`<ul class="fm-departed" data-testid="fm-departed">${view.departed.map((d) => html`<li>
       ${t("fm.departed", { colour: colourName(t, d.colour), who: seatName(d.player), score: d.score, turn: d.turn })}</li>`)}</ul>` : null}
     <${Inspect} ...${props} place=${ui.inspect || (props.hl && props.hl.selected)} />
   </section>`;
+}
+
+/** FM-20.4 the running score of a seat: what its departed ships scored plus what its ships on the planet would score
+ *  if they left now (2 per ore, 1 per unit aboard, 1 per intact turret). */
+export function runningScore(view, seat) {
+  let n = (view.departed || []).filter((d) => d.player === seat).reduce((a, d) => a + d.score, 0);
+  for (const u of view.units) if (u.kind === "ship" && u.cells && u.cells.length && controller(view, u) === seat) n += shipScore(view, u).score;
+  return n;
+}
+
+const MINI_FILL = { ".": "#1d4f7a", "*": "#2f6f8a", "%": "#5d6b45", "$": "#8a7a52", "#": "#5a4a3e", "?": "#0c0f1c" };
+/** The whole planet small (terrain, the seat's units bright, others dim): a tap there centres the board on that spot. */
+function MiniMap({ view, t }) {
+  const W = view.width, H = view.height;
+  const cw = 4, ch = 3.5;
+  const go = (e) => {
+    const svg = e.currentTarget, r = svg.getBoundingClientRect();
+    const x = Math.max(0, Math.min(W - 1, Math.floor(((e.clientX - r.left) / r.width) * W)));
+    const y = Math.max(0, Math.min(H - 1, Math.floor(((e.clientY - r.top) / r.height) * H)));
+    const board = document.querySelector("[data-testid=board]");
+    if (board) board.dispatchEvent(new CustomEvent("spacetable:focus", { detail: { place: x + "," + y, size: 46 } }));
+  };
+  const cells = [];
+  view.terrain.forEach((row, y) => { for (let x = 0; x < row.length; x++) cells.push(html`<rect x=${x * cw} y=${y * ch + (x % 2 ? ch / 2 : 0)} width=${cw} height=${ch} fill=${MINI_FILL[row[x]] || "#222"} />`); });
+  const dots = view.units.filter((u) => u.cells && u.cells.length && u.carrier === undefined && u.kind !== "ore").map((u) => {
+    const [x, y] = u.cells[0];
+    return html`<circle cx=${x * cw + cw / 2} cy=${y * ch + (x % 2 ? ch : ch / 2)} r=${u.kind === "ship" ? 3 : 1.6}
+      fill=${u.colour >= 0 ? COLOURS[u.colour % 4] : "#aaa"} opacity=${mine(view, u) ? 1 : 0.55} />`;
+  });
+  return html`<div class="fm-minimap" data-testid="fm-minimap"><span class="small muted">${t("fm.minimap")}</span>
+    <svg viewBox=${`0 0 ${W * cw} ${H * ch + ch / 2}`} role="img" aria-label=${t("fm.minimap_label")} onClick=${go}>${cells}${dots}</svg></div>`;
 }
 
 /** What stands on a hex (tapped to look, or selected): terrain, unit, owner, state, cargo, fire there. */

@@ -228,12 +228,29 @@ function hint({ view, legal, ui, hl, t }) {
 
 function seatColour(view, seat) { return COLOURS[seat % 4]; }
 
-/** On a phone the board opens zoomed (the kit's focus): on the seat's landed ship with hexes about 44 px wide, and
- *  before the landing on the middle of the map, hexes about 40 px wide (35 px tall: taps of at least 32 px). */
+/** A refused tap in a few plain words (the frame keeps the rule's link for the whole rule), not the rule's paragraph. */
+const REFUSALS = ["FM-1.1", "FM-2.2", "FM-4.1", "FM-4.3", "FM-9.2", "FM-10.1", "FM-10.2", "FM-10.3", "FM-10.4", "FM-11.1", "FM-11.2",
+  "FM-11.3", "FM-12.2", "FM-12.3", "FM-15.3", "FM-15.5", "FM-16.1", "FM-16.2", "FM-16.4", "FM-17.1"];
+function refusal(res, t) {
+  const rule = String(res.rule || "");
+  if (REFUSALS.includes(rule)) return t("fm.refused." + rule);
+  const text = String(res.explain || res.message || "");
+  const cut = text.search(/[:;(]/); // the first clause of the rule's sentence
+  return cut > 20 ? text.slice(0, cut).trim() + "." : text;
+}
+
+/** The board opens zoomed (the kit's focus), on a desktop too (the whole planet fitted makes units of 14 px): once
+ *  landed, centred on the seat's own units with hexes about 46 px wide (a unit about 30 px); before the landing on
+ *  the middle of the map, hexes about 40 px wide (phones only). The mini-map in the status moves around. */
 function focus(view, seat) {
   if (seat === null || seat === undefined) return null;
   const ship = view.units.find((u) => u.kind === "ship" && u.colour === seat && u.cells.length);
-  if (ship) return { place: keyOf(ship.cells[0]), size: 44, key: "ship" };
+  if (ship) {
+    const own = view.units.filter((u) => u.cells && u.cells.length && u.carrier === undefined && mine(view, u));
+    const cx = own.reduce((n, u) => n + u.cells[0][0], 0) / own.length, cy = own.reduce((n, u) => n + u.cells[0][1], 0) / own.length;
+    const near = own.reduce((b, u) => (Math.hypot(u.cells[0][0] - cx, u.cells[0][1] - cy) < Math.hypot(b.cells[0][0] - cx, b.cells[0][1] - cy) ? u : b), ship);
+    return { place: keyOf(near.cells[0]), size: 46, key: "ship", always: true };
+  }
   if (view.phase !== "land") return null;
   let x = Math.floor(view.width / 2), y = Math.floor(view.height / 2);
   while (view.terrain[y][x] === "?" && x > 0) x -= 1;
@@ -249,5 +266,5 @@ function ending(outcome, view, t) {
 export default {
   drag: true, // a unit may also be dragged onto its target (onto the ship to enter it, onto ore to load it...)
   Board, Tray, Composer, Status, Results, Legend,
-  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus,
+  places, follow, guess, onPlace, lastPlaces, phase, turn, hint, seatColour, ending, focus, refusal,
 };

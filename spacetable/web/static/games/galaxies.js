@@ -31,6 +31,7 @@ if (!document.querySelector("link[data-galaxies-css]")) {
 
 const S = 20; // hex radius in board units
 const R3 = Math.sqrt(3);
+const HAND_LIMIT = 10; // D-9
 const SIDE_COLOURS = { A: "#3f86e0", B: "#d9544a" };
 const TEAM_SHADES = { A: ["#3f86e0", "#2fb3c9"], B: ["#d9544a", "#e08a3a"] };
 const SIZE_RANK = { small: 0, medium: 1, large: 2 };
@@ -229,7 +230,14 @@ function Board(props) {
   const routes = {};
   if (sel) for (const r of routesOf(view, sel)) routes[fpKey(r.hexes)] = r;
   const selTargets = {};
-  if (sel) for (const x of targetsOf(view, sel)) if (!ui.weapon || x.weapon === ui.weapon) selTargets[x.target] = x;
+  const shooters = sel ? [sel] : Object.keys((view.activation && view.activation.ships) || {});
+  for (const p of shooters) { // the best odds on each ring (a tap fires the best weapon)
+    for (const x of targetsOf(view, p)) {
+      if (ui.weapon && x.weapon !== ui.weapon) continue;
+      const prev = selTargets[x.target];
+      if (!prev || (x.expected_damage ?? x.p_hit) > (prev.expected_damage ?? prev.p_hit)) selTargets[x.target] = x;
+    }
+  }
   const activatable = new Set(legal.filter((a) => a.type === "activate").map((a) => a.card));
   const squad = hl.interactive && hl.selected && hl.selected.startsWith("tray:") && ui.squad && "tray:" + ui.squad.card === hl.selected
     && ui.squad.hexes.length ? ui.squad : null;
@@ -303,9 +311,25 @@ function Board(props) {
   }
   if (hover && sel) {
     const h = hover.slice(2).split(",").map(Number);
-    const r = Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
+    const r = ui.dest && ui.destShip === sel ? Object.values(routes).find((rt) => rt.hexes.length === 2 && same(rt.hexes[0], ui.dest) && same(rt.hexes[1], h))
+      : Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
     const e = idx[sel];
-    if (r && e) ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
+    if (r && e) {
+      ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
+      // the path the ship takes, hex by hex (the least-ECM one)
+      let c = r.lead || e.piece.hexes[0];
+      const pts = [g.pos(c)];
+      for (const d of r.path || []) { c = stepHex(c, d); pts.push(g.pos(c)); }
+      if (pts.length > 1) ghosts.push(html`<polyline points=${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")} class="gx-path" />`);
+    }
+  }
+  if (ui.dest && sel && ui.destShip === sel) { // the bow's hex of a medium ship's move, waiting for the stern's tap
+    const [x, y] = g.pos(ui.dest);
+    ghosts.push(html`<polygon points=${hexPoints(x, y, S * 0.8)} class="gx-pinned" />`);
+  }
+  if (ui.anchor && hl.selected === "tray:" + ui.anchorCard) {
+    const [x, y] = g.pos(ui.anchor);
+    ghosts.push(html`<polygon points=${hexPoints(x, y, S * 0.8)} class="gx-pinned" />`);
   }
   if (squad) {
     const c = squadronOf(view, squad.card);
@@ -364,10 +388,10 @@ function Tray(props) {
 function pairs(legal, pred) { return legal.map((a, i) => [a, i]).filter(([a]) => pred(a)); }
 
 /** Composer buttons for legal actions: the server's sentence as the label, the action on data-action. */
-function ActionButtons({ items, legalText, play, kind, testid }) {
+function ActionButtons({ items, legalText, play, kind, testid, view, t }) {
   return html`<div class="row-buttons">${items.map(([a, i]) => html`<button type="button" class=${"btn " + (kind || "")}
     data-testid=${(testid || "gx-act-") + a.type + "-" + i} data-action=${JSON.stringify(a)} onClick=${() => play(a)}>
-    <span class="btn-label">${legalText[i] || a.type}</span></button>`)}</div>`;
+    <span class="btn-label">${view && t ? verb(a, view, t, legalText[i]) : legalText[i] || a.type}</span></button>`)}</div>`;
 }
 
 function FleetComposer({ view, ui, setUi, play, t }) {
@@ -420,7 +444,6 @@ function WeaponPanel({ view, piece, ui, setUi, legal, legalText, play, t }) {
   const charges = pairs(legal, (a) => a.type === "charge" && a.ship === piece);
   const targets = targetsOf(view, piece);
   const idx = pieceIndex(view);
-  const attackable = pairs(legal, (a) => a.type === "attack" && a.ship === piece);
   return html`<div class="gx-weapons" data-testid="gx-weapons">
     <h3>${t("galaxies.ui.weapons_of", { name: e.card.name })}</h3>
     <div class="chips" role="radiogroup" aria-label=${t("galaxies.ui.pick_weapon")}>
@@ -429,51 +452,107 @@ function WeaponPanel({ view, piece, ui, setUi, legal, legalText, play, t }) {
         onClick=${() => setUi({ weapon: ui.weapon === w.id ? null : w.id })}><span class="gx-wname">${w.name}</span>
         <span class="gx-wstats">${t("galaxies.ui.weapon_stats", { range: w.range, attacks: w.attacks, strength: w.strength, charge: w.charge_cost })}</span></button>`)}
     </div>
-    ${charges.length ? html`<${ActionButtons} items=${charges} legalText=${legalText} play=${play} />` : null}
+    ${charges.length ? html`<${ActionButtons} items=${charges} legalText=${legalText} play=${play} view=${view} t=${t} />` : null}
     ${targets.length ? html`<table class="gx-odds" data-testid="gx-odds"><caption>${t("galaxies.ui.odds_title")}</caption>
-      <thead><tr><th>${t("galaxies.ui.target")}</th><th>${t("galaxies.ui.weapon")}</th><th>${t("galaxies.ui.hit")}</th><th>${t("galaxies.ui.expected")}</th><th></th></tr></thead>
+      <thead><tr><th>${t("galaxies.ui.target")}</th><th>${t("galaxies.ui.weapon")}</th><th>${t("galaxies.ui.hit")}</th><th>${t("galaxies.ui.expected")}</th></tr></thead>
       <tbody>${targets.filter((x) => !ui.weapon || x.weapon === ui.weapon).map((x) => {
-        const a = attackable.find(([act]) => act.target === x.target && act.weapon === x.weapon);
         const tgt = idx[x.target];
-        return html`<tr><td>${tgt ? tgt.card.name : x.target}</td><td>${(e.card.weapons.find((w) => w.id === x.weapon) || {}).name || x.weapon}</td>
-          <td>${Math.round(x.p_hit * 100)}%</td><td>${(x.expected_damage ?? 0).toFixed(2)}</td>
-          <td>${a ? html`<${Button} label=${t("galaxies.ui.fire")} title=${legalText[a[1]]} testid=${"gx-fire-" + x.target + "-" + x.weapon}
-            onClick=${() => play(a[0])} />` : null}</td></tr>`;
+        return html`<tr><td>${tgt ? tgt.card.name + (tgt.card.ships.length > 1 ? " " + x.target.slice(x.target.indexOf("#")) : "") : x.target}</td><td>${(e.card.weapons.find((w) => w.id === x.weapon) || {}).name || x.weapon}</td>
+          <td>${Math.round(x.p_hit * 100)}%</td><td>${(x.expected_damage ?? 0).toFixed(2)}</td></tr>`;
       })}</tbody></table>` : null}
   </div>`;
 }
 
+/** The hand limit (D-9, BG-6.5): how many cards must still be discarded before the turn goes on (0: none). */
+function mustDiscard(view, legal) {
+  const sd = sideData(view, mySide(view));
+  if (!sd || !sd.hand || !legal.some((a) => a.type === "discard_for_energy")) return 0;
+  return Math.max(0, sd.hand.length - HAND_LIMIT);
+}
+
+/** The tactic cards in hand, one entry per kind of card (two Railgun Mounts are one entry "×2"). A card is played by
+ *  its short verb (or aimed on the board); cards are discarded for energy by tapping them in the hand: forced down to
+ *  the hand limit (the count still to discard said, with the reason), or by choice after "Discard for energy". */
 function TacticHand({ view, legal, legalText, ui, setUi, play, t }) {
   const side = mySide(view);
   const sd = side && sideData(view, side);
   if (!sd || !sd.hand) return null;
   const playable = new Set(view.playable_now || []);
-  const cards = [...sd.hand, ...(sd.prepped || [])];
-  if (!cards.length) return null;
-  const any = cards.some((c) => playable.has(c.id)) || legal.some((a) => a.type === "discard_for_energy") && !legal.some((a) => a.type.startsWith("end_"));
-  return html`<details class="gx-hand" data-testid="gx-hand" open=${any || null}><summary><b>${t("galaxies.ui.hand", { n: sd.hand.length })}</b>
-    ${any ? null : html` <span class="muted small">${t("galaxies.ui.hand_none_now")}</span>`}</summary>
-    <ul>${cards.map((c) => {
-      const plays = pairs(legal, (a) => (a.type === "play_tactic" || a.type === "respond") && (a.card === c.id
-        || (view.sides && sd.hand.find((h) => h.id === a.card && h.key === c.key))));
-      const discard = pairs(legal, (a) => a.type === "discard_for_energy" && a.cards[0] === c.id);
-      const on = playable.has(c.id) && plays.length;
-      const withTargets = plays.filter(([a]) => Object.keys(a.targets || {}).length);
-      const picked = plays.length && ui.tactic === plays[0][0].card;
-      return html`<li class=${"gx-card" + (on ? " playable" : "") + (picked ? " picked" : "")} data-testid=${"gx-card-" + c.id}>
-        <div class="gx-card-head"><b>${t(c.name_key)}</b> <span class="tag">${t("galaxies.ui.cost", { n: c.cost })}</span>
-          <span class="tag">${t("galaxies.timing." + c.timing)}</span></div>
-        <p class="small">${t(c.text_key)}</p>
-        <div class="row-buttons">
-          ${withTargets.length ? html`<${Button} kind=${picked ? "primary" : null} label=${t("galaxies.ui.pick_target")}
-            testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === withTargets[0][0].card ? null : withTargets[0][0].card })} />` : null}
-          ${plays.filter(([a]) => !Object.keys(a.targets || {}).length || withTargets.length <= 4).map(([a, i]) => html`<button
-            type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i} data-action=${JSON.stringify(a)}
-            onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
-          ${discard.map(([a, i]) => html`<button type="button" class="btn" data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(a)}
-            onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
-        </div></li>`;
-    })}</ul></details>`;
+  const groups = [];
+  for (const c of [...sd.hand, ...(sd.prepped || [])]) {
+    const prepped = !sd.hand.includes(c);
+    const g = groups.find((x) => x.c.key === c.key && x.prepped === prepped);
+    if (g) g.cards.push(c); else groups.push({ c, cards: [c], prepped });
+  }
+  if (!groups.length) return null;
+  const must = mustDiscard(view, legal);
+  const discards = legal.filter((a) => a.type === "discard_for_energy");
+  const discarding = must > 0 || (ui.discarding && discards.length > 0);
+  const any = groups.some((g) => g.cards.some((c) => playable.has(c.id))) || must > 0;
+  const keyOf = (id) => (sd.hand.find((h) => h.id === id) || {}).key;
+  const rows = groups.map(({ c, cards, prepped }) => {
+    const ids = new Set(cards.map((x) => x.id));
+    const plays = pairs(legal, (a) => (a.type === "play_tactic" || a.type === "respond") && (ids.has(a.card) || keyOf(a.card) === c.key));
+    const discard = prepped ? null : discards.find((a) => keyOf(a.cards[0]) === c.key);
+    const on = cards.some((x) => playable.has(x.id)) && plays.length;
+    const withTargets = plays.filter(([a]) => Object.keys(a.targets || {}).length);
+    const aimable = withTargets.filter(([a]) => places(a, view, { tactic: a.card }));
+    const picked = plays.length && ui.tactic === plays[0][0].card;
+    const head = html`<div class="gx-card-head"><b>${t(c.name_key)}</b>${cards.length > 1 ? html` <span class="tag">×${cards.length}</span>` : null}
+      <span class="tag">${t("galaxies.ui.cost", { n: c.cost })}</span>
+      <span class="tag">${t(prepped ? "galaxies.ui.prepped" : "galaxies.timing." + c.timing)}</span></div>
+      <p class="small">${t(c.text_key)}</p>`;
+    if (discarding) {
+      if (!discard) return html`<li class="gx-card" data-testid=${"gx-card-" + c.id}>${head}</li>`;
+      return html`<li class="gx-card discardable" data-testid=${"gx-card-" + c.id}><button type="button" class="gx-card-button"
+        data-testid=${"gx-discard-" + c.id} data-action=${JSON.stringify(discard)}
+        onClick=${() => play(discard)}>${head}<span class="gx-card-verb">${t("galaxies.ui.discard_verb")}</span></button></li>`;
+    }
+    const seen = new Set(); // two copies of a card make the same play: one button
+    const plain = plays.filter(([a]) => {
+      if (Object.keys(a.targets || {}).length) return false;
+      const k = JSON.stringify({ ...a, card: null });
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    const listed = aimable.length ? [] : withTargets; // targets not drawn on the board: one button each
+    return html`<li class=${"gx-card" + (on ? " playable" : "") + (picked ? " picked" : "")} data-testid=${"gx-card-" + c.id}>${head}
+      ${plain.length || aimable.length || listed.length ? html`<div class="row-buttons">
+        ${aimable.length ? html`<${Button} kind=${picked ? "primary" : null} label=${t("galaxies.ui.pick_target")}
+          testid=${"gx-aim-" + c.id} onClick=${() => setUi({ tactic: ui.tactic === aimable[0][0].card ? null : aimable[0][0].card })} />` : null}
+        ${plain.map(([a, i]) => html`<button type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i}
+          data-action=${JSON.stringify(a)} onClick=${() => play(a)}><span class="btn-label">${plain.length === 1 ? t("galaxies.ui.play_verb")
+            : legalText[i]}</span></button>`)}
+        ${listed.map(([a, i]) => html`<button type="button" class="btn primary" data-testid=${"gx-play-" + c.id + "-" + i}
+          data-action=${JSON.stringify(a)} onClick=${() => play(a)}><span class="btn-label">${legalText[i]}</span></button>`)}
+      </div>` : null}</li>`;
+  });
+  return html`<details class="gx-hand" data-testid="gx-hand" open=${any || discarding || null}><summary><b>${t("galaxies.ui.hand", { n: sd.hand.length })}</b>
+    ${any || discarding ? null : html` <span class="muted small">${t("galaxies.ui.hand_none_now")}</span>`}</summary>
+    ${must > 0 ? html`<p class="banner offer gx-must" data-testid="gx-must-discard" role="status">${t("galaxies.ui.must_discard", { n: must, hand: sd.hand.length, limit: HAND_LIMIT })}</p>`
+      : discarding ? html`<p class="banner gx-must" role="status">${t("galaxies.ui.discard_help")}</p>` : null}
+    ${must === 0 && discards.length ? html`<div class="row-buttons"><${Button} kind=${discarding ? "primary" : null} testid="gx-discard-mode"
+      label=${t(discarding ? "galaxies.ui.discard_done" : "galaxies.ui.discard_mode")} onClick=${() => setUi({ discarding: !discarding })} /></div>` : null}
+    <ul>${rows}</ul></details>`;
+}
+
+/** A short verb for a composer button where the server's sentence would be long ("ends the turn" → "End turn"). */
+function verb(a, view, t, text) {
+  const nameOf = (x) => { const e = pieceIndex(view)[x]; return e ? e.card.name : (cardOf(view, x) || {}).name || x; };
+  switch (a.type) {
+    case "end_energy": case "end_deploy": case "end_movement": case "end_activation": case "end_turn": case "pass":
+      return t("galaxies.ui.verb." + a.type);
+    case "choose_first": return a.side === mySide(view) ? t("galaxies.ui.verb.we_start") : t("galaxies.ui.verb.they_start", { side: sideName(view, a.side, t, null) });
+    case "market_draw": return t(a.take ? "galaxies.ui.verb.market_take" : "galaxies.ui.verb.market_leave");
+    case "regen_shield": return a.ship ? t("galaxies.ui.verb.regen", { ship: nameOf(a.ship) }) : t("galaxies.ui.verb.regen_none");
+    case "charge": {
+      const e = pieceIndex(view)[a.ship];
+      const w = e && e.card.weapons.find((x) => x.id === a.weapon);
+      return t("galaxies.ui.verb.charge", { weapon: w ? w.name : a.weapon }) + (e && e.card.ships.length > 1 ? " · " + nameOf(a.ship) + " " + a.ship.slice(a.ship.indexOf("#")) : "");
+    }
+    default: return text || a.type;
+  }
 }
 
 function Composer(props) {
@@ -485,19 +564,19 @@ function Composer(props) {
   if (types.has("submit_fleet")) parts.push(html`<${FleetComposer} ...${props} />`);
   if (types.has("submit_deck")) {
     parts.push(html`<h3>${tx("galaxies.ui.deck_title")}</h3><p class="help">${tx("galaxies.ui.deck_help")}</p>
-      <${ActionButtons} items=${pairs(legal, (a) => a.type === "submit_deck")} legalText=${legalText} play=${play} kind="primary" />`);
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "submit_deck")} legalText=${legalText} play=${play} view=${view} t=${t} kind="primary" />`);
   }
   if (types.has("choose_first")) {
     parts.push(html`<p>${tx("galaxies.ui.won_rolloff", { a: view.rolloff[0], b: view.rolloff[1] })}</p>
-      <${ActionButtons} items=${pairs(legal, (a) => a.type === "choose_first")} legalText=${legalText} play=${play} kind="primary" />`);
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "choose_first")} legalText=${legalText} play=${play} view=${view} t=${t} kind="primary" />`);
   }
   if (view.open_window) {
     parts.push(html`<div class="banner offer" data-testid="gx-window"><p>${tx("galaxies.ui.window_open", { window: tx("galaxies.timing." + view.open_window.kind) })}</p>
-      <${ActionButtons} items=${pairs(legal, (a) => a.type === "pass")} legalText=${legalText} play=${play} kind="primary" /></div>`);
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "pass")} legalText=${legalText} play=${play} view=${view} t=${t} kind="primary" /></div>`);
   }
   if (types.has("market_draw") || types.has("regen_shield")) {
     parts.push(html`<h3>${tx("galaxies.ui.energy_choices")}</h3>
-      <${ActionButtons} items=${pairs(legal, (a) => a.type === "market_draw" || a.type === "regen_shield")} legalText=${legalText} play=${play} />`);
+      <${ActionButtons} items=${pairs(legal, (a) => a.type === "market_draw" || a.type === "regen_shield")} legalText=${legalText} play=${play} view=${view} t=${t} />`);
   }
   if (view.window === "deploy" && hl.selected && hl.selected.startsWith("tray:") && !hl.selected.startsWith("tray:hold:")) {
     const c = (sideData(view, mySide(view)).screen || []).find((x) => "tray:" + x.id === hl.selected);
@@ -526,11 +605,11 @@ function Composer(props) {
     const shooter = sel || (card && card.ships.length === 1 ? card.ships[0].id : null);
     if (act.step === "attack" && shooter) parts.push(html`<${WeaponPanel} ...${props} piece=${shooter} />`);
     else if (act.step === "attack") {
-      parts.push(html`<${ActionButtons} items=${pairs(legal, (a) => a.type === "charge")} legalText=${legalText} play=${play} />`);
+      parts.push(html`<${ActionButtons} items=${pairs(legal, (a) => a.type === "charge")} legalText=${legalText} play=${play} view=${view} t=${t} />`);
     }
   }
   const ends = pairs(legal, (a) => ["end_energy", "end_deploy", "end_movement", "end_activation", "end_turn"].includes(a.type));
-  if (ends.length) parts.push(html`<div class="gx-ends"><${ActionButtons} items=${ends} legalText=${legalText} play=${play} testid="gx-end-" /></div>`);
+  if (ends.length) parts.push(html`<div class="gx-ends"><${ActionButtons} items=${ends} legalText=${legalText} play=${play} view=${view} t=${t} testid="gx-end-" /></div>`);
   parts.push(html`<${TacticHand} ...${props} />`);
   return html`<section class="card composer" aria-labelledby="gx-composer-h" data-testid="composer">
     <h2 id="gx-composer-h">${tx("galaxies.ui.your_decision")}</h2>${parts}</section>`;
@@ -568,6 +647,13 @@ function scoreText(text) {
   return b ? String(Math.round((a / b) * 10) / 10) : String(text);
 }
 
+/** The mission's name in the page's language (an owner pack's own missions keep their names). */
+function missionName(view, t) {
+  const k = "galaxies.mission." + view.mission.id;
+  const s = t(k);
+  return s && s !== k ? s : view.mission.name;
+}
+
 function Status({ view, t, seatName }) {
   const you = mySide(view);
   const sides = view.sides.map((sd) => html`<div class="gx-side" data-testid=${"gx-side-" + sd.side}>
@@ -578,9 +664,9 @@ function Status({ view, t, seatName }) {
     <ul class="gx-shipcards">${view.cards.filter((c) => c.side === sd.side).map((c) => html`<${ShipCard} card=${c} view=${view} t=${t} />`)}</ul>
   </div>`);
   return html`<section class="card gx-status" data-testid="galaxies-status" aria-labelledby="gx-status-h">
-    <h2 id="gx-status-h">${view.mission.name}</h2>
+    <h2 id="gx-status-h">${missionName(view, t)}</h2>
     ${you ? html`<p data-testid="gx-you">${t("galaxies.ui.you_play", { side: sideName(view, you, t, null) })}</p>` : null}
-    <p class="small muted">${view.label}</p>
+    <p class="small muted" data-testid="gx-label">${view.label === view.house_label ? t("galaxies.label.house") : view.label}</p>
     ${sides}
   </section>`;
 }
@@ -650,12 +736,20 @@ function places(a, view, ui) {
       if (!e) return null;
       if (ui && ui.lead && e.piece.hexes.length === 2 && a.lead && !same(a.lead, ui.lead)) return null;
       const end = moveEnd(view, a);
-      return end ? { from: a.ship, to: hk(end[0]), kind: "move" } : null;
+      if (!end) return null;
+      if (ui && ui.dest && ui.destShip === a.ship) { // a medium ship's bow is placed: its stern is tapped next (the hexes beside the bow)
+        return end.length === 2 && same(end[0], ui.dest) ? { from: a.ship, to: hk(end[1]), kind: "move" } : null;
+      }
+      return { from: a.ship, to: hk(end[0]), kind: "move" };
     }
     case "warp": return { from: a.ship, to: hk(a.hexes[0]), kind: "special" };
     case "launch": {
       if (a.cargo && a.cargo.length) return null; // cargo is loaded in the composer
       const h = launchAnchor(a);
+      if (ui && ui.anchor && ui.anchorCard === a.card) { // the first hex of a two-hex ship is placed: its second hex is tapped next
+        const fp = Object.values(a.placement)[0] || [];
+        return h && fp.length === 2 && same(h, ui.anchor) ? { from: "tray:" + a.card, to: hk(fp[1]), kind: "place" } : null;
+      }
       return h ? { from: "tray:" + a.card, to: hk(h), kind: "place" } : null;
     }
     case "launch_from_hold": {
@@ -663,9 +757,9 @@ function places(a, view, ui) {
       return h ? { from: "tray:hold:" + a.card, to: hk(h), kind: "place" } : null;
     }
     case "activate": { const p = firstPiece(view, a.card); return p ? { from: null, to: p, kind: "special" } : null; }
-    case "attack":
+    case "attack": // ringed as soon as the attack step opens: a tap on a ring fires the best weapon at it
       if (ui && ui.weapon && a.weapon !== ui.weapon) return null;
-      return { from: a.ship, to: a.target, kind: "capture" };
+      return [{ from: a.ship, to: a.target, kind: "capture" }, { from: null, to: a.target, kind: "capture" }];
     case "regen_shield": return a.ship ? { from: null, to: placeOfName(view, a.ship) || a.ship, kind: "special" } : null;
     case "play_tactic": case "respond": {
       if (!ui || ui.tactic !== a.card) return null;
@@ -727,7 +821,10 @@ function formation(c, h) {
 /** Any ship of a card that can be activated activates it (the frame marks the first one). */
 function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
   if (!enabled) return false;
-  if (selected && selected.startsWith("tray:") && !selected.startsWith("tray:hold:")) return draftSquadron(place, selected.slice(5), { view, legal, ui, setUi, play });
+  if (selected && selected.startsWith("tray:") && !selected.startsWith("tray:hold:")) {
+    if (draftSquadron(place, selected.slice(5), { view, legal, ui, setUi, play })) return true;
+    return placeFormation(place, selected.slice(5), { legal, ui, setUi, play });
+  }
   if (selected && place.startsWith("h:") && !ui.lead) { // a medium ship's lead: tap one of its two hexes (D-3)
     const sel = pieceIndex(view)[selected];
     const h = place.slice(2).split(",").map(Number);
@@ -736,12 +833,72 @@ function onPlace(place, { view, legal, ui, setUi, play, enabled, selected }) {
       return true;
     }
   }
+  const shot = bestAttack(place, selected, { view, legal, ui });
+  if (shot) { play(shot); return true; }
+  if (selected && place.startsWith("h:") && moveByTaps(place, selected, { view, legal, ui, setUi, play })) return true;
   if (selected) return false;
   const e = pieceIndex(view)[place];
   if (!e) return false;
   const a = legal.find((x) => x.type === "activate" && x.card === e.card.id);
   if (!a) return false;
   play(a);
+  return true;
+}
+
+/** A tap on a ringed enemy: the attack with the highest expected damage on it (of the selected ship, else of any
+ *  ship of the activation; of the weapon picked in the panel, if one is). */
+function bestAttack(place, selected, { view, legal, ui }) {
+  const acts = legal.filter((a) => a.type === "attack" && a.target === place && (!selected || !pieceIndex(view)[selected] || a.ship === selected)
+    && (!ui.weapon || a.weapon === ui.weapon));
+  if (!acts.length) return null;
+  const worth = (a) => { const o = targetsOf(view, a.ship).find((x) => x.target === a.target && x.weapon === a.weapon); return o ? o.expected_damage ?? o.p_hit : 0; };
+  return acts.reduce((b, a) => (worth(a) > worth(b) ? a : b));
+}
+
+/** A selected ship moves by taps on hexes: the hex where its bow ends (the number drawn is the cost of the least-ECM
+ *  path, drawn as a line under the pointer); a medium ship that can end there facing several ways asks for a second
+ *  tap on the hex where its stern goes. */
+function moveByTaps(place, selected, { view, legal, ui, setUi, play }) {
+  const h = place.slice(2).split(",").map(Number);
+  const moves = legal.filter((a) => a.type === "move" && a.ship === selected);
+  if (!moves.length) return false;
+  const ends = moves.map((a) => [a, moveEnd(view, a)]).filter(([a, e]) => e && (!ui.lead || !a.lead || same(a.lead, ui.lead)));
+  if (ui.dest && ui.destShip === selected) {
+    if (same(ui.dest, h)) { setUi({ dest: null }); return true; }
+    const hit = ends.find(([, e]) => e.length === 2 && same(e[0], ui.dest) && same(e[1], h));
+    if (hit) { setUi({ dest: null }); play(hit[0]); return true; }
+    return false;
+  }
+  const here = ends.filter(([, e]) => same(e[0], h));
+  if (!here.length) return false;
+  const fps = new Set(here.map(([, e]) => fpKey(e)));
+  if (fps.size > 1) { setUi({ dest: h, destShip: selected }); return true; }
+  play(here[0][0]);
+  return true;
+}
+
+/** A card picked under the board is launched by taps: the hex of its first ship; a two-hex ship that fits there several
+ *  ways asks for a second tap on the hex of its stern. */
+function placeFormation(place, card, { legal, ui, setUi, play }) {
+  if (!place.startsWith("h:")) return false;
+  const h = place.slice(2).split(",").map(Number);
+  const acts = legal.filter((a) => a.type === "launch" && a.card === card && !(a.cargo && a.cargo.length));
+  if (!acts.length) return false;
+  const cargo = ui.cargo && ui.cargo[card] && ui.cargo[card].length ? ui.cargo[card] : null;
+  const go = (a) => { setUi({ anchor: null }); play(cargo ? { ...a, cargo: [...cargo] } : a); };
+  if (ui.anchor && ui.anchorCard === card) {
+    if (same(ui.anchor, h)) { setUi({ anchor: null }); return true; }
+    const a = acts.find((x) => { const fp = Object.values(x.placement)[0] || []; return fp.length === 2 && same(fp[0], ui.anchor) && same(fp[1], h); });
+    if (a) { go(a); return true; }
+    return false;
+  }
+  const here = acts.filter((a) => same(launchAnchor(a) || [], h));
+  if (!here.length) return false;
+  if (here.length > 1 && here.every((a) => Object.keys(a.placement).length === 1 && (Object.values(a.placement)[0] || []).length === 2)) {
+    setUi({ anchor: h, anchorCard: card });
+    return true;
+  }
+  go(here[0]);
   return true;
 }
 
@@ -811,15 +968,19 @@ function turn(view, t) {
 }
 function hint({ view, legal, ui, t, hl }) {
   const types = new Set(legal.map((a) => a.type));
+  const must = mustDiscard(view, legal);
+  if (must > 0) return t("galaxies.ui.hint_discard", { n: must, limit: HAND_LIMIT });
   if (types.has("submit_fleet")) return t("galaxies.ui.hint_fleet");
   if (types.has("submit_deck") || types.has("choose_first")) return t("galaxies.ui.hint_composer");
   if (view.open_window) return t("galaxies.ui.hint_window");
   if (types.has("launch") || types.has("launch_from_hold")) return hl && hl.selected ? t("galaxies.ui.hint_place") : t("galaxies.ui.hint_launch");
   if (types.has("activate")) return t("galaxies.ui.hint_activate");
+  if (ui && ui.dest) return t("galaxies.ui.hint_stern");
+  if (ui && ui.anchor) return t("galaxies.ui.hint_second_hex");
   if (types.has("move") || types.has("warp")) return t("galaxies.ui.hint_move");
-  if (types.has("attack")) return ui && ui.weapon ? t("galaxies.ui.hint_attack") : t("galaxies.ui.hint_weapon");
+  if (types.has("attack")) return ui && ui.weapon ? t("galaxies.ui.hint_attack") : t("galaxies.ui.hint_rings");
   if (types.has("market_draw") || types.has("regen_shield")) return t("galaxies.ui.hint_energy");
-  return t("galaxies.ui.hint_end");
+  return legal.some((a) => a.type.startsWith("end_")) ? t("galaxies.ui.hint_end") : t("galaxies.ui.hint_composer");
 }
 function seatColour(view, seat) {
   const side = view.seat_sides[seat];

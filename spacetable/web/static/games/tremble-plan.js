@@ -118,6 +118,16 @@ export async function checkThenPlay(props, action, key = "refusal") {
   else props.setUi({ [key]: res || { legal: false } });
 }
 
+/** Over the fuel budget: which ship to take back home (the one with the least fuel that is enough alone, else the
+ *  thirstiest), said once in a polite live region that changes only when the excess does. */
+function overFuel(m, tx) {
+  const n = m.used - m.budget;
+  const sent = m.hand.filter((s) => m.draft[s.id]).sort((a, b) => a.fuel - b.fuel);
+  const ship = sent.find((s) => s.fuel >= n) || sent[sent.length - 1];
+  if (!ship) return tx.t("tremble.ui.over_fuel", { n });
+  return tx.t("tremble.ui.over_fuel_ship", { n, ship: tx.name(ship), fuel: ship.fuel });
+}
+
 export function PlanComposer(props) {
   const { view, you, ui, setUi } = props;
   const tx = texts(props);
@@ -137,7 +147,7 @@ export function PlanComposer(props) {
         <span class="muted small">${m.bonus ? t("tremble.ui.fuel_limit_bonus", { limit: m.limit, bonus: m.bonus }) : t("tremble.ui.fuel_limit", { limit: m.limit })}</span></div>
       <div class="tr-bar" role="progressbar" aria-valuemin="0" aria-valuemax=${m.budget} aria-valuenow=${m.used}
         aria-label=${t("tremble.ui.fuel")}><span style=${{ width: pct + "%" }}></span></div>
-      ${over ? html`<p class="tr-warn" data-testid="tremble-over-fuel">${t("tremble.ui.over_fuel", { n: m.used - m.budget })}</p>` : null}
+      <p class="tr-warn" data-testid=${over ? "tremble-over-fuel" : null} role="status">${over ? overFuel(m, tx) : null}</p>
     </div>
     ${m.fuelStations.length || m.fuelCards.length ? html`<div class="chips" role="group" aria-label=${t("tremble.ui.fuel_extra")}>
       <span class="chips-label">${t("tremble.ui.fuel_extra")}</span>

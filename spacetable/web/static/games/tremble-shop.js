@@ -142,7 +142,7 @@ export function Shop({ props, hl, tx, ShipCard, EffectCard }) {
   const chosen = (c) => (own ? own.buy.includes(c.id) : m.on[c.id]);
   return html`<section class="tr-shop" aria-label=${t("tremble.ui.shop")} data-testid="tremble-shop-board">
     ${mine && mine.drawn ? html`<div class="tr-shop-row">
-      <h3 class="tr-zone-title">${view.phase === "redraw" ? t("tremble.ui.drawn_stations") : t("tremble.ui.drawn_for_you")}</h3>
+      <h2 class="tr-zone-title">${view.phase === "redraw" ? t("tremble.ui.drawn_stations") : t("tremble.ui.drawn_for_you")}</h2>
       <div class="tr-cards">${mine.drawn.length ? mine.drawn.map((c) => c.card === "ship"
         ? html`<${ShipCard} ship=${c} tx=${tx} hl=${hl} place=${buying ? "card:" + c.id : null} on=${chosen(c)} price
             badge=${chosen(c) ? t("tremble.ui.to_buy") : null} extra="tr-shop-card" />`

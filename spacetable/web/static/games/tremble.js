@@ -21,7 +21,7 @@
 //   the small decisions (tremble-panels.js): buttons with the server's sentences, and board gestures where the
 //   decision points at something on the table (a station or card, then a ship; the ship to lose; an army).
 // Results of battles and catches: tremble-story.js. Styles: tremble.css (loaded with this module).
-import { html, placeAttrs, Icon } from "/static/app/kit.js";
+import { html, placeAttrs, Icon, useEffect } from "/static/app/kit.js";
 import { ArmyCard, CityChip, CityTags, EffectCard, MissionChip, ShipCard, ShipChip } from "./tremble-cards.js";
 import { Pic, SEAT_COLOURS, REGION_COLOURS, groupStrength, me, texts, usable } from "./tremble-common.js";
 import { DecisionPanel, selfMovers } from "./tremble-panels.js";
@@ -206,6 +206,13 @@ function Tableaux({ props, tx }) {
 
 function Board(props) {
   const { view } = props;
+  // on a phone the composer sits below the board: once the seat's own action is on the table, back to the board
+  const mine = props.last && props.last.seat === props.you && props.last.source === "player" ? props.version : null;
+  useEffect(() => {
+    if (mine === null || props.replay || typeof window === "undefined" || window.innerWidth > 700) return;
+    const el = document.querySelector("[data-testid=board]");
+    if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [mine]);
   const tx = texts(props);
   const hl = highlights(props);
   const shop = view.phase === "buy" || view.phase === "redraw";
@@ -247,7 +254,7 @@ function Tray(props) {
   };
   return html`<div class="tr-tray" data-testid="tremble-hand">
     <div class="tr-zone">
-      <h3 class="tr-zone-title">${t("tremble.ui.your_ships", { n: p.hand.length })}</h3>
+      <h2 class="tr-zone-title">${t("tremble.ui.your_ships", { n: p.hand.length })}</h2>
       <div class="tr-cards">
         ${p.hand.map((s) => html`<${ShipCard} key=${s.id} ship=${s} tx=${tx} hl=${hl} place=${"ship:" + s.id}
           on=${(plan && plan.draft[s.id]) || (shop && shop.disc[s.id])} badge=${badge(s)} drag=${plan ? dragShip : null} />`)}
@@ -256,7 +263,7 @@ function Tray(props) {
       </div>
     </div>
     ${p.stations.length || p.comps.length ? html`<div class="tr-zone">
-      <h3 class="tr-zone-title">${t("tremble.ui.your_effects")}</h3>
+      <h2 class="tr-zone-title">${t("tremble.ui.your_effects")}</h2>
       <div class="tr-cards">
         ${p.stations.map((st) => html`<${EffectCard} key=${st.id} card=${st} kind="station" tx=${tx} hl=${hl} place=${"card:" + st.id}
           on=${(shop && shop.disc[st.id]) || (plan && plan.support[st.id])} state=${plan && plan.support[st.id]
@@ -315,7 +322,7 @@ function Status(props) {
   const p = me(view, you);
   const counts = missionCounts(view);
   return html`<section class="card tr-status" aria-labelledby="tremble-status-h" data-testid="tremble-status">
-    <h2 id="tremble-status-h">${t("tremble.ui.captains")}</h2>
+    <h2 id="tremble-status-h">${t("tremble.ui.status")}</h2>
     <${Tableaux} props=${props} tx=${tx} />
     ${p ? html`<p data-testid="tremble-you">${t("tremble.ui.you_have", { humans: num(p.humans), ships: p.hand_count, credits: p.credits })}</p>` : null}
     <table class="tr-mission-table"><caption>${t("tremble.ui.missions")}</caption>

@@ -13,6 +13,8 @@ import { SideChip } from "./worlds-panels.js";
 
 function countsText(t, num, ids) {
   const { P, F } = counts(ids);
+  if (!F) return t("worlds.group_p", { p: num(P) }); // a count of zero is left out
+  if (!P) return t("worlds.group_f", { f: num(F) });
   return t("worlds.group_counts", { p: num(P), f: num(F) });
 }
 
@@ -67,7 +69,7 @@ function AllocComposer({ view, legal, play, t, num, ui, setUi }) {
   const rows = d.lanes.map((l, i) => {
     const q = odds ? odds.battles[i] : null;
     const mine = c.allocator === left ? l.pieces : [l.anchor], theirs = c.allocator === left ? [l.anchor] : l.pieces;
-    return html`<li data-testid=${"worlds-lane-row-" + i}>
+    return html`<li data-testid=${"worlds-lane-row-" + i} class=${l.pieces.length ? "" : "wlane-empty"}>
       <span class="wbattle-n">${num(i + 1)}</span>
       <span class="wbattle-text">${l.pieces.length ? countsText(t, num, mine) : t("worlds.lane_empty")} ${t("worlds.vs")} ${countsText(t, num, theirs)}
         ${q && l.pieces.length ? html`<span class="muted small"> · ${t("worlds.power_vs", { a: num(q.s_power), b: num(q.o_power) })} · ${t("worlds.win_short", { p: pct(num, of36(q.win)) })}</span>` : null}</span>
@@ -83,6 +85,8 @@ function AllocComposer({ view, legal, play, t, num, ui, setUi }) {
     <ol class="wbattles" data-testid="worlds-battle-list">${rows}</ol>
     <p class="small" data-testid="worlds-pool-count">${pool.length ? t("worlds.pool_left", { n: num(pool.length) }) : t("worlds.pool_done")}</p>
     ${complete ? html`<${Verdict} t=${t} num=${num} odds=${odds} view=${view} left=${left} />` : null}
+    ${!complete && d.lanes.some((l) => !l.pieces.length) ? html`<p class="wmissing" data-testid="worlds-fight-missing" role="status">${t("worlds.fight_missing", {
+      list: d.lanes.map((l, i) => (l.pieces.length ? null : t("worlds.battle_n", { n: num(i + 1) }))).filter(Boolean).join(", ") })}</p>` : null}
     <p class="help">${t("worlds.order_help")}</p>
     <div class="row-buttons">
       <${Button} kind="primary" icon="check" label=${t("worlds.fight")} disabled=${!complete} testid="worlds-fight" onClick=${() => { setUi({ alloc: null }); play(draftAction(d)); }} />

@@ -24,7 +24,7 @@ export function Status({ view, t, num, seatName }) {
     <td data-testid=${"worlds-energy-" + s}>${num(view.energy[s])}${view.income[s] ? html` <span class="muted small">(+${num(view.income[s])})</span>` : null}</td>
     <td>${num(view.hand_sizes[s])}</td>
     <td data-testid=${"worlds-material-" + s}>${num(view.material[s])}</td></tr>`);
-  const played = [0, 1].map((s) => (view.discards[s].length ? lab(t, sideName(t, view, s), view.discards[s].join(", ")) : null)).filter(Boolean);
+  const played = [0, 1].map((s) => (view.discards[s].length ? lab(t, sideName(t, view, s), view.discards[s].map((c) => t("worlds.event_name." + c)).join(", ")) : null)).filter(Boolean);
   return html`<section class="card wstatus" data-testid="worlds-status" aria-labelledby="worlds-status-h">
     <h2 id="worlds-status-h">${t("worlds.status")}</h2>
     ${you !== null ? html`<p class="wyou" data-testid="worlds-you">${t("worlds.you_play")} <${SideChip} view=${view} seat=${you} t=${t} /></p>`
@@ -56,7 +56,7 @@ function About({ t }) {
 function groupLine(t, num, view, c, b, seat) {
   const ids = battleIds(c, b, seat);
   const { P, F } = counts(ids);
-  const parts = [t("worlds.group_counts", { p: num(P), f: num(F) })];
+  const parts = [!F ? t("worlds.group_p", { p: num(P) }) : !P ? t("worlds.group_f", { f: num(F) }) : t("worlds.group_counts", { p: num(P), f: num(F) })];
   if (b.events[seat]) parts.push(t("worlds.event_name." + b.events[seat]));
   if (b.totals.length) {
     const e = b.energy[seat] || 0;

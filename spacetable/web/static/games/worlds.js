@@ -14,6 +14,8 @@
 //   convert         tap one of the loser's Factories (WS-6.4); "leave them" in the composer
 // Files: worlds-model.js (reading the view, drafts, odds), worlds-layout.js (geometry), worlds-board.js (the board),
 // worlds-composer.js, worlds-panels.js (status, results, legend, the hand), worlds.css.
+import { notify } from "/static/app/kit.js";
+import { t } from "/static/app/i18n.js";
 import { allocDraft, assign, shownCombat, sideColour, sideName, step } from "./worlds-model.js";
 import { Board, retreatCandidates } from "./worlds-board.js";
 import { Composer } from "./worlds-composer.js";
@@ -49,10 +51,12 @@ function onPlace(place, { view, legal, ui, setUi, play, enabled }) {
       if (mine.has(id)) { setUi({ alloc: { ...d, pick: d.pick === id ? null : id } }); return true; }
       const lane = d.lanes.findIndex((l) => l.anchor === id);
       if (lane >= 0 && d.pick) setUi({ alloc: next(view, d, assign(d, d.pick, lane), d.pick) });
+      else if (lane >= 0) notify({ kind: "info", text: t("worlds.tap_battle_help"), ms: 5000 });
       return true;
     }
     if (place.startsWith("lane:")) {
       if (d.pick) setUi({ alloc: next(view, d, assign(d, d.pick, Number(place.slice(5))), d.pick) });
+      else notify({ kind: "info", text: t("worlds.tap_battle_help"), ms: 5000 }); // nothing selected: say what to do
       return true;
     }
     if (place === "pool") { if (d.pick) setUi({ alloc: assign(d, d.pick, null) }); return true; }
