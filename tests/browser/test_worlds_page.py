@@ -70,7 +70,8 @@ def test_worlds_page_is_accessible_and_fits(server: str, browser: Browser, viewp
           for (let k = 1; k <= 5; k++) ev(document, 'pointermove', x0 + ((x1 - x0) * k) / 5, y0 + ((y1 - y0) * k) / 5);
           ev(document, 'pointerup', lane.left + 40, lane.top + 14);
         }""")
-        page.wait_for_function("() => document.querySelector('[data-testid=worlds-lane-row-1]').textContent.includes('Populations: 1')")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=worlds-lane-row-1]').textContent.includes('Populations: 1')")
     page.click("[data-testid=worlds-suggest]")
     before = version(page)
     page.click("[data-testid=worlds-fight]")
