@@ -4,7 +4,7 @@
 // Every name is written as text (Preact escapes it), never as markup. State-changing requests carry the session's
 // CSRF token (X-CSRF-Token), read from GET /api/account/me.
 import { html, useEffect, useState } from "./lib.js";
-import { api, mySeats } from "./api.js";
+import { api, mySeats, rememberSeat } from "./api.js";
 import { t } from "./i18n.js";
 import { notify, notifyError } from "./ui.js";
 
@@ -25,6 +25,20 @@ export function useAccount() {
 /** A request as the signed-in account (the CSRF token in its header). */
 export function accountApi(path, body, method = "POST") {
   return api(path, { method, body, headers: state.csrf ? { "X-CSRF-Token": state.csrf } : {} });
+}
+export function isSignedIn() { return !!state.account; }
+/** Create a match as the signed-in account (its seat bound to the account; ``rated``: accounts only, no AI). */
+export function createAsAccount(body, rated) {
+  const { player_name: _, ...rest } = body;
+  return accountApi("/api/account/matches", { ...rest, join_seat: body.join_seat, rated: !!rated });
+}
+export function joinAsAccount(matchId, seat) { return accountApi(`/api/account/matches/${matchId}/seats/${seat}/join`); }
+/** The lobby's "rated" switch, for signed-in players inviting another player. */
+export function RatedChoice({ rated, setRated, show }) {
+  const s = useAccount();
+  if (!show || !s.account) return null;
+  return html`<label class="inline-field rated-choice"><input type="checkbox" checked=${rated} data-testid="rated"
+    onChange=${(e) => setRated(e.target.checked)} /> ${t("account.rated_match")}</label>`;
 }
 function signedIn(data) { state = { ...state, account: data.account, csrf: data.csrf }; publish(); }
 
@@ -171,8 +185,14 @@ function Settings({ navigate }) {
   const [totp, setTotp] = useState(null);
   const [code, setCode] = useState("");
   const [confirm, setConfirm] = useState("");
+  const [matches, setMatches] = useState([]);
   const reload = () => api("/api/account/sessions").then(setSessions).catch(notifyError);
-  useEffect(() => { reload(); }, []);
+  useEffect(() => { reload(); api("/api/account/matches").then(setMatches).catch(notifyError); }, []);
+  const resume = (m) => run(async () => {
+    const got = await accountApi(`/api/account/matches/${m.match_id}/seats/${m.seat}/token`);
+    rememberSeat(m.match_id, m.seat, got.token);
+    navigate(got.link);
+  })();
   const run = (f) => async (e) => { if (e) e.preventDefault(); try { await f(); } catch (err) { notifyError(err); } };
   const save = run(async () => { const me = await accountApi("/api/account/settings", { display_name: display }); state = { ...state, account: me }; publish(); notify({ kind: "ok", text: t("account.saved") }); });
   const setLangPref = run(async (lang) => { const me = await accountApi("/api/account/settings", { lang }); state = { ...state, account: me }; publish(); });
@@ -186,6 +206,10 @@ function Settings({ navigate }) {
   return html`<section class="account-page" aria-labelledby="settings-h">
     <h1 id="settings-h">${t("account.settings")}</h1>
     <p data-testid="signed-in-as">${t("account.signed_in_as", { name: a.username })}</p>
+    <h2>${t("account.your_matches")}</h2>
+    ${matches.length ? html`<ul class="my-matches" data-testid="my-matches">${matches.map((m) => html`<li key=${m.match_id + m.seat}>
+      <button type="button" data-testid=${"resume-" + m.match_id} onClick=${() => resume(m)}>${m.name || m.game}${m.your_turn ? " · " + t("account.your_turn") : ""}</button></li>`)}</ul>`
+      : html`<p>${t("account.no_matches")}</p>`}
     <form class="account-form" onSubmit=${save}>
       <${Field} label=${t("account.display_name")} value=${display} set=${setDisplay} testid="settings-display" maxlength="40" />
       <button type="submit" data-testid="settings-save">${t("account.save")}</button></form>
