@@ -119,7 +119,7 @@ class Passkeys:
                                                     expected_rp_id=rp_id, expected_origin=origin)
         except (InvalidRegistrationResponse, ValueError, KeyError, TypeError):
             raise ServiceError(422, "bad_credential", "the passkey could not be verified") from None
-        pk = {"id": b64url(verified.credential_id), "a": data["account_id"],
+        pk = {"i": b64url(verified.credential_id), "a": data["account_id"],
               "k": b64url(verified.credential_public_key), "n": verified.sign_count, "t": now}
 
         async def job(tx: Tx) -> None:
@@ -127,7 +127,7 @@ class Passkeys:
                 row = self.accounts.new_row(data["username"], data["key"], data["display"], data["lang"])
                 row["id"] = data["account_id"]
                 await self.accounts._insert_account(tx, row)
-            if await tx.fetch("SELECT 1 AS x FROM passkeys WHERE id = :i", {"i": pk["id"]}):
+            if await tx.fetch("SELECT 1 AS x FROM passkeys WHERE id = :i", {"i": pk["i"]}):
                 raise ServiceError(409, "passkey_known", "this passkey is registered already")
             await tx.execute("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at, used_at) "
                              "VALUES (:i, :a, :k, :n, :t, NULL)", pk)
