@@ -5,6 +5,7 @@ history, profiles, leaderboards, export and deletion; hostile inputs. Mail goes 
 from __future__ import annotations
 
 import email
+import json
 import re
 import socket
 import time
@@ -18,8 +19,9 @@ from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 
+from spacetable.games import get_game
 from spacetable.server.accounts.names import check_display_name, check_username
-from spacetable.server.accounts.ratings import rate, seat_ranks
+from spacetable.server.accounts.ratings import rate, seat_ranks, sides_of
 from spacetable.server.app import create_app
 from spacetable.server.errors import ServiceError
 
@@ -126,6 +128,11 @@ def test_ranks_and_teams_as_openskill() -> None:
                       ranks=[1, 0])
     assert got[0] == pytest.approx((want[0][0].mu, want[0][0].sigma))
     assert got[3] == pytest.approx((want[1][1].mu, want[1][1].sigma))
+    # Battleship Galaxies' teams come from the game's own set-up; other games have one side per seat
+    galaxies = get_game("galaxies")
+    cfg = galaxies.normalize_config({"players": 4})
+    assert sides_of({"game": "galaxies", "config": json.dumps(cfg), "seed": 3}, 4) == [0, 1, 0, 1]
+    assert sides_of({"game": "arena", "config": "{}", "seed": 3}, 2) == [0, 1]
 
 
 # ------------------------------------------------------------------------------------------ sign-up, sessions
@@ -265,8 +272,11 @@ def test_hostile_names(web: TestClient, inbox: tuple[Inbox, int]) -> None:
     assert r.status_code == 200
     # stored and served as data (JSON), never as markup: the client writes it as text (tests/browser)
     assert web.get("/api/players/gil").json()["display_name"] == "<script>alert(1)</script>"
-    assert web.post("/api/account/signup", json={"email": "z@example.org", "username": "GIL", "password": "x" * 12}) \
-        .json()["error"]["code"] == "username_taken"
+    taken = web.post("/api/account/signup", json={"email": "z@example.org", "username": "GIL", "password": "x" * 12})
+    assert taken.json()["error"]["code"] == "username_taken"
+    assert taken.json()["error"]["explain"] == "This username is taken; choose another."  # explained, in 4 languages
+    fr = web.post("/api/account/signup?lang=fr", json={"email": "z@example.org", "username": "GIL", "password": "x" * 12})
+    assert fr.json()["error"]["explain"].startswith("Ce nom d'utilisateur est déjà pris")
 
 
 def test_passwords_off_without_relay(db_url: str) -> None:
@@ -321,6 +331,11 @@ def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tu
     assert stolen.status_code == 403 and stolen.json()["error"]["code"] == "not_your_seat"
     assert phone.post(f"/api/account/matches/{mid}/seats/0/token").status_code == 403  # no CSRF token
     assert [m["match_id"] for m in phone.get("/api/account/matches").json()] == [mid]
+    # A's session and A's own token do not act for B's seat
+    version = web.get(f"/api/matches/{mid}").json()["version"]
+    r = phone.post(f"/api/matches/{mid}/actions", json={"seat": 1, "token": token_a, "version": version,
+                                                        "action": {"type": "take", "heap": 0, "count": 1}})
+    assert r.status_code == 403 and web.get(f"/api/matches/{mid}").json()["version"] == version
     # played to the end: seat 1 takes the last stone and wins
     play_nim(web, mid, {0: token_a, 1: token_b}, [(0, {"type": "take", "heap": 0, "count": 1}),
                                                    (1, {"type": "take", "heap": 0, "count": 1})])
@@ -379,24 +394,24 @@ def test_claim_guest_seats_export_delete(nim: None, web: TestClient, inbox: tupl
                                        "player_name": "Jo"})
     mid, token = r.json()["match"]["id"], r.json()["token"]
     other = web.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Kim"}).json()
-    csrf = signup(web, box, 0, "jo@example.org", "jo")
+    csrf = signup(web, box, 0, "joe@example.org", "joe")
     h = {"X-CSRF-Token": csrf}
     claimed = web.post("/api/account/claim", json={"seats": [{"match_id": mid, "seat": 0, "token": token},
                                                              {"match_id": mid, "seat": 1, "token": "wrong"}]}, headers=h)
     assert [c["claimed"] for c in claimed.json()] == [True, False]
     play_nim(web, mid, {0: token, 1: other["token"]}, [(0, {"type": "take", "heap": 0, "count": 1}),
                                                       (1, {"type": "take", "heap": 0, "count": 1})])
-    assert wait_for(lambda: web.get("/api/players/jo/history").json())[0]["rated"] is False
+    assert wait_for(lambda: web.get("/api/players/joe/history").json())[0]["rated"] is False
     data = web.get("/api/account/export")
     assert data.status_code == 200 and "attachment" in data.headers["content-disposition"]
     dump = data.json()
-    assert dump["account"]["username"] == "jo" and dump["results"][0]["match_id"] == mid
+    assert dump["account"]["username"] == "joe" and dump["results"][0]["match_id"] == mid
     assert "password_hash" not in data.text and "totp_secret" not in data.text
     assert web.post("/api/account/delete", json={"confirm": "not me"}, headers=h).status_code == 422
-    assert web.post("/api/account/delete", json={"confirm": "jo"}).status_code == 403  # no CSRF token
-    assert web.post("/api/account/delete", json={"confirm": "jo"}, headers=h).json() == {"deleted": True}
-    assert web.get("/api/players/jo").status_code == 404
+    assert web.post("/api/account/delete", json={"confirm": "joe"}).status_code == 403  # no CSRF token
+    assert web.post("/api/account/delete", json={"confirm": "joe"}, headers=h).json() == {"deleted": True}
+    assert web.get("/api/players/joe").status_code == 404
     assert web.get(f"/api/matches/{mid}").json()["seats"][0]["name"] == "Deleted player"
     fresh = TestClient(web.app)
-    assert fresh.post("/api/account/signin", json={"email": "jo@example.org", "password": "correct horse 1"}) \
+    assert fresh.post("/api/account/signin", json={"email": "joe@example.org", "password": "correct horse 1"}) \
         .status_code == 401

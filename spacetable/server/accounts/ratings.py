@@ -67,11 +67,20 @@ def result_of(outcome: dict[str, Any], seat: int) -> str:
     return "win" if seat in winners else "loss"
 
 
+def has_sides(game: Any) -> bool:
+    """Whether the game's state names each seat's side (``seat_side``: Battleship Galaxies' teams)."""
+    st = getattr(game, "state_type", None)
+    return st is not None and ("seat_side" in getattr(st, "__dataclass_fields__", {})
+                               or "seat_side" in getattr(st, "__annotations__", {}) or hasattr(st, "seat_side"))
+
+
 def sides_of(match_row: dict[str, Any], n: int) -> list[int]:
     """Each seat's side: a game whose state names sides (``seat_side``, Battleship Galaxies' teams) groups seats;
-    otherwise every seat is its own side."""
+    otherwise every seat is its own side (and no state is set up)."""
     try:
         game = get_game(match_row["game"])
+        if not has_sides(game):
+            return list(range(n))
         state = game.initial_state(json.loads(match_row["config"]), int(match_row["seed"]))
     except (UnknownGame, Exception):  # a game that cannot set up again: one side per seat
         return list(range(n))
@@ -159,17 +168,16 @@ class RatingKeeper:
 
         async def job(tx: Tx) -> str:
             nonlocal sides
-            seats = await tx.fetch("SELECT seat, kind FROM seats WHERE match_id = :m ORDER BY seat", {"m": match_id})
+            # one query: each seat, its account and whether the seat ever moved itself
+            seats = await tx.fetch(
+                "SELECT s.seat, s.kind, b.account_id, EXISTS (SELECT 1 FROM actions a WHERE a.match_id = s.match_id "
+                "AND a.seat = s.seat AND a.source = 'player') AS moved FROM seats s LEFT JOIN account_seats b "
+                "ON b.match_id = s.match_id AND b.seat = s.seat WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id})
             n = len(seats)
-            bound = {r["seat"]: r["account_id"] for r in await tx.fetch(
-                "SELECT seat, account_id FROM account_seats WHERE match_id = :m", {"m": match_id})}
-            moved = {r["seat"] for r in await tx.fetch(
-                "SELECT DISTINCT seat FROM actions WHERE match_id = :m AND source = 'player'", {"m": match_id})}
-            people = [r["seat"] for r in seats if r["kind"] == "human"]
-            if any(s not in moved for s in people):
+            bound = {r["seat"]: r["account_id"] for r in seats if r["account_id"] is not None}
+            if any(r["kind"] == "human" and not r["moved"] for r in seats):
                 state = "aborted"
-            elif match_row["rated"] and n and all(bound.get(s) for s in range(n)) \
-                    and len({bound[s] for s in range(n)}) == n:
+            elif match_row["rated"] and n and len(bound) == n and len(set(bound.values())) == n:
                 state = "counted"
             else:
                 state = "casual"
@@ -177,50 +185,53 @@ class RatingKeeper:
             if await tx.execute("UPDATE account_matches SET state = :s, done_at = :t WHERE match_id = :m "
                                 "AND state = 'pending'", {"s": state, "t": now, "m": match_id}) != 1:
                 return ""
-            if state == "aborted":
+            if state == "aborted" or not bound:
                 return state
+            game = match_row["game"]
             deltas: dict[int, float] = {}
             if state == "counted":
-                game = match_row["game"]
-                if sides is None:
+                if sides is None or len(sides) != n:
                     sides = sides_of(match_row, n)
-                before: dict[int, tuple[float, float]] = {}
-                games: dict[int, int] = {}
-                for s in range(n):
-                    found = await tx.fetch("SELECT mu, sigma, games FROM ratings WHERE account_id = :a AND game = :g",
-                                           {"a": bound[s], "g": game})
-                    if found:
-                        before[s], games[s] = (found[0]["mu"], found[0]["sigma"]), found[0]["games"]
-                    else:
-                        fresh = MODEL.rating()
-                        before[s], games[s] = (float(fresh.mu), float(fresh.sigma)), -1
+                keys = {f"a{s}": bound[s] for s in range(n)}
+                found = {r["account_id"]: r for r in await tx.fetch(
+                    "SELECT account_id, mu, sigma FROM ratings WHERE game = :g AND account_id IN "
+                    f"({', '.join(':' + k for k in keys)})", {"g": game, **keys})}
+                fresh = MODEL.rating()
+                before = {s: (found[bound[s]]["mu"], found[bound[s]]["sigma"]) if bound[s] in found
+                          else (float(fresh.mu), float(fresh.sigma)) for s in range(n)}
                 after = rate(before, sides, seat_ranks(outcome, n))
+                p: dict[str, Any] = {"g": game, "t": now, "m": match_id}
+                rows = []
                 for s in range(n):
                     mu, sigma = after[s]
-                    p = {"a": bound[s], "g": game, "mu": mu, "sg": sigma, "o": ordinal(mu, sigma), "t": now,
-                         "m": match_id}
-                    if games[s] < 0:
-                        await tx.execute("INSERT INTO ratings (account_id, game, mu, sigma, ordinal, games, updated_at) "
-                                         "VALUES (:a, :g, :mu, :sg, :o, 1, :t)", p)
-                    else:
-                        await tx.execute("UPDATE ratings SET mu = :mu, sigma = :sg, ordinal = :o, games = games + 1, "
-                                         "updated_at = :t WHERE account_id = :a AND game = :g", p)
-                    await tx.execute("INSERT INTO rating_history (account_id, game, match_id, mu, sigma, at) "
-                                     "VALUES (:a, :g, :m, :mu, :sg, :t)", p)
+                    p.update({f"a{s}": bound[s], f"mu{s}": mu, f"sg{s}": sigma, f"o{s}": ordinal(mu, sigma)})
+                    rows.append(s)
                     deltas[s] = ordinal(mu, sigma) - ordinal(*before[s])
+                # one upsert for every seat's rating, one insert for their history (SQLite and PostgreSQL alike)
+                await tx.execute(
+                    "INSERT INTO ratings (account_id, game, mu, sigma, ordinal, games, updated_at) VALUES "
+                    + ", ".join(f"(:a{s}, :g, :mu{s}, :sg{s}, :o{s}, 1, :t)" for s in rows)
+                    + " ON CONFLICT (account_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "ordinal = excluded.ordinal, games = ratings.games + 1, updated_at = excluded.updated_at", p)
+                await tx.execute(
+                    "INSERT INTO rating_history (account_id, game, match_id, mu, sigma, at) VALUES "
+                    + ", ".join(f"(:a{s}, :g, :m, :mu{s}, :sg{s}, :t)" for s in rows), p)
+            q: dict[str, Any] = {"m": match_id, "g": game, "rt": state == "counted", "t": match_row["updated_at"]}
             for s, account_id in bound.items():
-                if account_id is None:
-                    continue
-                await tx.execute("INSERT INTO account_results (account_id, match_id, seat, game, result, rated, delta, "
-                                 "finished_at) VALUES (:a, :m, :s, :g, :r, :rt, :d, :t)",
-                                 {"a": account_id, "m": match_id, "s": s, "g": match_row["game"],
-                                  "r": result_of(outcome, s), "rt": state == "counted", "d": deltas.get(s),
-                                  "t": match_row["updated_at"]})
+                q.update({f"a{s}": account_id, f"s{s}": s, f"r{s}": result_of(outcome, s), f"d{s}": deltas.get(s)})
+            await tx.execute(
+                "INSERT INTO account_results (account_id, match_id, seat, game, result, rated, delta, finished_at) VALUES "
+                + ", ".join(f"(:a{s}, :m, :s{s}, :g, :r{s}, :rt, :d{s}, :t)" for s in bound), q)
             return state
 
-        if match_row["rated"]:  # set up the sides before the transaction (a game's set-up may take a moment)
-            n_rows = await self.accounts.read("SELECT COUNT(*) AS n FROM seats WHERE match_id = :m", m=match_id)
-            sides = await asyncio.to_thread(sides_of, match_row, int(n_rows[0]["n"]))
+        if match_row["rated"]:  # a team game's sides, before the transaction (its set-up may take a moment)
+            try:
+                game = get_game(match_row["game"])
+                if has_sides(game):
+                    n = game.num_players(json.loads(match_row["config"]))
+                    sides = await asyncio.to_thread(sides_of, match_row, n)
+            except Exception:  # counted with one side per seat
+                sides = None
         return await self.storage.write(job)
 
     # ------------------------------------------------------------------ reading

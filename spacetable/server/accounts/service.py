@@ -221,12 +221,12 @@ class AccountService:
     async def use_token(self, tx: Tx, token: Any, purpose: str) -> str:
         """Spend a mailed token (single use, expiring): the account id, or 400 for a bad, used or expired token."""
         if not isinstance(token, str) or not 10 <= len(token) <= 200:
-            raise ServiceError(400, "bad_token", "this link is not valid")
+            raise ServiceError(400, "bad_link", "this link is not valid")
         now = time.time()
         rows = await tx.fetch("SELECT * FROM account_tokens WHERE token_hash = :h AND purpose = :p",
                               {"h": digest(token), "p": purpose})
         if not rows:
-            raise ServiceError(400, "bad_token", "this link is not valid")
+            raise ServiceError(400, "bad_link", "this link is not valid")
         row = rows[0]
         if row["used_at"] is not None:
             raise ServiceError(400, "used_token", "this link was used already")
