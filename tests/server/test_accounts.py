@@ -220,6 +220,12 @@ def test_sessions_list_and_sign_out_everywhere(web: TestClient, inbox: tuple[Inb
     assert r.status_code == 200 and r.json()["ended"] == 2
     assert phone.get("/api/account/me").json()["account"] is None
     assert web.get("/api/account/sessions").status_code == 401
+    # an expired session is no session
+    assert web.post("/api/account/signin", json={"email": "dee@example.org", "password": "correct horse 1"}).status_code == 200
+    engine = web.app.state.service.storage.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE account_sessions SET expires_at = 1")
+    assert web.get("/api/account/me").json()["account"] is None
 
 
 def test_totp_second_factor(web: TestClient, inbox: tuple[Inbox, int]) -> None:

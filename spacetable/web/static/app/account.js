@@ -247,6 +247,24 @@ export function AccountPage({ navigate, lang }) {
 // ------------------------------------------------------------------------------------------ player and leaderboard
 const pct = (v) => (v === null || v === undefined ? "" : (v > 0 ? "+" : "") + v.toFixed(2));
 
+/** A rating-history chart (SVG): mu after each rated match, with the band mu ± 2 sigma. */
+function RatingChart({ username, game }) {
+  const [points, setPoints] = useState(null);
+  useEffect(() => { api(`/api/players/${encodeURIComponent(username)}/ratings/${encodeURIComponent(game)}`).then(setPoints).catch(() => setPoints([])); }, [username, game]);
+  if (!points || points.length < 1) return null;
+  const w = 320, h = 90, pad = 4;
+  const lo = Math.min(...points.map((p) => p.mu - 2 * p.sigma)), hi = Math.max(...points.map((p) => p.mu + 2 * p.sigma));
+  const x = (i) => pad + (points.length === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (points.length - 1));
+  const y = (v) => h - pad - ((v - lo) / (hi - lo || 1)) * (h - 2 * pad);
+  const band = points.map((p, i) => `${x(i)},${y(p.mu + 2 * p.sigma)}`).concat(points.map((p, i) => `${x(i)},${y(p.mu - 2 * p.sigma)}`).reverse()).join(" ");
+  const line = points.map((p, i) => `${x(i)},${y(p.mu)}`).join(" ");
+  const last = points[points.length - 1];
+  return html`<figure class="rating-chart" data-testid=${"chart-" + game}>
+    <svg viewBox=${`0 0 ${w} ${h}`} width=${w} height=${h} role="img" aria-label=${t("account.chart", { game, n: points.length, mu: last.mu.toFixed(1) })}>
+      <polygon points=${band} fill="rgba(127,178,255,0.25)" /><polyline points=${line} fill="none" stroke="#f0b429" stroke-width="2" /></svg>
+    <figcaption>${t("account.chart", { game, n: points.length, mu: last.mu.toFixed(1) })}</figcaption></figure>`;
+}
+
 export function PlayerPage({ username, navigate, lobby }) {
   const [p, setP] = useState(null);
   const [rows, setRows] = useState([]);
@@ -265,10 +283,12 @@ export function PlayerPage({ username, navigate, lobby }) {
       <th scope="col">${t("account.uncertainty")}</th><th scope="col">${t("account.games")}</th></tr></thead>
       <tbody>${p.ratings.map((r) => html`<tr key=${r.game}><td><a href=${"/leaderboard/" + r.game} onClick=${go("/leaderboard/" + r.game)}>${r.game}</a></td>
         <td>${r.mu.toFixed(1)}${r.provisional ? html` <abbr title=${t("account.provisional")}>?</abbr>` : ""}</td><td>± ${(2 * r.sigma).toFixed(1)}</td><td>${r.games}</td></tr>`)}</tbody></table>
+    <div class="charts">${p.ratings.map((r) => html`<${RatingChart} key=${r.game} username=${p.username} game=${r.game} />`)}</div>
     <h2>${t("account.stats")}</h2>
     <table class="stats" data-testid="stats"><thead><tr><th scope="col">${t("account.game")}</th><th scope="col">${t("account.played")}</th>
       <th scope="col">${t("account.won")}</th><th scope="col">${t("account.lost")}</th><th scope="col">${t("account.drawn")}</th></tr></thead>
-      <tbody>${p.stats.map((r) => html`<tr key=${r.game}><td>${r.game}</td><td>${r.played}</td><td>${r.win}</td><td>${r.loss}</td><td>${r.draw}</td></tr>`)}</tbody></table>
+      <tbody>${p.stats.map((r) => html`<tr key=${r.game}><td>${r.game}${r.by_seat.length > 1 ? html`<br /><small>${r.by_seat.map((b) =>
+        t("account.by_seat", { n: b.seat + 1, won: b.win, played: b.played })).join(" · ")}</small>` : ""}</td><td>${r.played}</td><td>${r.win}</td><td>${r.loss}</td><td>${r.draw}</td></tr>`)}</tbody></table>
     <h2>${t("account.history")}</h2>
     <div class="filters" role="group" aria-label=${t("account.filters")}>
       <label>${t("account.game")}<select data-testid="filter-game" onChange=${set("game")}><option value="">${t("account.all")}</option>
