@@ -287,7 +287,7 @@ def test_rated_match_profile_history_leaderboard_export_delete(browser: Browser,
     goto(a, f"{site}/player/vega")
     a.wait_for_selector("[data-testid=history] tbody tr")
     assert "arena" in a.inner_text("[data-testid=ratings]")
-    a.wait_for_selector("[data-testid=chart-arena] svg polyline")  # the rating-history chart
+    a.wait_for_selector("[data-testid=chart-arena] svg circle")  # the rating-history chart
     assert a.locator("[data-testid=history] tbody tr").count() == 1
     a.select_option("[data-testid=filter-rated]", "false")
     a.wait_for_function("document.querySelectorAll('[data-testid=history] tbody tr').length === 0")

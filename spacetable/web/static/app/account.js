@@ -261,7 +261,8 @@ function RatingChart({ username, game }) {
   const last = points[points.length - 1];
   return html`<figure class="rating-chart" data-testid=${"chart-" + game}>
     <svg viewBox=${`0 0 ${w} ${h}`} width=${w} height=${h} role="img" aria-label=${t("account.chart", { game, n: points.length, mu: last.mu.toFixed(1) })}>
-      <polygon points=${band} fill="rgba(127,178,255,0.25)" /><polyline points=${line} fill="none" stroke="#f0b429" stroke-width="2" /></svg>
+      <polygon points=${band} fill="rgba(127,178,255,0.25)" /><polyline points=${line} fill="none" stroke="#f0b429" stroke-width="2" />
+      <circle cx=${x(points.length - 1)} cy=${y(last.mu)} r="4" fill="#f0b429" /></svg>
     <figcaption>${t("account.chart", { game, n: points.length, mu: last.mu.toFixed(1) })}</figcaption></figure>`;
 }
 
