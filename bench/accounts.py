@@ -37,7 +37,7 @@ from spacetable.server.accounts.ratings import ordinal, rate
 from spacetable.server.app import create_app
 from spacetable.server.devservers import TempPostgres
 from spacetable.server.limits import Limits
-from spacetable.server.storage import conninfo
+from spacetable.server.storage import conninfo, pyformat
 
 GAMES = ("arena", "worlds", "fullmetal", "tremble", "galaxies")
 MATCH_COLUMNS = ("id", "game", "name", "config", "seed", "status", "version", "ai_seconds", "turn_seconds",
@@ -128,6 +128,18 @@ def new_finished(url: str, names: list[str], n: int, rng: random.Random) -> list
     return out
 
 
+def explain_ms(url: str, stmts: list[tuple[str, dict[str, Any]]]) -> float:
+    """Planning plus execution time inside PostgreSQL of ``stmts`` (EXPLAIN ANALYZE), in ms."""
+    import psycopg
+
+    total = 0.0
+    with psycopg.connect(conninfo(url)) as conn:
+        for sql, params in stmts:
+            plan = conn.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + pyformat(sql), params).fetchone()[0][0]  # type: ignore[index]
+            total += float(plan["Planning Time"]) + float(plan["Execution Time"])
+    return total
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
@@ -144,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=100_000)
     ap.add_argument("--samples", type=int, default=400, help="requests per page kind (default 400)")
     ap.add_argument("--counts", type=int, default=300, help="finished matches to count (default 300)")
+    ap.add_argument("--explain", type=int, default=100, help="pages of each kind measured inside PostgreSQL (100)")
     ap.add_argument("--pg-url", help="a running PostgreSQL's empty database (default: a temporary server)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -165,8 +178,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seeded {args.accounts:,} accounts and {args.matches:,} rated matches in "
                   f"{time.perf_counter() - t:.1f} s (PostgreSQL)", flush=True)
             pages: dict[str, list[float]] = {"profile": [], "history": [], "leaderboard": []}
+            # the statements each page runs, kept to measure their time inside PostgreSQL afterwards
+            statements: dict[str, list[list[tuple[str, dict[str, Any]]]]] = {k: [] for k in pages}
+            recorder: list[tuple[str, dict[str, Any]]] = []
+            read = keeper.accounts.read
+
+            async def recording_read(sql: str, **params: Any) -> list[dict[str, Any]]:
+                recorder.append((sql, params))
+                return await read(sql, **params)  # type: ignore[no-any-return]
+
+            keeper.accounts.read = recording_read
             for i in range(args.samples):
                 for kind in pages:
+                    recorder.clear()
                     if kind == "profile":
                         path = f"/api/players/{rng.choice(names)}"
                     elif kind == "history":
@@ -179,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
                     assert r.status_code == 200, r.text
                     if i >= 10:  # warm-up
                         pages[kind].append(elapsed)
+                        if len(statements[kind]) < args.explain:
+                            statements[kind].append(list(recorder))
+            keeper.accounts.read = read
+            db_ms = {kind: [explain_ms(url, stmts) for stmts in runs] for kind, runs in statements.items()}
             mids = new_finished(url, names, args.counts, rng)
 
             async def count_one(mid: str) -> float:
@@ -195,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         for kind, ms in pages.items():
             print(line(kind, ms))
         print(line("count", counts))
+        print("\ninside PostgreSQL (planning + execution of each page's statements, EXPLAIN ANALYZE; what the "
+              "page costs the database, without the machine's queueing):")
+        for kind, ms in db_ms.items():
+            print(line(kind, ms))
         print("\ntargets: each page p99 < 50 ms; count (rating update per finished match) < 5 ms")
     finally:
         if pg is not None:
