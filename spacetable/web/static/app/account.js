@@ -27,6 +27,11 @@ export function accountApi(path, body, method = "POST") {
   return api(path, { method, body, headers: state.csrf ? { "X-CSRF-Token": state.csrf } : {} });
 }
 export function isSignedIn() { return !!state.account; }
+/** The language chosen in the top bar becomes the account's preferred language (when signed in). */
+export function saveLang(lang) {
+  if (!state.account || state.account.lang === lang) return;
+  accountApi("/api/account/settings", { lang }).then((me) => { state = { ...state, account: me }; publish(); }).catch(() => {});
+}
 /** Create a match as the signed-in account (its seat bound to the account; ``rated``: accounts only, no AI). */
 export function createAsAccount(body, rated) {
   const { player_name: _, ...rest } = body;

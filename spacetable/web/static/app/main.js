@@ -4,7 +4,7 @@ import { html, render, useEffect, useState } from "./lib.js";
 import { api, forgetSeat } from "./api.js";
 import { Icon } from "./icons.js";
 import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
-import { AccountMenu, AccountPage, LeaderboardPage, PlayerPage, loadAccount } from "./account.js";
+import { AccountMenu, AccountPage, LeaderboardPage, PlayerPage, loadAccount, saveLang } from "./account.js";
 import { LobbyPage } from "./lobby.js";
 import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
@@ -35,7 +35,8 @@ function App() {
 
   useEffect(() => {
     setLang(initialLang()).then(setLangState);
-    loadAccount();
+    // a signed-in player's preferred language follows them to every device
+    loadAccount().then((s) => { if (s.account && s.account.lang !== initialLang()) setLang(s.account.lang).then(setLangState); });
     api("/api/lobby").then(setLobby).catch((e) => { notifyError(e); setLobby([]); });
     const pop = () => setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
     window.addEventListener("popstate", pop);
@@ -50,7 +51,7 @@ function App() {
     setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
     window.scrollTo(0, 0);
   }
-  async function changeLang(code) { setLangState(await setLang(code)); }
+  async function changeLang(code) { setLangState(await setLang(code)); saveLang(code); }
 
   if (!lang || !lobby) return html`<div class="loading" aria-busy="true"></div>`;
   const r = route(loc.path);
