@@ -75,8 +75,9 @@ def seed(url: str, accounts: int, matches: int, rng: random.Random) -> list[str]
         before = {s: ratings.get((p, game), (25.0, 25 / 3, 0)) for s, p in enumerate((a, b))}
         after = rate({s: (v[0], v[1]) for s, v in before.items()}, [0, 1], [0 if s == winner else 1 for s in (0, 1)])
         for s, p in enumerate((a, b)):
-            seat_rows.append((mid, s, "human", f"Player {p}", None, None))
-            bound_rows.append((mid, s, ids[p], t - 1200))
+            th = f"{k:030d}{s:034d}"  # the seat's token hash, as the binding records it
+            seat_rows.append((mid, s, "human", f"Player {p}", th, None))
+            bound_rows.append((mid, s, ids[p], th, t - 1200))
             mu, sigma = after[s]
             games = before[s][2] + 1
             ratings[(p, game)] = (mu, sigma, games)
@@ -90,7 +91,7 @@ def seed(url: str, accounts: int, matches: int, rng: random.Random) -> list[str]
                                 "password_hash", "totp_secret", "totp_pending", "lang", "created_at"), acc_rows)
         copy(conn, "matches", MATCH_COLUMNS, match_rows)
         copy(conn, "seats", ("match_id", "seat", "kind", "name", "token_hash", "agent"), seat_rows)
-        copy(conn, "account_seats", ("match_id", "seat", "account_id", "created_at"), bound_rows)
+        copy(conn, "account_seats", ("match_id", "seat", "account_id", "token_hash", "created_at"), bound_rows)
         copy(conn, "account_matches", ("match_id", "game", "rated", "state", "created_at", "done_at"), am_rows)
         copy(conn, "account_results", ("account_id", "match_id", "seat", "game", "result", "rated", "delta",
                                        "finished_at"), result_rows)
@@ -115,14 +116,15 @@ def new_finished(url: str, names: list[str], n: int, rng: random.Random) -> list
             matches.append((mid, "arena", "", json.dumps({"red_seat": 0}), k, "finished", 2, 1.0, None, t,
                             json.dumps(outcome), None, t, t, False, "[]", None, 3, 0, None, None))
             for s, p in enumerate((a, b)):
-                seats.append((mid, s, "human", p, None, None))
-                bound.append((mid, s, ids[p], t))
+                th = f"n{k:029d}{s:034d}"
+                seats.append((mid, s, "human", p, th, None))
+                bound.append((mid, s, ids[p], th, t))
                 actions.append((mid, s, s, '{"type":"resign"}', "player", t))
             am.append((mid, "arena", True, "pending", t, None))
             out.append(mid)
         copy(conn, "matches", MATCH_COLUMNS, matches)
         copy(conn, "seats", ("match_id", "seat", "kind", "name", "token_hash", "agent"), seats)
-        copy(conn, "account_seats", ("match_id", "seat", "account_id", "created_at"), bound)
+        copy(conn, "account_seats", ("match_id", "seat", "account_id", "token_hash", "created_at"), bound)
         copy(conn, "account_matches", ("match_id", "game", "rated", "state", "created_at", "done_at"), am)
         copy(conn, "actions", ("match_id", "idx", "seat", "action", "source", "created_at"), actions)
     return out

@@ -405,7 +405,11 @@ def test_claim_guest_seats_export_delete(nim: None, web: TestClient, inbox: tupl
     claimed = web.post("/api/account/claim", json={"seats": [{"match_id": mid, "seat": 0, "token": token},
                                                              {"match_id": mid, "seat": 1, "token": "wrong"}]}, headers=h)
     assert [c["claimed"] for c in claimed.json()] == [True, False]
-    play_nim(web, mid, {0: token, 1: other["token"]}, [(0, {"type": "take", "heap": 0, "count": 1}),
+    # the claimed seat now has the account's token (the guest token stops working), openable on any device
+    new_token = claimed.json()[0]["token"]
+    assert web.get(f"/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": token}).status_code == 403
+    assert web.post(f"/api/account/matches/{mid}/seats/0/token", headers=h).json()["token"] == new_token
+    play_nim(web, mid, {0: new_token, 1: other["token"]}, [(0, {"type": "take", "heap": 0, "count": 1}),
                                                       (1, {"type": "take", "heap": 0, "count": 1})])
     assert wait_for(lambda: web.get("/api/players/joe/history").json())[0]["rated"] is False
     data = web.get("/api/account/export")
@@ -421,3 +425,32 @@ def test_claim_guest_seats_export_delete(nim: None, web: TestClient, inbox: tupl
     fresh = TestClient(web.app)
     assert fresh.post("/api/account/signin", json={"email": "joe@example.org", "password": "correct horse 1"}) \
         .status_code == 401
+
+
+def test_a_seat_left_is_no_longer_the_accounts(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
+    """An account that leaves its seat keeps no claim on it: a guest who takes the seat next plays for themself, and
+    the result is not the account's."""
+    box, _ = inbox
+    csrf = signup(web, box, 0, "kai@example.org", "kai")
+    h = {"X-CSRF-Token": csrf}
+    r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 2}}, headers=h)
+    mid, token = r.json()["match"]["id"], r.json()["token"]
+    assert web.post(f"/api/matches/{mid}/seats/0/leave", json={"token": token}).status_code == 200
+    guest = TestClient(web.app)
+    g0 = guest.post(f"/api/matches/{mid}/seats/0/join", json={"name": "Guest"}).json()["token"]
+    g1 = guest.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Other"}).json()["token"]
+    assert web.get("/api/account/matches").json() == []
+    assert web.post(f"/api/account/matches/{mid}/seats/0/token", headers=h).status_code == 403
+    play_nim(web, mid, {0: g0, 1: g1}, [(0, {"type": "take", "heap": 0, "count": 1}),
+                                        (1, {"type": "take", "heap": 0, "count": 1})])
+    engine = web.app.state.service.storage.engine  # type: ignore[attr-defined]
+
+    def counted() -> bool:
+        with engine.connect() as conn:
+            return conn.exec_driver_sql("SELECT COUNT(*) FROM account_matches WHERE state != 'pending'").scalar() == 1
+
+    assert wait_for(counted)
+    assert web.get("/api/players/kai/history").json() == []
+    # deleting the account leaves the guest's name on the seat
+    assert web.post("/api/account/delete", json={"confirm": "kai"}, headers=h).status_code == 200
+    assert web.get(f"/api/matches/{mid}").json()["seats"][0]["name"] == "Guest"

@@ -90,6 +90,9 @@ class AccountSeatRow(Base):
     match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    #: the seat's token hash when the account took it: the binding holds only while ``seats.token_hash`` is the same
+    #: (a seat left and taken again by somebody else is no longer the account's)
+    token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[float] = mapped_column(Float)
 
 

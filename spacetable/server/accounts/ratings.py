@@ -172,7 +172,8 @@ class RatingKeeper:
             seats = await tx.fetch(
                 "SELECT s.seat, s.kind, b.account_id, EXISTS (SELECT 1 FROM actions a WHERE a.match_id = s.match_id "
                 "AND a.seat = s.seat AND a.source = 'player') AS moved FROM seats s LEFT JOIN account_seats b "
-                "ON b.match_id = s.match_id AND b.seat = s.seat WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id})
+                "ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
+                "WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id})
             n = len(seats)
             bound = {r["seat"]: r["account_id"] for r in seats if r["account_id"] is not None}
             if any(r["kind"] == "human" and not r["moved"] for r in seats):
@@ -296,6 +297,7 @@ class RatingKeeper:
             params["rt"] = rated
         if opponent:
             where.append("EXISTS (SELECT 1 FROM account_seats s2 JOIN accounts a2 ON a2.id = s2.account_id "
+                         "JOIN seats t2 ON t2.match_id = s2.match_id AND t2.seat = s2.seat AND t2.token_hash = s2.token_hash "
                          "WHERE s2.match_id = r.match_id AND a2.username_key = :opp AND a2.id != r.account_id)")
             params["opp"] = username_key(opponent)
         rows = await self.accounts.read(
@@ -322,7 +324,8 @@ class RatingKeeper:
         marks = ", ".join(f":{k}" for k in names)
         rows = await self.accounts.read(
             "SELECT s.match_id, s.seat, s.kind, s.name, a.username FROM seats s LEFT JOIN account_seats b "
-            "ON b.match_id = s.match_id AND b.seat = s.seat LEFT JOIN accounts a ON a.id = b.account_id "
+            "ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
+            "LEFT JOIN accounts a ON a.id = b.account_id "
             f"WHERE s.match_id IN ({marks}) ORDER BY s.match_id, s.seat", **names)
         out: dict[str, list[dict[str, Any]]] = {}
         for r in rows:

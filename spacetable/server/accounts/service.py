@@ -471,14 +471,18 @@ class AccountService:
         mac = hmac.new(await self.seat_key(), f"{match_id}:{seat}:{account_id}".encode(), hashlib.sha256).digest()
         return b64url(mac[:18])
 
-    async def bind_seat(self, match_id: str, seat: int, account_id: str, game: str, rated: bool | None) -> None:
-        """Record that ``account_id`` sits on the seat (and the match's rated/casual choice, made by its creator)."""
+    async def bind_seat(self, match_id: str, seat: int, account_id: str, game: str, rated: bool | None,
+                        token: str) -> None:
+        """Record that ``account_id`` sits on the seat with ``token`` (and the match's rated/casual choice, made by its
+        creator). The binding holds while the seat keeps that token."""
         now = time.time()
+        token_hash = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
         async def job(tx: Tx) -> None:
             await tx.execute("DELETE FROM account_seats WHERE match_id = :m AND seat = :s", {"m": match_id, "s": seat})
-            await tx.execute("INSERT INTO account_seats (match_id, seat, account_id, created_at) VALUES (:m, :s, :a, :t)",
-                             {"m": match_id, "s": seat, "a": account_id, "t": now})
+            await tx.execute("INSERT INTO account_seats (match_id, seat, account_id, token_hash, created_at) "
+                             "VALUES (:m, :s, :a, :h, :t)", {"m": match_id, "s": seat, "a": account_id, "h": token_hash,
+                                                             "t": now})
             found = await tx.fetch("SELECT 1 AS x FROM account_matches WHERE match_id = :m", {"m": match_id})
             if not found:
                 await tx.execute("INSERT INTO account_matches (match_id, game, rated, state, created_at, done_at) "
@@ -489,7 +493,9 @@ class AccountService:
 
     async def my_seat(self, s: Session, match_id: str, seat: int) -> str:
         """The token of one of the account's own seats (403 for a seat that is not the account's)."""
-        row = await self.one("SELECT account_id FROM account_seats WHERE match_id = :m AND seat = :s", m=match_id, s=seat)
+        row = await self.one("SELECT b.account_id FROM account_seats b JOIN seats s ON s.match_id = b.match_id "
+                             "AND s.seat = b.seat AND s.token_hash = b.token_hash WHERE b.match_id = :m AND b.seat = :s",
+                             m=match_id, s=seat)
         if row is None or row["account_id"] != s.account_id:
             raise ServiceError(403, "not_your_seat", f"seat {seat} of this match is not yours")
         m = await self.matches.get(match_id)
@@ -518,19 +524,48 @@ class AccountService:
             except ServiceError:
                 out.append({"match_id": c["match_id"], "seat": c["seat"], "claimed": False})
                 continue
-            bound = await self.one("SELECT account_id FROM account_seats WHERE match_id = :m AND seat = :s",
-                                   m=m.id, s=c["seat"])
+            bound = await self.one("SELECT b.account_id FROM account_seats b JOIN seats s ON s.match_id = b.match_id "
+                                   "AND s.seat = b.seat AND s.token_hash = b.token_hash "
+                                   "WHERE b.match_id = :m AND b.seat = :s", m=m.id, s=c["seat"])
             if bound is not None:
                 out.append({"match_id": m.id, "seat": c["seat"], "claimed": bound["account_id"] == s.account_id})
                 continue
-            await self.bind_seat(m.id, c["seat"], s.account_id, m.game.id, False)
-            out.append({"match_id": m.id, "seat": c["seat"], "claimed": True})
+            # the seat takes the account's own token (so that the account opens it on any device); the guest token
+            # stops working, and this browser gets the new one
+            token = await self.seat_token(m.id, c["seat"], s.account_id)
+            if m.status != "finished":
+                try:
+                    await self.rekey(m.id, c["seat"], c["token"], token)
+                except ServiceError:
+                    out.append({"match_id": m.id, "seat": c["seat"], "claimed": False})
+                    continue
+                await self.bind_seat(m.id, c["seat"], s.account_id, m.game.id, False, token)
+                out.append({"match_id": m.id, "seat": c["seat"], "claimed": True, "token": token})
+            else:  # a finished match keeps its seats as they are: the binding names the guest token
+                await self.bind_seat(m.id, c["seat"], s.account_id, m.game.id, False, c["token"])
+                out.append({"match_id": m.id, "seat": c["seat"], "claimed": True})
         return out
+
+    async def rekey(self, match_id: str, seat: int, old: str, new: str) -> None:
+        """Give a seat a new token (the holder of ``old`` asks): sockets bound to the old token are closed (SRV-A4)."""
+        svc = self.matches
+
+        async def op(m: Any) -> None:
+            from ..live import Seat, hash_token
+
+            svc.check_token(m, seat, old)
+            restore = svc.memo(m)
+            cur = m.seats[seat]
+            m.seats[seat] = Seat(cur.kind, cur.name, hash_token(new), cur.agent)
+            await svc.store_change(m, restore, "update", seat)
+
+        await svc.mutate(match_id, op)
 
     async def my_matches(self, s: Session, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         """The account's seats in matches not over yet (to resume them from any device)."""
         rows = await self.read("SELECT s.match_id, s.seat, m.game, m.name, m.status, m.to_act, m.updated_at "
-                               "FROM account_seats s JOIN matches m ON m.id = s.match_id "
+                               "FROM account_seats s JOIN matches m ON m.id = s.match_id JOIN seats t "
+                               "ON t.match_id = s.match_id AND t.seat = s.seat AND t.token_hash = s.token_hash "
                                "WHERE s.account_id = :a AND m.status != 'finished' ORDER BY m.updated_at DESC LIMIT :n",
                                a=s.account_id, n=limit)
         out = []
@@ -548,7 +583,9 @@ class AccountService:
         account_id = s.account_id
 
         async def job(tx: Tx) -> list[dict[str, Any]]:
-            seats = await tx.fetch("SELECT match_id, seat FROM account_seats WHERE account_id = :a", {"a": account_id})
+            seats = await tx.fetch("SELECT b.match_id, b.seat FROM account_seats b JOIN seats s ON s.match_id = b.match_id "
+                                   "AND s.seat = b.seat AND s.token_hash = b.token_hash WHERE b.account_id = :a",
+                                   {"a": account_id})
             for r in seats:
                 await tx.execute("UPDATE seats SET name = :n WHERE match_id = :m AND seat = :s",
                                  {"n": DELETED_NAME, "m": r["match_id"], "s": r["seat"]})

@@ -360,7 +360,7 @@ async def create_match(body: CreateRated, c: Ctx, a: Accounts, s: Writer, client
         raise ServiceError(422, "bad_config", f"join_seat {seat} is not an open seat")
     token = await a.seat_token(m.id, seat, s.account_id)
     await c.service.join(m.id, seat, s.account["display_name"], token)
-    await a.bind_seat(m.id, seat, s.account_id, m.game.id, body.rated)
+    await a.bind_seat(m.id, seat, s.account_id, m.game.id, body.rated, token)
     return {"match": await c.service.summary(m.id), "seat": seat, "token": token, "link": seat_link(m.id, seat, token),
             "rated": body.rated}
 
@@ -372,7 +372,7 @@ async def join(match_id: str, seat: int, c: Ctx, a: Accounts, s: Writer, client:
     m = await c.service.get(match_id)
     token = await a.seat_token(m.id, seat, s.account_id)
     await c.service.join(m.id, seat, s.account["display_name"], token)
-    await a.bind_seat(m.id, seat, s.account_id, m.game.id, False)
+    await a.bind_seat(m.id, seat, s.account_id, m.game.id, False, token)
     return {"seat": seat, "token": token, "link": seat_link(m.id, seat, token), "match": await c.service.summary(m.id),
             "rated": await a.is_rated(m.id)}
 

@@ -78,6 +78,7 @@ def upgrade() -> None:
         sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("token_hash", sa.String(64), nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
     )
     op.create_index("ix_account_seats_account_id", "account_seats", ["account_id"])

@@ -89,6 +89,7 @@ async function claimGuestSeats() {
   if (!seats.length) return;
   try {
     const done = await accountApi("/api/account/claim", { seats: seats.slice(0, 200) });
+    for (const d of done) if (d.claimed && d.token) rememberSeat(d.match_id, d.seat, d.token);  // the account's token now
     const n = done.filter((d) => d.claimed).length;
     if (n) notify({ kind: "ok", text: t("account.claimed", { n }) });
   } catch (e) { notifyError(e); }
