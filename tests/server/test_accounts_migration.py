@@ -41,8 +41,8 @@ def test_upgrade_downgrade_upgrade(db_url: str) -> None:
         with engine.begin() as conn:
             conn.execute(sa.text("INSERT INTO accounts (id, username, username_key, display_name, lang, created_at) "
                                  "VALUES ('a1', 'Ana', 'ana', 'Ana', 'en', 0)"))
-            conn.execute(sa.text("INSERT INTO account_seats (match_id, seat, account_id, created_at) "
-                                 "VALUES ('m1', 0, 'a1', 0)"))
+            conn.execute(sa.text("INSERT INTO account_seats (match_id, seat, account_id, token_hash, created_at) "
+                                 "VALUES ('m1', 0, 'a1', 'h', 0)"))
             with pytest.raises(sa.exc.IntegrityError), conn.begin_nested():  # usernames unique by key
                 conn.execute(sa.text("INSERT INTO accounts (id, username, username_key, display_name, lang, created_at) "
                                      "VALUES ('a2', 'ANA', 'ana', 'x', 'en', 0)"))
