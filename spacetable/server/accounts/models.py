@@ -8,7 +8,7 @@ the page must be able to read it back).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db import Base
@@ -112,7 +112,11 @@ class RatedMatchRow(Base):
 
 class RatingRow(Base):
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_board", "game", "ordinal"),)
+    #: the leaderboard's order (game, best conservative rating first, ties by account), and the same for settled
+    #: ratings only (10 games or more: ``ratings.PROVISIONAL_GAMES``), so a page reads only its own rows
+    __table_args__ = (Index("ix_ratings_board", "game", "ordinal", "account_id"),
+                      Index("ix_ratings_settled", "game", "ordinal", "account_id", sqlite_where=text("games >= 10"),
+                            postgresql_where=text("games >= 10")))
 
     account_id: Mapped[str] = mapped_column(String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     game: Mapped[str] = mapped_column(String(32), primary_key=True)

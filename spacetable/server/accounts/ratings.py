@@ -337,11 +337,12 @@ class RatingKeeper:
                           provisional: bool = False) -> tuple[list[dict[str, Any]], bool]:
         """One page of a game's leaderboard, best conservative rating first (provisional ratings left out unless
         asked for)."""
-        cond = "" if provisional else " AND r.games >= :pg"
+        # ``games >= 10`` written as a literal, so that the partial index ix_ratings_settled serves the page
+        cond = "" if provisional else f" AND r.games >= {int(PROVISIONAL_GAMES)}"
         rows = await self.accounts.read(
             "SELECT r.*, a.username, a.display_name FROM ratings r JOIN accounts a ON a.id = r.account_id "
-            f"WHERE r.game = :g{cond} ORDER BY r.ordinal DESC, a.username_key LIMIT :n OFFSET :o",
-            g=game, pg=PROVISIONAL_GAMES, n=limit + 1, o=offset)
+            f"WHERE r.game = :g{cond} ORDER BY r.ordinal DESC, r.account_id DESC LIMIT :n OFFSET :o",
+            g=game, n=limit + 1, o=offset)
         more = len(rows) > limit
         return [{"rank": offset + i + 1, "username": r["username"], "display_name": r["display_name"], **rating_json(r)}
                 for i, r in enumerate(rows[:limit])], more

@@ -102,7 +102,9 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer, nullable=False, server_default="0"),
         sa.Column("updated_at", sa.Float, nullable=False),
     )
-    op.create_index("ix_ratings_board", "ratings", ["game", "ordinal"])
+    op.create_index("ix_ratings_board", "ratings", ["game", "ordinal", "account_id"])
+    op.create_index("ix_ratings_settled", "ratings", ["game", "ordinal", "account_id"],
+                    sqlite_where=sa.text("games >= 10"), postgresql_where=sa.text("games >= 10"))
     op.create_table(
         "rating_history",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
