@@ -40,6 +40,9 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
+from .accounts.passkeys import Passkeys
+from .accounts.ratings import RatingKeeper
+from .accounts.service import AccountService, AccountSettings
 from .errors import HTTP_CODES, ServiceError, error_body
 from .fanout import open_fanout
 from .http import BodyGuard
@@ -100,13 +103,14 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
-               db_writers: int = 2) -> FastAPI:
+               db_writers: int = 2, accounts: dict[str, Any] | None = None) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
     ``redis_url``: share the matches with the other processes of the service (fan-out, shared rate limits);
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
-    PostgreSQL connections committing actions (group commit)."""
+    PostgreSQL connections committing actions (group commit); ``accounts``: :class:`AccountSettings` fields
+    (mail relay, public URL, cookies; docs/accounts.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
@@ -115,6 +119,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     server_id = new_server_id()
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)
+    account_service = AccountService(service, AccountSettings(**(accounts or {})))
+    ratings = RatingKeeper(account_service)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -122,9 +128,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
             storage.migrate()
         await service.start()
         service.ai_seats.runner.warm()
+        ratings.start()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
+        await ratings.stop()
         await service.stop()
 
     app = FastAPIOffline(title="spacetable", version=__version__, lifespan=lifespan, redoc_url=None,
@@ -133,6 +141,9 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.ctx = Context(service, limits, RateLimiter(limits, redis_url))
     app.state.service = service
     app.state.limits = limits
+    app.state.accounts = account_service
+    app.state.ratings = ratings
+    app.state.passkeys = Passkeys(account_service)
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)

@@ -106,6 +106,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--meter", action="store_true",
                    help="count the CPU time of each step of an action (/health 'hotpath'; bench/server_load.py), "
                         "measuring one action in eight, about 5 us an action on average")
+    a = p.add_argument_group("accounts (see docs/accounts.md)")
+    a.add_argument("--smtp-url", default=os.environ.get("SPACETABLE_SMTP_URL"),
+                   help="mail relay for account e-mails: smtp://[user:password@]host[:port][?starttls=1] or smtps://... "
+                        "(default $SPACETABLE_SMTP_URL); without one, password accounts are off and passkeys still work")
+    a.add_argument("--mail-from", default=os.environ.get("SPACETABLE_MAIL_FROM"),
+                   help="sender address of account e-mails (default $SPACETABLE_MAIL_FROM)")
+    a.add_argument("--public-url", default=os.environ.get("SPACETABLE_PUBLIC_URL"),
+                   help="the address players reach this server at, e.g. https://table.example.org (links in mails, "
+                        "the passkeys' relying party; default $SPACETABLE_PUBLIC_URL, else the request's own address)")
+    a.add_argument("--secure-cookies", choices=("auto", "always", "never"),
+                   default=os.environ.get("SPACETABLE_SECURE_COOKIES", "auto"),
+                   help="Secure flag of the session cookie: auto (when the request came over HTTPS, directly or through a "
+                        "trusted proxy), always, never (default auto)")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -116,6 +129,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seat joins, leaves and AI seats per client address (default {d.rate_join})")
     b.add_argument("--rate-act", type=_rate, default=d.rate_act,
                    help=f"actions and undo requests per client address (default {d.rate_act})")
+    b.add_argument("--rate-signin", type=_rate, default=d.rate_signin,
+                   help=f"sign-in attempts per client address (default {d.rate_signin})")
+    b.add_argument("--rate-signin-account", type=_rate, default=d.rate_signin_account,
+                   help=f"password sign-in attempts per account (default {d.rate_signin_account})")
+    b.add_argument("--rate-mail", type=_rate, default=d.rate_mail,
+                   help=f"sign-up and reset mails per client address and per e-mail address (default {d.rate_mail})")
+    b.add_argument("--rate-account", type=_rate, default=d.rate_account,
+                   help=f"other signed-in account changes per account (default {d.rate_account})")
     b.add_argument("--max-match-sockets", type=int, default=d.max_match_sockets,
                    help=f"WebSockets on one match (default {d.max_match_sockets})")
     b.add_argument("--max-sockets", type=int, default=d.max_sockets,
@@ -307,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
         assert sock is not None
         shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
         options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
-                   "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}
+                   "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
+                   "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
+                                "secure_cookies": args.secure_cookies}}
         common: dict[str, Any] = {
             "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level,
             "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import guides, lobby, pages, play, replays, sockets
+from . import accounts, guides, lobby, pages, play, replays, sockets
 
 ROUTERS: tuple[APIRouter, ...] = (lobby.router, play.router, replays.router, sockets.router, pages.router,
-                                    guides.router)
+                                  guides.router, accounts.router)
