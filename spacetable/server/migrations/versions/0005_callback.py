@@ -1,0 +1,92 @@
+"""Notifications (issue 21): the outbox, the in-page inbox, preferences and settings, Web Push subscriptions,
+the server's own secrets.
+
+Revision ID: 0005
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "notify_outbox",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("dedup", sa.String(200), nullable=False, unique=True),
+        sa.Column("account_id", sa.String(64), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("channel", sa.String(8), nullable=False),
+        sa.Column("target", sa.String(32), nullable=True),
+        sa.Column("payload", sa.Text, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("due_at", sa.Float, nullable=False),
+        sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("status", sa.String(8), nullable=False, server_default="pending"),
+        sa.Column("claim", sa.String(64), nullable=True),
+        sa.Column("claim_until", sa.Float, nullable=True),
+        sa.Column("done_at", sa.Float, nullable=True),
+        sa.Column("error", sa.String(200), nullable=True),
+    )
+    op.create_index("ix_notify_outbox_account_id", "notify_outbox", ["account_id"])
+    op.create_index("ix_notify_outbox_due_at", "notify_outbox", ["due_at"])
+    op.create_index("ix_notify_outbox_status", "notify_outbox", ["status"])
+    op.create_index("ix_notify_outbox_done_at", "notify_outbox", ["done_at"])
+    op.create_table(
+        "notify_inbox",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("dedup", sa.String(200), nullable=False, unique=True),
+        sa.Column("account_id", sa.String(64), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("payload", sa.Text, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("read_at", sa.Float, nullable=True),
+    )
+    op.create_index("ix_notify_inbox_account_id", "notify_inbox", ["account_id"])
+    op.create_index("ix_notify_inbox_created_at", "notify_inbox", ["created_at"])
+    op.create_table(
+        "notify_prefs",
+        sa.Column("account_id", sa.String(64), primary_key=True),
+        sa.Column("kind", sa.String(16), primary_key=True),
+        sa.Column("channel", sa.String(8), primary_key=True),
+        sa.Column("enabled", sa.Boolean, nullable=False),
+    )
+    op.create_table(
+        "notify_settings",
+        sa.Column("account_id", sa.String(64), primary_key=True),
+        sa.Column("email_mode", sa.String(8), nullable=False, server_default="instant"),
+        sa.Column("quiet_minutes", sa.Integer, nullable=False, server_default="30"),
+        sa.Column("digest_hour", sa.Integer, nullable=False, server_default="8"),
+        sa.Column("sound", sa.Boolean, nullable=False, server_default=sa.true()),
+        sa.Column("digest_claim", sa.String(64), nullable=True),
+        sa.Column("digest_until", sa.Float, nullable=True),
+    )
+    op.create_table(
+        "push_subscriptions",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("account_id", sa.String(64), nullable=False),
+        sa.Column("endpoint", sa.Text, nullable=False),
+        sa.Column("endpoint_hash", sa.String(64), nullable=False, unique=True),
+        sa.Column("p256dh", sa.String(128), nullable=False),
+        sa.Column("auth", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_index("ix_push_subscriptions_account_id", "push_subscriptions", ["account_id"])
+    op.create_table(
+        "server_secrets",
+        sa.Column("name", sa.String(32), primary_key=True),
+        sa.Column("value", sa.Text, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+
+
+def downgrade() -> None:
+    for name in ("server_secrets", "push_subscriptions", "notify_settings", "notify_prefs", "notify_inbox", "notify_outbox"):
+        op.drop_table(name)
