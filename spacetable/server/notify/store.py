@@ -169,8 +169,9 @@ def enqueue(conn: Connection, events: Iterable[Event], now: float | None = None)
         payload = json.dumps(ev.data, sort_keys=True, separators=(",", ":"))
         base = f"{ev.kind}:{ev.key}:{ev.account_id}"
         if chosen["page"].get(ev.kind):
-            added += conn.execute(_insert(conn, InboxRow).values(
-                dedup=base[:200], account_id=ev.account_id, kind=ev.kind, payload=payload, created_at=now)).rowcount
+            added += len(conn.execute(_insert(conn, InboxRow).values(
+                dedup=base[:200], account_id=ev.account_id, kind=ev.kind, payload=payload, created_at=now)
+                .returning(InboxRow.id)).all())
         rows: list[dict[str, Any]] = []
         if chosen["push"].get(ev.kind):
             for sub_id in conn.execute(select(PushSubscriptionRow.id).where(
@@ -186,9 +187,9 @@ def enqueue(conn: Connection, events: Iterable[Event], now: float | None = None)
                              "dedup": f"digest:{base}"})
         for r in rows:
             r["dedup"] = r["dedup"][:200]
-            added += conn.execute(_insert(conn, OutboxRow).values(
+            added += len(conn.execute(_insert(conn, OutboxRow).values(
                 account_id=ev.account_id, kind=ev.kind, payload=payload, created_at=now, status="pending", attempts=0,
-                **r)).rowcount
+                **r).returning(OutboxRow.id)).all())
     return added
 
 
