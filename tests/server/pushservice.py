@@ -131,7 +131,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = self.rfile.read(length)
                 status = service.handle(self.path, {k.lower(): v for k, v in self.headers.items()}, body)

@@ -51,7 +51,7 @@ class Inbox:
         self.messages: list[email.message.EmailMessage] = []
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
         with self.lock:
             self.messages.append(msg)  # type: ignore[arg-type]
