@@ -1,0 +1,151 @@
+"""Outgoing e-mail through the operator's SMTP relay (accounts' verification and reset mails, notifications).
+
+One small interface: :class:`Mailer` ``send(to, subject, text, html=None, headers=None)``. The relay is named by
+``spacetable serve --smtp-url`` / ``SPACETABLE_SMTP_URL`` as a URL:
+
+* ``smtp://host:25`` plain (a relay on the same host or network), ``smtp://user:password@host:587?starttls=1``
+  upgraded with STARTTLS (the default on port 587), ``smtps://user:password@host:465`` TLS from the first byte.
+
+``--mail-from`` / ``SPACETABLE_MAIL_FROM`` is the sender address, ``--public-url`` / ``SPACETABLE_PUBLIC_URL`` the
+address players use to reach the server (links in mails). Without a relay :func:`mailer_from` gives ``None`` and
+whatever needs mail (password accounts) is off. Sending runs in a thread (``smtplib`` blocks), never on the event
+loop; the relay's password, the recipients' tokens and the message bodies are never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import smtplib
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formataddr, make_msgid
+from urllib.parse import parse_qs, unquote, urlsplit
+
+log = logging.getLogger("spacetable.server.mail")
+
+SMTP_URL_ENV = "SPACETABLE_SMTP_URL"
+MAIL_FROM_ENV = "SPACETABLE_MAIL_FROM"
+PUBLIC_URL_ENV = "SPACETABLE_PUBLIC_URL"
+
+
+class MailError(Exception):
+    """The relay refused or could not be reached (the message says which, never with secrets)."""
+
+
+@dataclass(frozen=True)
+class SmtpRelay:
+    host: str
+    port: int
+    tls: bool = False  # TLS from the first byte (smtps)
+    starttls: bool = False
+    username: str | None = None
+    password: str | None = None
+    timeout: float = 20.0
+
+    def __repr__(self) -> str:  # never show the password
+        return f"SmtpRelay({self.host}:{self.port}, tls={self.tls}, starttls={self.starttls}, user={self.username!r})"
+
+    @classmethod
+    def from_url(cls, url: str) -> SmtpRelay:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps"):
+            raise ValueError("the SMTP URL must start with smtp:// or smtps://")
+        if not parts.hostname:
+            raise ValueError("the SMTP URL names no host")
+        tls = parts.scheme == "smtps"
+        port = parts.port or (465 if tls else 25)
+        query = parse_qs(parts.query)
+        flag = (query.get("starttls") or [""])[0].lower()
+        starttls = not tls and (flag in ("1", "true", "yes") or (flag == "" and port == 587))
+        return cls(parts.hostname, port, tls, starttls, unquote(parts.username) if parts.username else None,
+                   unquote(parts.password) if parts.password else None)
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """What ``spacetable serve`` knows about mail: the relay URL, the sender and the public URL."""
+
+    smtp_url: str | None = None
+    mail_from: str | None = None
+    public_url: str | None = None
+
+    @classmethod
+    def from_env(cls) -> MailSettings:
+        return cls(os.environ.get(SMTP_URL_ENV) or None, os.environ.get(MAIL_FROM_ENV) or None,
+                   os.environ.get(PUBLIC_URL_ENV) or None)
+
+
+class Mailer:
+    """Sends messages through one relay. ``sent`` counts the messages handed over (for ``/health`` and tests)."""
+
+    def __init__(self, relay: SmtpRelay, sender: str, sender_name: str = "spacetable") -> None:
+        self.relay = relay
+        self.sender = sender
+        self.sender_name = sender_name
+        self.sent = 0
+
+    def build(self, to: str, subject: str, text: str, html: str | None = None,
+              headers: Mapping[str, str] | None = None) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"] = formataddr((self.sender_name, self.sender))
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or None)
+        msg["Auto-Submitted"] = "auto-generated"
+        for name, value in (headers or {}).items():
+            if "\n" in name or "\r" in name or "\n" in value or "\r" in value:
+                raise ValueError("a mail header may not contain a line break")
+            msg[name] = value
+        msg.set_content(text)
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+        return msg
+
+    def _send_sync(self, msg: EmailMessage) -> None:
+        r = self.relay
+        context = ssl.create_default_context()
+        smtp: smtplib.SMTP
+        if r.tls:
+            smtp = smtplib.SMTP_SSL(r.host, r.port, timeout=r.timeout, context=context)
+        else:
+            smtp = smtplib.SMTP(r.host, r.port, timeout=r.timeout)
+        try:
+            smtp.ehlo()
+            if r.starttls:
+                smtp.starttls(context=context)
+                smtp.ehlo()
+            if r.username and r.password:
+                smtp.login(r.username, r.password)
+            smtp.send_message(msg)
+        finally:
+            try:
+                smtp.quit()
+            except smtplib.SMTPException:
+                smtp.close()
+
+    async def send(self, to: str, subject: str, text: str, html: str | None = None,
+                   headers: Mapping[str, str] | None = None) -> None:
+        """Send one message (plain text, with an HTML alternative if given); :class:`MailError` if it fails."""
+        msg = self.build(to, subject, text, html, headers)
+        try:
+            await asyncio.to_thread(self._send_sync, msg)
+        except (OSError, smtplib.SMTPException) as exc:
+            # the class of the failure only: no addresses, bodies or credentials in the log
+            log.warning("a mail could not be sent through %s:%d (%s)", self.relay.host, self.relay.port,
+                        type(exc).__name__)
+            raise MailError(f"the mail relay failed ({type(exc).__name__})") from None
+        self.sent += 1
+        log.info("mail sent", extra={"relay": f"{self.relay.host}:{self.relay.port}"})
+
+
+def mailer_from(settings: MailSettings) -> Mailer | None:
+    """The mailer of ``settings``, or ``None`` when no relay is named (then password accounts are off)."""
+    if not settings.smtp_url:
+        return None
+    relay = SmtpRelay.from_url(settings.smtp_url)
+    sender = settings.mail_from or f"noreply@{relay.host}"
+    return Mailer(relay, sender)
