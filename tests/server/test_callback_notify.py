@@ -21,7 +21,8 @@ from sqlalchemy.engine import Engine
 
 from spacetable.server.db import make_engine, run_migrations
 from spacetable.server.errors import ServiceError
-from spacetable.server.notify import Contact, Event, Notifier, NotifyConfig, Relay, push, store
+from spacetable.server.mail import Mailer, SmtpRelay
+from spacetable.server.notify import Contact, Event, Notifier, NotifyConfig, push, store
 from spacetable.server.notify.models import OutboxRow, PushSubscriptionRow
 
 from .pushservice import PushService
@@ -59,7 +60,7 @@ class Inbox:
 
 
 @pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, Relay]]:
+def smtp() -> Iterator[tuple[Inbox, Mailer]]:
     inbox = Inbox()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -67,7 +68,7 @@ def smtp() -> Iterator[tuple[Inbox, Relay]]:
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield inbox, Relay(host="127.0.0.1", port=port, sender="tables@example.org", security="none")
+        yield inbox, Mailer(SmtpRelay("127.0.0.1", port), "tables@example.org")
     finally:
         controller.stop()
 
@@ -75,9 +76,9 @@ def smtp() -> Iterator[tuple[Inbox, Relay]]:
 CONTACTS = {"alice": Contact("alice@example.org", "fr"), "bob": Contact("bob@example.org", "en")}
 
 
-def notifier(engine: Engine, relay: Relay | None = None, **config: Any) -> Notifier:
-    cfg = NotifyConfig(public_url="https://tables.example.org", push_allow_insecure_loopback=True, relay=relay, **config)
-    return Notifier(engine, cfg, CONTACTS.get)
+def notifier(engine: Engine, relay: Mailer | None = None, **config: Any) -> Notifier:
+    cfg = NotifyConfig(public_url="https://tables.example.org", push_allow_insecure_loopback=True, **config)
+    return Notifier(engine, cfg, CONTACTS.get, relay)
 
 
 def run(coro: Any) -> Any:
@@ -264,7 +265,7 @@ def test_two_processes_deliver_each_event_once(engine: Engine, push_service: Pus
 
 
 # ------------------------------------------------------------------------------- mail
-def test_your_turn_mail_quiet_period_and_unsubscribe_link(engine: Engine, smtp: tuple[Inbox, Relay]) -> None:
+def test_your_turn_mail_quiet_period_and_unsubscribe_link(engine: Engine, smtp: tuple[Inbox, Mailer]) -> None:
     inbox, relay = smtp
     add_match(engine, "corr1")
     add_match(engine, "corr2")
@@ -296,7 +297,7 @@ def test_your_turn_mail_quiet_period_and_unsubscribe_link(engine: Engine, smtp: 
     assert sorted(r.status for r in outbox(engine, "email")) == ["dropped", "sent"]
 
 
-def test_digest_one_mail_a_day(engine: Engine, smtp: tuple[Inbox, Relay]) -> None:
+def test_digest_one_mail_a_day(engine: Engine, smtp: tuple[Inbox, Mailer]) -> None:
     inbox, relay = smtp
     with engine.begin() as conn:
         store.save_settings(conn, "alice", store.Settings(email_mode="digest", digest_hour=7))

@@ -12,7 +12,6 @@ told to an account in the page (the bell), by Web Push and by e-mail, each chann
 from __future__ import annotations
 
 from .dispatcher import Contact, Directory, Notifier, NotifyConfig
-from .mailer import Relay
 from .store import CHANNELS, KINDS, Event
 
-__all__ = ["CHANNELS", "KINDS", "Contact", "Directory", "Event", "Notifier", "NotifyConfig", "Relay"]
+__all__ = ["CHANNELS", "KINDS", "Contact", "Directory", "Event", "Notifier", "NotifyConfig"]

@@ -10,9 +10,9 @@ A round runs every ``poll`` seconds, and at once after this process stored an ev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
-import smtplib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from ..mail import Mailer, MailError
 from . import mailer, push, store, texts
 from .store import Delivery, Event
 
@@ -49,7 +50,6 @@ class NotifyConfig:
     push_contact: str | None = None
     #: tests only: push endpoints on loopback, over plain http (``--push-allow-insecure-loopback``)
     push_allow_insecure_loopback: bool = False
-    relay: mailer.Relay | None = None
     poll: float = 2.0
     batch: int = 50
     concurrency: int = 8
@@ -58,8 +58,6 @@ class NotifyConfig:
     def contact(self) -> str:
         if self.push_contact:
             return self.push_contact
-        if self.relay is not None:
-            return f"mailto:{self.relay.sender}"
         return self.public_url
 
 
@@ -85,12 +83,12 @@ def match_waits(engine: Engine, match_id: str, seat: int) -> bool:
 class Notifier:
     """One process's part of the notifications."""
 
-    def __init__(self, engine: Engine, config: NotifyConfig, directory: Directory,
-                 sender: mailer.Sender | None = None) -> None:
+    def __init__(self, engine: Engine, config: NotifyConfig, directory: Directory, mail: Mailer | None = None) -> None:
         self.engine = engine
         self.config = config
         self.directory = directory
-        self.send_mail: mailer.Sender | None = sender or (config.relay.send if config.relay is not None else None)
+        #: the operator's SMTP relay (``server/mail.py``); ``None``: no mail channel
+        self.mailer = mail
         self.token = f"n-{secrets.token_hex(8)}"
         self.stats = Stats()
         self.vapid: push.Vapid | None = None
@@ -162,10 +160,8 @@ class Notifier:
             except Exception:
                 log.exception("a notification round failed")
             self._wake.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.config.poll)
-            except TimeoutError:
-                pass
 
     async def round(self, now: float | None = None) -> int:
         """Claim and deliver what is due now; the number of deliveries handled."""
@@ -175,119 +171,119 @@ class Notifier:
             if rows:
                 sem = asyncio.Semaphore(self.config.concurrency)
 
-                async def one(row: Delivery) -> None:
+                async def one(row: Delivery, sem: asyncio.Semaphore = sem) -> None:
                     async with sem:
-                        await asyncio.to_thread(self.deliver, row)
+                        await self.deliver(row)
 
                 await asyncio.gather(*(one(r) for r in rows))
                 handled += len(rows)
             digests = await asyncio.to_thread(store.claim_digests, self.engine, self.token, 20, now)
             for account, lines in digests.items():
-                await asyncio.to_thread(self.deliver_digest, account, lines)
+                await self.deliver_digest(account, lines)
                 handled += len(lines)
             if len(rows) < self.config.batch and not digests:
                 return handled
 
-    def deliver(self, row: Delivery) -> None:
-        """Send one claimed delivery and record the result (in a worker thread)."""
+    async def deliver(self, row: Delivery) -> None:
+        """Send one claimed delivery and record the result."""
         data = row.data
         try:
             if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None \
-                    and not match_waits(self.engine, str(data["match"]), int(data["seat"])):
-                self._finish(row, "dropped", "already played")
+                    and not await asyncio.to_thread(match_waits, self.engine, str(data["match"]), int(data["seat"])):
+                await self._finish(row, "dropped", "already played")
                 return
-            contact = self.directory(row.account_id)
+            contact = await asyncio.to_thread(self.directory, row.account_id)
             if contact is None:
-                self._finish(row, "dropped", "no such account")
+                await self._finish(row, "dropped", "no such account")
                 return
             if row.channel == "push":
-                self._push(row, data, contact)
+                await self._push(row, data, contact)
             elif row.channel == "email":
-                self._email(row, [(row.kind, data)], contact, digest=False)
-        except (push.PushFailed, smtplib.SMTPException, OSError) as exc:
-            self._retry(row, f"{type(exc).__name__}: {exc}"[:200])
+                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False):
+                    await self._finish(row, "sent")
+                else:
+                    await self._finish(row, "dropped", "no mail relay, address or consent")
+        except (push.PushFailed, MailError, OSError) as exc:
+            await self._retry(row, f"{type(exc).__name__}: {exc}"[:200])
         except Exception as exc:
             log.exception("notification %s could not be delivered", row.id)
-            self._retry(row, type(exc).__name__)
+            await self._retry(row, type(exc).__name__)
 
-    def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
-        store.finish(self.engine, [row.id], self.token, status, error)
+    async def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
+        await asyncio.to_thread(store.finish, self.engine, [row.id], self.token, status, error)
         if status == "sent":
             self.stats.sent[row.channel] += 1
         elif status == "dropped":
             self.stats.dropped += 1
+        elif status == "failed":
+            self.stats.failed += 1
 
-    def _retry(self, row: Delivery, error: str) -> None:
-        if store.retry(self.engine, row, self.token, error) == "failed":
+    async def _retry(self, row: Delivery, error: str) -> None:
+        if await asyncio.to_thread(store.retry, self.engine, row, self.token, error) == "failed":
             self.stats.failed += 1
             log.warning("notification %s given up after %d tries: %s", row.id, row.attempts, error)
         else:
             self.stats.retried += 1
 
-    def _push(self, row: Delivery, data: dict[str, Any], contact: Contact) -> None:
-        info = push.subscription(self.engine, row.target or "")
+    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact) -> None:
+        info = await asyncio.to_thread(push.subscription, self.engine, row.target or "")
         if info is None:
-            self._finish(row, "dropped", "subscription removed")
+            await self._finish(row, "dropped", "subscription removed")
             return
         title, body = texts.message(row.kind, data, contact.lang)
         message = {"title": title, "body": body, "url": texts.link("", data), "tag": f"{row.kind}:{data.get('match', '')}",
                    "kind": row.kind}
         assert self.vapid is not None
         try:
-            push.send(self.vapid, info, message, self.config.contact, self.config.push_allow_insecure_loopback)
+            await asyncio.to_thread(push.send, self.vapid, info, message, self.config.contact,
+                                    self.config.push_allow_insecure_loopback)
         except push.Gone:
-            push.forget(self.engine, row.target or "")
-            self._finish(row, "dropped", "subscription gone")
+            await asyncio.to_thread(push.forget, self.engine, row.target or "")
+            await self._finish(row, "dropped", "subscription gone")
             return
         except push.Refused as exc:
-            self._finish(row, "failed", str(exc))
-            self.stats.failed += 1
+            await self._finish(row, "failed", str(exc))
             return
-        self._finish(row, "sent")
+        await self._finish(row, "sent")
 
-    def _email(self, row: Delivery | None, items: list[tuple[str, dict[str, Any]]], contact: Contact, digest: bool,
-               account_id: str | None = None) -> None:
-        account = row.account_id if row is not None else str(account_id)
-        if self.send_mail is None or self.config.relay is None or not contact.email:
-            if row is not None:
-                self._finish(row, "dropped", "no mail relay or address")
-            return
-        with self.engine.connect() as conn:
-            mode = store.settings(conn, account).email_mode
-        if mode == "off":
-            if row is not None:
-                self._finish(row, "dropped", "unsubscribed")
-            return
-        msg = mailer.compose(self.config.relay.sender, contact.email, contact.lang, self.config.public_url,
-                             self.unsubscribe_link(account), items, digest=digest)
-        self.send_mail(msg)
-        if row is not None:
-            self._finish(row, "sent")
+    async def _email(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact,
+                     digest: bool) -> bool:
+        """Send one mail (one event, or a digest); ``False`` when there is nobody or nothing to send it by."""
+        if self.mailer is None or not contact.email:
+            return False
 
-    def deliver_digest(self, account_id: str, lines: list[Delivery]) -> None:
+        def mode() -> str:
+            with self.engine.connect() as conn:
+                return store.settings(conn, account_id).email_mode
+
+        if await asyncio.to_thread(mode) == "off":
+            return False
+        subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
+                                                items, digest=digest)
+        await self.mailer.send(contact.email, subject, body, headers=headers)
+        return True
+
+    async def deliver_digest(self, account_id: str, lines: list[Delivery]) -> None:
         """One mail for an account's due digest lines (the turns already played left out)."""
         ids = [r.id for r in lines]
-        try:
-            contact = self.directory(account_id)
-            keep = [r for r in lines if not (r.kind == "your_turn" and r.data.get("match") is not None
+
+        def still_due() -> list[Delivery]:
+            return [r for r in lines if not (r.kind == "your_turn" and r.data.get("match") is not None
                                              and not match_waits(self.engine, str(r.data["match"]), int(r.data["seat"])))]
-            if contact is None or not keep or not contact.email or self.send_mail is None:
-                store.finish(self.engine, ids, self.token, "dropped", "nothing to send")
+
+        try:
+            contact = await asyncio.to_thread(self.directory, account_id)
+            keep = await asyncio.to_thread(still_due)
+            sent = bool(contact is not None and keep
+                        and await self._email(account_id, [(r.kind, r.data) for r in keep], contact, digest=True))
+            await asyncio.to_thread(store.finish, self.engine, ids, self.token, "sent" if sent else "dropped",
+                                    None if sent else "nothing to send")
+            if sent:
+                self.stats.sent["digest"] += 1
+            else:
                 self.stats.dropped += len(ids)
-                return
-            with self.engine.connect() as conn:
-                mode = store.settings(conn, account_id).email_mode
-            if mode == "off":
-                store.finish(self.engine, ids, self.token, "dropped", "unsubscribed")
-                return
-            assert self.config.relay is not None
-            msg = mailer.compose(self.config.relay.sender, contact.email, contact.lang, self.config.public_url,
-                                 self.unsubscribe_link(account_id), [(r.kind, r.data) for r in keep], digest=True)
-            self.send_mail(msg)
-            store.finish(self.engine, ids, self.token, "sent")
-            self.stats.sent["digest"] += 1
-        except (smtplib.SMTPException, OSError) as exc:
+        except (MailError, OSError) as exc:
             for r in lines:
-                self._retry(r, f"{type(exc).__name__}: {exc}"[:200])
+                await self._retry(r, f"{type(exc).__name__}: {exc}"[:200])
         finally:
-            store.release_digest(self.engine, account_id, self.token)
+            await asyncio.to_thread(store.release_digest, self.engine, account_id, self.token)
