@@ -45,6 +45,9 @@ from .fanout import open_fanout
 from .http import BodyGuard
 from .leases import new_server_id
 from .limits import Limits, RateLimiter
+from .notify import routes as notify_routes
+from .notify.dispatcher import AccountsDirectory, Notifier, NotifyConfig
+from .notify.events import MatchWatcher
 from .presentation_routes import make_router
 from .routes import ROUTERS
 from .routes.deps import Context, ctx, seat_link
@@ -97,13 +100,14 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
-               db_writers: int = 2) -> FastAPI:
+               db_writers: int = 2, notify: dict[str, Any] | None = None) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
     ``redis_url``: share the matches with the other processes of the service (fan-out, shared rate limits);
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
-    PostgreSQL connections committing actions (group commit)."""
+    PostgreSQL connections committing actions (group commit); ``notify``: :class:`NotifyConfig` fields
+    (notifications: public URL, VAPID contact; docs/server.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
@@ -112,15 +116,19 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     server_id = new_server_id()
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)
+    notifier = Notifier(storage.engine, NotifyConfig(**(notify or {})), AccountsDirectory(storage.engine))
+    service.watchers.append(MatchWatcher(notifier))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if migrate:
             storage.migrate()
         await service.start()
+        await notifier.start()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
+        await notifier.stop()
         await service.stop()
 
     app = FastAPIOffline(title="spacetable", version=__version__, lifespan=lifespan, redoc_url=None,
@@ -129,6 +137,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.ctx = Context(service, limits, RateLimiter(limits, redis_url))
     app.state.service = service
     app.state.limits = limits
+    app.state.notifier = notifier
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -137,6 +146,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(make_router(service))
+    app.include_router(notify_routes.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

@@ -308,8 +308,8 @@ def test_digest_one_mail_a_day(engine: Engine, smtp: tuple[Inbox, Mailer]) -> No
 
     async def go() -> None:
         await started(n)
-        await n.emit([Event("alice", "your_turn", f"{m}:1", {"match": m, "seat": 0, "game": "arena", "name": m})
-                      for m in ("d1", "d2", "d3")])
+        await n.emit([Event("alice", "your_turn", f"{m}:1", {"match": m, "seat": 0, "game": "arena", "name": m},
+                            correspondence=True) for m in ("d1", "d2", "d3")])
         await n.round()
         assert inbox.messages == []
         await n.round(now=store.next_digest(now, 7) + 1)

@@ -121,13 +121,14 @@ class Notifier:
         return mailer.unsubscribe_url(self.config.public_url, account_id, store.sign(self.key, account_id, "unsubscribe"))
 
     # ---------------------------------------------------------------------- events
-    async def emit(self, events: Iterable[Event]) -> int:
-        """Store ``events`` (each once however often emitted) and deliver them soon."""
-        batch = list(events)
-        if not batch:
-            return 0
+    async def emit(self, events: Iterable[Event] | Callable[[], list[Event]]) -> int:
+        """Store ``events`` (each once however often emitted) and deliver them soon. ``events`` may be a function
+        giving them (run in the worker thread: it may read the database)."""
 
         def job() -> int:
+            batch = events() if callable(events) else list(events)
+            if not batch:
+                return 0
             with self.engine.begin() as conn:
                 return store.enqueue(conn, batch)
 
@@ -135,9 +136,9 @@ class Notifier:
         self._wake.set()
         return added
 
-    def emit_soon(self, events: Iterable[Event]) -> None:
+    def emit_soon(self, events: Iterable[Event] | Callable[[], list[Event]]) -> None:
         """:meth:`emit` from synchronous code on the event loop (a match hook); errors are logged."""
-        task = asyncio.get_running_loop().create_task(self.emit(list(events)))
+        task = asyncio.get_running_loop().create_task(self.emit(events if callable(events) else list(events)))
         self._pending.add(task)
         task.add_done_callback(self._done)
 
@@ -287,3 +288,23 @@ class Notifier:
                 await self._retry(r, f"{type(exc).__name__}: {exc}"[:200])
         finally:
             await asyncio.to_thread(store.release_digest, self.engine, account_id, self.token)
+
+
+class AccountsDirectory:
+    """Contacts from issue 20's ``accounts`` table: the address only once verified, the preferred language."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def __call__(self, account_id: str) -> Contact | None:
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(text("SELECT email, email_verified, lang FROM accounts WHERE id = :a"),
+                                   {"a": account_id}).first()
+        except DBAPIError:  # a database without accounts
+            return None
+        if row is None:
+            return None
+        return Contact(row.email if row.email and row.email_verified else None, row.lang or "en")

@@ -148,7 +148,8 @@ class Event:
     kind: str
     key: str
     data: dict[str, Any]
-    #: a correspondence "your turn": e-mail waits for the quiet period
+    #: a correspondence "your turn": it goes by mail too, after the quiet period (a live match's turn: page
+    #: and push only)
     correspondence: bool = False
 
 
@@ -177,7 +178,7 @@ def enqueue(conn: Connection, events: Iterable[Event], now: float | None = None)
             for sub_id in conn.execute(select(PushSubscriptionRow.id).where(
                     PushSubscriptionRow.account_id == ev.account_id)).scalars():
                 rows.append({"channel": "push", "target": sub_id, "due_at": now, "dedup": f"push:{sub_id}:{base}"})
-        if chosen["email"].get(ev.kind):
+        if chosen["email"].get(ev.kind) and (ev.kind != "your_turn" or ev.correspondence):
             s = settings(conn, ev.account_id)
             if s.email_mode == "instant":
                 due = now + (s.quiet_minutes * 60.0 if ev.correspondence else 0.0)
