@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="addresses of proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, '*' for "
                         "any; default 127.0.0.1): rate limits then count per real client address")
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
+    n = p.add_argument_group("notifications (see docs/server.md, Notifications)")
+    n.add_argument("--push-contact", default=os.environ.get("SPACETABLE_PUSH_CONTACT"),
+                   help="the VAPID contact push services may write to (mailto:... or https://...; default: the public URL)")
+    n.add_argument("--push-allow-insecure-loopback", action="store_true",
+                   help="FOR TESTS ONLY: accept Web Push endpoints on loopback over plain http (a test push service); "
+                        "never on a real server")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -130,6 +136,16 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Limits)})
 
 
+def notify_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The :class:`~spacetable.server.notify.NotifyConfig` fields named by the command line."""
+    out: dict[str, object] = {"push_contact": args.push_contact,
+                              "push_allow_insecure_loopback": bool(args.push_allow_insecure_loopback)}
+    public = getattr(args, "public_url", None) or os.environ.get("SPACETABLE_PUBLIC_URL")
+    if public:
+        out["public_url"] = public
+    return out
+
+
 def tune_gc() -> None:
     """SRV-B1: fewer, cheaper garbage collections on the action path. Every action allocates a new game
     state (many small containers), which with the default thresholds triggers frequent collections whose
@@ -169,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
-               "lease_seconds": args.lease_seconds, "db_writers": args.db_writers}
+               "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
+               "notify": notify_settings(args)}
     common: dict[str, object] = {
         "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level, "ws": "websockets-sansio",
         "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,
