@@ -40,6 +40,8 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
+from .chat import routes as chat_routes
+from .chat.service import ChatService
 from .errors import HTTP_CODES, ServiceError, error_body
 from .fanout import open_fanout
 from .http import BodyGuard
@@ -117,7 +119,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)
     notifier = Notifier(storage.engine, NotifyConfig(**(notify or {})), AccountsDirectory(storage.engine))
-    service.watchers.append(MatchWatcher(notifier))
+    watcher = MatchWatcher(notifier)
+    service.watchers.append(watcher)
+    chat = ChatService(storage.engine, redis_url)
+    chat.on_mention = watcher.mention
+    notifier.housekeeping.append(chat.prune)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -138,6 +144,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.service = service
     app.state.limits = limits
     app.state.notifier = notifier
+    app.state.chat = chat
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -147,6 +154,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         app.include_router(router)
     app.include_router(make_router(service))
     app.include_router(notify_routes.router)
+    app.include_router(chat_routes.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

@@ -96,6 +96,8 @@ class Notifier:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
+        #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
+        self.housekeeping: list[Callable[[], Any]] = []
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -156,6 +158,8 @@ class Notifier:
                 if time.time() - last_prune > 3600:
                     last_prune = time.time()
                     await asyncio.to_thread(store.prune, self.engine)
+                    for job in self.housekeeping:
+                        await asyncio.to_thread(job)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -79,3 +79,14 @@ class MatchWatcher:
                     for s, kind, key, data in found if s in accounts]
 
         self.notifier.emit_soon(events)
+
+    def mention(self, m: LiveMatch, seat: int, writer: Any, text: str, message_id: int) -> None:
+        """A chat message names the player at ``seat`` (``@name``): a ``chat_mention`` for their account."""
+        engine = self.notifier.engine
+        data = {"match": m.id, "game": m.game.id, "name": m.name or "", "by": writer.name, "text": text[:140]}
+
+        def events() -> list[Event]:
+            account = seat_accounts(engine, m.id).get(seat)
+            return [Event(account, "chat_mention", f"{m.id}:chat:{message_id}", data)] if account else []
+
+        self.notifier.emit_soon(events)

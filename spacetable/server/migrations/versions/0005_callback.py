@@ -1,5 +1,5 @@
-"""Notifications (issue 21): the outbox, the in-page inbox, preferences and settings, Web Push subscriptions,
-the server's own secrets.
+"""Notifications, chat and moderation (issue 21): the outbox, the in-page inbox, preferences and settings, Web Push
+subscriptions, the server's own secrets; chat messages, reports, blocks between accounts, suspensions.
 
 Revision ID: 0005
 Revises: 0003
@@ -85,8 +85,50 @@ def upgrade() -> None:
         sa.Column("value", sa.Text, nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
     )
+    op.create_table(
+        "chat_messages",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("match_id", sa.String(32), nullable=False),
+        sa.Column("room", sa.String(12), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("account_id", sa.String(64), nullable=True),
+        sa.Column("name", sa.String(100), nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("quick", sa.String(24), nullable=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
+    op.create_index("ix_chat_messages_match_id", "chat_messages", ["match_id"])
+    op.create_index("ix_chat_messages_account_id", "chat_messages", ["account_id"])
+    op.create_index("ix_chat_messages_created_at", "chat_messages", ["created_at"])
+    op.create_table(
+        "chat_reports",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("message_id", sa.Integer, nullable=False),
+        sa.Column("reporter", sa.String(100), nullable=False),
+        sa.Column("reason", sa.String(300), nullable=False, server_default=""),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("status", sa.String(12), nullable=False, server_default="open"),
+        sa.UniqueConstraint("message_id", "reporter", name="uq_chat_reports_message_reporter"),
+    )
+    op.create_index("ix_chat_reports_message_id", "chat_reports", ["message_id"])
+    op.create_index("ix_chat_reports_status", "chat_reports", ["status"])
+    op.create_table(
+        "account_blocks",
+        sa.Column("account_id", sa.String(64), primary_key=True),
+        sa.Column("blocked_id", sa.String(64), primary_key=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_table(
+        "account_suspensions",
+        sa.Column("account_id", sa.String(64), primary_key=True),
+        sa.Column("until", sa.Float, nullable=False),
+        sa.Column("reason", sa.String(300), nullable=False, server_default=""),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
-    for name in ("server_secrets", "push_subscriptions", "notify_settings", "notify_prefs", "notify_inbox", "notify_outbox"):
+    for name in ("account_suspensions", "account_blocks", "chat_reports", "chat_messages", "server_secrets",
+                 "push_subscriptions", "notify_settings", "notify_prefs", "notify_inbox", "notify_outbox"):
         op.drop_table(name)
