@@ -162,6 +162,12 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     return int(serve_main(list(ns.args)))
 
 
+def cmd_moderate(ns: argparse.Namespace) -> int:
+    from spacetable.server.chat.moderate import main as moderate_main
+
+    return int(moderate_main(list(ns.args)))
+
+
 def cmd_rules(ns: argparse.Namespace) -> int:
     # imported here: the rule index reads the source tree (docs/rules, tests), which only this command needs
     from spacetable.ruleindex import main as rules_main
@@ -229,6 +235,11 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
                        add_help=False, prefix_chars="\0")
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("moderate", help="review chat reports, suspend accounts (`spacetable moderate --help`)",
+                       add_help=False, prefix_chars="\0")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    p.set_defaults(run=cmd_moderate)
 
     p = sub.add_parser("rules", help="where each rule id is implemented and tested (`spacetable rules --help`)",
                        add_help=False, prefix_chars="\0")

@@ -123,3 +123,26 @@ def test_report_review_hide_suspend_and_retention(client: TestClient) -> None:
     assert chat.prune() >= 2
     with chat.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM chat_messages")).scalar_one() == 0
+
+
+def test_moderate_command(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from spacetable.cli import main
+    from spacetable.server.app import create_app
+
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as client:
+        mid, (t0, t1) = table(client)
+        msg = say(client, mid, 0, t0, text="<img src=x onerror=alert(1)> buy now").json()["id"]
+        client.post(f"/api/matches/{mid}/chat/{msg}/report", json={"seat": 1, "reason": "spam"},
+                    headers={"X-Seat-Token": t1})
+    assert main(["moderate", "--database-url", sqlite_url, "reports"]) == 0
+    out = capsys.readouterr().out
+    assert "buy now" in out and "spam" in out and "1 open report(s)" in out
+    report = int(out.split()[0].lstrip("#"))
+    assert main(["moderate", "--database-url", sqlite_url, "hide", str(report)]) == 0
+    assert main(["moderate", "--database-url", sqlite_url, "hide", "999"]) == 1
+    assert main(["moderate", "--database-url", sqlite_url, "suspend", "acc9", "--days", "2"]) == 0
+    assert main(["moderate", "--database-url", sqlite_url, "reports"]) == 0
+    assert "0 open report(s)" in capsys.readouterr().out
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as client:
+        assert client.app.state.chat.suspended("acc9")  # type: ignore[attr-defined]
+        assert read(client, mid, 0, t0).json()["messages"] == []
