@@ -40,6 +40,9 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
+from .accounts.passkeys import Passkeys
+from .accounts.ratings import RatingKeeper
+from .accounts.service import AccountService, AccountSettings
 from .chat import routes as chat_routes
 from .chat.service import ChatService
 from .errors import HTTP_CODES, ServiceError, error_body
@@ -102,14 +105,16 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
-               db_writers: int = 2, notify: dict[str, Any] | None = None) -> FastAPI:
+               db_writers: int = 2, accounts: dict[str, Any] | None = None,
+               notify: dict[str, Any] | None = None) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
     ``redis_url``: share the matches with the other processes of the service (fan-out, shared rate limits);
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
-    PostgreSQL connections committing actions (group commit); ``notify``: :class:`NotifyConfig` fields
-    (notifications: public URL, VAPID contact; docs/server.md)."""
+    PostgreSQL connections committing actions (group commit); ``accounts``: :class:`AccountSettings` fields
+    (mail relay, public URL, cookies; docs/accounts.md); ``notify``: :class:`NotifyConfig` fields (notifications:
+    VAPID contact; docs/server.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
@@ -118,7 +123,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     server_id = new_server_id()
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)
-    notifier = Notifier(storage.engine, NotifyConfig(**(notify or {})), AccountsDirectory(storage.engine))
+    account_service = AccountService(service, AccountSettings(**(accounts or {})))
+    ratings = RatingKeeper(account_service)
+    notify_config = NotifyConfig(**{"public_url": account_service.settings.public_url or NotifyConfig.public_url,
+                                    **(notify or {})})
+    notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
     watcher = MatchWatcher(notifier)
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url)
@@ -130,11 +139,13 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         if migrate:
             storage.migrate()
         await service.start()
+        ratings.start()
         await notifier.start()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
         await notifier.stop()
+        await ratings.stop()
         await service.stop()
 
     app = FastAPIOffline(title="spacetable", version=__version__, lifespan=lifespan, redoc_url=None,
@@ -143,6 +154,9 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.ctx = Context(service, limits, RateLimiter(limits, redis_url))
     app.state.service = service
     app.state.limits = limits
+    app.state.accounts = account_service
+    app.state.ratings = ratings
+    app.state.passkeys = Passkeys(account_service)
     app.state.notifier = notifier
     app.state.chat = chat
     app.add_middleware(BodyGuard, max_body=limits.max_body)

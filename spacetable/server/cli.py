@@ -87,6 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="addresses of proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated, '*' for "
                         "any; default 127.0.0.1): rate limits then count per real client address")
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
+    a = p.add_argument_group("accounts (see docs/accounts.md)")
+    a.add_argument("--smtp-url", default=os.environ.get("SPACETABLE_SMTP_URL"),
+                   help="mail relay for account e-mails: smtp://[user:password@]host[:port][?starttls=1] or smtps://... "
+                        "(default $SPACETABLE_SMTP_URL); without one, password accounts are off and passkeys still work")
+    a.add_argument("--mail-from", default=os.environ.get("SPACETABLE_MAIL_FROM"),
+                   help="sender address of account e-mails (default $SPACETABLE_MAIL_FROM)")
+    a.add_argument("--public-url", default=os.environ.get("SPACETABLE_PUBLIC_URL"),
+                   help="the address players reach this server at, e.g. https://table.example.org (links in mails, "
+                        "the passkeys' relying party; default $SPACETABLE_PUBLIC_URL, else the request's own address)")
+    a.add_argument("--secure-cookies", choices=("auto", "always", "never"),
+                   default=os.environ.get("SPACETABLE_SECURE_COOKIES", "auto"),
+                   help="Secure flag of the session cookie: auto (when the request came over HTTPS, directly or through a "
+                        "trusted proxy), always, never (default auto)")
     n = p.add_argument_group("notifications (see docs/server.md, Notifications)")
     n.add_argument("--push-contact", default=os.environ.get("SPACETABLE_PUSH_CONTACT"),
                    help="the VAPID contact push services may write to (mailto:... or https://...; default: the public URL)")
@@ -103,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seat joins, leaves and AI seats per client address (default {d.rate_join})")
     b.add_argument("--rate-act", type=_rate, default=d.rate_act,
                    help=f"actions and undo requests per client address (default {d.rate_act})")
+    b.add_argument("--rate-signin", type=_rate, default=d.rate_signin,
+                   help=f"sign-in attempts per client address (default {d.rate_signin})")
+    b.add_argument("--rate-signin-account", type=_rate, default=d.rate_signin_account,
+                   help=f"password sign-in attempts per account (default {d.rate_signin_account})")
+    b.add_argument("--rate-mail", type=_rate, default=d.rate_mail,
+                   help=f"sign-up and reset mails per client address and per e-mail address (default {d.rate_mail})")
+    b.add_argument("--rate-account", type=_rate, default=d.rate_account,
+                   help=f"other signed-in account changes per account (default {d.rate_account})")
     b.add_argument("--max-match-sockets", type=int, default=d.max_match_sockets,
                    help=f"WebSockets on one match (default {d.max_match_sockets})")
     b.add_argument("--max-sockets", type=int, default=d.max_sockets,
@@ -140,9 +161,8 @@ def notify_settings(args: argparse.Namespace) -> dict[str, object]:
     """The :class:`~spacetable.server.notify.NotifyConfig` fields named by the command line."""
     out: dict[str, object] = {"push_contact": args.push_contact,
                               "push_allow_insecure_loopback": bool(args.push_allow_insecure_loopback)}
-    public = getattr(args, "public_url", None) or os.environ.get("SPACETABLE_PUBLIC_URL")
-    if public:
-        out["public_url"] = public
+    if args.public_url:
+        out["public_url"] = args.public_url
     return out
 
 
@@ -186,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
                "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
+               "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
+                            "secure_cookies": args.secure_cookies},
                "notify": notify_settings(args)}
     common: dict[str, object] = {
         "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level, "ws": "websockets-sansio",

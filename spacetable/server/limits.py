@@ -47,6 +47,13 @@ class Limits:
     rate_create: str | None = "20/minute;200/hour"
     rate_join: str | None = "60/minute"
     rate_act: str | None = "30/second;900/minute"
+    #: accounts (docs/accounts.md): sign-in attempts per address and per account (password sign-ins; the window
+    #: moves, so an account attacked with wrong passwords is open to its owner again once the attack stops),
+    #: mails (sign-up, reset) per address, and other account requests per address
+    rate_signin: str | None = "10/minute;60/hour"
+    rate_signin_account: str | None = "5/minute;30/hour"
+    rate_mail: str | None = "5/minute;20/hour"
+    rate_account: str | None = "120/minute"
     #: WebSockets on one match, and in all
     max_match_sockets: int = 64
     max_sockets: int = field(default_factory=default_max_sockets)
@@ -87,9 +94,13 @@ class RateLimiter:
             "create": parse_many(limits.rate_create) if limits.rate_create else [],
             "join": parse_many(limits.rate_join) if limits.rate_join else [],
             "act": parse_many(limits.rate_act) if limits.rate_act else [],
+            "signin": parse_many(limits.rate_signin) if limits.rate_signin else [],
+            "signin_account": parse_many(limits.rate_signin_account) if limits.rate_signin_account else [],
+            "mail": parse_many(limits.rate_mail) if limits.rate_mail else [],
+            "account": parse_many(limits.rate_account) if limits.rate_account else [],
         }
 
-    async def hit(self, what: str, client: str | None) -> None:
+    async def hit(self, what: str, client: str | None, subject: str = "from your address") -> None:
         """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit. When the
         shared store (Redis) cannot be reached the request is let through (play must not stop with Redis)."""
         for item in self._rules[what]:
@@ -104,7 +115,7 @@ class RateLimiter:
             if not allowed:
                 reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
-                raise ServiceError(429, "rate_limited", f"too many {what} requests from your address; "
+                raise ServiceError(429, "rate_limited", f"too many {what} requests {subject}; "
                                    f"try again in {wait} s", headers={"Retry-After": str(wait)})
 
 

@@ -329,18 +329,18 @@ class MatchService:
         if m.seats[seat].kind != "open":
             raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
 
-    async def join(self, match_id: str, seat: int, name: str = "") -> str:
-        """Take an open seat; returns the seat's secret token (shown once)."""
+    async def join(self, match_id: str, seat: int, name: str = "", token: str | None = None) -> str:
+        """Take an open seat; returns the seat's secret token (shown once; ``token``: an account seat's derived one)."""
 
         async def op(m: LiveMatch) -> str:
             self._free_seat(m, seat)
-            token = secrets.token_urlsafe(18)
+            token_ = token or secrets.token_urlsafe(18)
             restore = self.memo(m)
-            m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token), None)
+            m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token_), None)
             self.lobby.maybe_start(m)
             m.updated_at = time.time()
             await self.store_change(m, restore, "update", seat)
-            return token
+            return token_
 
         return await self.mutate(match_id, op)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from spacetable import __version__
@@ -13,6 +13,7 @@ from spacetable.games import available, get_game
 
 from ..ai import agent_registry
 from ..errors import error_body
+from .accounts import guest_may_join
 from .deps import Client, Ctx, seat_link
 from .pages import WEB_DIR
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
@@ -105,8 +106,9 @@ async def get_config(match_id: str, c: Ctx) -> dict[str, Any]:
 
 
 @router.post("/api/matches/{match_id}/seats/{seat}/join")
-async def join(match_id: str, seat: int, body: JoinSeat, c: Ctx, client: Client) -> dict[str, Any]:
+async def join(match_id: str, seat: int, body: JoinSeat, request: Request, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
+    await guest_may_join(request, match_id)
     token = await c.service.join(match_id, seat, body.name)
     return {"seat": seat, "token": token, "link": seat_link(match_id, seat, token), "match": await c.service.summary(match_id)}
 
@@ -119,7 +121,8 @@ async def leave(match_id: str, seat: int, body: SeatAuth, c: Ctx, client: Client
 
 
 @router.post("/api/matches/{match_id}/seats/{seat}/ai")
-async def add_ai(match_id: str, seat: int, body: AddAI, c: Ctx, client: Client) -> dict[str, Any]:
+async def add_ai(match_id: str, seat: int, body: AddAI, request: Request, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
+    await guest_may_join(request, match_id)
     await c.service.set_ai(match_id, seat, body.agent, body.by_seat, body.token)
     return await c.service.summary(match_id)

@@ -14,5 +14,8 @@ router = APIRouter(include_in_schema=False)
 @router.get("/")
 @router.get("/match/{match_id}")
 @router.get("/replay/{match_id}")
-async def index(match_id: str | None = None) -> FileResponse:
+@router.get("/player/{username}")
+@router.get("/leaderboard/{game}")
+@router.get("/account")
+async def index(match_id: str | None = None, username: str | None = None, game: str | None = None) -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

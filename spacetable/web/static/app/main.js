@@ -4,6 +4,7 @@ import { html, render, useEffect, useState } from "./lib.js";
 import { api, forgetSeat } from "./api.js";
 import { Icon } from "./icons.js";
 import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
+import { AccountMenu, AccountPage, LeaderboardPage, PlayerPage, loadAccount } from "./account.js";
 import { LobbyPage } from "./lobby.js";
 import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
@@ -15,6 +16,9 @@ function route(path) {
   if ((m = path.match(/^\/match\/([\w-]+)\/?$/))) return { page: "match", id: m[1] };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: "replay", id: m[1] };
   if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: "rules", id: m[1] };
+  if ((m = path.match(/^\/player\/([^/]+)\/?$/))) return { page: "player", id: decodeURIComponent(m[1]) };
+  if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
+  if (path === "/account") return { page: "account" };
   return { page: "lobby" };
 }
 
@@ -31,6 +35,7 @@ function App() {
 
   useEffect(() => {
     setLang(initialLang()).then(setLangState);
+    loadAccount();
     api("/api/lobby").then(setLobby).catch((e) => { notifyError(e); setLobby([]); });
     const pop = () => setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
     window.addEventListener("popstate", pop);
@@ -54,11 +59,16 @@ function App() {
   if (r.page === "match") page = html`<${MatchPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "replay") page = html`<${ReplayPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "rules") page = html`<${RulesPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} />`;
+  else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
+  else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
+  else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   document.title = t("app.title");
   return html`<header class="topbar">
       <a href="/" class="brand" data-testid="home-link" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Logo} /><span>spacetable</span></a>
-      <nav aria-label=${t("nav.main")}><a href="/" data-testid="nav-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>${t("nav.lobby")}</a></nav>
+      <nav aria-label=${t("nav.main")}><a href="/" data-testid="nav-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>${t("nav.lobby")}</a>
+        <a href="/leaderboard/fullmetal" data-testid="nav-leaderboard" onClick=${(e) => { e.preventDefault(); navigate("/leaderboard/fullmetal"); }}>${t("account.leaderboards")}</a>
+        <${AccountMenu} navigate=${navigate} /></nav>
       <label class="lang"><${Icon} name="globe" /><span class="sr-only">${t("nav.language")}</span>
         <select id="lang-select" data-testid="lang-select" value=${lang} onChange=${(e) => changeLang(e.target.value)}>
           ${LANGS.map((c) => html`<option value=${c} lang=${c}>${LANG_NAMES[c]}</option>`)}</select></label>

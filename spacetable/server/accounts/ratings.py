@@ -1,0 +1,358 @@
+"""Ratings per game with OpenSkill (Plackett–Luce), results, history pages, statistics and leaderboards.
+
+A match one account sits in is recorded in ``account_matches`` (rated or casual, chosen by its creator). Once the
+match is over, one process (a compare-and-set on the row's state) counts it, in one transaction:
+
+* **aborted** when a seat taken by a person never moved itself (a match abandoned at the start): nothing counts;
+* otherwise every account seat gets its result (win, loss, draw) in ``account_results`` (history and statistics);
+* a **rated** match, when every seat is an account, updates each account's rating for the game with
+  ``openskill``'s Plackett–Luce model: one team per side (Battleship Galaxies' teams: the seats of one side),
+  ranks from the outcome (winners first, a draw ties everybody). Resignations and timeouts are outcomes like any.
+
+A rating is provisional for its first :data:`PROVISIONAL_GAMES` games; the leaderboard sorts on the conservative
+``ordinal`` (mu - 3 sigma) and shows the uncertainty (sigma).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from openskill.models import PlackettLuce
+
+from spacetable.games import UnknownGame, get_game
+
+from ..errors import ServiceError
+
+if TYPE_CHECKING:
+    from ..storage import Tx
+    from .service import AccountService
+
+log = logging.getLogger("spacetable.server.accounts")
+
+PROVISIONAL_GAMES = 10
+MODEL = PlackettLuce()
+
+
+def seat_ranks(outcome: dict[str, Any], n: int) -> list[int]:
+    """Each seat's place (0 best) from an outcome: winners first; then the ranking's order, seats with equal scores
+    sharing a place; no winners: a draw, everybody tied."""
+    winners = set(outcome.get("winners") or ())
+    if not winners:
+        return [0] * n
+    ranking = [s for s in (outcome.get("ranking") or ()) if s not in winners]
+    scores = outcome.get("scores") or []
+    ranks = [1] * n
+    for s in winners:
+        ranks[s] = 0
+    if len(ranking) + len(winners) == n:
+        place, prev = 0, None
+        for i, s in enumerate(ranking):
+            score = scores[s] if s < len(scores) else None
+            if prev is None or score != prev:
+                place = i + 1
+            ranks[s] = place
+            prev = score
+    return ranks
+
+
+def result_of(outcome: dict[str, Any], seat: int) -> str:
+    winners = outcome.get("winners") or ()
+    if not winners:
+        return "draw"
+    return "win" if seat in winners else "loss"
+
+
+def sides_of(match_row: dict[str, Any], n: int) -> list[int]:
+    """Each seat's side: a game whose state names sides (``seat_side``, Battleship Galaxies' teams) groups seats;
+    otherwise every seat is its own side."""
+    try:
+        game = get_game(match_row["game"])
+        state = game.initial_state(json.loads(match_row["config"]), int(match_row["seed"]))
+    except (UnknownGame, Exception):  # a game that cannot set up again: one side per seat
+        return list(range(n))
+    sides = getattr(state, "seat_side", None)
+    if isinstance(sides, (list, tuple)) and len(sides) == n and all(isinstance(x, int) for x in sides):
+        return list(sides)
+    return list(range(n))
+
+
+def rate(ratings: dict[int, tuple[float, float]], sides: list[int], ranks: list[int]) -> dict[int, tuple[float, float]]:
+    """New (mu, sigma) per seat with OpenSkill's Plackett–Luce model: one team per side, a team's rank is its best
+    seat's."""
+    order = sorted(set(sides))
+    teams = [[s for s in range(len(sides)) if sides[s] == side] for side in order]
+    model_teams = [[MODEL.rating(mu=ratings[s][0], sigma=ratings[s][1]) for s in team] for team in teams]
+    team_ranks = [min(ranks[s] for s in team) for team in teams]
+    new = MODEL.rate(model_teams, ranks=team_ranks)
+    out: dict[int, tuple[float, float]] = {}
+    for team, rated in zip(teams, new, strict=True):
+        for s, r in zip(team, rated, strict=True):
+            out[s] = (float(r.mu), float(r.sigma))
+    return out
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def rating_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {"game": row["game"], "mu": round(row["mu"], 3), "sigma": round(row["sigma"], 3),
+            "rating": round(row["ordinal"], 3), "games": row["games"], "provisional": row["games"] < PROVISIONAL_GAMES}
+
+
+class RatingKeeper:
+    """Counts finished matches (a background task of each process; the compare-and-set makes it count once)."""
+
+    def __init__(self, accounts: AccountService, interval: float = 1.0) -> None:
+        self.accounts = accounts
+        self.storage = accounts.storage
+        self.interval = interval
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        accounts.ratings = self
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="spacetable-ratings")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def nudge(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.process_pending()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("counting finished matches failed; trying again")
+            self._wake.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.interval)
+
+    async def process_pending(self, limit: int = 200) -> int:
+        rows = await self.accounts.read(
+            "SELECT am.match_id, am.rated, m.game, m.config, m.seed, m.outcome, m.updated_at FROM account_matches am "
+            "JOIN matches m ON m.id = am.match_id WHERE am.state = 'pending' AND m.status = 'finished' LIMIT :n", n=limit)
+        for row in rows:
+            await self.count(row)
+        return len(rows)
+
+    async def count(self, match_row: dict[str, Any]) -> str:
+        """Count one finished match (see the module docstring); what it became: counted, casual, aborted or ``""``
+        (another process counted it first)."""
+        match_id = match_row["match_id"]
+        outcome = json.loads(match_row["outcome"] or "{}")
+        sides: list[int] | None = None
+
+        async def job(tx: Tx) -> str:
+            nonlocal sides
+            seats = await tx.fetch("SELECT seat, kind FROM seats WHERE match_id = :m ORDER BY seat", {"m": match_id})
+            n = len(seats)
+            bound = {r["seat"]: r["account_id"] for r in await tx.fetch(
+                "SELECT seat, account_id FROM account_seats WHERE match_id = :m", {"m": match_id})}
+            moved = {r["seat"] for r in await tx.fetch(
+                "SELECT DISTINCT seat FROM actions WHERE match_id = :m AND source = 'player'", {"m": match_id})}
+            people = [r["seat"] for r in seats if r["kind"] == "human"]
+            if any(s not in moved for s in people):
+                state = "aborted"
+            elif match_row["rated"] and n and all(bound.get(s) for s in range(n)) \
+                    and len({bound[s] for s in range(n)}) == n:
+                state = "counted"
+            else:
+                state = "casual"
+            now = time.time()
+            if await tx.execute("UPDATE account_matches SET state = :s, done_at = :t WHERE match_id = :m "
+                                "AND state = 'pending'", {"s": state, "t": now, "m": match_id}) != 1:
+                return ""
+            if state == "aborted":
+                return state
+            deltas: dict[int, float] = {}
+            if state == "counted":
+                game = match_row["game"]
+                if sides is None:
+                    sides = sides_of(match_row, n)
+                before: dict[int, tuple[float, float]] = {}
+                games: dict[int, int] = {}
+                for s in range(n):
+                    found = await tx.fetch("SELECT mu, sigma, games FROM ratings WHERE account_id = :a AND game = :g",
+                                           {"a": bound[s], "g": game})
+                    if found:
+                        before[s], games[s] = (found[0]["mu"], found[0]["sigma"]), found[0]["games"]
+                    else:
+                        fresh = MODEL.rating()
+                        before[s], games[s] = (float(fresh.mu), float(fresh.sigma)), -1
+                after = rate(before, sides, seat_ranks(outcome, n))
+                for s in range(n):
+                    mu, sigma = after[s]
+                    p = {"a": bound[s], "g": game, "mu": mu, "sg": sigma, "o": ordinal(mu, sigma), "t": now,
+                         "m": match_id}
+                    if games[s] < 0:
+                        await tx.execute("INSERT INTO ratings (account_id, game, mu, sigma, ordinal, games, updated_at) "
+                                         "VALUES (:a, :g, :mu, :sg, :o, 1, :t)", p)
+                    else:
+                        await tx.execute("UPDATE ratings SET mu = :mu, sigma = :sg, ordinal = :o, games = games + 1, "
+                                         "updated_at = :t WHERE account_id = :a AND game = :g", p)
+                    await tx.execute("INSERT INTO rating_history (account_id, game, match_id, mu, sigma, at) "
+                                     "VALUES (:a, :g, :m, :mu, :sg, :t)", p)
+                    deltas[s] = ordinal(mu, sigma) - ordinal(*before[s])
+            for s, account_id in bound.items():
+                if account_id is None:
+                    continue
+                await tx.execute("INSERT INTO account_results (account_id, match_id, seat, game, result, rated, delta, "
+                                 "finished_at) VALUES (:a, :m, :s, :g, :r, :rt, :d, :t)",
+                                 {"a": account_id, "m": match_id, "s": s, "g": match_row["game"],
+                                  "r": result_of(outcome, s), "rt": state == "counted", "d": deltas.get(s),
+                                  "t": match_row["updated_at"]})
+            return state
+
+        if match_row["rated"]:  # set up the sides before the transaction (a game's set-up may take a moment)
+            n_rows = await self.accounts.read("SELECT COUNT(*) AS n FROM seats WHERE match_id = :m", m=match_id)
+            sides = await asyncio.to_thread(sides_of, match_row, int(n_rows[0]["n"]))
+        return await self.storage.write(job)
+
+    # ------------------------------------------------------------------ reading
+    async def profile(self, username: str) -> dict[str, Any]:
+        from .service import public_account
+
+        acc = await self.accounts.by_username(username)
+        if acc is None:
+            raise ServiceError(404, "no_such_player", "no such player")
+        ratings = await self.accounts.read("SELECT * FROM ratings WHERE account_id = :a ORDER BY game", a=acc["id"])
+        stats = await self.accounts.read(
+            "SELECT game, result, COUNT(*) AS n FROM account_results WHERE account_id = :a GROUP BY game, result",
+            a=acc["id"])
+        per_game: dict[str, dict[str, int]] = {}
+        for r in stats:
+            g = per_game.setdefault(r["game"], {"played": 0, "win": 0, "loss": 0, "draw": 0})
+            g[r["result"]] += int(r["n"])
+            g["played"] += int(r["n"])
+        by_seat = await self.accounts.read(
+            "SELECT game, seat, result, COUNT(*) AS n FROM account_results WHERE account_id = :a "
+            "GROUP BY game, seat, result", a=acc["id"])
+        seats: dict[str, dict[int, dict[str, int]]] = {}
+        for r in by_seat:
+            g2 = seats.setdefault(r["game"], {}).setdefault(int(r["seat"]), {"played": 0, "win": 0, "loss": 0, "draw": 0})
+            g2[r["result"]] += int(r["n"])
+            g2["played"] += int(r["n"])
+        return {**public_account(acc), "ratings": [rating_json(r) for r in ratings],
+                "stats": [{"game": g, **v, "by_seat": [{"seat": s, **c} for s, c in sorted(seats.get(g, {}).items())]}
+                          for g, v in sorted(per_game.items())]}
+
+    async def rating_history(self, username: str, game: str) -> list[dict[str, Any]]:
+        acc = await self.accounts.by_username(username)
+        if acc is None:
+            raise ServiceError(404, "no_such_player", "no such player")
+        rows = await self.accounts.read("SELECT match_id, mu, sigma, at FROM rating_history WHERE account_id = :a "
+                                        "AND game = :g ORDER BY at, id LIMIT 5000", a=acc["id"], g=game)
+        return [{"match_id": r["match_id"], "mu": round(r["mu"], 3), "sigma": round(r["sigma"], 3),
+                 "rating": round(ordinal(r["mu"], r["sigma"]), 3), "at": r["at"]} for r in rows]
+
+    async def history(self, username: str, game: str | None = None, result: str | None = None,
+                      opponent: str | None = None, rated: bool | None = None, offset: int = 0,
+                      limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
+        """One page of a player's finished matches, newest first, with every seat's name (for the page's links to
+        the replays)."""
+        from .names import username_key
+
+        acc = await self.accounts.by_username(username)
+        if acc is None:
+            raise ServiceError(404, "no_such_player", "no such player")
+        where = ["r.account_id = :a"]
+        params: dict[str, Any] = {"a": acc["id"], "n": limit + 1, "o": offset}
+        if game:
+            where.append("r.game = :g")
+            params["g"] = game
+        if result:
+            if result not in ("win", "loss", "draw"):
+                raise ServiceError(422, "bad_request", "result is win, loss or draw")
+            where.append("r.result = :res")
+            params["res"] = result
+        if rated is not None:
+            where.append("r.rated = :rt")
+            params["rt"] = rated
+        if opponent:
+            where.append("EXISTS (SELECT 1 FROM account_seats s2 JOIN accounts a2 ON a2.id = s2.account_id "
+                         "WHERE s2.match_id = r.match_id AND a2.username_key = :opp AND a2.id != r.account_id)")
+            params["opp"] = username_key(opponent)
+        rows = await self.accounts.read(
+            "SELECT r.match_id, r.seat, r.game, r.result, r.rated, r.delta, r.finished_at, m.name, m.outcome "
+            f"FROM account_results r JOIN matches m ON m.id = r.match_id WHERE {' AND '.join(where)} "
+            "ORDER BY r.finished_at DESC, r.match_id LIMIT :n OFFSET :o", **params)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        players = await self.players_of([r["match_id"] for r in rows])
+        out = []
+        for r in rows:
+            outcome = json.loads(r["outcome"]) if r["outcome"] else {}
+            out.append({"match_id": r["match_id"], "seat": r["seat"], "game": r["game"], "name": r["name"],
+                        "result": r["result"], "rated": bool(r["rated"]),
+                        "rating_change": round(r["delta"], 3) if r["delta"] is not None else None,
+                        "finished_at": r["finished_at"], "kind": outcome.get("kind"),
+                        "players": players.get(r["match_id"], []), "replay": f"/replay/{r['match_id']}"})
+        return out, more
+
+    async def players_of(self, match_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        if not match_ids:
+            return {}
+        names = {f"m{i}": m for i, m in enumerate(match_ids)}
+        marks = ", ".join(f":{k}" for k in names)
+        rows = await self.accounts.read(
+            "SELECT s.match_id, s.seat, s.kind, s.name, a.username FROM seats s LEFT JOIN account_seats b "
+            "ON b.match_id = s.match_id AND b.seat = s.seat LEFT JOIN accounts a ON a.id = b.account_id "
+            f"WHERE s.match_id IN ({marks}) ORDER BY s.match_id, s.seat", **names)
+        out: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            out.setdefault(r["match_id"], []).append({"seat": r["seat"], "kind": r["kind"], "name": r["name"],
+                                                      "username": r["username"]})
+        return out
+
+    async def leaderboard(self, game: str, offset: int = 0, limit: int = 50,
+                          provisional: bool = False) -> tuple[list[dict[str, Any]], bool]:
+        """One page of a game's leaderboard, best conservative rating first (provisional ratings left out unless
+        asked for)."""
+        cond = "" if provisional else " AND r.games >= :pg"
+        rows = await self.accounts.read(
+            "SELECT r.*, a.username, a.display_name FROM ratings r JOIN accounts a ON a.id = r.account_id "
+            f"WHERE r.game = :g{cond} ORDER BY r.ordinal DESC, a.username_key LIMIT :n OFFSET :o",
+            g=game, pg=PROVISIONAL_GAMES, n=limit + 1, o=offset)
+        more = len(rows) > limit
+        return [{"rank": offset + i + 1, "username": r["username"], "display_name": r["display_name"], **rating_json(r)}
+                for i, r in enumerate(rows[:limit])], more
+
+    async def export(self, account_id: str) -> dict[str, Any]:
+        """Everything stored about an account (its download), secrets left out (hashes, the TOTP secret)."""
+        acc = await self.accounts.account(account_id)
+        if acc is None:
+            raise ServiceError(401, "signed_out", "sign in first")
+        a = {"id": acc["id"], "username": acc["username"], "display_name": acc["display_name"], "email": acc["email"],
+             "email_verified": bool(acc["email_verified"]), "has_password": acc["password_hash"] is not None,
+             "totp": acc["totp_secret"] is not None, "lang": acc["lang"], "created_at": acc["created_at"]}
+        read = self.accounts.read
+        return {
+            "format": "spacetable-account/1", "exported_at": time.time(), "account": a,
+            "sessions": await read("SELECT created_at, seen_at, expires_at, user_agent, address FROM account_sessions "
+                                   "WHERE account_id = :a ORDER BY created_at", a=account_id),
+            "passkeys": await read("SELECT id, sign_count, created_at, used_at FROM passkeys WHERE account_id = :a",
+                                   a=account_id),
+            "seats": await read("SELECT match_id, seat, created_at FROM account_seats WHERE account_id = :a "
+                                "ORDER BY created_at", a=account_id),
+            "results": await read("SELECT match_id, seat, game, result, rated, delta, finished_at FROM account_results "
+                                  "WHERE account_id = :a ORDER BY finished_at", a=account_id),
+            "ratings": await read("SELECT game, mu, sigma, ordinal, games, updated_at FROM ratings WHERE account_id = :a",
+                                  a=account_id),
+            "rating_history": await read("SELECT game, match_id, mu, sigma, at FROM rating_history WHERE account_id = :a "
+                                         "ORDER BY at, id", a=account_id),
+        }
