@@ -1,4 +1,15 @@
-"""Notification routes that need no account: the server's VAPID public key, and the one-click unsubscribe.
+"""Notification routes (issue 21).
+
+An account's own (session cookie; a change also needs the ``X-CSRF-Token`` header, as every account route):
+
+* ``GET /api/notify/prefs``: every channel's choice per kind, the e-mail rhythm and the page sound;
+  ``PUT /api/notify/prefs``: change some of them;
+* ``POST /api/notify/push``: ``{"endpoint", "keys": {"p256dh", "auth"}}`` (a browser's ``PushSubscription``);
+  refused (422) when the endpoint is not a public https address (``push.check_endpoint``);
+  ``POST /api/notify/push/remove``: ``{"endpoint"}``;
+* ``GET /api/notify/inbox``: the bell (unread count, latest notifications); ``POST /api/notify/inbox/read``.
+
+Without an account:
 
 ``GET /api/notify/vapid``: ``{"public_key": ...}`` (the ``applicationServerKey`` a page subscribes with).
 ``GET /notify/unsubscribe/{account}/{signature}``: a page with one button (a mail scanner following the link
@@ -11,17 +22,55 @@ from __future__ import annotations
 
 import asyncio
 import html
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
+from pydantic import Field
 
 from ..errors import ServiceError
 from ..presentation import pick_lang
+from ..routes.accounts import Signed, Writer
 from ..routes.pages import WEB_DIR
-from . import store, texts
+from ..routes.schemas import Body
+from . import push, store, texts
 from .dispatcher import Notifier
 
 router = APIRouter(tags=["notifications"])
+Kind = Literal["your_turn", "match_start", "match_end", "challenge", "draw_offer", "chat_mention"]
+Channel = Literal["page", "push", "email"]
+
+
+class SettingsBody(Body):
+    email_mode: Literal["instant", "digest", "off"] | None = None
+    quiet_minutes: int | None = Field(default=None, ge=0, le=1440)
+    digest_hour: int | None = Field(default=None, ge=0, le=23)
+    sound: bool | None = None
+
+
+class PrefsBody(Body):
+    prefs: dict[Channel, dict[Kind, bool]] = Field(default_factory=dict)
+    settings: SettingsBody | None = None
+
+
+class Keys(Body):
+    p256dh: str = Field(max_length=128)
+    auth: str = Field(max_length=64)
+
+
+class PushBody(Body):
+    endpoint: str = Field(max_length=push.MAX_ENDPOINT)
+    keys: Keys
+    #: the browser's own expiry (ignored: a gone subscription is removed when the push service says so)
+    expirationTime: float | None = None
+
+
+class EndpointBody(Body):
+    endpoint: str = Field(max_length=push.MAX_ENDPOINT)
+
+
+class ReadBody(Body):
+    upto: int | None = Field(default=None, ge=0)
 
 
 def notifier(request: Request) -> Notifier:
@@ -36,6 +85,78 @@ async def vapid_key(request: Request) -> dict[str, str]:
     n = notifier(request)
     assert n.vapid is not None
     return {"public_key": n.vapid.public_key}
+
+
+def _prefs(n: Notifier, account: str) -> dict[str, Any]:
+    with n.engine.connect() as conn:
+        return {"prefs": store.prefs(conn, account), "settings": store.settings(conn, account).to_json(),
+                "kinds": list(store.KINDS), "channels": list(store.CHANNELS),
+                "vapid": n.vapid.public_key if n.vapid else None}
+
+
+@router.get("/api/notify/prefs")
+async def get_prefs(request: Request, s: Signed) -> dict[str, Any]:
+    return await asyncio.to_thread(_prefs, notifier(request), s.account_id)
+
+
+@router.put("/api/notify/prefs")
+async def put_prefs(body: PrefsBody, request: Request, s: Writer) -> dict[str, Any]:
+    n = notifier(request)
+
+    def job() -> dict[str, Any]:
+        with n.engine.begin() as conn:
+            for channel, kinds in body.prefs.items():
+                for kind, on in kinds.items():
+                    store.set_pref(conn, s.account_id, channel, kind, on)
+            if body.settings is not None:
+                current = store.settings(conn, s.account_id)
+                for name, value in body.settings.model_dump(exclude_none=True).items():
+                    setattr(current, name, value)
+                store.save_settings(conn, s.account_id, current)
+        return _prefs(n, s.account_id)
+
+    return await asyncio.to_thread(job)
+
+
+@router.post("/api/notify/push", status_code=201)
+async def add_push(body: PushBody, request: Request, s: Writer) -> dict[str, str]:
+    n = notifier(request)
+    sub_id = await asyncio.to_thread(push.subscribe, n.engine, s.account_id, body.endpoint, body.keys.p256dh,
+                                     body.keys.auth, n.config.push_allow_insecure_loopback)
+    return {"id": sub_id}
+
+
+@router.post("/api/notify/push/remove")
+async def remove_push(body: EndpointBody, request: Request, s: Writer) -> dict[str, bool]:
+    n = notifier(request)
+    return {"removed": await asyncio.to_thread(push.unsubscribe, n.engine, s.account_id, body.endpoint)}
+
+
+@router.get("/api/notify/inbox")
+async def get_inbox(request: Request, s: Signed, limit: Annotated[int, Query(ge=1, le=100)] = 30) -> dict[str, Any]:
+    n = notifier(request)
+
+    def job() -> dict[str, Any]:
+        with n.engine.connect() as conn:
+            unread, items = store.inbox(conn, s.account_id, limit)
+            sound = store.settings(conn, s.account_id).sound
+        for item in items:
+            item["title"], item["body"] = texts.message(item["kind"], item["data"], s.account.get("lang") or "en")
+            item["url"] = texts.link("", item["data"])
+        return {"unread": unread, "items": items, "sound": sound}
+
+    return await asyncio.to_thread(job)
+
+
+@router.post("/api/notify/inbox/read")
+async def read_inbox(body: ReadBody, request: Request, s: Writer) -> dict[str, int]:
+    n = notifier(request)
+
+    def job() -> int:
+        with n.engine.begin() as conn:
+            return store.mark_read(conn, s.account_id, body.upto)
+
+    return {"read": await asyncio.to_thread(job)}
 
 
 def _page(lang: str, title: str, body: str, status: int = 200) -> HTMLResponse:
