@@ -9,21 +9,6 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
-
 from ..errors import ServiceError
 from .names import check_display_name, check_lang, check_username
 from .service import AccountService, b64url, b64url_decode
@@ -33,6 +18,15 @@ if TYPE_CHECKING:
 
 CHALLENGE_SECONDS = 300
 MAX_CREDENTIAL_JSON = 16 * 1024
+
+
+def _webauthn() -> Any:
+    """The ``webauthn`` library, imported on first use (it pulls in much of ``cryptography``: a server that never
+    sees a passkey starts faster)."""
+    import webauthn
+    from webauthn.helpers import exceptions, structs
+
+    return webauthn, exceptions, structs
 
 
 class Passkeys:
@@ -76,8 +70,9 @@ class Passkeys:
                              display_name: Any = None, lang: Any = None) -> dict[str, Any]:
         """Options for ``navigator.credentials.create``: for a new account (``username`` ...) or, signed in, for
         one more passkey of ``account``."""
+        webauthn, _, structs = _webauthn()
         rp_id, _ = self.accounts.relying_party(base)
-        exclude: list[PublicKeyCredentialDescriptor] = []
+        exclude: list[Any] = []
         if account is None:
             name, key = check_username(username)
             display = check_display_name(display_name, name)
@@ -91,19 +86,21 @@ class Passkeys:
             account_id, name, display = account["id"], account["username"], account["display_name"]
             data = {"new": False, "account_id": account_id}
             for r in await self.accounts.read("SELECT id FROM passkeys WHERE account_id = :a", a=account_id):
-                exclude.append(PublicKeyCredentialDescriptor(id=b64url_decode(r["id"])))
-        options = generate_registration_options(
+                exclude.append(structs.PublicKeyCredentialDescriptor(id=b64url_decode(r["id"])))
+        options = webauthn.generate_registration_options(
             rp_id=rp_id, rp_name=self.accounts.settings.rp_name, user_id=account_id.encode(), user_name=name,
             user_display_name=display, exclude_credentials=exclude,
-            authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED),
+            authenticator_selection=structs.AuthenticatorSelectionCriteria(
+                resident_key=structs.ResidentKeyRequirement.REQUIRED,
+                user_verification=structs.UserVerificationRequirement.PREFERRED),
         )
         cid = await self._store_challenge(options.challenge, "register", data)
-        return {"challenge_id": cid, "options": json.loads(options_to_json(options))}
+        return {"challenge_id": cid, "options": json.loads(webauthn.options_to_json(options))}
 
     async def register_finish(self, base: str, challenge_id: Any, credential: Any,
                               account: dict[str, Any] | None) -> str:
         """Verify the new passkey and store it (with its new account); the account id."""
+        webauthn, exceptions, _ = _webauthn()
         rp_id, origin = self.accounts.relying_party(base)
         credential = self._credential(credential)
         now = time.time()
@@ -115,11 +112,11 @@ class Passkeys:
         if not data["new"] and (account is None or account["id"] != data["account_id"]):
             raise ServiceError(403, "forbidden", "this passkey request belongs to another session")
         try:
-            verified = verify_registration_response(credential=credential, expected_challenge=challenge,
+            verified = webauthn.verify_registration_response(credential=credential, expected_challenge=challenge,
                                                     expected_rp_id=rp_id, expected_origin=origin)
-        except (InvalidRegistrationResponse, ValueError, KeyError, TypeError):
+        except (exceptions.InvalidRegistrationResponse, ValueError, KeyError, TypeError):
             raise ServiceError(422, "bad_credential", "the passkey could not be verified") from None
-        pk = {"id": b64url(verified.credential_id), "a": data["account_id"],
+        pk = {"i": b64url(verified.credential_id), "a": data["account_id"],
               "k": b64url(verified.credential_public_key), "n": verified.sign_count, "t": now}
 
         async def job(tx: Tx) -> None:
@@ -127,7 +124,7 @@ class Passkeys:
                 row = self.accounts.new_row(data["username"], data["key"], data["display"], data["lang"])
                 row["id"] = data["account_id"]
                 await self.accounts._insert_account(tx, row)
-            if await tx.fetch("SELECT 1 AS x FROM passkeys WHERE id = :i", {"i": pk["id"]}):
+            if await tx.fetch("SELECT 1 AS x FROM passkeys WHERE id = :i", {"i": pk["i"]}):
                 raise ServiceError(409, "passkey_known", "this passkey is registered already")
             await tx.execute("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at, used_at) "
                              "VALUES (:i, :a, :k, :n, :t, NULL)", pk)
@@ -137,12 +134,15 @@ class Passkeys:
 
     # -------------------------------------------------------------------- sign in
     async def signin_begin(self, base: str) -> dict[str, Any]:
+        webauthn, _, structs = _webauthn()
         rp_id, _ = self.accounts.relying_party(base)
-        options = generate_authentication_options(rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
+        options = webauthn.generate_authentication_options(
+            rp_id=rp_id, user_verification=structs.UserVerificationRequirement.PREFERRED)
         cid = await self._store_challenge(options.challenge, "signin", {})
-        return {"challenge_id": cid, "options": json.loads(options_to_json(options))}
+        return {"challenge_id": cid, "options": json.loads(webauthn.options_to_json(options))}
 
     async def signin_finish(self, base: str, challenge_id: Any, credential: Any) -> str:
+        webauthn, exceptions, _ = _webauthn()
         rp_id, origin = self.accounts.relying_party(base)
         credential = self._credential(credential)
 
@@ -154,10 +154,10 @@ class Passkeys:
         if row is None:
             raise ServiceError(401, "unknown_passkey", "this passkey is not known here")
         try:
-            verified = verify_authentication_response(
+            verified = webauthn.verify_authentication_response(
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin,
                 credential_public_key=b64url_decode(row["public_key"]), credential_current_sign_count=row["sign_count"])
-        except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
+        except (exceptions.InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
             raise ServiceError(401, "bad_credential", "the passkey could not be verified") from None
 
         async def job(tx: Tx) -> None:

@@ -202,9 +202,9 @@ class AccountService:
         existing = await self.storage.write(job)
         if existing is not None:
             await self._mail(existing["email"], "exists", existing["lang"], existing["display_name"],
-                             self.link(base, "/#account/signin"))
+                             self.link(base, "/account"))
             return
-        await self._mail(address, "verify", language, display, self.link(base, f"/#account/verify/{token}"))
+        await self._mail(address, "verify", language, display, self.link(base, f"/account#account/verify/{token}"))
 
     async def _mail(self, to: str, kind: str, lang: str, name: str, link: str) -> None:
         assert self.mailer is not None
@@ -263,7 +263,7 @@ class AccountService:
         row = await self.storage.write(job)
         if row is not None:
             await self._mail(row["email"], "reset", row["lang"], row["display_name"],
-                             self.link(base, f"/#account/reset/{token}"))
+                             self.link(base, f"/account#account/reset/{token}"))
         else:
             await self.verify_password(None, "equal time")  # as long as the token's write and mail roughly
 

@@ -4,7 +4,7 @@
 // Every name is written as text (Preact escapes it), never as markup. State-changing requests carry the session's
 // CSRF token (X-CSRF-Token), read from GET /api/account/me.
 import { html, useEffect, useState } from "./lib.js";
-import { api, mySeats } from "./api.js";
+import { api, mySeats, rememberSeat } from "./api.js";
 import { t } from "./i18n.js";
 import { notify, notifyError } from "./ui.js";
 
@@ -19,12 +19,26 @@ export async function loadAccount() {
 }
 export function useAccount() {
   const [s, set] = useState(state);
-  useEffect(() => { listeners.add(set); return () => listeners.delete(set); }, []);
+  useEffect(() => { listeners.add(set); set(state); return () => listeners.delete(set); }, []);
   return s;
 }
 /** A request as the signed-in account (the CSRF token in its header). */
 export function accountApi(path, body, method = "POST") {
   return api(path, { method, body, headers: state.csrf ? { "X-CSRF-Token": state.csrf } : {} });
+}
+export function isSignedIn() { return !!state.account; }
+/** Create a match as the signed-in account (its seat bound to the account; ``rated``: accounts only, no AI). */
+export function createAsAccount(body, rated) {
+  const { player_name: _, ...rest } = body;
+  return accountApi("/api/account/matches", { ...rest, join_seat: body.join_seat, rated: !!rated });
+}
+export function joinAsAccount(matchId, seat) { return accountApi(`/api/account/matches/${matchId}/seats/${seat}/join`); }
+/** The lobby's "rated" switch, for signed-in players inviting another player. */
+export function RatedChoice({ rated, setRated, show }) {
+  const s = useAccount();
+  if (!show || !s.account) return null;
+  return html`<label class="inline-field rated-choice"><input type="checkbox" checked=${rated} data-testid="rated"
+    onChange=${(e) => setRated(e.target.checked)} /> ${t("account.rated_match")}</label>`;
 }
 function signedIn(data) { state = { ...state, account: data.account, csrf: data.csrf }; publish(); }
 
@@ -119,26 +133,26 @@ function SignIn({ navigate, lang }) {
     <h1 id="account-h">${mode === "signup" ? t("account.signup") : t("account.signin")}</h1>
     <p>${t("account.why")}</p>
     <div class="tabs" role="group" aria-label=${t("account.signin")}>
-      <button type="button" aria-pressed=${mode === "signin"} data-testid="mode-signin" onClick=${() => setMode("signin")}>${t("account.signin")}</button>
-      <button type="button" aria-pressed=${mode === "signup"} data-testid="mode-signup" onClick=${() => setMode("signup")}>${t("account.signup")}</button></div>
+      <button class="btn" type="button" aria-pressed=${mode === "signin"} data-testid="mode-signin" onClick=${() => setMode("signin")}>${t("account.signin")}</button>
+      <button class="btn" type="button" aria-pressed=${mode === "signup"} data-testid="mode-signup" onClick=${() => setMode("signup")}>${t("account.signup")}</button></div>
     ${sent && html`<p class="notice-ok" role="status" data-testid="check-mail">${t("account.check_mail")}</p>`}
     ${mode === "signin" ? html`
-      <button type="button" class="primary" data-testid="passkey-signin" onClick=${passkeyIn}>${t("account.passkey_signin")}</button>
+      <button type="button" class="btn primary" data-testid="passkey-signin" onClick=${passkeyIn}>${t("account.passkey_signin")}</button>
       ${s.config.passwords && html`<form onSubmit=${submit(passwordIn)} class="account-form">
         <${Field} label=${t("account.email")} type="email" value=${email} set=${setEmail} testid="email" autocomplete="username" />
         <${Field} label=${t("account.password")} type="password" value=${password} set=${setPassword} testid="password" autocomplete="current-password" />
         ${needTotp && html`<${Field} label=${t("account.totp_code")} value=${totp} set=${setTotp} testid="totp" autocomplete="one-time-code" maxlength="8" />`}
-        <button type="submit" data-testid="password-signin">${t("account.signin")}</button>
-        <button type="button" class="link" data-testid="forgot" onClick=${forgot}>${t("account.forgot")}</button></form>`}`
+        <button class="btn" type="submit" data-testid="password-signin">${t("account.signin")}</button>
+        <button type="button" class="btn ghost" data-testid="forgot" onClick=${forgot}>${t("account.forgot")}</button></form>`}`
     : html`<form onSubmit=${submit(passkeyUp)} class="account-form">
         <${Field} label=${t("account.username")} value=${username} set=${setUsername} testid="username" autocomplete="username" maxlength="24" />
         <${Field} label=${t("account.display_name")} value=${display} set=${setDisplay} testid="display-name" autocomplete="nickname" maxlength="40" />
-        <button type="submit" class="primary" data-testid="passkey-signup">${t("account.passkey_signup")}</button></form>
+        <button type="submit" class="btn primary" data-testid="passkey-signup">${t("account.passkey_signup")}</button></form>
       ${s.config.passwords && html`<form onSubmit=${submit(passwordUp)} class="account-form">
         <p>${t("account.or_password")}</p>
         <${Field} label=${t("account.email")} type="email" value=${email} set=${setEmail} testid="signup-email" autocomplete="email" />
         <${Field} label=${t("account.password")} type="password" value=${password} set=${setPassword} testid="signup-password" autocomplete="new-password" />
-        <button type="submit" data-testid="password-signup">${t("account.signup")}</button></form>`}`}
+        <button class="btn" type="submit" data-testid="password-signup">${t("account.signup")}</button></form>`}`}
   </section>`;
 }
 
@@ -160,7 +174,7 @@ function MailedLink({ kind, token, navigate }) {
   };
   return html`<section class="account-page"><h1>${t("account.new_password")}</h1>
     <form onSubmit=${reset} class="account-form"><${Field} label=${t("account.password")} type="password" value=${password} set=${setPassword}
-      testid="new-password" autocomplete="new-password" /><button type="submit" data-testid="reset-submit">${t("account.save")}</button></form></section>`;
+      testid="new-password" autocomplete="new-password" /><button class="btn" type="submit" data-testid="reset-submit">${t("account.save")}</button></form></section>`;
 }
 
 function Settings({ navigate }) {
@@ -171,8 +185,14 @@ function Settings({ navigate }) {
   const [totp, setTotp] = useState(null);
   const [code, setCode] = useState("");
   const [confirm, setConfirm] = useState("");
+  const [matches, setMatches] = useState([]);
   const reload = () => api("/api/account/sessions").then(setSessions).catch(notifyError);
-  useEffect(() => { reload(); }, []);
+  useEffect(() => { reload(); api("/api/account/matches").then(setMatches).catch(notifyError); }, []);
+  const resume = (m) => run(async () => {
+    const got = await accountApi(`/api/account/matches/${m.match_id}/seats/${m.seat}/token`);
+    rememberSeat(m.match_id, m.seat, got.token);
+    navigate(got.link);
+  })();
   const run = (f) => async (e) => { if (e) e.preventDefault(); try { await f(); } catch (err) { notifyError(err); } };
   const save = run(async () => { const me = await accountApi("/api/account/settings", { display_name: display }); state = { ...state, account: me }; publish(); notify({ kind: "ok", text: t("account.saved") }); });
   const setLangPref = run(async (lang) => { const me = await accountApi("/api/account/settings", { lang }); state = { ...state, account: me }; publish(); });
@@ -186,29 +206,33 @@ function Settings({ navigate }) {
   return html`<section class="account-page" aria-labelledby="settings-h">
     <h1 id="settings-h">${t("account.settings")}</h1>
     <p data-testid="signed-in-as">${t("account.signed_in_as", { name: a.username })}</p>
+    <h2>${t("account.your_matches")}</h2>
+    ${matches.length ? html`<ul class="my-matches" data-testid="my-matches">${matches.map((m) => html`<li key=${m.match_id + m.seat}>
+      <button class="btn" type="button" data-testid=${"resume-" + m.match_id} onClick=${() => resume(m)}>${m.name || m.game}${m.your_turn ? " · " + t("account.your_turn") : ""}</button></li>`)}</ul>`
+      : html`<p>${t("account.no_matches")}</p>`}
     <form class="account-form" onSubmit=${save}>
       <${Field} label=${t("account.display_name")} value=${display} set=${setDisplay} testid="settings-display" maxlength="40" />
-      <button type="submit" data-testid="settings-save">${t("account.save")}</button></form>
+      <button class="btn" type="submit" data-testid="settings-save">${t("account.save")}</button></form>
     <label class="field">${t("account.language")}<select data-testid="settings-lang" value=${a.lang} onChange=${(e) => setLangPref(e.target.value)}>
       ${["en", "fr", "nl", "ru"].map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
     <h2>${t("account.security")}</h2>
     <p>${t("account.passkeys", { n: a.passkeys })}</p>
-    <button type="button" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>
-    ${a.has_password && !a.totp && !totp && html`<button type="button" data-testid="totp-setup" onClick=${startTotp}>${t("account.totp_setup")}</button>`}
+    <button class="btn" type="button" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>
+    ${a.has_password && !a.totp && !totp && html`<button class="btn" type="button" data-testid="totp-setup" onClick=${startTotp}>${t("account.totp_setup")}</button>`}
     ${totp && html`<form class="account-form" onSubmit=${enableTotp}><p>${t("account.totp_help")}</p><code data-testid="totp-secret">${totp.secret}</code>
       <${Field} label=${t("account.totp_code")} value=${code} set=${setCode} testid="totp-code" maxlength="8" autocomplete="one-time-code" />
-      <button type="submit">${t("account.save")}</button></form>`}
+      <button class="btn" type="submit">${t("account.save")}</button></form>`}
     ${a.totp && html`<p data-testid="totp-on">${t("account.totp_on")}</p>`}
     <h2>${t("account.sessions")}</h2>
     <ul class="sessions" data-testid="sessions">${sessions.map((x) => html`<li key=${x.id}>${x.user_agent || "?"} · ${new Date(x.seen_at * 1000).toLocaleString()}
-      ${x.current ? html` <strong>${t("account.this_device")}</strong>` : html` <button type="button" onClick=${() => endOne(x.id)}>${t("account.end_session")}</button>`}</li>`)}</ul>
-    <button type="button" data-testid="signout" onClick=${signOut}>${t("account.signout")}</button>
-    <button type="button" data-testid="signout-all" onClick=${everywhere}>${t("account.signout_all")}</button>
+      ${x.current ? html` <strong>${t("account.this_device")}</strong>` : html` <button class="btn" type="button" onClick=${() => endOne(x.id)}>${t("account.end_session")}</button>`}</li>`)}</ul>
+    <button class="btn" type="button" data-testid="signout" onClick=${signOut}>${t("account.signout")}</button>
+    <button class="btn" type="button" data-testid="signout-all" onClick=${everywhere}>${t("account.signout_all")}</button>
     <h2>${t("account.privacy")}</h2>
     <p><a href="/api/account/export" download data-testid="export">${t("account.export")}</a></p>
     <form class="account-form danger" onSubmit=${remove}><p>${t("account.delete_help")}</p>
       <${Field} label=${t("account.username")} value=${confirm} set=${setConfirm} testid="delete-confirm" maxlength="24" />
-      <button type="submit" class="danger" data-testid="delete">${t("account.delete")}</button></form>
+      <button type="submit" class="btn danger" data-testid="delete">${t("account.delete")}</button></form>
   </section>`;
 }
 
@@ -282,7 +306,7 @@ export function LeaderboardPage({ game, navigate, lobby }) {
       <tbody>${(rows || []).map((r) => html`<tr key=${r.username}><td>${r.rank}</td>
         <td><a href=${"/player/" + encodeURIComponent(r.username)} onClick=${go("/player/" + encodeURIComponent(r.username))}>${r.display_name}</a></td>
         <td>${r.mu.toFixed(1)}</td><td>± ${(2 * r.sigma).toFixed(1)}</td><td>${r.games}</td></tr>`)}</tbody></table>
-    <div class="pager">${offset > 0 && html`<button type="button" onClick=${() => setOffset(Math.max(0, offset - 50))}>${t("account.previous")}</button>`}
-      ${rows && rows.length === 50 && html`<button type="button" onClick=${() => setOffset(offset + 50)}>${t("account.next")}</button>`}</div>
+    <div class="pager">${offset > 0 && html`<button class="btn" type="button" onClick=${() => setOffset(Math.max(0, offset - 50))}>${t("account.previous")}</button>`}
+      ${rows && rows.length === 50 && html`<button class="btn" type="button" onClick=${() => setOffset(offset + 50)}>${t("account.next")}</button>`}</div>
   </section>`;
 }

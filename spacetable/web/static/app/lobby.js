@@ -3,6 +3,7 @@
 // and the lists of your matches, open matches (paged), running and finished ones.
 import { html, useEffect, useMemo, useState } from "./lib.js";
 import { api, mySeats, rememberSeat, seatLink } from "./api.js";
+import { RatedChoice, createAsAccount, isSignedIn } from "./account.js";
 import { cardOf } from "./gamecards.js";
 import { t, tMaybe } from "./i18n.js";
 import { Icon } from "./icons.js";
@@ -98,6 +99,7 @@ function CreatePanel({ g, navigate }) {
     setSeats(next);
   }
 
+  const [rated, setRated] = useState(false);
   async function create() {
     const config = { ...presetConfig };
     const errs = {};
@@ -129,7 +131,8 @@ function CreatePanel({ g, navigate }) {
       const body = { game: g.id, config, ai_seats: ai, ai_seconds: Number(aiSeconds) || 1,
         turn_seconds: Number(turnSeconds) > 0 ? Number(turnSeconds) : null, player_name: name };
       if (mine !== null) body.join_seat = mine;
-      const res = await api("/api/matches", { body });
+      const res = isSignedIn() && mine !== null ? await createAsAccount(body, rated && !Object.keys(ai).length)
+        : await api("/api/matches", { body });
       if (res.token) {
         rememberSeat(res.match.id, res.seat, res.token);
         navigate(seatLink(res.match.id, res.seat, res.token));
@@ -168,6 +171,7 @@ function CreatePanel({ g, navigate }) {
         <option value="me">${t("lobby.me")}</option><option value="open">${t("lobby.open")}</option>
         ${agents.map((a) => html`<option value=${"ai:" + a.name}>${t("seat.computer_level", { level: t("level." + a.level) })}</option>`)}
       </select></label>`)}</div>` : null}
+    <${RatedChoice} rated=${rated} setRated=${setRated} show=${mode === "friend"} />
     <div class="create-row">
       <label class="inline-field grow">${t("lobby.your_name")}
         <input type="text" maxlength="100" value=${name} placeholder=${t("lobby.name_placeholder")} data-testid="player-name"

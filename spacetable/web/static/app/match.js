@@ -4,6 +4,7 @@
 // composer and legend, the log, resign/draw offer/leave/share/undo, the folded list of every legal action).
 import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLink } from "./api.js";
+import { isSignedIn, joinAsAccount } from "./account.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
 import { t, num } from "./i18n.js";
 import { Icon } from "./icons.js";
@@ -166,7 +167,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
   // ------------------------------------------------------------------------------------- seats
   async function join(i, name) {
     try {
-      const res = await api(`/api/matches/${matchId}/seats/${i}/join`, { body: { name } });
+      const res = isSignedIn() ? await joinAsAccount(matchId, i)
+        : await api(`/api/matches/${matchId}/seats/${i}/join`, { body: { name } });
       rememberSeat(matchId, i, res.token);
       navigate(seatLink(matchId, i, res.token), { reload: true });
     } catch (e) { notifyError(e); }
