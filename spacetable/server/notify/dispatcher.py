@@ -204,7 +204,7 @@ class Notifier:
             if row.channel == "push":
                 await self._push(row, data, contact)
             elif row.channel == "email":
-                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False):
+                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False, ids=[row.id]):
                     await self._finish(row, "sent")
                 else:
                     await self._finish(row, "dropped", "no mail relay, address or consent")
@@ -237,7 +237,7 @@ class Notifier:
             return
         title, body = texts.message(row.kind, data, contact.lang)
         message = {"title": title, "body": body, "url": texts.link("", data), "tag": f"{row.kind}:{data.get('match', '')}",
-                   "kind": row.kind}
+                   "kind": row.kind, "id": row.id}
         assert self.vapid is not None
         try:
             await asyncio.to_thread(push.send, self.vapid, info, message, self.config.contact,
@@ -252,7 +252,7 @@ class Notifier:
         await self._finish(row, "sent")
 
     async def _email(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact,
-                     digest: bool) -> bool:
+                     digest: bool, ids: list[int]) -> bool:
         """Send one mail (one event, or a digest); ``False`` when there is nobody or nothing to send it by."""
         if self.mailer is None or not contact.email:
             return False
@@ -265,6 +265,7 @@ class Notifier:
             return False
         subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
                                                 items, digest=digest)
+        headers["X-Spacetable-Notification"] = ",".join(str(i) for i in ids)
         await self.mailer.send(contact.email, subject, body, headers=headers)
         return True
 
@@ -280,7 +281,8 @@ class Notifier:
             contact = await asyncio.to_thread(self.directory, account_id)
             keep = await asyncio.to_thread(still_due)
             sent = bool(contact is not None and keep
-                        and await self._email(account_id, [(r.kind, r.data) for r in keep], contact, digest=True))
+                        and await self._email(account_id, [(r.kind, r.data) for r in keep], contact, digest=True,
+                                              ids=[r.id for r in keep]))
             await asyncio.to_thread(store.finish, self.engine, ids, self.token, "sent" if sent else "dropped",
                                     None if sent else "nothing to send")
             if sent:
