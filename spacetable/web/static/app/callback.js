@@ -10,6 +10,7 @@ import { notify, notifyError } from "./ui.js";
 
 const KINDS = ["your_turn", "match_start", "match_end", "challenge", "draw_offer", "chat_mention"];
 const CHANNELS = ["page", "push", "email"];
+const EMAIL_MODES = { instant: "bell.email_instant", digest: "bell.email_digest", off: "bell.email_off" };
 
 function beep() {
   try {
@@ -58,7 +59,7 @@ function Settings({ prefs, setPrefs }) {
           onChange=${(e) => change({ prefs: { [c]: { [k]: e.target.checked } } })} /></td>`)}</tr>`)}</tbody></table>
     <label class="field">${t("bell.email_mode")}<select value=${s.email_mode} disabled=${busy} data-testid="email-mode"
       onChange=${(e) => change({ settings: { email_mode: e.target.value } })}>
-      ${["instant", "digest", "off"].map((m) => html`<option value=${m}>${t("bell.email_" + m)}</option>`)}</select></label>
+      ${Object.entries(EMAIL_MODES).map(([m, key]) => html`<option value=${m}>${t(key)}</option>`)}</select></label>
     <label class="field">${t("bell.quiet")}<input type="number" min="0" max="1440" value=${s.quiet_minutes} disabled=${busy}
       data-testid="quiet-minutes" onChange=${(e) => change({ settings: { quiet_minutes: Math.max(0, Math.min(1440, Number(e.target.value) || 0)) } })} /></label>
     <label class="inline-field"><input type="checkbox" checked=${s.sound} disabled=${busy} data-testid="bell-sound"
