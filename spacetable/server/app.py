@@ -40,6 +40,8 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
+from .absence import Lapses
+from .absence import routes as absence_routes
 from .accounts.passkeys import Passkeys
 from .accounts.ratings import RatingKeeper
 from .accounts.service import AccountService, AccountSettings
@@ -128,6 +130,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     notify_config = NotifyConfig(**{"public_url": account_service.settings.public_url or NotifyConfig.public_url,
                                     **(notify or {})})
     notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
+    service.lapses = Lapses(service)  # type: ignore[attr-defined]
     watcher = MatchWatcher(notifier)
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url)
@@ -169,6 +172,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.include_router(make_router(service))
     app.include_router(notify_routes.router)
     app.include_router(chat_routes.router)
+    app.include_router(absence_routes.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

@@ -1,5 +1,6 @@
 """Notifications, chat and moderation (issue 21): the outbox, the in-page inbox, preferences and settings, Web Push
-subscriptions, the server's own secrets; chat messages, reports, blocks between accounts, suspensions.
+subscriptions, the server's own secrets; chat messages, reports, blocks between accounts,
+suspensions; the matches' lapse policies (absent players).
 
 Revision ID: 0005
 Revises: 0004
@@ -126,9 +127,17 @@ def upgrade() -> None:
         sa.Column("reason", sa.String(300), nullable=False, server_default=""),
         sa.Column("created_at", sa.Float, nullable=False),
     )
+    op.create_table(
+        "match_policies",
+        sa.Column("match_id", sa.String(32), primary_key=True),
+        sa.Column("lapse", sa.String(12), nullable=False),
+        sa.Column("agent", sa.String(64), nullable=True),
+        sa.Column("set_by", sa.Integer, nullable=False),
+        sa.Column("set_at", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
-    for name in ("account_suspensions", "account_blocks", "chat_reports", "chat_messages", "server_secrets",
+    for name in ("match_policies", "account_suspensions", "account_blocks", "chat_reports", "chat_messages", "server_secrets",
                  "push_subscriptions", "notify_settings", "notify_prefs", "notify_inbox", "notify_outbox"):
         op.drop_table(name)
