@@ -27,6 +27,7 @@ from ..ai import agent_registry
 from ..db import Base
 from ..errors import ServiceError
 from ..live import Seat
+from ..notify.store import begin as store_begin
 
 if TYPE_CHECKING:
     from ..live import LiveMatch
@@ -70,7 +71,7 @@ class Lapses:
             raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
 
         def job() -> None:
-            with self.service.engine.begin() as conn:
+            with store_begin(self.service.engine) as conn:
                 conn.execute(delete(MatchPolicyRow).where(MatchPolicyRow.match_id == match_id))
                 conn.execute(insert(MatchPolicyRow).values(match_id=match_id, lapse=lapse, agent=agent, set_by=seat,
                                                            set_at=time.time()))

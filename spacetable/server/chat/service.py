@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from spacetable.core import i18n
 
 from ..errors import ServiceError
+from ..notify.store import begin as store_begin
 from .models import BlockRow, ChatMessageRow, ChatReportRow, SuspensionRow
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ class ChatService:
         now = time.time()
 
         def job() -> int:
-            with self.engine.begin() as conn:
+            with store_begin(self.engine) as conn:
                 return int(conn.execute(insert(ChatMessageRow).values(
                     match_id=m.id, room=room, seat=writer.seat, account_id=writer.account_id, name=writer.name[:100],
                     text=body, quick=quick, created_at=now, hidden=False).returning(ChatMessageRow.id)).scalar_one())
@@ -171,7 +172,7 @@ class ChatService:
         """A reader reports a message of this match; ``False`` when they had reported it already."""
 
         def job() -> bool:
-            with self.engine.begin() as conn:
+            with store_begin(self.engine) as conn:
                 found = conn.execute(select(ChatMessageRow.id).where(ChatMessageRow.id == message_id,
                                                                      ChatMessageRow.match_id == match_id)).first()
                 if found is None:
@@ -198,7 +199,7 @@ class ChatService:
 
     def resolve(self, report_id: int, hide: bool) -> bool:
         """Close a report: dismiss it, or hide its message (then every report of that message is closed)."""
-        with self.engine.begin() as conn:
+        with store_begin(self.engine) as conn:
             msg = conn.execute(select(ChatReportRow.message_id).where(ChatReportRow.id == report_id)).scalar_one_or_none()
             if msg is None:
                 return False
@@ -210,7 +211,7 @@ class ChatService:
         return True
 
     def suspend(self, account_id: str, days: float, reason: str = "") -> None:
-        with self.engine.begin() as conn:
+        with store_begin(self.engine) as conn:
             conn.execute(delete(SuspensionRow).where(SuspensionRow.account_id == account_id))
             if days > 0:
                 conn.execute(insert(SuspensionRow).values(account_id=account_id, until=time.time() + days * 86400,
@@ -225,7 +226,7 @@ class ChatService:
     def block(self, account_id: str, blocked_id: str, on: bool = True) -> None:
         if account_id == blocked_id:
             raise ServiceError(422, "bad_request", "an account cannot block itself")
-        with self.engine.begin() as conn:
+        with store_begin(self.engine) as conn:
             conn.execute(delete(BlockRow).where(BlockRow.account_id == account_id, BlockRow.blocked_id == blocked_id))
             if on:
                 conn.execute(insert(BlockRow).values(account_id=account_id, blocked_id=blocked_id, created_at=time.time()))
@@ -238,7 +239,7 @@ class ChatService:
 
     def prune(self, now: float | None = None) -> int:
         now = time.time() if now is None else now
-        with self.engine.begin() as conn:
+        with store_begin(self.engine) as conn:
             n = conn.execute(delete(ChatMessageRow).where(ChatMessageRow.created_at < now - KEEP_DAYS * 86400)).rowcount
             n += conn.execute(delete(ChatReportRow).where(ChatReportRow.created_at < now - REPORT_DAYS * 86400)).rowcount
         return int(n)

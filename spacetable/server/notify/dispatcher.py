@@ -24,6 +24,7 @@ from sqlalchemy.engine import Engine
 from ..mail import Mailer, MailError
 from . import mailer, push, store, texts
 from .store import Delivery, Event
+from .store import begin as store_begin
 
 log = logging.getLogger("spacetable.server.notify")
 
@@ -131,7 +132,7 @@ class Notifier:
             batch = events() if callable(events) else list(events)
             if not batch:
                 return 0
-            with self.engine.begin() as conn:
+            with store_begin(self.engine) as conn:
                 return store.enqueue(conn, batch)
 
         added = await asyncio.to_thread(job)

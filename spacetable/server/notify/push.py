@@ -34,6 +34,7 @@ from sqlalchemy.engine import Engine
 from ..errors import ServiceError
 from . import store
 from .models import PushSubscriptionRow
+from .store import begin as store_begin
 
 #: the most subscriptions one account keeps (a new one beyond it replaces the oldest)
 MAX_SUBSCRIPTIONS = 10
@@ -150,7 +151,7 @@ def subscribe(engine: Engine, account_id: str, endpoint: str, p256dh: str, auth:
     check_keys(p256dh, auth)
     check_endpoint(endpoint, allow_loopback)
     digest = hashlib.sha256(endpoint.encode()).hexdigest()
-    with engine.begin() as conn:
+    with store_begin(engine) as conn:
         conn.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.endpoint_hash == digest))
         n = conn.execute(select(func.count()).select_from(PushSubscriptionRow).where(
             PushSubscriptionRow.account_id == account_id)).scalar_one()
@@ -167,7 +168,7 @@ def subscribe(engine: Engine, account_id: str, endpoint: str, p256dh: str, auth:
 
 def unsubscribe(engine: Engine, account_id: str, endpoint: str) -> bool:
     digest = hashlib.sha256(endpoint.encode()).hexdigest()
-    with engine.begin() as conn:
+    with store_begin(engine) as conn:
         return bool(conn.execute(delete(PushSubscriptionRow).where(
             PushSubscriptionRow.endpoint_hash == digest, PushSubscriptionRow.account_id == account_id)).rowcount)
 
@@ -182,7 +183,7 @@ def subscription(engine: Engine, sub_id: str) -> dict[str, Any] | None:
 
 
 def forget(engine: Engine, sub_id: str) -> None:
-    with engine.begin() as conn:
+    with store_begin(engine) as conn:
         conn.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.id == sub_id))
 
 

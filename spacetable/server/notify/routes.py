@@ -35,6 +35,7 @@ from ..routes.pages import WEB_DIR
 from ..routes.schemas import Body
 from . import push, store, texts
 from .dispatcher import Notifier
+from .store import begin as store_begin
 
 router = APIRouter(tags=["notifications"])
 Kind = Literal["your_turn", "match_start", "match_end", "challenge", "draw_offer", "chat_mention"]
@@ -104,7 +105,7 @@ async def put_prefs(body: PrefsBody, request: Request, s: Writer) -> dict[str, A
     n = notifier(request)
 
     def job() -> dict[str, Any]:
-        with n.engine.begin() as conn:
+        with store_begin(n.engine) as conn:
             for channel, kinds in body.prefs.items():
                 for kind, on in kinds.items():
                     store.set_pref(conn, s.account_id, channel, kind, on)
@@ -153,7 +154,7 @@ async def read_inbox(body: ReadBody, request: Request, s: Writer) -> dict[str, i
     n = notifier(request)
 
     def job() -> int:
-        with n.engine.begin() as conn:
+        with store_begin(n.engine) as conn:
             return store.mark_read(conn, s.account_id, body.upto)
 
     return {"read": await asyncio.to_thread(job)}
@@ -205,7 +206,7 @@ async def unsubscribe(account: str, signature: str, request: Request) -> HTMLRes
         return bad
 
     def job() -> None:
-        with n.engine.begin() as conn:
+        with store_begin(n.engine) as conn:
             store.unsubscribe_email(conn, account)
 
     await asyncio.to_thread(job)

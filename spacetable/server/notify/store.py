@@ -10,13 +10,15 @@ lapses after ``CLAIM_SECONDS``; the row is then sent again (the only case of a s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import random
 import secrets
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +57,21 @@ def backoff(attempts: int, rng: random.Random | None = None) -> float:
     return base * (1.0 + 0.25 * (rng or random).random())
 
 
+_SQLITE_WRITER = threading.Lock()
+
+
+@contextlib.contextmanager
+def begin(engine: Engine) -> Iterator[Connection]:
+    """A write transaction. On SQLite the process's writers take turns here: SQLite has one writer at a time, and
+    its busy handler makes a waiting writer sleep (up to 100 ms a try), far longer than the writes themselves."""
+    if engine.dialect.name == "sqlite":
+        with _SQLITE_WRITER, engine.begin() as conn:
+            yield conn
+    else:
+        with engine.begin() as conn:
+            yield conn
+
+
 def _insert(conn: Connection, table: Any) -> Any:
     """An ``INSERT`` that does nothing when it meets a unique key (the same event stored twice)."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -65,7 +82,7 @@ def _insert(conn: Connection, table: Any) -> Any:
 def secret(engine: Engine, name: str, make: Any) -> str:
     """The server's secret ``name``, made by ``make()`` and stored the first time (several processes starting
     at once: the first insert wins and every process reads that one)."""
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         row = conn.execute(select(SecretRow.value).where(SecretRow.name == name)).scalar_one_or_none()
         if row is not None:
             return str(row)
@@ -159,38 +176,64 @@ def next_digest(now: float, hour: int) -> float:
     return start if start > now else start + day
 
 
+def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
+    for k in range(0, len(items), size):
+        yield items[k:k + size]
+
+
 def enqueue(conn: Connection, events: Iterable[Event], now: float | None = None) -> int:
     """Store ``events`` for every channel the account keeps on for their kind: the bell's inbox at once, a push
-    row per subscription, a mail (after the quiet period, or as a line of the daily digest). Returns the
-    number of deliveries stored (an event stored before adds none)."""
+    row per subscription, a mail (a correspondence "your turn" after the quiet period, or a line of the daily
+    digest). Returns the number of deliveries stored (an event stored before adds none). The accounts' choices
+    and subscriptions are read once for the whole batch, and the rows inserted in one statement per table."""
     now = time.time() if now is None else now
-    added = 0
-    for ev in events:
-        chosen = prefs(conn, ev.account_id)
+    batch = list(events)
+    if not batch:
+        return 0
+    accounts = sorted({ev.account_id for ev in batch})
+    chosen = {a: {ch: dict(kinds) for ch, kinds in DEFAULTS.items()} for a in accounts}
+    rhythm = {a: Settings() for a in accounts}
+    subs: dict[str, list[str]] = {a: [] for a in accounts}
+    for part in _chunks(accounts):
+        for row in conn.execute(select(PrefRow.account_id, PrefRow.channel, PrefRow.kind, PrefRow.enabled)
+                                .where(PrefRow.account_id.in_(part))):
+            if row.channel in DEFAULTS and row.kind in DEFAULTS[row.channel]:
+                chosen[row.account_id][row.channel][row.kind] = bool(row.enabled)
+        for row in conn.execute(select(SettingsRow.account_id, SettingsRow.email_mode, SettingsRow.quiet_minutes,
+                                       SettingsRow.digest_hour, SettingsRow.sound).where(SettingsRow.account_id.in_(part))):
+            rhythm[row.account_id] = Settings(row.email_mode, row.quiet_minutes, row.digest_hour, bool(row.sound))
+        for row in conn.execute(select(PushSubscriptionRow.account_id, PushSubscriptionRow.id)
+                                .where(PushSubscriptionRow.account_id.in_(part))):
+            subs[row.account_id].append(row.id)
+    inbox_rows: list[dict[str, Any]] = []
+    out_rows: list[dict[str, Any]] = []
+    for ev in batch:
+        on = chosen[ev.account_id]
         payload = json.dumps(ev.data, sort_keys=True, separators=(",", ":"))
         base = f"{ev.kind}:{ev.key}:{ev.account_id}"
-        if chosen["page"].get(ev.kind):
-            added += len(conn.execute(_insert(conn, InboxRow).values(
-                dedup=base[:200], account_id=ev.account_id, kind=ev.kind, payload=payload, created_at=now)
-                .returning(InboxRow.id)).all())
-        rows: list[dict[str, Any]] = []
-        if chosen["push"].get(ev.kind):
-            for sub_id in conn.execute(select(PushSubscriptionRow.id).where(
-                    PushSubscriptionRow.account_id == ev.account_id)).scalars():
-                rows.append({"channel": "push", "target": sub_id, "due_at": now, "dedup": f"push:{sub_id}:{base}"})
-        if chosen["email"].get(ev.kind) and (ev.kind != "your_turn" or ev.correspondence):
-            s = settings(conn, ev.account_id)
+        common = {"account_id": ev.account_id, "kind": ev.kind, "payload": payload, "created_at": now}
+        if on["page"].get(ev.kind):
+            inbox_rows.append({**common, "dedup": base[:200]})
+        if on["push"].get(ev.kind):
+            for sub_id in subs[ev.account_id]:
+                out_rows.append({**common, "channel": "push", "target": sub_id, "due_at": now,
+                                 "dedup": f"push:{sub_id}:{base}"[:200]})
+        if on["email"].get(ev.kind) and (ev.kind != "your_turn" or ev.correspondence):
+            s = rhythm[ev.account_id]
             if s.email_mode == "instant":
                 due = now + (s.quiet_minutes * 60.0 if ev.correspondence else 0.0)
-                rows.append({"channel": "email", "target": None, "due_at": due, "dedup": f"email:{base}"})
+                out_rows.append({**common, "channel": "email", "target": None, "due_at": due,
+                                 "dedup": f"email:{base}"[:200]})
             elif s.email_mode == "digest":
-                rows.append({"channel": "digest", "target": None, "due_at": next_digest(now, s.digest_hour),
-                             "dedup": f"digest:{base}"})
-        for r in rows:
-            r["dedup"] = r["dedup"][:200]
-            added += len(conn.execute(_insert(conn, OutboxRow).values(
-                account_id=ev.account_id, kind=ev.kind, payload=payload, created_at=now, status="pending", attempts=0,
-                **r).returning(OutboxRow.id)).all())
+                out_rows.append({**common, "channel": "digest", "target": None, "due_at": next_digest(now, s.digest_hour),
+                                 "dedup": f"digest:{base}"[:200]})
+    added = 0
+    if inbox_rows:
+        added += len(conn.execute(_insert(conn, InboxRow).returning(InboxRow.id), inbox_rows).all())
+    if out_rows:
+        for r in out_rows:
+            r.update(status="pending", attempts=0)
+        added += len(conn.execute(_insert(conn, OutboxRow).returning(OutboxRow.id), out_rows).all())
     return added
 
 
@@ -227,7 +270,7 @@ def claim(engine: Engine, token: str, limit: int = 50, now: float | None = None)
     now = time.time() if now is None else now
     free = (OutboxRow.status == "pending") & (OutboxRow.due_at <= now) & \
         (OutboxRow.channel.in_(("push", "email"))) & (OutboxRow.claim_until.is_(None) | (OutboxRow.claim_until < now))
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         pick = select(OutboxRow.id).where(free).order_by(OutboxRow.due_at).limit(limit)
         if conn.dialect.name == "postgresql":
             pick = pick.with_for_update(skip_locked=True)
@@ -241,13 +284,13 @@ def claim_digests(engine: Engine, token: str, limit: int = 20, now: float | None
     ``notify_settings.digest_claim``), then every due line of it."""
     now = time.time() if now is None else now
     out: dict[str, list[Delivery]] = {}
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         accounts = list(conn.execute(
             select(OutboxRow.account_id).where(OutboxRow.channel == "digest", OutboxRow.status == "pending",
                                                OutboxRow.due_at <= now, OutboxRow.claim.is_(None))
             .group_by(OutboxRow.account_id).limit(limit)).scalars())
     for account in accounts:
-        with engine.begin() as conn:
+        with begin(engine) as conn:
             conn.execute(_insert(conn, SettingsRow).values(account_id=account))
             took = conn.execute(update(SettingsRow).where(
                 SettingsRow.account_id == account,
@@ -266,7 +309,7 @@ def claim_digests(engine: Engine, token: str, limit: int = 20, now: float | None
 
 
 def release_digest(engine: Engine, account_id: str, token: str) -> None:
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         conn.execute(update(SettingsRow).where(SettingsRow.account_id == account_id, SettingsRow.digest_claim == token)
                      .values(digest_claim=None, digest_until=None))
 
@@ -274,7 +317,7 @@ def release_digest(engine: Engine, account_id: str, token: str) -> None:
 def finish(engine: Engine, ids: list[int], token: str, status: str, error: str | None = None) -> int:
     """Record the end of claimed deliveries: ``sent``, ``dropped`` (gone subscription, stale, unsubscribed) or
     ``failed``. Only this process's claim is ended."""
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         return conn.execute(update(OutboxRow).where(OutboxRow.id.in_(ids), OutboxRow.claim == token).values(
             status=status, done_at=time.time(), claim=None, claim_until=None,
             error=(error or None) and error[:200])).rowcount
@@ -286,7 +329,7 @@ def retry(engine: Engine, row: Delivery, token: str, error: str, now: float | No
     if row.attempts >= MAX_ATTEMPTS:
         finish(engine, [row.id], token, "failed", error)
         return "failed"
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         conn.execute(update(OutboxRow).where(OutboxRow.id == row.id, OutboxRow.claim == token).values(
             claim=None, claim_until=None, due_at=now + backoff(row.attempts), error=error[:200]))
     return "retry"
@@ -295,7 +338,7 @@ def retry(engine: Engine, row: Delivery, token: str, error: str, now: float | No
 def prune(engine: Engine, now: float | None = None) -> int:
     """Forget deliveries done and page notifications read more than :data:`KEEP_SECONDS` ago."""
     cut = (time.time() if now is None else now) - KEEP_SECONDS
-    with engine.begin() as conn:
+    with begin(engine) as conn:
         n = conn.execute(delete(OutboxRow).where(OutboxRow.done_at < cut)).rowcount
         n += conn.execute(delete(InboxRow).where(InboxRow.created_at < cut)).rowcount
     return int(n)
