@@ -179,3 +179,38 @@ def test_correspondence_turns_by_push_and_mail(nim: None, db_url: str, mailbox: 
         assert len(keys) == len(set(keys))
         subjects = [(m["To"], m["Subject"]) for m in box.messages]
         assert len(subjects) == len(set(subjects))
+
+
+def test_block_hides_the_blocked_accounts_messages(nim: None, db_url: str, mailbox: tuple[Mailbox, int]) -> None:
+    box, port = mailbox
+    with TestClient(make_app(db_url, port)) as ann:
+        bob = browser(ann)
+        csrf_a = signup(ann, box, "ann@example.org", "ann")
+        csrf_b = signup(bob, box, "bob@example.org", "bob")
+        r = ann.post("/api/account/matches", json={"game": "nim"}, headers={"X-CSRF-Token": csrf_a})
+        mid, token_a = r.json()["match"]["id"], r.json()["token"]
+        token_b = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b}).json()["token"]
+
+        def say(c: TestClient, seat: int, token: str, words: str) -> None:
+            r = c.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": words}, headers={"X-Seat-Token": token})
+            assert r.status_code == 201, r.text
+
+        def seen(c: TestClient, seat: int, token: str) -> list[str]:
+            got = c.get(f"/api/matches/{mid}/chat", params={"seat": seat}, headers={"X-Seat-Token": token}).json()
+            return [m["text"] for m in got["messages"]]
+
+        say(bob, 1, token_b, "spam spam")
+        say(ann, 0, token_a, "hello @bob")
+        assert seen(ann, 0, token_a) == ["spam spam", "hello @bob"]
+        # hostile: without the CSRF token, an unknown player, oneself
+        assert ann.post("/api/account/blocks", json={"username": "bob"}).status_code == 403
+        assert ann.post("/api/account/blocks", json={"username": "nobody"}, headers={"X-CSRF-Token": csrf_a}).status_code == 404
+        assert ann.post("/api/account/blocks", json={"username": "ann"}, headers={"X-CSRF-Token": csrf_a}).status_code == 422
+        r = ann.post("/api/account/blocks", json={"username": "BOB"}, headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 200 and r.json() == {"username": "bob", "blocked": True}
+        assert seen(ann, 0, token_a) == ["hello @bob"]
+        assert seen(bob, 1, token_b) == ["spam spam", "hello @bob"]
+        # the mention reached bob's bell
+        wait_for(lambda: any(i["kind"] == "chat_mention" for i in bob.get("/api/notify/inbox").json()["items"]))
+        ann.post("/api/account/blocks", json={"username": "bob", "blocked": False}, headers={"X-CSRF-Token": csrf_a})
+        assert seen(ann, 0, token_a) == ["spam spam", "hello @bob"]
