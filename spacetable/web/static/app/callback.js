@@ -134,7 +134,7 @@ function saveMuted(matchId, set) {
   try { localStorage.setItem("spacetable.muted." + matchId, JSON.stringify([...set])); } catch { /* private mode */ }
 }
 
-/** The chat of a match: the players' room for a seat (its token), the spectators' room to read. */
+/** The chat of a match: the players' room for a seat (its token). */
 export function ChatPanel({ match, matchId, seat, token }) {
   const room = seat !== null && token ? "players" : "spectators";
   const [rooms, setRooms] = useState([]);
@@ -161,7 +161,7 @@ export function ChatPanel({ match, matchId, seat, token }) {
     const every = setInterval(() => { if (!document.hidden) load(); }, 4000);
     return () => clearInterval(every);
   }, [matchId, room, seat, token]);
-  if (!rooms.includes(room)) return null;
+  if (room !== "players" || !rooms.includes(room)) return null;  // spectators cannot write yet: no empty box for them
   const canWrite = room === "players";
   async function send(body) {
     try {
