@@ -45,6 +45,7 @@ from .absence import routes as absence_routes
 from .accounts.passkeys import Passkeys
 from .accounts.ratings import RatingKeeper
 from .accounts.service import AccountService, AccountSettings
+from .challenges import router as challenges_router
 from .chat import routes as chat_routes
 from .chat.service import ChatService
 from .errors import HTTP_CODES, ServiceError, error_body
@@ -173,6 +174,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.include_router(notify_routes.router)
     app.include_router(chat_routes.router)
     app.include_router(absence_routes.router)
+    app.include_router(challenges_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

@@ -214,3 +214,47 @@ def test_block_hides_the_blocked_accounts_messages(nim: None, db_url: str, mailb
         wait_for(lambda: any(i["kind"] == "chat_mention" for i in bob.get("/api/notify/inbox").json()["items"]))
         ann.post("/api/account/blocks", json={"username": "bob", "blocked": False}, headers={"X-CSRF-Token": csrf_a})
         assert seen(ann, 0, token_a) == ["spam spam", "hello @bob"]
+
+
+def test_challenges_accept_decline_block(nim: None, db_url: str, mailbox: tuple[Mailbox, int]) -> None:
+    box, port = mailbox
+    with TestClient(make_app(db_url, port)) as ann:
+        bob, cid_ = browser(ann), None
+        carl = browser(ann)
+        csrf_a = signup(ann, box, "ann@example.org", "ann")
+        csrf_b = signup(bob, box, "bob@example.org", "bob")
+        csrf_c = signup(carl, box, "carl@example.org", "carl")
+        body = {"username": "bob", "game": "nim", "config": {"heaps": 1, "size": 2}, "seat": 1}
+        assert ann.post("/api/challenges", json=body).status_code == 403  # no CSRF token
+        for bad, code in (({**body, "username": "nobody"}, 404), ({**body, "username": "ann"}, 422),
+                          ({**body, "game": "chess"}, 404), ({**body, "username": None, "rated": True}, 422)):
+            assert ann.post("/api/challenges", json=bad, headers={"X-CSRF-Token": csrf_a}).status_code == code, bad
+        r = ann.post("/api/challenges", json=body, headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 201, r.text
+        cid_ = r.json()["id"]
+        # bob is told (the bell); carl may not accept a challenge meant for bob
+        wait_for(lambda: any(i["kind"] == "challenge" for i in bob.get("/api/notify/inbox").json()["items"]))
+        assert [c["id"] for c in bob.get("/api/challenges").json()["to_me"]] == [cid_]
+        assert carl.post(f"/api/challenges/{cid_}/accept", headers={"X-CSRF-Token": csrf_c}).status_code == 403
+        r = bob.post(f"/api/challenges/{cid_}/accept", headers={"X-CSRF-Token": csrf_b})
+        assert r.status_code == 200, r.text
+        mid = r.json()["match"]
+        assert r.json()["seat"] == 0  # ann chose seat 1
+        seats = ann.get(f"/api/matches/{mid}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "human"]
+        assert bob.post(f"/api/challenges/{cid_}/accept", headers={"X-CSRF-Token": csrf_b}).status_code == 409
+        assert [m["match_id"] for m in ann.get("/api/account/matches").json()] == [mid]
+        # declined and withdrawn
+        cid2 = ann.post("/api/challenges", json=body, headers={"X-CSRF-Token": csrf_a}).json()["id"]
+        assert bob.post(f"/api/challenges/{cid2}/decline", headers={"X-CSRF-Token": csrf_b}).json() == {"status": "declined"}
+        cid3 = ann.post("/api/challenges", json=body, headers={"X-CSRF-Token": csrf_a}).json()["id"]
+        assert ann.post(f"/api/challenges/{cid3}/decline", headers={"X-CSRF-Token": csrf_a}).json() == {"status": "withdrawn"}
+        # a link challenge: anybody signed in may take it
+        link = ann.post("/api/challenges", json={**body, "username": None}, headers={"X-CSRF-Token": csrf_a}).json()["id"]
+        assert carl.post(f"/api/challenges/{link}/accept", headers={"X-CSRF-Token": csrf_c}).status_code == 200
+        # bob blocks ann: her challenge is refused and nothing is stored
+        assert bob.post("/api/account/blocks", json={"username": "ann"}, headers={"X-CSRF-Token": csrf_b}).status_code == 200
+        before = len(bob.get("/api/challenges").json()["to_me"])
+        r = ann.post("/api/challenges", json=body, headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "blocked"
+        assert len(bob.get("/api/challenges").json()["to_me"]) == before

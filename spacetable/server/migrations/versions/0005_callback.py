@@ -1,6 +1,7 @@
 """Notifications, chat and moderation (issue 21): the outbox, the in-page inbox, preferences and settings, Web Push
 subscriptions, the server's own secrets; chat messages, reports, blocks between accounts,
-suspensions; the matches' lapse policies (absent players).
+suspensions; the matches' lapse policies (absent players);
+challenges.
 
 Revision ID: 0005
 Revises: 0004
@@ -135,9 +136,26 @@ def upgrade() -> None:
         sa.Column("set_by", sa.Integer, nullable=False),
         sa.Column("set_at", sa.Float, nullable=False),
     )
+    op.create_table(
+        "challenges",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("from_account", sa.String(64), nullable=False),
+        sa.Column("to_account", sa.String(64), nullable=True),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("config", sa.Text, nullable=False),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("turn_seconds", sa.Float, nullable=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("match_id", sa.String(32), nullable=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_index("ix_challenges_from_account", "challenges", ["from_account"])
+    op.create_index("ix_challenges_to_account", "challenges", ["to_account"])
 
 
 def downgrade() -> None:
-    for name in ("match_policies", "account_suspensions", "account_blocks", "chat_reports", "chat_messages", "server_secrets",
-                 "push_subscriptions", "notify_settings", "notify_prefs", "notify_inbox", "notify_outbox"):
+    for name in ("challenges", "match_policies", "account_suspensions", "account_blocks", "chat_reports",
+                 "chat_messages", "server_secrets", "push_subscriptions", "notify_settings", "notify_prefs",
+                 "notify_inbox", "notify_outbox"):
         op.drop_table(name)
