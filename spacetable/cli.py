@@ -162,6 +162,12 @@ def cmd_serve(ns: argparse.Namespace) -> int:
     return int(serve_main(list(ns.args)))
 
 
+def cmd_moderate(ns: argparse.Namespace) -> int:
+    from spacetable.server.chat.moderate import main as moderate_main
+
+    return int(moderate_main(list(ns.args)))
+
+
 #: Options of `spacetable rules` that ask for the developers' rule index instead of the players' guide.
 RULE_INDEX_FLAGS = ("--index", "--missing", "--write", "--lint")
 
@@ -257,6 +263,11 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
                        add_help=False, prefix_chars="\0")
     p.add_argument("args", nargs=argparse.REMAINDER)
     p.set_defaults(run=cmd_serve)
+
+    p = sub.add_parser("moderate", help="review chat reports, suspend accounts (`spacetable moderate --help`)",
+                       add_help=False, prefix_chars="\0")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+    p.set_defaults(run=cmd_moderate)
 
     p = sub.add_parser("rules", help="a game's players' guide (`--lang fr`); `--index`: where each rule id is "
                                      "implemented and tested",

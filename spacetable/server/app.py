@@ -40,14 +40,22 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
+from .absence import Lapses
+from .absence import routes as absence_routes
 from .accounts.passkeys import Passkeys
 from .accounts.ratings import RatingKeeper
 from .accounts.service import AccountService, AccountSettings
+from .challenges import router as challenges_router
+from .chat import routes as chat_routes
+from .chat.service import ChatService
 from .errors import HTTP_CODES, ServiceError, error_body
 from .fanout import open_fanout
 from .http import BodyGuard
 from .leases import new_server_id
 from .limits import Limits, RateLimiter
+from .notify import routes as notify_routes
+from .notify.dispatcher import AccountsDirectory, Notifier, NotifyConfig
+from .notify.events import MatchWatcher
 from .presentation_routes import make_router
 from .routes import ROUTERS
 from .routes.deps import Context, ctx, seat_link
@@ -103,14 +111,16 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
-               db_writers: int = 2, accounts: dict[str, Any] | None = None) -> FastAPI:
+               db_writers: int = 2, accounts: dict[str, Any] | None = None,
+               notify: dict[str, Any] | None = None) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
     ``redis_url``: share the matches with the other processes of the service (fan-out, shared rate limits);
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
     PostgreSQL connections committing actions (group commit); ``accounts``: :class:`AccountSettings` fields
-    (mail relay, public URL, cookies; docs/accounts.md)."""
+    (mail relay, public URL, cookies; docs/accounts.md); ``notify``: :class:`NotifyConfig` fields (notifications:
+    VAPID contact; docs/server.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
@@ -121,6 +131,15 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
                            lease_seconds=lease_seconds, server_id=server_id)
     account_service = AccountService(service, AccountSettings(**(accounts or {})))
     ratings = RatingKeeper(account_service)
+    notify_config = NotifyConfig(**{"public_url": account_service.settings.public_url or NotifyConfig.public_url,
+                                    **(notify or {})})
+    notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
+    service.lapses = Lapses(service)  # type: ignore[attr-defined]
+    watcher = MatchWatcher(notifier)
+    service.watchers.append(watcher)
+    chat = ChatService(storage.engine, redis_url)
+    chat.on_mention = watcher.mention
+    notifier.housekeeping.append(chat.prune)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -129,9 +148,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         await service.start()
         service.ai_seats.runner.warm()
         ratings.start()
+        await notifier.start()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
+        await notifier.stop()
         await ratings.stop()
         await service.stop()
 
@@ -144,6 +165,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.accounts = account_service
     app.state.ratings = ratings
     app.state.passkeys = Passkeys(account_service)
+    app.state.notifier = notifier
+    app.state.chat = chat
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -152,6 +175,10 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(make_router(service))
+    app.include_router(notify_routes.router)
+    app.include_router(chat_routes.router)
+    app.include_router(absence_routes.router)
+    app.include_router(challenges_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

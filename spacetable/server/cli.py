@@ -119,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
                    default=os.environ.get("SPACETABLE_SECURE_COOKIES", "auto"),
                    help="Secure flag of the session cookie: auto (when the request came over HTTPS, directly or through a "
                         "trusted proxy), always, never (default auto)")
+    n = p.add_argument_group("notifications (see docs/server.md, Notifications)")
+    n.add_argument("--push-contact", default=os.environ.get("SPACETABLE_PUSH_CONTACT"),
+                   help="the VAPID contact push services may write to (mailto:... or https://...; default: the public URL)")
+    n.add_argument("--push-allow-insecure-loopback", action="store_true",
+                   help="FOR TESTS ONLY: accept Web Push endpoints on loopback over plain http (a test push service); "
+                        "never on a real server")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -201,6 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
 def limits_from(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` named by the command line."""
     return Limits(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Limits)})
+
+
+def notify_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The :class:`~spacetable.server.notify.NotifyConfig` fields named by the command line."""
+    out: dict[str, object] = {"push_contact": args.push_contact,
+                              "push_allow_insecure_loopback": bool(args.push_allow_insecure_loopback)}
+    if args.public_url:
+        out["public_url"] = args.public_url
+    return out
 
 
 def tune_gc() -> None:
@@ -330,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
                    "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
                    "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
-                                "secure_cookies": args.secure_cookies}}
+                                "secure_cookies": args.secure_cookies},
+                   "notify": notify_settings(args)}
         common: dict[str, Any] = {
             "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level,
             "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,

@@ -92,6 +92,9 @@ class Clocks:
         for seat in list(m.to_act()):
             if m.status != "running" or seat not in m.to_act():
                 continue
+            lapses = getattr(self.service, "lapses", None)  # absent players' policy (issue 21, server/absence)
+            if lapses is not None and await lapses.on_lapse(m, seat):
+                continue
             action = timeout_action(m.game, m.state, seat)
             if action is None:
                 continue

@@ -114,6 +114,9 @@ class MatchService:
         self.undo = Undo(self)
         self.leases = Leases(self, lease_seconds)
         self.sockets = 0
+        #: called after this process committed a change of a match: ``watcher(m, seat, action)`` (notifications,
+        #: issue 21: ``notify.events.MatchWatcher``); a watcher must not block
+        self.watchers: list[Callable[[LiveMatch, int | None, Action | None], None]] = []
         #: changes that found the match changed by another process first and were checked again (SRV-X1)
         self.conflicts = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -303,6 +306,15 @@ class MatchService:
         clients.broadcast_snapshots(m, reason)
         self.announce_change(m, reason)
         self.after_change(m)
+        self.watch(m, seat, None)
+
+    def watch(self, m: LiveMatch, seat: int | None, action: Action | None) -> None:
+        """Tell the watchers about a change this process committed (errors logged, never raised)."""
+        for w in self.watchers:
+            try:
+                w(m, seat, action)
+            except Exception:
+                log.exception("a match watcher failed")
 
     async def mutate(self, match_id: str, op: Callable[[LiveMatch], Awaitable[T]]) -> T:
         """Run ``op`` on the match under its lock; when another process changed the match first (:class:`Conflict`),
@@ -498,6 +510,7 @@ class MatchService:
                                    "src": source, "t": started_at, "u": now})
         await self.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
                             owner=self.server_id, known=(out, new_to_act))
+        self.watch(m, seat, action)
         return True
 
     async def advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,

@@ -5,6 +5,7 @@ import { api, forgetSeat } from "./api.js";
 import { Icon } from "./icons.js";
 import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
 import { AccountMenu, AccountPage, LeaderboardPage, PlayerPage, loadAccount, saveLang } from "./account.js";
+import { Bell } from "./callback.js";
 import { LobbyPage } from "./lobby.js";
 import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
@@ -72,7 +73,7 @@ function App() {
       <a href="/" class="brand" data-testid="home-link" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Logo} /><span>spacetable</span></a>
       <nav aria-label=${t("nav.main")}><a href="/" data-testid="nav-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>${t("nav.lobby")}</a>
         <a href="/leaderboard/fullmetal" data-testid="nav-leaderboard" onClick=${(e) => { e.preventDefault(); navigate("/leaderboard/fullmetal"); }}>${t("account.leaderboards")}</a>
-        <${AccountMenu} navigate=${navigate} /></nav>
+        <${AccountMenu} navigate=${navigate} /><${Bell} navigate=${navigate} /></nav>
       <label class="lang"><${Icon} name="globe" /><span class="sr-only">${t("nav.language")}</span>
         <select id="lang-select" data-testid="lang-select" value=${lang} onChange=${(e) => changeLang(e.target.value)}>
           ${LANGS.map((c) => html`<option value=${c} lang=${c}>${LANG_NAMES[c]}</option>`)}</select></label>

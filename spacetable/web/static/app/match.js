@@ -6,6 +6,7 @@ import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLink } from "./api.js";
 import { isSignedIn, joinAsAccount } from "./account.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
+import { ChatPanel } from "./callback.js";
 import { t, num } from "./i18n.js";
 import { Icon } from "./icons.js";
 import { NO_HL } from "./kit.js";
@@ -310,6 +311,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
       ${rend.Results ? html`<${rend.Results} ...${props} />` : null}
       ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}
       <${Log} log=${latest.log.slice(0, shown.version)} seatName=${seatName} colourOf=${colourOf} />
+      <${ChatPanel} matchId=${matchId} seat=${seat} token=${token} />
       ${rend.Legend ? html`<${Fold} summary=${html`<${Icon} name="legend" /> ${t("match.legend")}`} testid="legend" cls="card legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
       ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
         legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}

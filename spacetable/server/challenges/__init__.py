@@ -1,0 +1,198 @@
+"""Challenges (issue 21): an account challenges a named player, or anybody holding the link, to a match (game,
+options, rated or casual, turn clock); the other accepts (the match is made with both accounts seated) or
+declines; the challenger may withdraw it. A player who blocked the challenger cannot be challenged by them
+(403 ``blocked``), a suspended account challenges nobody. The challenged account is told (kind ``challenge``).
+
+Routes (a signed-in account; changes need the CSRF token): ``POST /api/challenges``, ``GET /api/challenges``
+(open ones, to and from the account), ``GET /api/challenges/{id}``, ``POST /api/challenges/{id}/accept``,
+``POST /api/challenges/{id}/decline``. Open challenges expire after 7 days.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+from sqlalchemy import Boolean, Float, Integer, String, Text, insert, select, update
+from sqlalchemy.orm import Mapped, mapped_column
+
+from spacetable.games import UnknownGame, get_game
+
+from ..db import Base
+from ..errors import ServiceError
+from ..notify.store import Event
+from ..notify.store import begin as store_begin
+from ..routes.accounts import Accounts, Signed, Writer
+from ..routes.deps import Client, Ctx, seat_link
+from ..routes.schemas import Body
+
+EXPIRES = 7 * 86400.0
+router = APIRouter(tags=["challenges"])
+
+
+class ChallengeRow(Base):
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    from_account: Mapped[str] = mapped_column(String(64), index=True)
+    #: the challenged account; ``None``: whoever opens the link
+    to_account: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    config: Mapped[str] = mapped_column(Text)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the challenger's seat
+    seat: Mapped[int] = mapped_column(Integer)
+    #: open | accepted | declined | withdrawn
+    status: Mapped[str] = mapped_column(String(12))
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class NewChallenge(Body):
+    username: str | None = Field(default=None, max_length=64, description="the challenged player; none: a link")
+    game: str = Field(max_length=64)
+    config: dict[str, Any] = Field(default_factory=dict)
+    rated: bool = False
+    turn_seconds: float | None = Field(default=None, ge=1, le=30 * 86400)
+    seat: int = Field(default=0, ge=0, le=1)
+
+
+def _public(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "game": row.game, "config": json.loads(row.config), "rated": row.rated,
+            "turn_seconds": row.turn_seconds, "seat": row.seat, "status": row.status, "match": row.match_id,
+            "open": row.to_account is None, "created_at": row.created_at, "link": f"/challenge/{row.id}"}
+
+
+def _row(request: Request, challenge_id: str) -> Any:
+    with request.app.state.service.engine.connect() as conn:
+        row = conn.execute(select(*ChallengeRow.__table__.c).where(ChallengeRow.id == challenge_id[:32])).first()
+    if row is None:
+        raise ServiceError(404, "no_such_challenge", "no such challenge")
+    return row
+
+
+@router.post("/api/challenges", status_code=201)
+async def create(body: NewChallenge, request: Request, c: Ctx, a: Accounts, s: Writer, client: Client) -> dict[str, Any]:
+    await c.limiter.hit("create", client)
+    chat = request.app.state.chat
+    if await asyncio.to_thread(chat.suspended, s.account_id):
+        raise ServiceError(403, "suspended", "this account is suspended")
+    try:
+        game = get_game(body.game)
+    except UnknownGame:
+        raise ServiceError(404, "unknown_game", f"unknown game {body.game!r}") from None
+    try:
+        cfg = game.normalize_config(body.config)
+    except Exception as exc:
+        raise ServiceError(422, "bad_config", str(exc)) from None
+    to = None
+    if body.username is not None:
+        other = await a.by_username(body.username)
+        if other is None:
+            raise ServiceError(404, "no_such_player", "no such player")
+        to = str(other["id"])
+        if to == s.account_id:
+            raise ServiceError(422, "bad_request", "a player cannot challenge themselves")
+        if await asyncio.to_thread(chat.blocks, to, s.account_id):
+            raise ServiceError(403, "blocked", "this player does not take challenges from you")
+    if body.rated and to is None:
+        raise ServiceError(422, "bad_config", "a rated challenge names its opponent")
+    cid = secrets.token_urlsafe(12)
+    row = {"id": cid, "from_account": s.account_id, "to_account": to, "game": game.id,
+           "config": json.dumps(cfg, sort_keys=True), "rated": body.rated, "turn_seconds": body.turn_seconds,
+           "seat": body.seat, "status": "open", "match_id": None, "created_at": time.time()}
+
+    def job() -> None:
+        with store_begin(c.service.engine) as conn:
+            conn.execute(insert(ChallengeRow).values(**row))
+
+    await asyncio.to_thread(job)
+    if to is not None:
+        await request.app.state.notifier.emit([Event(to, "challenge", cid, {"challenge": cid, "game": game.id,
+                                                                           "by": s.account["display_name"]})])
+    return {"id": cid, "link": f"/challenge/{cid}"}
+
+
+@router.get("/api/challenges")
+async def mine(request: Request, s: Signed) -> dict[str, Any]:
+    def job() -> dict[str, Any]:
+        q = select(*ChallengeRow.__table__.c).where(ChallengeRow.status == "open",
+                                                   ChallengeRow.created_at > time.time() - EXPIRES)
+        with request.app.state.service.engine.connect() as conn:
+            inbound = conn.execute(q.where(ChallengeRow.to_account == s.account_id)).all()
+            outbound = conn.execute(q.where(ChallengeRow.from_account == s.account_id)).all()
+        return {"to_me": [_public(r) for r in inbound], "from_me": [_public(r) for r in outbound]}
+
+    return await asyncio.to_thread(job)
+
+
+@router.get("/api/challenges/{challenge_id}")
+async def show(challenge_id: str, request: Request) -> dict[str, Any]:
+    return _public(await asyncio.to_thread(_row, request, challenge_id))
+
+
+@router.post("/api/challenges/{challenge_id}/decline")
+async def decline(challenge_id: str, request: Request, s: Writer) -> dict[str, Any]:
+    row = await asyncio.to_thread(_row, request, challenge_id)
+    if row.status != "open":
+        raise ServiceError(409, "challenge_closed", f"the challenge is {row.status}")
+    if s.account_id == row.from_account:
+        status = "withdrawn"
+    elif row.to_account == s.account_id:
+        status = "declined"
+    else:
+        raise ServiceError(403, "not_your_challenge", "this challenge is not yours to decline")
+
+    def job() -> int:
+        with store_begin(request.app.state.service.engine) as conn:
+            return int(conn.execute(update(ChallengeRow).where(ChallengeRow.id == row.id, ChallengeRow.status == "open")
+                                    .values(status=status)).rowcount)
+
+    if not await asyncio.to_thread(job):
+        raise ServiceError(409, "challenge_closed", "the challenge was answered meanwhile")
+    return {"status": status}
+
+
+@router.post("/api/challenges/{challenge_id}/accept")
+async def accept(challenge_id: str, request: Request, c: Ctx, a: Accounts, s: Writer) -> dict[str, Any]:
+    row = await asyncio.to_thread(_row, request, challenge_id)
+    if row.status != "open" or row.created_at < time.time() - EXPIRES:
+        raise ServiceError(409, "challenge_closed", f"the challenge is {row.status if row.status != 'open' else 'expired'}")
+    if s.account_id == row.from_account or (row.to_account is not None and row.to_account != s.account_id):
+        raise ServiceError(403, "not_your_challenge", "this challenge is for another player")
+    if await asyncio.to_thread(request.app.state.chat.blocks, s.account_id, row.from_account):
+        raise ServiceError(403, "blocked", "you blocked this player")
+    challenger = await a.account(row.from_account)
+    if challenger is None:
+        raise ServiceError(409, "challenge_closed", "the challenger's account is gone")
+
+    def claim() -> int:  # one acceptance only
+        with store_begin(c.service.engine) as conn:
+            return int(conn.execute(update(ChallengeRow).where(ChallengeRow.id == row.id, ChallengeRow.status == "open")
+                                    .values(status="accepted")).rowcount)
+
+    if not await asyncio.to_thread(claim):
+        raise ServiceError(409, "challenge_closed", "the challenge was answered meanwhile")
+    m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, row.turn_seconds, False,
+                                        None, "")
+    theirs, mine_ = row.seat, 1 - row.seat
+    token_c = await a.seat_token(m.id, theirs, row.from_account)
+    await c.service.join(m.id, theirs, challenger["display_name"], token_c)
+    await a.bind_seat(m.id, theirs, row.from_account, m.game.id, row.rated)
+    token = await a.seat_token(m.id, mine_, s.account_id)
+    await c.service.join(m.id, mine_, s.account["display_name"], token)
+    await a.bind_seat(m.id, mine_, s.account_id, m.game.id, row.rated)
+    c.service.watch(m, None, None)  # the seats are bound now: tell the challenger the match started
+
+    def done() -> None:
+        with store_begin(c.service.engine) as conn:
+            conn.execute(update(ChallengeRow).where(ChallengeRow.id == row.id).values(match_id=m.id))
+
+    await asyncio.to_thread(done)
+    return {"match": m.id, "seat": mine_, "token": token, "link": seat_link(m.id, mine_, token)}

@@ -1,0 +1,317 @@
+"""The notification dispatcher of one server process: stores events (``emit``) and delivers what is due.
+
+Every process runs one; they share the outbox in the database. A round claims due deliveries
+(``store.claim``: each row by one process only), sends them with bounded concurrency off the event loop
+(pywebpush and smtplib block), and records each result: sent, dropped (the subscription is gone, the account
+unsubscribed, the turn already played) or tried again after a back-off, up to ``store.MAX_ATTEMPTS`` tries.
+A round runs every ``poll`` seconds, and at once after this process stored an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+from ..mail import Mailer, MailError
+from . import mailer, push, store, texts
+from .store import Delivery, Event
+from .store import begin as store_begin
+
+log = logging.getLogger("spacetable.server.notify")
+
+
+@dataclass
+class Contact:
+    """Where an account is reached: its verified e-mail address (``None``: no mail) and its language."""
+
+    email: str | None
+    lang: str = "en"
+
+
+#: an account's contact (``None``: the account is gone)
+Directory = Callable[[str], Contact | None]
+
+
+@dataclass
+class NotifyConfig:
+    """The operator's settings (``spacetable serve`` flags, docs/server.md)."""
+
+    #: the site's address as players reach it (links in mails; the VAPID ``sub`` claim's fallback)
+    public_url: str = "http://localhost:8000"
+    #: the VAPID contact (``mailto:`` or ``https:``) push services may write to
+    push_contact: str | None = None
+    #: tests only: push endpoints on loopback, over plain http (``--push-allow-insecure-loopback``)
+    push_allow_insecure_loopback: bool = False
+    poll: float = 2.0
+    batch: int = 50
+    concurrency: int = 8
+
+    @property
+    def contact(self) -> str:
+        if self.push_contact:
+            return self.push_contact
+        return self.public_url
+
+
+@dataclass
+class Stats:
+    sent: dict[str, int] = field(default_factory=lambda: {"push": 0, "email": 0, "digest": 0})
+    dropped: int = 0
+    retried: int = 0
+    failed: int = 0
+
+
+def match_waits(engine: Engine, match_id: str, seat: int) -> bool:
+    """Is ``seat`` still to act in the running match (a "your turn" not yet answered)?"""
+    with engine.connect() as conn:
+        row = conn.execute(text("SELECT status, to_act FROM matches WHERE id = :m"), {"m": match_id}).first()
+    if row is None or row.status != "running" or not row.to_act:
+        return False
+    import json
+
+    return seat in json.loads(row.to_act)
+
+
+class Notifier:
+    """One process's part of the notifications."""
+
+    def __init__(self, engine: Engine, config: NotifyConfig, directory: Directory, mail: Mailer | None = None) -> None:
+        self.engine = engine
+        self.config = config
+        self.directory = directory
+        #: the operator's SMTP relay (``server/mail.py``); ``None``: no mail channel
+        self.mailer = mail
+        self.token = f"n-{secrets.token_hex(8)}"
+        self.stats = Stats()
+        self.vapid: push.Vapid | None = None
+        self._key: bytes | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[Any]] = set()
+        #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
+        self.housekeeping: list[Callable[[], Any]] = []
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Make or read the VAPID key and the link-signing key (first start: made and stored), then deliver."""
+        self.vapid = await asyncio.to_thread(push.Vapid.load, self.engine)
+        self._key = await asyncio.to_thread(store.hmac_key, self.engine)
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        from ..tasks import stop_tasks
+
+        tasks = [t for t in [self._task, *self._pending] if t is not None]
+        await stop_tasks(tasks, "notification tasks")
+        self._task = None
+
+    @property
+    def key(self) -> bytes:
+        if self._key is None:
+            self._key = store.hmac_key(self.engine)
+        return self._key
+
+    def unsubscribe_link(self, account_id: str) -> str:
+        return mailer.unsubscribe_url(self.config.public_url, account_id, store.sign(self.key, account_id, "unsubscribe"))
+
+    # ---------------------------------------------------------------------- events
+    async def emit(self, events: Iterable[Event] | Callable[[], list[Event]]) -> int:
+        """Store ``events`` (each once however often emitted) and deliver them soon. ``events`` may be a function
+        giving them (run in the worker thread: it may read the database)."""
+
+        def job() -> int:
+            batch = events() if callable(events) else list(events)
+            if not batch:
+                return 0
+            with store_begin(self.engine) as conn:
+                return store.enqueue(conn, batch)
+
+        added = await asyncio.to_thread(job)
+        self._wake.set()
+        return added
+
+    def emit_soon(self, events: Iterable[Event] | Callable[[], list[Event]]) -> None:
+        """:meth:`emit` from synchronous code on the event loop (a match hook); errors are logged."""
+        task = asyncio.get_running_loop().create_task(self.emit(events if callable(events) else list(events)))
+        self._pending.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("storing notifications failed", exc_info=task.exception())
+
+    # -------------------------------------------------------------------- delivery
+    async def _run(self) -> None:
+        last_prune = 0.0
+        while True:
+            try:
+                await self.round()
+                if time.time() - last_prune > 3600:
+                    last_prune = time.time()
+                    await asyncio.to_thread(store.prune, self.engine)
+                    for job in self.housekeeping:
+                        await asyncio.to_thread(job)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a notification round failed")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.config.poll)
+
+    async def round(self, now: float | None = None) -> int:
+        """Claim and deliver what is due now; the number of deliveries handled."""
+        handled = 0
+        while True:
+            rows = await asyncio.to_thread(store.claim, self.engine, self.token, self.config.batch, now)
+            if rows:
+                sem = asyncio.Semaphore(self.config.concurrency)
+
+                async def one(row: Delivery, sem: asyncio.Semaphore = sem) -> None:
+                    async with sem:
+                        await self.deliver(row)
+
+                await asyncio.gather(*(one(r) for r in rows))
+                handled += len(rows)
+            digests = await asyncio.to_thread(store.claim_digests, self.engine, self.token, 20, now)
+            for account, lines in digests.items():
+                await self.deliver_digest(account, lines)
+                handled += len(lines)
+            if len(rows) < self.config.batch and not digests:
+                return handled
+
+    async def deliver(self, row: Delivery) -> None:
+        """Send one claimed delivery and record the result."""
+        data = row.data
+        try:
+            if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None \
+                    and not await asyncio.to_thread(match_waits, self.engine, str(data["match"]), int(data["seat"])):
+                await self._finish(row, "dropped", "already played")
+                return
+            contact = await asyncio.to_thread(self.directory, row.account_id)
+            if contact is None:
+                await self._finish(row, "dropped", "no such account")
+                return
+            if row.channel == "push":
+                await self._push(row, data, contact)
+            elif row.channel == "email":
+                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False, ids=[row.id]):
+                    await self._finish(row, "sent")
+                else:
+                    await self._finish(row, "dropped", "no mail relay, address or consent")
+        except (push.PushFailed, MailError, OSError) as exc:
+            await self._retry(row, f"{type(exc).__name__}: {exc}"[:200])
+        except Exception as exc:
+            log.exception("notification %s could not be delivered", row.id)
+            await self._retry(row, type(exc).__name__)
+
+    async def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
+        await asyncio.to_thread(store.finish, self.engine, [row.id], self.token, status, error)
+        if status == "sent":
+            self.stats.sent[row.channel] += 1
+        elif status == "dropped":
+            self.stats.dropped += 1
+        elif status == "failed":
+            self.stats.failed += 1
+
+    async def _retry(self, row: Delivery, error: str) -> None:
+        if await asyncio.to_thread(store.retry, self.engine, row, self.token, error) == "failed":
+            self.stats.failed += 1
+            log.warning("notification %s given up after %d tries: %s", row.id, row.attempts, error)
+        else:
+            self.stats.retried += 1
+
+    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact) -> None:
+        info = await asyncio.to_thread(push.subscription, self.engine, row.target or "")
+        if info is None:
+            await self._finish(row, "dropped", "subscription removed")
+            return
+        title, body = texts.message(row.kind, data, contact.lang)
+        message = {"title": title, "body": body, "url": texts.link("", data), "tag": f"{row.kind}:{data.get('match', '')}",
+                   "kind": row.kind, "id": row.id}
+        assert self.vapid is not None
+        try:
+            await asyncio.to_thread(push.send, self.vapid, info, message, self.config.contact,
+                                    self.config.push_allow_insecure_loopback)
+        except push.Gone:
+            await asyncio.to_thread(push.forget, self.engine, row.target or "")
+            await self._finish(row, "dropped", "subscription gone")
+            return
+        except push.Refused as exc:
+            await self._finish(row, "failed", str(exc))
+            return
+        await self._finish(row, "sent")
+
+    async def _email(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact,
+                     digest: bool, ids: list[int]) -> bool:
+        """Send one mail (one event, or a digest); ``False`` when there is nobody or nothing to send it by."""
+        if self.mailer is None or not contact.email:
+            return False
+
+        def mode() -> str:
+            with self.engine.connect() as conn:
+                return store.settings(conn, account_id).email_mode
+
+        if await asyncio.to_thread(mode) == "off":
+            return False
+        subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
+                                                items, digest=digest)
+        headers["X-Spacetable-Notification"] = ",".join(str(i) for i in ids)
+        await self.mailer.send(contact.email, subject, body, headers=headers)
+        return True
+
+    async def deliver_digest(self, account_id: str, lines: list[Delivery]) -> None:
+        """One mail for an account's due digest lines (the turns already played left out)."""
+        ids = [r.id for r in lines]
+
+        def still_due() -> list[Delivery]:
+            return [r for r in lines if not (r.kind == "your_turn" and r.data.get("match") is not None
+                                             and not match_waits(self.engine, str(r.data["match"]), int(r.data["seat"])))]
+
+        try:
+            contact = await asyncio.to_thread(self.directory, account_id)
+            keep = await asyncio.to_thread(still_due)
+            sent = bool(contact is not None and keep
+                        and await self._email(account_id, [(r.kind, r.data) for r in keep], contact, digest=True,
+                                              ids=[r.id for r in keep]))
+            await asyncio.to_thread(store.finish, self.engine, ids, self.token, "sent" if sent else "dropped",
+                                    None if sent else "nothing to send")
+            if sent:
+                self.stats.sent["digest"] += 1
+            else:
+                self.stats.dropped += len(ids)
+        except (MailError, OSError) as exc:
+            for r in lines:
+                await self._retry(r, f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            await asyncio.to_thread(store.release_digest, self.engine, account_id, self.token)
+
+
+class AccountsDirectory:
+    """Contacts from issue 20's ``accounts`` table: the address only once verified, the preferred language."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def __call__(self, account_id: str) -> Contact | None:
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(text("SELECT email, email_verified, lang FROM accounts WHERE id = :a"),
+                                   {"a": account_id}).first()
+        except DBAPIError:  # a database without accounts
+            return None
+        if row is None:
+            return None
+        return Contact(row.email if row.email and row.email_verified else None, row.lang or "en")

@@ -1,0 +1,178 @@
+"""Notifications with two server processes on one PostgreSQL database and one Redis server (issue 21): every event
+is pushed once and mailed once, whichever process stored it and whichever process's dispatcher claimed it.
+
+Two real ``spacetable serve`` processes share the outbox; ann (push and mail) plays on process A, bob (mail) on
+process B, a correspondence Arena match played through both. After each move the test waits until nothing is
+left to deliver, then compares what the loopback push service (VAPID checked, payload decrypted) and the loopback
+SMTP server received with the outbox: each delivery row sent once, each received once."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import text
+
+from spacetable.server.cli import wait_until_healthy
+from spacetable.server.db import make_engine
+from spacetable.server.devservers import free_port
+
+from .pushservice import PushService
+
+pytestmark = [pytest.mark.callback, pytest.mark.multiprocess, pytest.mark.slow, pytest.mark.timeout(300)]
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = "https://tables.example.org"
+
+
+class Mailbox:
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(email.message_from_bytes(envelope.original_content, policy=email.policy.default))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Any]:
+        return [m for m in list(self.messages) if m["To"] == address]
+
+
+class Server:
+    def __init__(self, db_url: str, redis_url: str, smtp_port: int, log: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-m", "spacetable.cli", "serve", "--port", str(self.port), "--database-url", db_url,
+               "--redis-url", redis_url, "--ai-workers", "0", "--log-level", "warning", "--rate-create", "none",
+               "--rate-join", "none", "--rate-act", "none", "--smtp-url", f"smtp://127.0.0.1:{smtp_port}",
+               "--mail-from", "table@example.org", "--public-url", PUBLIC, "--push-allow-insecure-loopback"]
+        self.log = log.open("ab")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log)
+        if not wait_until_healthy(self.port, self.proc, 60):
+            raise AssertionError(f"server did not start; see {log}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.log.close()
+
+
+def wait_for(pred: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
+    end = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def mailbox() -> Iterator[tuple[Mailbox, int]]:
+    box = Mailbox()
+    port = free_port()
+    controller = Controller(box, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield box, port
+    finally:
+        controller.stop()
+
+
+def signup(base: str, box: Mailbox, address: str, username: str) -> tuple[httpx.Client, str]:
+    c = httpx.Client(base_url=base, timeout=20)
+    r = c.post("/api/account/signup", json={"email": address, "username": username, "password": "correct horse 1"})
+    assert r.status_code == 202, r.text
+    mail = wait_for(lambda: box.to(address), what="verification mail")
+    token = re.search(r"#account/verify/([A-Za-z0-9_-]+)", mail[0].get_body(("plain",)).get_content())
+    assert token
+    r = c.post("/api/account/verify", json={"token": token.group(1)})
+    assert r.status_code == 200, r.text
+    csrf = str(r.json()["csrf"])
+    r = c.put("/api/notify/prefs", json={"settings": {"quiet_minutes": 0}}, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    return c, csrf
+
+
+def calm(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [a for a in legal if a.get("type") not in ("resign", "offer_draw", "accept_end") and not a.get("offer_end")]
+
+
+def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: str, tmp_path: Path,
+                                                       mailbox: tuple[Mailbox, int]) -> None:
+    box, smtp_port = mailbox
+    push = PushService().start()
+    a = Server(pg_url, redis_url, smtp_port, tmp_path / "a.log")
+    b = None
+    engine = make_engine(pg_url)
+    try:
+        b = Server(pg_url, redis_url, smtp_port, tmp_path / "b.log")
+        ann, csrf_a = signup(a.base, box, "ann@example.org", "ann")
+        bob, csrf_b = signup(b.base, box, "bob@example.org", "bob")
+        r = ann.post("/api/notify/push", json=push.subscribe().info(), headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 201, r.text
+        r = ann.post("/api/account/matches", json={"game": "arena", "seed": 4, "open_seed": True},
+                     headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 201, r.text
+        mid, tokens = r.json()["match"]["id"], {0: r.json()["token"]}
+        r = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b})
+        assert r.status_code == 200, r.text
+        tokens[1] = r.json()["token"]
+        via = {0: ann, 1: bob}
+
+        def settled() -> bool:
+            with engine.connect() as conn:
+                return conn.execute(text("SELECT count(*) FROM notify_outbox WHERE status = 'pending' AND due_at <= "
+                                         ":now"), {"now": time.time()}).scalar_one() == 0
+
+        moves = 0
+        while moves < 24:
+            wait_for(settled, what="deliveries")
+            summary = ann.get(f"/api/matches/{mid}").json()
+            if summary["status"] != "running":
+                break
+            seat = summary["to_act"][0]
+            legal = via[seat].get(f"/api/matches/{mid}/legal", params={"seat": seat},
+                                  headers={"X-Seat-Token": tokens[seat]}).json()["actions"]
+            options = calm(legal) or legal
+            if not options:  # the seat's legal actions are still being listed (SRV-L4): ask again
+                time.sleep(0.1)
+                continue
+            r = via[seat].post(f"/api/matches/{mid}/actions", json={
+                "seat": seat, "token": tokens[seat], "version": summary["version"], "action": options[moves % len(options)]})
+            assert r.status_code == 200, r.text
+            moves += 1
+        wait_for(settled, what="deliveries")
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT id, channel, status, kind, account_id, payload FROM notify_outbox")).all()
+        sent_push = [r for r in rows if r.channel == "push" and r.status == "sent"]
+        sent_mail = [r for r in rows if r.channel == "email" and r.status == "sent"]
+        assert len([r for r in sent_push if r.kind == "your_turn"]) >= 3, rows
+        assert {r.status for r in rows} <= {"sent", "dropped"}, rows
+        # pushes: as many received as rows sent, none twice, each verified and decrypted by the push service
+        assert push.rejected == []
+        pushed = sorted(x.message["id"] for x in push.received)
+        assert pushed == sorted(r.id for r in sent_push)  # each sent row received once, none twice
+        # mails: notification mails (not the verification ones), each sent row received once
+        mailed = sorted(int(m["X-Spacetable-Notification"]) for m in box.messages if m["List-Unsubscribe"])
+        assert mailed == sorted(r.id for r in sent_mail) and len(mailed) >= 3
+    finally:
+        engine.dispose()
+        a.stop()
+        if b is not None:
+            b.stop()
+        push.stop()
