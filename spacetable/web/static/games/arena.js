@@ -76,7 +76,7 @@ function teleportArrows(view, colour, a) {
 function teleportLabel(a) {
   if (a.type === "permute") return (PAIRS[a.pair] || []).join(" ⇄ ");
   const cyc = ROTATIONS[a.cls] || [];
-  const order = a.dir === "+" ? [cyc[0], PRED[cyc[0]], PRED[PRED[cyc[0]]]] : [cyc[0], SUCC[cyc[0]], SUCC[SUCC[cyc[0]]]];
+  const order = a.dir === "+" ? [cyc[0], SUCC[cyc[0]], SUCC[SUCC[cyc[0]]]] : [cyc[0], PRED[cyc[0]], PRED[PRED[cyc[0]]]];
   return order.join(" → ") + " ↻";
 }
 const sameTeleport = (a, b) => !!a && !!b && a.type === b.type && a.pair === b.pair && a.cls === b.cls && a.dir === b.dir;
