@@ -51,7 +51,7 @@ class Budget:
     """What one position may cost: ``samples`` playouts of at most ``max_steps`` actions for the chances, and
     the suggesting player's ``seconds`` (0: its own iteration budget) at each of the viewer's decisions."""
 
-    samples: int = 6
+    samples: int = 4
     max_steps: int = 150
     seconds: float = 0.0
     #: Decisions whose loss is at least this (in chances, 0..1) are flagged.
