@@ -58,6 +58,8 @@ class Budget:
     threshold: float = 0.05
     #: At most this many flagged decisions per seat, largest first.
     flags: int = 10
+    #: The suggesting player's name (``""``: the game's strongest, see :func:`suggester`).
+    agent: str = ""
 
 
 @dataclass
@@ -101,10 +103,11 @@ class Analysis:
                    points=[Point(**p) for p in data["points"]], flagged=list(data["flagged"]))
 
 
-def suggester(game: Game[Any], seed: int, seconds: float) -> Any:
-    """The game's strongest player (its first ``hard`` one, else its default one)."""
+def suggester(game: Game[Any], seed: int, seconds: float, name: str = "") -> Any:
+    """The player ``name``, by default the game's strongest (its first ``hard`` one, else its default one)."""
     specs = agent_specs(game)
-    spec = next((s for s in specs if s.level == "hard"), specs[0])
+    spec = next((s for s in specs if s.name == name), None) if name else None
+    spec = spec or next((s for s in specs if s.level == "hard"), specs[0])
     return spec.make(seed=seed, seconds=seconds)
 
 
@@ -194,7 +197,8 @@ def analyse(match: Match, viewer: int | None = None, budget: Budget | None = Non
             series.append(_chances(total, n))
         if progress is not None:
             progress(i + 1, total_steps * 2)
-    agent = suggester(game, mix_seed(seed, "suggest", viewer if viewer is not None else -1), budget.seconds)
+    agent = suggester(game, mix_seed(seed, "suggest", viewer if viewer is not None else -1), budget.seconds,
+                      budget.agent)
     for i, entry in enumerate(entries):
         state, after = states[i], states[i + 1]
         chance = _rng_mark(state) != _rng_mark(after) or not game.undoable(state, entry.player, entry.action)

@@ -97,6 +97,15 @@ class AIRunner:
             self.shutdown()
             return await loop.run_in_executor(self._executor(), compute_move, game, state, seat, agent, seed, seconds)
 
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` (a picklable top-level function) in the pool: a background job such as an analysis."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self.shutdown()
+            return await loop.run_in_executor(self._executor(), fn, *args)
+
     def shutdown(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

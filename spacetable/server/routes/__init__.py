@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import lobby, pages, play, replays, sockets
+from . import analysis, lobby, pages, play, replays, sockets
 
-ROUTERS: tuple[APIRouter, ...] = (lobby.router, play.router, replays.router, sockets.router, pages.router)
+ROUTERS: tuple[APIRouter, ...] = (lobby.router, play.router, replays.router, sockets.router, pages.router,
+                                   analysis.router)
