@@ -17,8 +17,8 @@ unfinished playout counts as the game's ``returns`` of that state: a draw by def
 is ``Q(preferred) - Q(played)`` for the acting seat, both measured on the same sampled worlds (common random
 numbers), so dice rolled by the move itself are averaged, not read from the record.
 
-**Chance events.** A move after which the state's random generator moved on, or which the game declares not
-undoable (it rolled dice, drew, shuffled or revealed something), is marked as a chance event.
+**Chance events.** A move after which the state's random generator moved on (it rolled dice, drew or
+shuffled) is marked as a chance event.
 
 Everything is seeded (:func:`~spacetable.core.rng.mix_seed` of the seed, the viewer and the move number), so
 an analysis is repeatable whenever the game's suggesting player counts its budget in iterations.
@@ -201,7 +201,7 @@ def analyse(match: Match, viewer: int | None = None, budget: Budget | None = Non
                       budget.agent)
     for i, entry in enumerate(entries):
         state, after = states[i], states[i + 1]
-        chance = _rng_mark(state) != _rng_mark(after) or not game.undoable(state, entry.player, entry.action)
+        chance = _rng_mark(state) != _rng_mark(after)
         seen = entry.action if viewer is None or entry.player == viewer else game.action_view(
             state, entry.player, entry.action, viewer)
         text = "?" if seen is None else game.action_text(state, entry.player, seen) if seen == entry.action \

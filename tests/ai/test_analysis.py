@@ -139,10 +139,10 @@ class Watch:
 def test_each_seat_judged_only_from_its_own_view(monkeypatch: pytest.MonkeyPatch, game_id: str) -> None:
     match = finished(game_id)
     seats = match.game_obj().seats(match.replay())
-    for viewer in range(seats):
+    for viewer in (0, seats - 1):
         with monkeypatch.context() as m:
             watch = Watch(m, match, viewer)
-            result = analyse(match, viewer, SMALL, seed=1)
+            result = analyse(match, viewer, Budget(samples=1, max_steps=4, agent="random"), seed=1)
         assert watch.violations == [], watch.violations[:5]
         assert watch.determinized > 0
         # other seats' sealed or hidden moves are shown only as the viewer saw them
