@@ -53,3 +53,21 @@ def test_analysis_refused_while_running_then_computed_once(client: TestClient) -
     # one job per match: asking again hands back the same result
     again = client.post(f"/api/matches/{mid}/analysis").json()
     assert again == answer
+
+
+def test_hint_refused_against_a_person_given_against_the_computer(client: TestClient) -> None:
+    data = create(client, "nim", config={"heaps": 1, "size": 5}, join_seat=0, player_name="Ann")
+    mid, t0 = data["match"]["id"], data["token"]
+    join(client, mid, 1, "Bob")
+    r = client.post(f"/api/matches/{mid}/hint", json={"seat": 0, "token": t0})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "hint_refused"
+    # a wrong token gets nothing either
+    assert client.post(f"/api/matches/{mid}/hint", json={"seat": 0, "token": "x" * 32}).status_code in (401, 403)
+
+    data = create(client, "nim", config={"heaps": 1, "size": 5}, join_seat=0, player_name="Ann",
+                  ai_seats={"1": "random"})
+    mid, t0 = data["match"]["id"], data["token"]
+    r = client.post(f"/api/matches/{mid}/hint", json={"seat": 0, "token": t0})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["action"]["type"] == "take" and answer["hints_used"] == 1 and answer["text"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import analysis, lobby, pages, play, replays, sockets
+from . import analysis, hints, lobby, pages, play, replays, sockets
 
 ROUTERS: tuple[APIRouter, ...] = (lobby.router, play.router, replays.router, sockets.router, pages.router,
-                                   analysis.router)
+                                   analysis.router, hints.router)
