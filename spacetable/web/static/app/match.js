@@ -152,6 +152,12 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
     const cur = latestRef.current;
     return api(`/api/matches/${matchId}/check`, { body: { seat, token, version: cur.version, action } });
   }
+  async function askHint() {
+    try {
+      const res = await api(`/api/matches/${matchId}/hint`, { body: { seat, token } });
+      notify({ kind: "info", text: t("match.hint_text", { move: res.text, n: res.hints_used }) });
+    } catch (e) { notifyError(e); }
+  }
   async function fetchLegal(offset = 0, limit = 1000) {
     return api(`/api/matches/${matchId}/legal?seat=${seat}&offset=${offset}&limit=${limit}`, { token });
   }
@@ -261,6 +267,8 @@ export function MatchPage({ matchId, lobby, navigate, lang }) {
         <span class="match-tools" role="group" aria-label=${t("match.controls")}>
           ${canAct && running && latest.log.some((e) => e.seat === seat && e.source === "player")
             ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
+          ${canAct && running && myTurn && m.seats.every((x, i) => i === seat || x.kind === "ai")
+            ? html`<${Button} icon="eye" label=${t("match.hint")} onClick=${askHint} testid="hint" kind="tool" />` : null}
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
           ${canAct && running && drawMoves.includes("offer_draw") ? html`<${Button} icon="handshake" label=${t("match.offer_draw")}
             onClick=${offerDraw} testid="offer-draw" kind="tool" disabled=${pending} />` : null}
