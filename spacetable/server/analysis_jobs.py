@@ -74,6 +74,6 @@ class AnalysisJobs:
             try:
                 job.result = await self.runner.run(run_analysis, record, 0)
                 job.status = "done"
-            except Exception:  # noqa: BLE001 - a failed job is reported to the client, the server goes on
+            except Exception:  # a failed job is reported to the client; the server goes on
                 log.exception("analysis failed", extra={"match": match_id})
                 job.status = "failed"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,3 +33,23 @@ def test_analyse_refuses_a_running_match(tmp_path: Path, capsys: pytest.CaptureF
     path.write_text(data, encoding="utf-8")
     assert main(["analyse", str(path), "--quiet"]) == 2
     assert "running match cannot be analysed" in capsys.readouterr().err
+
+
+def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], stdin: str) -> str:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    assert main(argv) == 0
+    return str(capsys.readouterr().out)
+
+
+def test_hint_at_the_prompt_against_the_computer_is_counted(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "m.json"
+    out = play(monkeypatch, capsys, ["play", "arena", "--vs", "random", "--seed", "1", "--seconds", "0.05"],
+               f"hint\nhint\nsave {save}\nquit\n")
+    assert out.count("hint: ") == 2 and "(hints used: 2)" in out
+    assert json.loads(save.read_text())["meta"]["hints"] == {"0": 2}
+
+
+def test_hint_refused_between_people(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    out = play(monkeypatch, capsys, ["play", "arena", "--seats", "human,human", "--seed", "1"], "hint\nquit\n")
+    assert "no hint: hints are given only in casual games against the computer" in out and "\nhint: " not in out
