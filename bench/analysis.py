@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from spacetable.ai.agents import choose_for_seat, make_agent
-from spacetable.ai.analysis import analyse_match
+from spacetable.ai.analysis import Budget, analyse_match
 from spacetable.core.match import Match
 from spacetable.core.rng import mix_seed
 from spacetable.example_matches import example_path
@@ -23,6 +23,10 @@ RECIPES: dict[str, tuple[dict[str, Any], int, list[str]]] = {
     "tremble": ({"players": 4}, 11, ["heuristic"] * 4),
     "fullmetal": ({"players": 2}, 3, ["greedy", "greedy"]),
 }
+
+
+#: The play server's budget: 4 playouts of at most 150 actions per position, 0.05 s per suggestion.
+BUDGET = Budget(samples=4, max_steps=150, seconds=0.05)
 
 
 def finished_match(game_id: str) -> Match:
@@ -44,11 +48,12 @@ def main(games: list[str]) -> None:
     for gid in games:
         match = finished_match(gid)
         start = time.process_time()
-        result = analyse_match(match)
+        result = analyse_match(match, BUDGET)
         spent = time.process_time() - start
+        sys.stdout.flush()
         views = result.get("seats") or [result["shared"]]
         flagged = sum(len(v["flagged"]) for v in views)
-        print(f"{gid:10} {len(match.log):5d} moves, {len(views)} view(s), {flagged:3d} flagged: {spent:7.1f} s CPU")
+        print(f"{gid:10} {len(match.log):5d} moves, {len(views)} view(s), {flagged:3d} flagged: {spent:7.1f} s CPU", flush=True)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ log = logging.getLogger("spacetable.server.analysis")
 MAX_QUEUED = 16
 MAX_KEPT = 256
 #: The per-position budget of a server analysis.
-SERVER_BUDGET = Budget(samples=4, max_steps=150)
+SERVER_BUDGET = Budget(samples=4, max_steps=150, seconds=0.05)
 
 
 def run_analysis(record: dict[str, Any], seed: int) -> dict[str, Any]:
