@@ -1,6 +1,7 @@
 """Post-game analysis as bounded background jobs (issue 22, Analyse).
 
-One job per finished match, run in the AI worker pool (:class:`~.ai.AIRunner`, off the event loop), one at a
+One job per finished match, run off the event loop in a worker pool of the AI pool's kind (an
+:class:`~.ai.AIRunner` of its own, so that a long analysis never delays an AI seat's move), one at a
 time per server process (the others wait in a queue, at most :data:`MAX_QUEUED`); a result is kept for the
 match (at most :data:`MAX_KEPT` results, the oldest dropped first) and handed to every later request.
 The analysis itself (:mod:`spacetable.ai.analysis`) judges every seat from what that seat knew.

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ..ai import AIRunner
 from ..analysis_jobs import AnalysisJobs
 from ..errors import ServiceError
 from ..service import MatchService
@@ -22,7 +23,9 @@ _jobs: weakref.WeakKeyDictionary[MatchService, AnalysisJobs] = weakref.WeakKeyDi
 
 def jobs_of(service: MatchService) -> AnalysisJobs:
     if service not in _jobs:
-        _jobs[service] = AnalysisJobs(service.ai_seats.runner)
+        # a pool of its own, of the AI pool's kind (processes, or threads where the server runs AI in threads):
+        # a long analysis never holds up the AI seats' moves
+        _jobs[service] = AnalysisJobs(AIRunner(1 if service.ai_seats.runner.workers > 0 else 0))
     return _jobs[service]
 
 
