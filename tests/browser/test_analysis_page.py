@@ -34,6 +34,6 @@ def test_hint_against_the_computer(server: str, browser: Browser) -> None:
     page = open_page(browser)
     goto(page, seat_url(server, mid, seat, token))
     page.wait_for_selector("[data-testid=turn-indicator][data-my-turn=yes]", timeout=120_000)
-    page.click("[data-testid=hint]")
+    page.click("[data-testid=ask-hint]")
     page.get_by_text("Suggested move").first.wait_for(timeout=120_000)
     assert errors_of(page) == []
