@@ -20,6 +20,8 @@ from typing import Any
 
 from spacetable import __version__
 from spacetable.ai.agents import agent_specs
+from spacetable.ai.analysis_cli import add_arguments as add_analysis_arguments
+from spacetable.ai.analysis_cli import run_command as run_analysis
 from spacetable.ai.ladder import describe
 from spacetable.ai.tournament_cli import add_arguments as add_tournament_arguments
 from spacetable.ai.tournament_cli import run_command as run_tournament
@@ -251,6 +253,12 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
     p.add_argument("--player", type=int, default=None, help="show this seat's view (default: a spectator's)")
     p.add_argument("--final", action="store_true", help="print only the final position")
     p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("analyse", help="post-game analysis of a finished match: chances, costly decisions, chart",
+                       description="Analyse a finished match (spacetable-match/1): each seat's winning chances "
+                                   "move by move, judged from what each seat knew, and the decisions that cost most.")
+    add_analysis_arguments(p)
+    p.set_defaults(run=run_analysis)
 
     p = sub.add_parser("check", help=f"run scenario step files ({', '.join(checks)})",
                        description="Run scenario step files and print pass/fail per step. A TARGET is a file, a "

@@ -46,6 +46,7 @@ COMMANDS = """Commands at the prompt:
   legal        list every legal action, numbered
   view         show your view of the game again
   auto         let the default AI choose your action this time
+  hint         the move the strongest AI would play (casual games against the computer only; counted)
   undo         take back your last action (and the AI replies after it) when no dice were
                rolled, no card drawn and nothing hidden revealed since
   save FILE    save the match; `spacetable replay FILE` shows it, `spacetable play GAME --load FILE` resumes it
@@ -287,6 +288,17 @@ class Terminal:
                 else:
                     self.say(f"saved to {target}")
                     self.save_path, self.save_failed = target, False
+        elif word == "hint":
+            if over:
+                self.say("the game is over; try undo, save FILE or quit")
+            elif len(self.humans) > 1:
+                self.say("no hint: hints are given only in casual games against the computer")
+            else:
+                action = choose_for_seat(game, state, seat, self.auto_player(),
+                                         mix_seed(self.match.seed, "hint", len(self.match.log)))
+                hints = self.match.meta.setdefault("hints", {})
+                hints[str(seat)] = int(hints.get(str(seat), 0)) + 1
+                self.say(f"hint: {game.action_text(state, seat, action)} (hints used: {hints[str(seat)]})")
         elif word == "undo":
             state = self.undo(state, seat)
             self.shown = self.finished = None

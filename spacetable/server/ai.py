@@ -260,6 +260,15 @@ class AIRunner:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` (a picklable top-level function) in the pool: a background job such as an analysis."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), fn, *args)
+        except concurrent.futures.process.BrokenProcessPool:
+            self.shutdown()
+            return await loop.run_in_executor(self._executor(), fn, *args)
+
     def shutdown(self) -> None:
         for lane in list(self._pools):
             self._drop(lane)

@@ -48,7 +48,7 @@ def test_simulate_on_local_ray_reports_the_same_games(capsys: pytest.CaptureFixt
     def games(argv: list[str]) -> list[str]:
         assert main(argv) == 0
         lines = capsys.readouterr().out.splitlines()
-        return sorted(line.rsplit(" ", 1)[0] for line in lines if line.startswith("game "))  # without the time
+        return sorted(line.rsplit(",", 1)[0] for line in lines if line.startswith("game "))  # without the time
 
     base = ["simulate", "fullmetal", "--games", "3", "--seats", "greedy,random", "--seed", "5"]
     local = games(base)

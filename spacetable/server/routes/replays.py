@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..clients import entry_json
+from . import hints
 from .deps import Ctx
 
 router = APIRouter()
@@ -35,4 +36,8 @@ async def replay_step(match_id: str, step: int, c: Ctx) -> dict[str, Any]:
 async def export(match_id: str, c: Ctx) -> dict[str, Any]:
     """The ``spacetable-match/1`` file of a finished match: config (player content included), seed, log."""
     m = await c.service.finished(match_id)
-    return c.service.record(m).to_json()
+    record = c.service.record(m).to_json()
+    used = hints.hints_used(c.service, m.id)
+    if used:
+        record["meta"]["hints"] = {str(k): v for k, v in sorted(used.items())}
+    return record

@@ -158,6 +158,14 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
     const cur = latestRef.current;
     return api(`/api/matches/${matchId}/check`, { body: { seat, token, version: cur.version, action } });
   }
+  const [suggestion, setSuggestion] = useState(null);
+  async function askHint() {
+    try {
+      const res = await api(`/api/matches/${matchId}/hint`, { body: { seat, token } });
+      setSuggestion(res);
+      notify({ kind: "info", text: t("match.hint_text", { move: res.text, n: res.hints_used }) });
+    } catch (e) { notifyError(e); }
+  }
   async function fetchLegal(offset = 0, limit = 1000) {
     return api(`/api/matches/${matchId}/legal?seat=${seat}&offset=${offset}&limit=${limit}`, { token });
   }
@@ -229,6 +237,13 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   if (shown.last && rend.lastPlaces && shown.last.action) {
     try { for (const p of rend.lastPlaces(shown.last, view) || []) lastPlaces.add(p); } catch (e) { console.warn(e); }
   }
+  // a hint is shown on the board where the renderer can place a move (until the position changes)
+  if (suggestion && suggestion.version === latest.version && rend.lastPlaces) {
+    try {
+      const places = rend.lastPlaces({ seat, action: suggestion.action }, view) || [];
+      if (places.length) { lastPlaces.clear(); for (const p of places) lastPlaces.add(p); }
+    } catch (e) { console.warn(e); }
+  }
   const hl = { ...picker.hl, last: lastPlaces };
   const props = {
     view, seat, you: seat, legal: interactive ? legal : [], legalText, legalCount: latest.legal_count, legalComplete: latest.legal_complete,
@@ -271,6 +286,8 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
         <span class="match-tools" role="group" aria-label=${t("match.controls")}>
           ${canAct && running && latest.log.some((e) => e.seat === seat && e.source === "player")
             ? html`<${Button} icon="undo" label=${t("match.undo")} onClick=${undo} testid="undo" kind="tool" />` : null}
+          ${canAct && running && myTurn && m.seats.every((x, i) => i === seat || x.kind === "ai")
+            ? html`<${Button} icon="eye" label=${t("match.hint")} onClick=${askHint} testid="ask-hint" kind="tool" />` : null}
           ${canAct && running ? html`<${Button} icon="flag" label=${t("match.resign")} onClick=${resign} testid="resign" kind="tool" />` : null}
           ${canAct && running && drawMoves.includes("offer_draw") ? html`<${Button} icon="handshake" label=${t("match.offer_draw")}
             onClick=${offerDraw} testid="offer-draw" kind="tool" disabled=${pending} />` : null}

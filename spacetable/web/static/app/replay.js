@@ -11,6 +11,7 @@ import { Gone, Log, Result, seatNamer } from "./parts.js";
 import { PACE } from "./match.js";
 import { loadRenderer } from "./renderers.js";
 import { Button } from "./ui.js";
+import { AnalysisPanel } from "./analysis.js";
 
 export function ReplayPage({ matchId, lobby, navigate, lang }) {
   const cred = useMemo(() => mySeats()[matchId] || null, [matchId]);
@@ -118,6 +119,7 @@ export function ReplayPage({ matchId, lobby, navigate, lang }) {
         view=${view} navigate=${navigate} matchId=${matchId} />` : null}
       ${renderer.Status ? html`<${renderer.Status} ...${props} />` : null}
       <${Log} log=${meta.log} seatName=${seatName} colourOf=${colourOf} current=${step - 1} onPick=${go} />
+      ${m.status === "finished" ? html`<${AnalysisPanel} matchId=${matchId} seatName=${seatName} colourOf=${colourOf} onPick=${go} />` : null}
       <div class="controls card">
         ${m.status !== "finished" ? html`<${Button} icon="prev" label=${t("replay.back_to_match")} href=${"/match/" + matchId}
           onClick=${(e) => { e.preventDefault(); navigate("/match/" + matchId); }} testid="back-to-match" />` : null}
