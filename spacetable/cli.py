@@ -198,7 +198,8 @@ def cmd_rules(ns: argparse.Namespace) -> int:
     for gid in a.games:
         out = guide.guide_text(gid, a.lang, a.section)
         if out is None:
-            print(f"no guide for {gid!r}; guides: {', '.join(guide.games())}", file=sys.stderr)
+            print(f"spacetable: error: no guide for {gid!r}; games with a guide: {', '.join(guide.games())}",
+                  file=sys.stderr)
             status = 2
             continue
         print(out)

@@ -121,7 +121,7 @@ def test_bad_files_in_a_real_process_end_without_traceback(tmp_path):
 
 def test_rules_of_an_unknown_game_is_a_clear_error_without_a_false_hint(monkeypatch, capsys):
     rc, _, err = run_main(monkeypatch, capsys, ["rules", "chess"])
-    assert rc == 2 and "no rules doc for 'chess'; games with rules docs: arena" in err
+    assert rc == 2 and "error: no guide for 'chess'; games with a guide: arena" in err
     assert "source checkout" not in err
 
 
