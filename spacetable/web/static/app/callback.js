@@ -110,10 +110,11 @@ export function Bell({ navigate }) {
   }
   const label = t("bell.title", { n: inbox.unread });
   return html`<span class="bell" data-testid="bell">
-    <button type="button" class="btn ghost bell-button" aria-expanded=${open} aria-label=${label} title=${label} onClick=${toggle} data-testid="bell-button">
+    <button type="button" class="btn ghost bell-button" aria-expanded=${open} title=${label} onClick=${toggle} data-testid="bell-button">
+      <span class="sr-only">${label}</span>
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor"
         d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z" /></svg>
-      ${inbox.unread > 0 ? html`<span class="bell-count" data-testid="bell-count">${inbox.unread}</span>` : null}</button>
+      ${inbox.unread > 0 ? html`<span class="bell-count" aria-hidden="true" data-testid="bell-count">${inbox.unread}</span>` : null}</button>
     ${open ? html`<div class="bell-panel card" role="region" aria-label=${t("bell.panel")} data-testid="bell-panel">
       ${inbox.items.length ? html`<ul class="bell-list">${inbox.items.map((i) => html`<li class=${i.read ? "read" : "unread"}>
         <a href=${i.url} onClick=${(e) => { e.preventDefault(); setOpen(false); navigate(i.url); }}><strong>${i.title}</strong>
