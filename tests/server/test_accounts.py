@@ -289,7 +289,7 @@ def test_passwords_off_without_relay(db_url: str) -> None:
     with make_client(db_url, None) as web:
         assert web.get("/api/account/me").json()["config"] == {"passwords": False, "passkeys": True}
         r = web.post("/api/account/signup", json={"email": "a@example.org", "username": "anna", "password": "x" * 12})
-        assert r.status_code == 503 and r.json()["error"]["code"] == "passwords_off"
+        assert r.status_code == 403 and r.json()["error"]["code"] == "passwords_off"
         r = web.post("/api/account/passkey/register/begin", json={"username": "anna"})
         assert r.status_code == 200 and r.json()["options"]["rp"]["id"] == "testserver"
 

@@ -179,7 +179,7 @@ class AccountService:
         """A password account waiting for its e-mail to be verified. The answer is the same whether the address is
         new or already has an account (that account's owner gets a mail saying so): no enumeration."""
         if not self.passwords_on:
-            raise ServiceError(503, "passwords_off", "password accounts are off on this server (no mail relay); "
+            raise ServiceError(403, "passwords_off", "password accounts are off on this server (no mail relay); "
                                "sign up with a passkey")
         address, email_key = check_email(email)
         name, key = check_username(username)
@@ -249,7 +249,7 @@ class AccountService:
     async def request_reset(self, email: Any, base: str) -> None:
         """Mail a reset link if the address has an account; the same answer either way."""
         if not self.passwords_on:
-            raise ServiceError(503, "passwords_off", "password accounts are off on this server (no mail relay)")
+            raise ServiceError(403, "passwords_off", "password accounts are off on this server (no mail relay)")
         _, key = check_email(email)
         token = secrets.token_urlsafe(32)
 
@@ -286,7 +286,7 @@ class AccountService:
         """The account for this e-mail and password (and TOTP code when it has one); 401 with one message for an
         unknown address and a wrong password alike."""
         if not self.passwords_on:
-            raise ServiceError(503, "passwords_off", "password accounts are off on this server (no mail relay)")
+            raise ServiceError(403, "passwords_off", "password accounts are off on this server (no mail relay)")
         _, key = check_email(email)
         if not isinstance(password, str) or len(password) > 256:
             raise ServiceError(401, "bad_credentials", "wrong e-mail address or password")

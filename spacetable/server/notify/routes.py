@@ -183,7 +183,7 @@ def _lang(n: Notifier, account: str, request: Request) -> str:
     return contact.lang if contact is not None else pick_lang(request.headers.get("accept-language"))
 
 
-@router.get("/notify/unsubscribe/{account}/{signature}", response_class=HTMLResponse)
+@router.get("/notify/unsubscribe/{account}/{signature}", response_class=HTMLResponse, include_in_schema=False)
 async def unsubscribe_page(account: str, signature: str, request: Request) -> HTMLResponse:
     n = notifier(request)
     lang = pick_lang(request.headers.get("accept-language"))
@@ -197,7 +197,7 @@ async def unsubscribe_page(account: str, signature: str, request: Request) -> HT
     return _page(lang, texts.t("notify.unsubscribe.title", lang), form)
 
 
-@router.post("/notify/unsubscribe/{account}/{signature}", response_class=HTMLResponse)
+@router.post("/notify/unsubscribe/{account}/{signature}", response_class=HTMLResponse, include_in_schema=False)
 async def unsubscribe(account: str, signature: str, request: Request) -> HTMLResponse:
     n = notifier(request)
     lang = pick_lang(request.headers.get("accept-language"))
