@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -24,36 +25,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    require_chromium()  # no server for tests that cannot run
-    db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+@contextlib.contextmanager
+def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: float = 30) -> Iterator[str]:
+    """``spacetable serve`` on a free port with the SQLite file ``db`` and extra ``args``; its log beside ``db``.
+    Yields the base address once ``/health`` answers; stops the server afterwards."""
     port = _free_port()
     log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "spacetable.server.cli", "--port", str(port), "--database-url", f"sqlite:///{db}",
-         "--ai-workers", "1", "--log-level", "warning",
-         # one test client makes many matches a minute: the rate limits (tested in tests/server) are off here
-         "--rate-create", "none", "--rate-join", "none", "--rate-act", "none"], cwd=ROOT, stdout=log, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    end = time.time() + 30
-    while True:
-        try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.time() > end or proc.poll() is not None:
-            proc.kill()
-            raise RuntimeError("server did not start")
-        time.sleep(0.1)
-    yield base
-    proc.terminate()
+         "--log-level", "warning", *args], cwd=ROOT, stdout=log, stderr=log)
+    base = f"http://{host}:{port}"
+    end = time.time() + wait
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.time() > end or proc.poll() is not None:
+                raise RuntimeError("server did not start")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    require_chromium()  # no server for tests that cannot run
+    db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
+    # one test client makes many matches a minute: the rate limits (tested in tests/server) are off here
+    with running_server(db, ["--ai-workers", "1", "--rate-create", "none", "--rate-join", "none",
+                             "--rate-act", "none"]) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,6 @@ from __future__ import annotations
 import email
 import json
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -24,7 +22,7 @@ from openskill.models import PlackettLuce
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from ..chromium import require_chromium
-from .conftest import ROOT, _free_port
+from .conftest import _free_port, running_server
 from .pages import PHONE, errors_of, goto
 from .test_accessibility import serious
 
@@ -72,33 +70,11 @@ def site(tmp_path_factory: pytest.TempPathFactory, inbox: tuple[Inbox, int]) -> 
     """The real server with a mail relay, reached as http://localhost (a secure context: passkeys work)."""
     require_chromium()
     db = tmp_path_factory.mktemp("accounts") / "accounts.sqlite3"
-    port = _free_port()
-    log = open(db.with_suffix(".log"), "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "spacetable.server.cli", "--port", str(port), "--database-url", f"sqlite:///{db}",
-         "--ai-workers", "0", "--log-level", "warning", "--rate-create", "none", "--rate-join", "none",
-         "--rate-act", "none", "--rate-signin", "none", "--rate-signin-account", "none", "--rate-mail", "none",
-         "--smtp-url", f"smtp://127.0.0.1:{inbox[1]}", "--mail-from", "table@example.org"],
-        cwd=ROOT, stdout=log, stderr=log)
-    base = f"http://localhost:{port}"
-    end = time.time() + 60
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.time() > end or proc.poll() is not None:
-            proc.kill()
-            raise RuntimeError("server did not start")
-        time.sleep(0.1)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with running_server(db, ["--ai-workers", "0", "--rate-create", "none", "--rate-join", "none", "--rate-act", "none",
+                             "--rate-signin", "none", "--rate-signin-account", "none", "--rate-mail", "none",
+                             "--smtp-url", f"smtp://127.0.0.1:{inbox[1]}", "--mail-from", "table@example.org"],
+                        host="localhost", wait=60) as base:
+        yield base
     # no secret in any log line: no cookie, password or mailed token
     text = Path(db.with_suffix(".log")).read_text(encoding="utf-8", errors="replace")
     assert "correct horse" not in text and "spacetable_session=" not in text and "#account/" not in text
