@@ -61,6 +61,9 @@ from .routes import ROUTERS
 from .routes.deps import Context, ctx, seat_link
 from .routes.pages import WEB_DIR
 from .service import MatchService
+from .social import presence as social_presence
+from .social import rematch as social_rematch
+from .social import seeks as social_seeks
 from .storage import open_storage
 
 log = logging.getLogger("spacetable.server")
@@ -139,6 +142,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url)
     chat.on_mention = watcher.mention
+    presence = social_presence.Presence(redis_url)
+    service.presence = presence  # type: ignore[attr-defined]
     notifier.housekeeping.append(chat.prune)
 
     @contextlib.asynccontextmanager
@@ -149,9 +154,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         service.ai_seats.runner.warm()
         ratings.start()
         await notifier.start()
+        await presence.start()
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
+        await presence.stop()
         await notifier.stop()
         await ratings.stop()
         await service.stop()
@@ -167,6 +174,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.passkeys = Passkeys(account_service)
     app.state.notifier = notifier
     app.state.chat = chat
+    app.state.presence = presence
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -179,6 +187,9 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.include_router(chat_routes.router)
     app.include_router(absence_routes.router)
     app.include_router(challenges_router)
+    app.include_router(social_seeks.router)
+    app.include_router(social_rematch.router)
+    app.include_router(social_presence.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

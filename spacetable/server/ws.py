@@ -77,6 +77,7 @@ class Connection:
         self.sub: Subscriber | None = None
         self.seat: int | None = None
         self._sender: asyncio.Task[None] | None = None
+        self._held: tuple[str, str] | None = None
         self.lang = "en"  # the client's language (?lang= or a {"type": "lang"} message)
         self.texts = False  # whether it reads texts (?texts=1 or a {"type": "texts"} message)
         self.rate = Bucket(limits.ws_rate, 2 * limits.ws_rate)
@@ -128,9 +129,19 @@ class Connection:
             raise _Full
         if self._sender is not None:
             self._sender.cancel()
+        self._away()
+        if seat is not None and (presence := getattr(self.service, "presence", None)) is not None:
+            presence.hold("m:" + m.id, str(seat))  # the seat's player is at the table (social.presence)
+            self._held = ("m:" + m.id, str(seat))
         self.seat = seat
         self.sub = self.service.subscribe(m, seat, lang=self.lang, token_hash=token_hash, texts=self.texts)
         self._sender = asyncio.create_task(self._send_loop(self.sub))
+
+    def _away(self) -> None:
+        """Release the seat this socket held in the presence of the match."""
+        if self._held is not None:
+            self.service.presence.release(*self._held)  # type: ignore[attr-defined]
+            self._held = None
 
     async def _send_loop(self, sub: Subscriber) -> None:
         try:
@@ -177,6 +188,7 @@ class Connection:
                                           "try again later"), 1013)
         finally:
             service.sockets -= 1
+            self._away()
             if self.match is not None and self.sub is not None:
                 service.unsubscribe(self.match, self.sub)
             if self._sender is not None:

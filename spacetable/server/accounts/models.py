@@ -8,7 +8,7 @@ the page must be able to read it back).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db import Base
@@ -30,6 +30,9 @@ class AccountRow(Base):
     totp_pending: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lang: Mapped[str] = mapped_column(String(8), default="en")
     created_at: Mapped[float] = mapped_column(Float)
+    #: presence (migration 0006): an invisible account appears offline to others; the last time it was seen online
+    invisible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class AccountSessionRow(Base):

@@ -1,0 +1,265 @@
+"""Seeks, rematches and presence (issue 21, goals 2 and 3) through the API, with hostile inputs: a seek flood is
+bounded, one's own seek cannot be taken, a rating outside the range is refused, a blocked player cannot take a seek,
+a rematch needs every player and swaps the seats, an invisible account never shows up anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from spacetable.server.accounts.service import SESSION_COOKIE
+from spacetable.server.app import create_app
+from spacetable.server.social.presence import Presence
+
+from .conftest import lenient_limits
+
+pytestmark = pytest.mark.callback
+NIM = {"game": "nim", "config": {"heaps": 1, "size": 1}}
+
+
+@pytest.fixture
+def app_client(nim: None, sqlite_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        yield c
+
+
+class Player:
+    def __init__(self, base: TestClient, username: str) -> None:
+        self.c = TestClient(base.app)
+        self.c.portal = base.portal
+        self.id = "id-" + username
+        with base.app.state.service.engine.begin() as conn:  # type: ignore[attr-defined]
+            conn.execute(text("INSERT INTO accounts (id, username, username_key, display_name, lang, created_at) "
+                              "VALUES (:i, :u, :u, :d, 'en', 0)"), {"i": self.id, "u": username, "d": username.title()})
+        a = base.app.state.accounts  # type: ignore[attr-defined]
+        cookie, self.csrf = base.portal.call(a.open_session, self.id, "test", None)  # type: ignore[union-attr]
+        self.c.cookies.set(SESSION_COOKIE, cookie)
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.c.post(path, json=body if body is not None else {}, headers={"X-CSRF-Token": self.csrf})
+
+    def get(self, path: str) -> Any:
+        return self.c.get(path)
+
+
+def count(c: TestClient, sql: str) -> int:
+    with c.app.state.service.engine.connect() as conn:  # type: ignore[attr-defined]
+        return int(conn.execute(text(sql)).scalar_one())
+
+
+def finish(c: TestClient, mid: str, tokens: dict[int, str]) -> None:
+    info = c.get(f"/api/matches/{mid}").json()
+    seat = info["to_act"][0]
+    r = c.post(f"/api/matches/{mid}/actions", json={"seat": seat, "token": tokens[seat], "version": info["version"],
+                                                     "action": {"type": "take", "heap": 0, "count": 1}})
+    assert r.status_code == 200, r.text
+    assert c.get(f"/api/matches/{mid}").json()["status"] == "finished"
+
+
+def test_seeks_posted_taken_bounded(app_client: TestClient) -> None:
+    c = app_client
+    ann, bob, carl = Player(c, "ann"), Player(c, "bob"), Player(c, "carl")
+    assert c.post("/api/seeks", json=NIM).status_code == 401  # signed out
+    assert ann.c.post("/api/seeks", json=NIM).status_code == 403  # no CSRF token
+    for bad, code in (({**NIM, "game": "chess"}, 404), ({**NIM, "min_rating": 5, "max_rating": 1}, 422),
+                      ({**NIM, "config": {"heaps": "x"}}, 422), ({**NIM, "extra": 1}, 422),
+                      ({**NIM, "min_rating": 1e9}, 422)):
+        assert ann.post("/api/seeks", bad).status_code == code, bad
+    # a flood: three open seeks, then 409 and nothing more stored
+    ids = [ann.post("/api/seeks", NIM).json()["id"] for _ in range(3)]
+    for _ in range(5):
+        r = ann.post("/api/seeks", NIM)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_seeks"
+    assert count(c, "SELECT COUNT(*) FROM seeks") == 3
+    listed = c.get("/api/seeks").json()
+    assert {s["id"] for s in listed["seeks"]} == set(ids) and "mine" not in listed
+    assert listed["seeks"][0]["by"] == "ann" and listed["seeks"][0]["by_rating"] is not None
+    # one's own seek cannot be taken; another's cannot be cancelled
+    r = ann.post(f"/api/seeks/{ids[0]}/accept")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "own_seek"
+    assert bob.post(f"/api/seeks/{ids[0]}/cancel").status_code == 403
+    assert ann.post(f"/api/seeks/{ids[1]}/cancel").json() == {"status": "cancelled"}
+    assert ann.post(f"/api/seeks/{ids[1]}/cancel").status_code == 409
+    assert bob.post(f"/api/seeks/{ids[1]}/accept").status_code == 409
+    # bob takes one: both seated, the seek is gone from the list, ann's own list names the match and her seat
+    r = bob.post(f"/api/seeks/{ids[0]}/accept")
+    assert r.status_code == 200, r.text
+    mid, seat_b = r.json()["match"], r.json()["seat"]
+    assert carl.post(f"/api/seeks/{ids[0]}/accept").status_code == 409  # taken once only
+    m = c.get(f"/api/matches/{mid}").json()
+    assert m["status"] == "running" and {s["name"] for s in m["seats"]} == {"Ann", "Bob"}
+    assert ids[0] not in {s["id"] for s in c.get("/api/seeks").json()["seeks"]}
+    mine = {s["id"]: s for s in ann.get("/api/seeks").json()["mine"]}
+    assert mine[ids[0]]["match"] == mid and mine[ids[0]]["seat"] == 1 - seat_b
+    r = ann.post(f"/api/account/matches/{mid}/seats/{1 - seat_b}/token")
+    assert r.status_code == 200 and r.json()["link"].startswith(f"/match/{mid}#seat={1 - seat_b}")
+    assert bob.post(f"/api/account/matches/{mid}/seats/{1 - seat_b}/token").status_code == 403
+    # a blocked player's hand is refused both ways
+    ann.post("/api/account/blocks", {"username": "carl", "blocked": True})
+    r = carl.post(f"/api/seeks/{ids[2]}/accept")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "blocked"
+
+
+def test_seek_rating_range(app_client: TestClient) -> None:
+    c = app_client
+    ann, bob, carl = Player(c, "ann"), Player(c, "bob"), Player(c, "carl")
+    with c.app.state.service.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(text("INSERT INTO ratings (account_id, game, mu, sigma, ordinal, games, updated_at) VALUES "
+                          "('id-bob', 'nim', 40, 2, 34, 20, 0)"))
+    sid = ann.post("/api/seeks", {**NIM, "min_rating": -5, "max_rating": 20}).json()["id"]
+    r = bob.post(f"/api/seeks/{sid}/accept")  # 34 is above the range
+    assert r.status_code == 403 and r.json()["error"]["code"] == "out_of_range"
+    assert count(c, "SELECT COUNT(*) FROM seeks WHERE status = 'open'") == 1
+    assert carl.post(f"/api/seeks/{sid}/accept").status_code == 200  # a newcomer's 0 is in it
+    sid = ann.post("/api/seeks", {**NIM, "min_rating": 30}).json()["id"]
+    assert carl.post(f"/api/seeks/{sid}/accept").status_code == 403
+    assert bob.post(f"/api/seeks/{sid}/accept").status_code == 200
+
+
+def test_rematch_swaps_seats_and_needs_both(app_client: TestClient) -> None:
+    c = app_client
+    ann, bob = Player(c, "ann"), Player(c, "bob")
+    r = ann.post("/api/challenges", {**NIM, "username": "bob", "seat": 0})
+    r = bob.post(f"/api/challenges/{r.json()['id']}/accept")
+    mid, token_b = r.json()["match"], r.json()["token"]
+    token_a = ann.post(f"/api/account/matches/{mid}/seats/0/token").json()["token"]
+    assert c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token_a}).status_code == 409  # not over
+    finish(c, mid, {0: token_a, 1: token_b})
+    # a wrong token offers nothing
+    assert c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token_b}).status_code == 403
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token_a})
+    assert r.status_code == 200 and r.json()["status"] == "open" and r.json()["agreed"] == [0]
+    assert r.json()["match"] is None and r.json()["yours"] == {}
+    assert c.get(f"/api/matches/{mid}/rematch").json()["agreed"] == [0]
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token_b})
+    assert r.status_code == 200 and r.json()["status"] == "accepted"
+    new, mine = r.json()["match"], r.json()["yours"]
+    assert mine["seat"] == 0  # bob was seat 1: now seat 0
+    seats = c.get(f"/api/matches/{new}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Bob", "Ann"]
+    # ann reads her new seat with her old token, bound to her account
+    r = c.get(f"/api/matches/{mid}/rematch?seat=0", headers={"X-Seat-Token": token_a})
+    assert r.json()["yours"]["seat"] == 1
+    assert ann.post(f"/api/account/matches/{new}/seats/1/token").json()["token"] == r.json()["yours"]["token"]
+    assert c.get(f"/api/matches/{mid}/rematch?seat=0", headers={"X-Seat-Token": token_b}).status_code == 403
+    # agreeing again makes no second match
+    assert c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token_b}).json()["match"] == new
+
+
+def test_rematch_declined_or_expired_guests(app_client: TestClient) -> None:
+    c = app_client
+    mid = c.post("/api/matches", json={**NIM, "join_seat": 0, "player_name": "Gus"}).json()
+    mid, token0 = mid["match"]["id"], mid["token"]
+    token1 = c.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Hal"}).json()["token"]
+    finish(c, mid, {0: token0, 1: token1})
+    assert c.post(f"/api/matches/{mid}/rematch/decline", json={"seat": 1, "token": token1}).status_code == 409
+    c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token0})
+    # the offer lapses: a later agreement starts a new offer instead of making the match
+    with c.app.state.service.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(text("UPDATE rematches SET created_at = :t"), {"t": time.time() - 2 * 86400})
+    assert c.get(f"/api/matches/{mid}/rematch").json()["status"] == "expired"
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token1})
+    assert r.json()["status"] == "open" and r.json()["agreed"] == [1]
+    r = c.post(f"/api/matches/{mid}/rematch/decline", json={"seat": 0, "token": token0})
+    assert r.status_code == 200 and r.json()["status"] == "declined"
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token1})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "rematch_declined"
+    assert count(c, "SELECT COUNT(*) FROM matches") == 1
+
+
+def test_guest_rematch_tokens_and_play_again(app_client: TestClient) -> None:
+    c = app_client
+    r = c.post("/api/matches", json={**NIM, "join_seat": 0, "player_name": "Gus"}).json()
+    mid, token0 = r["match"]["id"], r["token"]
+    token1 = c.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Hal"}).json()["token"]
+    finish(c, mid, {0: token0, 1: token1})
+    c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token0})
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token1}).json()
+    new, hal = r["match"], r["yours"]
+    gus = c.get(f"/api/matches/{mid}/rematch?seat=0", headers={"X-Seat-Token": token0}).json()["yours"]
+    assert (gus["seat"], hal["seat"]) == (1, 0) and gus["token"] != hal["token"]
+    state = c.get(f"/api/matches/{new}/state?seat=1", headers={"X-Seat-Token": gus["token"]})
+    assert state.status_code == 200
+    assert c.get(f"/api/matches/{new}/state?seat=0", headers={"X-Seat-Token": gus["token"]}).status_code == 403
+    # against the computer: "Play again" at once, same seat, same options, the computer where it was
+    r = c.post("/api/matches", json={**NIM, "join_seat": 0, "player_name": "Gus", "ai_seats": {"1": None}})
+    assert r.status_code == 201, r.text
+    mid, token0 = r.json()["match"]["id"], r.json()["token"]
+    finish(c, mid, {0: token0})
+    r = c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token0}).json()
+    assert r["status"] == "accepted" and r["yours"]["seat"] == 0
+    seats = c.get(f"/api/matches/{r['match']}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "ai"] and seats[0]["name"] == "Gus"
+    assert c.get(f"/api/matches/{r['match']}/config").json()["heaps"] == 1
+
+
+def test_presence_lobby_seats_invisible(app_client: TestClient) -> None:
+    c = app_client
+    ann, bob = Player(c, "ann"), Player(c, "bob")
+    assert c.post("/api/presence", json={"lobby": True}).status_code == 401
+    assert ann.post("/api/presence", {"lobby": True}).json() == {"online": True, "invisible": False}
+    bob.post("/api/presence", {"lobby": False})
+    assert [p["username"] for p in c.get("/api/presence/lobby").json()["players"]] == ["ann"]
+    prof = c.get("/api/players/bob/presence").json()
+    assert prof["online"] is True and prof["last_seen"] is not None
+    assert count(c, "SELECT COUNT(*) FROM accounts WHERE last_seen IS NOT NULL") == 2
+    # seats: a match's socket bound to a seat puts its player at the table
+    r = ann.post("/api/challenges", {**NIM, "username": "bob", "seat": 0})
+    r = bob.post(f"/api/challenges/{r.json()['id']}/accept")
+    mid, token_b = r.json()["match"], r.json()["token"]
+    assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, False]}
+    with c.websocket_connect(f"/ws/matches/{mid}?seat=1&token={token_b}") as ws:
+        ws.receive_json()
+        assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, True]}
+        # bob turns invisible: gone from everything at once, his seat reads as away
+        assert bob.c.get("/api/account/presence").json() == {"invisible": False}
+        assert bob.post("/api/account/presence", {"invisible": True}).json() == {"invisible": True}
+        assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, False]}
+        assert c.get("/api/players/bob/presence").json() == {"online": False, "last_seen": None}
+        assert bob.post("/api/presence", {"lobby": True}).json()["online"] is False
+        assert [p["username"] for p in c.get("/api/presence/lobby").json()["players"]] == ["ann"]
+    assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, False]}
+    bob.post("/api/account/presence", {"invisible": False})
+    with c.websocket_connect(f"/ws/matches/{mid}?seat=1&token={token_b}") as ws:
+        ws.receive_json()
+        assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, True]}
+    assert c.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, False]}
+    assert c.get("/api/matches/nope/presence").status_code == 404
+    assert c.get("/api/players/nobody/presence").json() == {"online": False, "last_seen": None}
+
+
+def test_presence_shared_through_redis(redis_url: str) -> None:
+    """Two processes' presence on one Redis: a seat held by one is seen by the other, and leaves when released."""
+    asyncio.run(_shared(redis_url))
+
+
+async def _shared(redis_url: str) -> None:
+    one, two = Presence(redis_url, ttl=30, prefix="test-presence:"), Presence(redis_url, ttl=30, prefix="test-presence:")
+    await one.start()
+    await two.start()
+    try:
+        one.hold("m:x", "1")
+        await _until(lambda: two.members("m:x"), ["1"])
+        await two.beat("lobby", "acc")
+        assert await one.present("lobby", "acc") and await one.members("lobby") == ["acc"]
+        one.release("m:x", "1")
+        await _until(lambda: two.members("m:x"), [])
+        await two.leave("lobby", "acc")
+        assert not await one.present("lobby", "acc")
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+async def _until(read: Any, want: Any) -> None:
+    for _ in range(400):
+        if await read() == want:
+            return
+        await asyncio.sleep(0.025)
+    assert await read() == want
