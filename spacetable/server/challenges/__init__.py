@@ -119,22 +119,39 @@ async def create(body: NewChallenge, request: Request, c: Ctx, a: Accounts, s: W
     return {"id": cid, "link": f"/challenge/{cid}"}
 
 
+def _with_names(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
+    """The challenges with the usernames and display names of both sides (``by``, ``to``: the lobby shows them)."""
+    from ..accounts.models import AccountRow
+
+    ids = {r.from_account for r in rows} | {r.to_account for r in rows if r.to_account}
+    names = {a.id: {"username": a.username, "display_name": a.display_name} for a in conn.execute(
+        select(AccountRow.id, AccountRow.username, AccountRow.display_name).where(AccountRow.id.in_(ids)))} if ids else {}
+    return [{**_public(r), "by": names.get(r.from_account), "to": names.get(r.to_account) if r.to_account else None}
+            for r in rows]
+
+
 @router.get("/api/challenges")
 async def mine(request: Request, s: Signed) -> dict[str, Any]:
     def job() -> dict[str, Any]:
         q = select(*ChallengeRow.__table__.c).where(ChallengeRow.status == "open",
                                                    ChallengeRow.created_at > time.time() - EXPIRES)
         with request.app.state.service.engine.connect() as conn:
-            inbound = conn.execute(q.where(ChallengeRow.to_account == s.account_id)).all()
-            outbound = conn.execute(q.where(ChallengeRow.from_account == s.account_id)).all()
-        return {"to_me": [_public(r) for r in inbound], "from_me": [_public(r) for r in outbound]}
+            inbound = conn.execute(q.where(ChallengeRow.to_account == s.account_id).limit(100)).all()
+            outbound = conn.execute(q.where(ChallengeRow.from_account == s.account_id).limit(100)).all()
+            return {"to_me": _with_names(conn, inbound), "from_me": _with_names(conn, outbound)}
 
     return await asyncio.to_thread(job)
 
 
 @router.get("/api/challenges/{challenge_id}")
 async def show(challenge_id: str, request: Request) -> dict[str, Any]:
-    return _public(await asyncio.to_thread(_row, request, challenge_id))
+    row = await asyncio.to_thread(_row, request, challenge_id)
+
+    def job() -> dict[str, Any]:
+        with request.app.state.service.engine.connect() as conn:
+            return _with_names(conn, [row])[0]
+
+    return await asyncio.to_thread(job)
 
 
 @router.post("/api/challenges/{challenge_id}/decline")

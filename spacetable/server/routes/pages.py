@@ -17,5 +17,7 @@ router = APIRouter(include_in_schema=False)
 @router.get("/player/{username}")
 @router.get("/leaderboard/{game}")
 @router.get("/account")
-async def index(match_id: str | None = None, username: str | None = None, game: str | None = None) -> FileResponse:
+@router.get("/challenge/{challenge_id}")
+async def index(match_id: str | None = None, username: str | None = None, game: str | None = None,
+                challenge_id: str | None = None) -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

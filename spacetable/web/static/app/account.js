@@ -7,6 +7,7 @@ import { html, useEffect, useState } from "./lib.js";
 import { api, mySeats, rememberSeat } from "./api.js";
 import { t } from "./i18n.js";
 import { notify, notifyError } from "./ui.js";
+import { InvisibleSetting, PlayerSocial } from "./social.js";
 
 let state = { account: null, csrf: null, config: { passwords: false, passkeys: true } };
 const listeners = new Set();
@@ -219,6 +220,7 @@ function Settings({ navigate }) {
     <form class="account-form" onSubmit=${save}>
       <${Field} label=${t("account.display_name")} value=${display} set=${setDisplay} testid="settings-display" maxlength="40" />
       <button class="btn" type="submit" data-testid="settings-save">${t("account.save")}</button></form>
+    <${InvisibleSetting} />
     <label class="field">${t("account.language")}<select data-testid="settings-lang" value=${a.lang} onChange=${(e) => setLangPref(e.target.value)}>
       ${["en", "fr", "nl", "ru"].map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
     <h2>${t("account.security")}</h2>
@@ -285,6 +287,7 @@ export function PlayerPage({ username, navigate, lobby }) {
   const go = (url) => (e) => { e.preventDefault(); navigate(url); };
   return html`<section class="player-page" aria-labelledby="player-h">
     <h1 id="player-h" data-testid="player-name">${p.display_name} <small>@${p.username}</small></h1>
+    <${PlayerSocial} username=${p.username} lobby=${games} navigate=${navigate} />
     <h2>${t("account.ratings")}</h2>
     <table class="ratings" data-testid="ratings"><thead><tr><th scope="col">${t("account.game")}</th><th scope="col">${t("account.rating")}</th>
       <th scope="col">${t("account.uncertainty")}</th><th scope="col">${t("account.games")}</th></tr></thead>

@@ -7,7 +7,8 @@ import { RatedChoice, createAsAccount, isSignedIn } from "./account.js";
 import { cardOf } from "./gamecards.js";
 import { t, tMaybe } from "./i18n.js";
 import { Icon } from "./icons.js";
-import { Button, Fold, notifyError } from "./ui.js";
+import { Button, CopyField, Fold, notify, notifyError } from "./ui.js";
+import { ClockChoice, LobbySocial, postChallenge, postSeek } from "./social.js";
 
 const PAGE = 6;
 
@@ -102,6 +103,11 @@ function CreatePanel({ g, navigate }) {
   }
 
   const [rated, setRated] = useState(false);
+  const [opponent, setOpponent] = useState("");
+  const [clock, setClock] = useState(0);
+  const [range, setRange] = useState({ min: "", max: "" });
+  const [challengeLink, setChallengeLink] = useState(null);
+  const social = mode === "challenge" || mode === "seek";
   async function create() {
     const config = { ...presetConfig };
     const errs = {};
@@ -119,7 +125,22 @@ function CreatePanel({ g, navigate }) {
     }
     setErrors(errs);
     if (Object.keys(errs).length) return;
-    if (g.min_players !== g.max_players) config.players = players;
+    if (g.min_players !== g.max_players) config.players = social ? 2 : players;
+    if (social) {  // a challenge or an open seek (social.js): the server seats both players once it is taken
+      setBusy(true);
+      try {
+        const body = { game: g.id, config, rated, turn_seconds: clock > 0 ? clock : null };
+        if (mode === "seek") {
+          await postSeek(body, range.min, range.max);
+          notify({ kind: "ok", text: t("social.seek_posted") });
+        } else {
+          const res = await postChallenge(body, opponent.trim());
+          if (opponent.trim()) notify({ kind: "ok", text: t("social.challenge_sent", { name: opponent.trim() }) });
+          else setChallengeLink(location.origin + res.link);
+        }
+      } catch (e) { notifyError(e); } finally { setBusy(false); }
+      return;
+    }
     const ai = {};
     let mine = null;
     for (let i = 0; i < players; i++) {
@@ -143,18 +164,19 @@ function CreatePanel({ g, navigate }) {
   }
 
   const modes = [["computer", "robot", t("lobby.mode_computer")], ["friend", "friend", t("lobby.mode_friend")], ["custom", "list", t("lobby.mode_custom")]];
+  if (isSignedIn() && g.min_players <= 2) modes.push(["challenge", "friend", t("social.challenge")], ["seek", "eye", t("social.seek")]);
   return html`<section class="card create" data-testid="create-form" aria-labelledby="create-h">
     <h2 id="create-h">${t("lobby.new_match")}: ${gameName(g)}</h2>
     <div class="segmented" role="radiogroup" aria-label=${t("lobby.how")}>
       ${modes.map(([id, icon, label]) => html`<button type="button" role="radio" aria-checked=${mode === id ? "true" : "false"}
         class=${mode === id ? "on" : ""} data-testid=${"mode-" + id} onClick=${() => { setMode(id); setSeats({}); }}><${Icon} name=${icon} /> ${label}</button>`)}
     </div>
-    ${g.min_players !== g.max_players ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.players")}>
+    ${g.min_players !== g.max_players && !social ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.players")}>
       <span class="chips-label">${t("lobby.players")}</span>
       ${Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k).map((n) => html`<button type="button" role="radio"
         aria-checked=${players === n ? "true" : "false"} class=${"chip" + (players === n ? " on" : "")} data-testid=${"players-" + n}
         onClick=${() => { setPlayers(n); setSeats({}); }}>${n}</button>`)}</div>` : null}
-    ${mode !== "friend" && agents.length ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.level")}>
+    ${mode !== "friend" && !social && agents.length ? html`<div class="chips" role="radiogroup" aria-label=${t("lobby.level")}>
       <span class="chips-label">${t("lobby.level")}</span>
       ${agents.map((a) => html`<button type="button" role="radio" aria-checked=${level === a.name ? "true" : "false"}
         class=${"chip level" + (level === a.name ? " on" : "")} data-testid=${"level-" + a.name} title=${tMaybe("agent." + a.name) || a.description || ""}
@@ -173,14 +195,25 @@ function CreatePanel({ g, navigate }) {
         <option value="me">${t("lobby.me")}</option><option value="open">${t("lobby.open")}</option>
         ${agents.map((a) => html`<option value=${"ai:" + a.name}>${t("seat.computer_level", { level: t("level." + a.level) })}</option>`)}
       </select></label>`)}</div>` : null}
-    <${RatedChoice} rated=${rated} setRated=${setRated} show=${mode === "friend"} />
+    <${RatedChoice} rated=${rated} setRated=${setRated} show=${mode === "friend" || social} />
+    ${social ? html`<div class="create-row social-fields">
+      ${mode === "challenge" ? html`<label class="inline-field grow">${t("social.opponent")}
+        <input type="text" maxlength="64" value=${opponent} placeholder=${t("social.opponent_placeholder")} data-testid="challenge-username"
+          onInput=${(e) => setOpponent(e.target.value)} /></label>` : html`<label class="inline-field">${t("social.min_rating")}
+        <input type="number" min="-1000" max="1000" step="1" value=${range.min} data-testid="seek-min" onInput=${(e) => setRange({ ...range, min: e.target.value })} /></label>
+        <label class="inline-field">${t("social.max_rating")}
+        <input type="number" min="-1000" max="1000" step="1" value=${range.max} data-testid="seek-max" onInput=${(e) => setRange({ ...range, max: e.target.value })} /></label>`}
+      <${ClockChoice} value=${clock} set=${setClock} testid="social-clock" /></div>
+      ${challengeLink ? html`<${CopyField} label=${t("social.challenge_link")} value=${challengeLink} testid="challenge-link" />` : null}
+      <div class="create-row"><${Button} kind="primary big" icon=${mode === "seek" ? "eye" : "friend"} disabled=${busy} onClick=${create}
+        testid=${mode === "seek" ? "seek-post" : "challenge-create"} label=${mode === "seek" ? t("social.post_seek") : t("social.send_challenge")} /></div>` : html`
     <div class="create-row">
       <label class="inline-field grow">${t("lobby.your_name")}
         <input type="text" maxlength="100" value=${name} placeholder=${t("lobby.name_placeholder")} data-testid="player-name"
           onInput=${(e) => setName(e.target.value)} /></label>
       <${Button} kind="primary big" icon=${mode === "friend" ? "friend" : "play"} disabled=${busy} onClick=${create} testid="create-match"
         label=${mode === "computer" ? t("lobby.play_computer") : mode === "friend" ? t("lobby.invite_friend") : t("lobby.create")} />
-    </div>
+    </div>`}
     <${Fold} summary=${t("lobby.more_options")} testid="more-options">
       <div class="options">
         ${g.options.map((o) => html`<${OptionInput} g=${g} o=${o} value=${valueOf(o)} error=${errors[o.name]}
@@ -256,6 +289,7 @@ export function LobbyPage({ lobby, navigate }) {
       <ul class="game-cards">${lobby.map((x) => html`<${GameCard} g=${x} selected=${x.id === gid} onSelect=${() => setGid(x.id)} />`)}</ul>
     </section>
     ${g ? html`<${CreatePanel} key=${g.id} g=${g} navigate=${navigate} />` : html`<p class="card">${t("lobby.no_games")}</p>`}
+    <${LobbySocial} lobby=${lobby} navigate=${navigate} />
     <div class="lists">
       ${yours.length ? html`<${MatchList} title=${t("lobby.your_matches")} rows=${yours} lobby=${lobby} testid="list-yours" action=${yourAction} empty="" />` : null}
       <${MatchList} title=${t("lobby.open_matches")} rows=${open} lobby=${lobby} testid="list-open" empty=${t("lobby.none_open")}

@@ -7,6 +7,7 @@ import { LANGS, LANG_NAMES, initialLang, setLang, t } from "./i18n.js";
 import { AccountMenu, AccountPage, LeaderboardPage, PlayerPage, loadAccount, saveLang } from "./account.js";
 import { Bell } from "./callback.js";
 import { LobbyPage } from "./lobby.js";
+import { ChallengePage, PresenceBeat } from "./social.js";
 import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
@@ -21,6 +22,7 @@ function route(path) {
   if ((m = path.match(/^\/tutorial\/([\w-]+)\/?$/))) return { page: "tutorial", id: m[1] };
   if ((m = path.match(/^\/player\/([^/]+)\/?$/))) return { page: "player", id: decodeURIComponent(m[1]) };
   if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
+  if ((m = path.match(/^\/challenge\/([\w-]+)\/?$/))) return { page: "challenge", id: m[1] };
   if (path === "/account") return { page: "account" };
   return { page: "lobby" };
 }
@@ -67,6 +69,7 @@ function App() {
   else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
+  else if (r.page === "challenge") page = html`<${ChallengePage} key=${key} id=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   document.title = t("app.title");
   return html`<header class="topbar">
@@ -79,7 +82,7 @@ function App() {
           ${LANGS.map((c) => html`<option value=${c} lang=${c}>${LANG_NAMES[c]}</option>`)}</select></label>
     </header>
     <main id="main" data-testid="app" data-lang=${lang}>${page}</main>
-    <${Notices} />`;
+    <${Notices} /><${PresenceBeat} lobby=${r.page === "lobby"} />`;
 }
 
 render(html`<${App} />`, document.getElementById("root"));

@@ -7,6 +7,7 @@ import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLi
 import { isSignedIn, joinAsAccount } from "./account.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
 import { ChatPanel } from "./callback.js";
+import { RematchPanel, playAgain, useSeatPresence } from "./social.js";
 import { t, num } from "./i18n.js";
 import { Icon } from "./icons.js";
 import { NO_HL } from "./kit.js";
@@ -209,20 +210,11 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
     if (ok) play({ type: "offer_draw" });
   }
   function undo() { sock.current.send({ type: "undo" }); }
-  async function rematch() {
-    const m = latest.match;
-    const ai = {};
-    m.seats.forEach((s, i) => { if (s.kind === "ai") ai[i] = s.agent; });
-    try {
-      const res = await api("/api/matches", { body: { game: m.game, config: m.config, ai_seats: ai, ai_seconds: m.ai_seconds,
-        turn_seconds: m.turn_seconds, join_seat: seat, player_name: m.seats[seat].name } });
-      rememberSeat(res.match.id, res.seat, res.token);
-      navigate(seatLink(res.match.id, res.seat, res.token), { reload: true });
-    } catch (e) { notifyError(e); }
-  }
+  async function rematch() { await playAgain(matchId, seat, token, navigate); }
 
   // --------------------------------------------------------------------------------------- render
   const now = useNow(!!(latest && latest.match.deadline));
+  const present = useSeatPresence(matchId);
   if (conn.state === "gone") return html`<${Gone} error=${conn.error} matchId=${matchId} navigate=${navigate} />`;
   if (!latest || !shown) {
     return html`<div class="loading card" data-testid="match-loading" aria-busy="true">
@@ -323,7 +315,8 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
     <aside class="side" aria-label=${t("match.side")}>
       ${rend.Composer ? html`<${rend.Composer} ...${props} />` : null}
       <${Players} match=${m} toAct=${toAct} seatName=${seatName} colourOf=${colourOf} mySeat=${seat} now=${now}
-        onJoin=${join} onAddAi=${addAi} agents=${game && game.agents} canAct=${seat !== null && m.status === "open"} />
+        onJoin=${join} onAddAi=${addAi} agents=${game && game.agents} canAct=${seat !== null && m.status === "open"} present=${present} />
+      <${RematchPanel} match=${m} matchId=${matchId} seat=${seat} token=${token} navigate=${navigate} />
       ${rend.Status ? html`<${rend.Status} ...${props} />` : null}
       ${rend.Results ? html`<${rend.Results} ...${props} />` : null}
       ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}

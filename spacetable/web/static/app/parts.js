@@ -44,7 +44,7 @@ export function clockText(seconds) {
   return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
-export function Players({ match, toAct, seatName, colourOf, mySeat, now, onJoin, onAddAi, agents, canAct }) {
+export function Players({ match, toAct, seatName, colourOf, mySeat, now, onJoin, onAddAi, agents, canAct, present }) {
   const [name, setName] = useState("");
   const [level, setLevel] = useState(null);
   const open = match.seats.some((s) => s.kind === "open");
@@ -57,6 +57,8 @@ export function Players({ match, toAct, seatName, colourOf, mySeat, now, onJoin,
       return html`<li class=${acting ? "to-act" : ""} data-testid=${"seat-" + i}>
         <span class="seat-dot" style=${{ background: colourOf(i) }} aria-hidden="true"></span>
         <span class="seat-name">${seatName(i)}</span>
+        ${present && s.kind === "human" ? html`<span class=${"presence " + (present[i] ? "on" : "off")} data-testid=${"presence-" + i}
+          data-present=${present[i] ? "yes" : "no"}>${t(present[i] ? "presence.here" : "presence.away")}</span>` : null}
         ${acting ? html`<span class="badge" data-testid=${"to-act-" + i}>${t("match.to_act")}</span>` : null}
         ${left !== null ? html`<span class="clock" data-testid="clock"><${Icon} name="clock" size=${16} /> ${clockText(left)}</span>` : null}
         ${s.kind === "open" && mySeat === null && match.status === "open" ? html`<${Button} label=${t("match.take_seat")} kind="primary"
