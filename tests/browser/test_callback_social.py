@@ -102,6 +102,7 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         a.click("[data-testid=rematch-offer]", timeout=WAIT)
         a.wait_for_selector("[data-testid=rematch-waiting]")
         b.click("[data-testid=rematch-accept]", timeout=WAIT)
+        b.wait_for_selector(f"[data-testid=match-page]:not([data-match='{mid}'])", timeout=WAIT)
         mid2, seat_b2, _ = seat_of(b)
         assert mid2 != mid and seat_b2 == 1 - seat_b
         a.click("[data-testid=rematch-open]", timeout=WAIT)

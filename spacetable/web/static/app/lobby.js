@@ -289,8 +289,8 @@ export function LobbyPage({ lobby, navigate }) {
       <ul class="game-cards">${lobby.map((x) => html`<${GameCard} g=${x} selected=${x.id === gid} onSelect=${() => setGid(x.id)} />`)}</ul>
     </section>
     ${g ? html`<${CreatePanel} key=${g.id} g=${g} navigate=${navigate} />` : html`<p class="card">${t("lobby.no_games")}</p>`}
-    <${LobbySocial} lobby=${lobby} navigate=${navigate} />
     <div class="lists">
+      <${LobbySocial} lobby=${lobby} navigate=${navigate} />
       ${yours.length ? html`<${MatchList} title=${t("lobby.your_matches")} rows=${yours} lobby=${lobby} testid="list-yours" action=${yourAction} empty="" />` : null}
       <${MatchList} title=${t("lobby.open_matches")} rows=${open} lobby=${lobby} testid="list-open" empty=${t("lobby.none_open")}
         action=${(m) => (mine[m.id] ? yourAction(m) : link(`/match/${m.id}`, t("lobby.join"), "watch", "friend"))} />

@@ -209,7 +209,7 @@ export function LobbySocial({ lobby, navigate }) {
   }
   const range = (s) => (s.min_rating === null && s.max_rating === null ? "" : ` · ${t("social.range", {
     min: s.min_rating === null ? "…" : Math.round(s.min_rating), max: s.max_rating === null ? "…" : Math.round(s.max_rating) })}`);
-  return html`<div class="lists social" data-testid="social">
+  return html`<div class="social" data-testid="social">
     ${signed && data.to_me.length ? html`<section class="card list" data-testid="challenges-in" aria-labelledby="challenges-in-h">
       <h2 id="challenges-in-h">${t("social.challenges_to_you")} <span class="count">${data.to_me.length}</span></h2>
       <ul class="matches">${data.to_me.map((c) => html`<li data-testid="challenge-row" data-challenge=${c.id}>
