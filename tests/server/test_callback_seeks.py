@@ -126,7 +126,14 @@ def test_rematch_swaps_seats_and_needs_both(app_client: TestClient) -> None:
     c = app_client
     ann, bob = Player(c, "ann"), Player(c, "bob")
     r = ann.post("/api/challenges", {**NIM, "username": "bob", "seat": 0})
-    r = bob.post(f"/api/challenges/{r.json()['id']}/accept")
+    cid = r.json()["id"]
+    # the challenge names both sides for the lobby and its page; the page of a challenge link is the app's
+    shown = c.get(f"/api/challenges/{cid}").json()
+    assert shown["by"]["username"] == "ann" and shown["to"]["username"] == "bob"
+    assert bob.get("/api/challenges").json()["to_me"][0]["by"]["display_name"] == "Ann"
+    page = c.get(f"/challenge/{cid}")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    r = bob.post(f"/api/challenges/{cid}/accept")
     mid, token_b = r.json()["match"], r.json()["token"]
     token_a = ann.post(f"/api/account/matches/{mid}/seats/0/token").json()["token"]
     assert c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token_a}).status_code == 409  # not over
