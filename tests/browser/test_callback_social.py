@@ -1,7 +1,8 @@
 """Finding a table in Chromium between two accounts (issue 21): each sees the other online in the lobby; a challenge
 sent from a player's page reaches the other's bell (opened and read by keyboard, axe-clean) and lobby, where it is
 accepted; both are seated, each sees the other at the table; after the match a rematch is offered and accepted and
-the seats are swapped; an open seek posted in the lobby is taken by the other and both are seated."""
+the seats are swapped; an open seek posted in the lobby is taken by the other and both are seated; the lobby's
+challenge form on a phone fits, has 44 px targets and is axe-clean."""
 
 from __future__ import annotations
 
@@ -123,6 +124,16 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         open_account_match(a, site, mid3)
         _, seat_a3, _ = seat_of(a)
         assert {seat_a3, seat_b3} == {0, 1}
+        # on a phone: the lobby's challenge form and lists fit 390 px, targets are 44 px high, axe-clean
+        a.set_viewport_size({"width": 390, "height": 844})
+        goto(a, site + "/")
+        a.click("[data-testid=mode-challenge]")
+        a.wait_for_selector("[data-testid=challenge-username]")
+        assert a.evaluate("document.documentElement.scrollWidth") <= 390
+        for testid in ("challenge-create", "mode-seek", "account-match-open"):
+            box = a.locator(f"[data-testid={testid}]").first.bounding_box()
+            assert box and box["height"] >= 44, testid
+        assert serious(a) == [], "lobby, challenge form, on a phone"
         assert errors_of(a) == [] and errors_of(b) == []
     finally:
         ctx_a.close()
