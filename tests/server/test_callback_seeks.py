@@ -270,3 +270,26 @@ async def _until(read: Any, want: Any) -> None:
             return
         await asyncio.sleep(0.025)
     assert await read() == want
+
+
+def test_presence_across_two_processes(nim: None, sqlite_url: str, redis_url: str) -> None:
+    """Two server processes (two apps) on one database and one Redis: a player beating through one is listed by the
+    other; a seat's socket on one is at the table for the other; invisible on one is invisible on both."""
+    one = TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url))
+    two = TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits(), redis_url=redis_url, migrate=False))
+    with one, two:
+        ann, bob = Player(one, "ann"), Player(one, "bob")
+        ann.post("/api/presence", {"lobby": True})
+        assert [p["username"] for p in two.get("/api/presence/lobby").json()["players"]] == ["ann"]
+        r = ann.post("/api/challenges", {**NIM, "username": "bob", "seat": 0})
+        r = bob.post(f"/api/challenges/{r.json()['id']}/accept")
+        mid, token_b = r.json()["match"], r.json()["token"]
+        with one.websocket_connect(f"/ws/matches/{mid}?seat=1&token={token_b}") as ws:
+            ws.receive_json()
+            for _ in range(400):
+                if two.get(f"/api/matches/{mid}/presence").json()["seats"] == [False, True]:
+                    break
+                time.sleep(0.025)
+            assert two.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, True]}
+            ann.post("/api/account/presence", {"invisible": True})
+            assert two.get("/api/presence/lobby").json()["players"] == []
