@@ -1,8 +1,8 @@
 """Finding a table in Chromium between two accounts (issue 21): each sees the other online in the lobby; a challenge
 sent from a player's page reaches the other's bell (opened and read by keyboard, axe-clean) and lobby, where it is
 accepted; both are seated, each sees the other at the table; after the match a rematch is offered and accepted and
-the seats are swapped; an open seek posted in the lobby is taken by the other and both are seated; the lobby's
-challenge form on a phone fits, has 44 px targets and is axe-clean."""
+the seats are swapped; an open seek posted in the lobby is taken by the other and both are seated; "Play again"
+against the computer; the lobby's challenge form on a phone fits, has 44 px targets and is axe-clean."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from .pages import errors_of, goto
+from .pages import create, errors_of, goto, seat_url
 from .test_accessibility import serious
 from .test_accounts import authenticator, inbox, new_page, site  # noqa: F401  (the accounts' server and helpers)
 
@@ -124,6 +124,17 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         open_account_match(a, site, mid3)
         _, seat_a3, _ = seat_of(a)
         assert {seat_a3, seat_b3} == {0, 1}
+        # against the computer, "Play again" starts a new match at once: same seat, the computer where it was
+        mid4, seat4, token4 = create(site, "arena", ai={1: "random"}, ai_seconds=0.05)
+        assert seat4 == 0 and token4
+        goto(a, seat_url(site, mid4, 0, token4))
+        a.click("[data-testid=resign]", timeout=WAIT)
+        a.click("[data-testid=confirm-yes]")
+        a.click("[data-testid=result] [data-testid=rematch]", timeout=WAIT)
+        a.wait_for_selector(f"[data-testid=match-page]:not([data-match='{mid4}'])", timeout=WAIT)
+        mid5, seat5, _ = seat_of(a)
+        assert mid5 != mid4 and seat5 == 0
+        assert [s["kind"] for s in httpx.get(f"{site}/api/matches/{mid5}").json()["seats"]] == ["human", "ai"]
         # on a phone: the lobby's challenge form and lists fit 390 px, targets are 44 px high, axe-clean
         a.set_viewport_size({"width": 390, "height": 844})
         goto(a, site + "/")
