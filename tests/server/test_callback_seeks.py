@@ -77,6 +77,7 @@ def test_seeks_posted_taken_bounded(app_client: TestClient) -> None:
         r = ann.post("/api/seeks", NIM)
         assert r.status_code == 409 and r.json()["error"]["code"] == "too_many_seeks"
     assert count(c, "SELECT COUNT(*) FROM seeks") == 3
+    assert [x["id"] for x in ann.get("/api/account/export").json()["seeks"]] == ids  # the account's data download
     listed = c.get("/api/seeks").json()
     assert {s["id"] for s in listed["seeks"]} == set(ids) and "mine" not in listed
     assert listed["seeks"][0]["by"] == "ann" and listed["seeks"][0]["by_rating"] is not None
@@ -104,6 +105,9 @@ def test_seeks_posted_taken_bounded(app_client: TestClient) -> None:
     ann.post("/api/account/blocks", {"username": "carl", "blocked": True})
     r = carl.post(f"/api/seeks/{ids[2]}/accept")
     assert r.status_code == 403 and r.json()["error"]["code"] == "blocked"
+    # a deleted account's seeks go with it
+    assert ann.post("/api/account/delete", {"confirm": "ann"}).status_code == 200
+    assert count(c, "SELECT COUNT(*) FROM seeks") == 0 and c.get("/api/seeks").json()["seeks"] == []
 
 
 def test_seek_rating_range(app_client: TestClient) -> None:

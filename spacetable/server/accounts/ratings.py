@@ -354,7 +354,8 @@ class RatingKeeper:
             raise ServiceError(401, "signed_out", "sign in first")
         a = {"id": acc["id"], "username": acc["username"], "display_name": acc["display_name"], "email": acc["email"],
              "email_verified": bool(acc["email_verified"]), "has_password": acc["password_hash"] is not None,
-             "totp": acc["totp_secret"] is not None, "lang": acc["lang"], "created_at": acc["created_at"]}
+             "totp": acc["totp_secret"] is not None, "lang": acc["lang"], "created_at": acc["created_at"],
+             "invisible": bool(acc.get("invisible")), "last_seen": acc.get("last_seen")}
         read = self.accounts.read
         return {
             "format": "spacetable-account/1", "exported_at": time.time(), "account": a,
@@ -370,4 +371,6 @@ class RatingKeeper:
                                   a=account_id),
             "rating_history": await read("SELECT game, match_id, mu, sigma, at FROM rating_history WHERE account_id = :a "
                                          "ORDER BY at, id", a=account_id),
+            "seeks": await read("SELECT id, game, config, rated, turn_seconds, min_rating, max_rating, status, match_id, "
+                                "seat, created_at FROM seeks WHERE account_id = :a ORDER BY created_at", a=account_id),
         }
