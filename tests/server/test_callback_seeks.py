@@ -84,6 +84,8 @@ def test_seeks_posted_taken_bounded(app_client: TestClient) -> None:
     # one's own seek cannot be taken; another's cannot be cancelled
     r = ann.post(f"/api/seeks/{ids[0]}/accept")
     assert r.status_code == 409 and r.json()["error"]["code"] == "own_seek"
+    r = ann.c.post(f"/api/seeks/{ids[0]}/accept?lang=fr", headers={"X-CSRF-Token": ann.csrf})
+    assert r.json()["error"]["explain"] == "C'est votre propre proposition : un autre joueur doit l'accepter."
     assert bob.post(f"/api/seeks/{ids[0]}/cancel").status_code == 403
     assert ann.post(f"/api/seeks/{ids[1]}/cancel").json() == {"status": "cancelled"}
     assert ann.post(f"/api/seeks/{ids[1]}/cancel").status_code == 409

@@ -80,7 +80,7 @@ async def _finished(c: Any, match_id: str) -> LiveMatch:
         raise ServiceError(404, "no_such_match", "no such match")
     m: LiveMatch = await c.service.get(match_id)
     if m.status != "finished":
-        raise ServiceError(409, "not_finished", "a rematch is offered once the match is over")
+        raise ServiceError(409, "match_not_over", "a rematch is offered once the match is over")
     return m
 
 
