@@ -12,7 +12,7 @@ from playwright.sync_api import Browser
 
 from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
 from .test_accessibility import serious
-from .test_boards import act, my_turn
+from .test_boards import SMALL_44, act, my_turn, ready
 from .test_tremble_fullgame import click, tap_board, tap_hand
 from .test_tremble_pages import ready as tremble_ready
 from .test_worlds_fullgame import tap_place
@@ -128,4 +128,19 @@ def test_worlds_empty_battle_is_drawn_and_named(server: str, browser: Browser) -
     assert f"battle {k + 1}" in page.inner_text("[data-testid=worlds-fight-missing]").lower()
     assert page.locator("[data-testid=worlds-fight]").is_disabled()
     assert serious(page) == [], "an empty battle"
+    assert errors_of(page) == []
+
+
+def test_galaxies_fleet_choice_has_big_taps_on_a_phone(server: str, browser: Browser) -> None:
+    """The fleet chosen by check boxes (a mission without fixed fleets): every box with its label, and every other
+    control of the page, at least 44 px high on a phone; no serious axe violation."""
+    mid, seat, token = create(server, "galaxies", {"mission": "m2-skirmish"}, ai={1: "random"}, ai_seconds=0.05)
+    assert seat is not None and token is not None
+    page = open_page(browser, PHONE)
+    goto(page, seat_url(server, mid, seat, token))
+    ready(page)
+    boxes = page.locator("[data-testid=gx-fleet] input[type=checkbox]")
+    assert boxes.count() >= 2  # the fleet's cards
+    assert page.evaluate(SMALL_44) == []
+    assert serious(page) == [], "fleet choice on a phone"
     assert errors_of(page) == []
