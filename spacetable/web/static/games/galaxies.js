@@ -282,7 +282,7 @@ function follow(drag, g, h) {
  *  is marked on its hex with the reason; let go on a hex where the ship can end and it moves by exactly the path
  *  drawn when that path ends there, else by the least-ECM path to that hex (as a tap on it does). A short press
  *  stays a tap (selection; moves by taps and the keyboard are unchanged). */
-function usePathDrag(svgRef, g, view, legal, play) {
+function usePathDrag(svgRef, g, view, legal, play, t) {
   const [drag, setDrag] = useState(null);
   const live = useRef(null);
   function onDown(e) {
@@ -331,7 +331,7 @@ function usePathDrag(svgRef, g, view, legal, play) {
       const h = hexAt(svgRef.current, g, ev);
       const routes = routesOf(view, d.ship);
       const ends = h ? routes.filter((r) => same(r.hexes[0], h)) : []; // where the bow (or the centre) ends
-      if (!ends.length) { notify({ kind: "error", text: tr(t0, "galaxies.ui.drag_no_end"), ms: 4000 }); return; }
+      if (!ends.length) { notify({ kind: "error", text: t("galaxies.ui.drag_no_end"), ms: 4000 }); return; }
       const pos = d.steps.length ? d.steps[d.steps.length - 1].pos : null;
       const fp = pos && fpKey(footOf(d.size, pos).slice(0, d.size === "large" ? 1 : 2));
       const drawn = pos && same(pos[0], h) && ends.find((r) => fpKey(d.size === "large" ? [r.hexes[0]] : r.hexes) === fp);
@@ -345,7 +345,6 @@ function usePathDrag(svgRef, g, view, legal, play) {
   }
   return { drag, onDown };
 }
-let t0 = (k) => k; // the translation function of the board last drawn (for the drag's refusal notice)
 
 /** The path being dragged: its line, the ship's shape where it would end, the points spent, a refused step marked. */
 function DragPath({ drag, g, view, hl, t }) {
@@ -381,9 +380,8 @@ function Board(props) {
   const [hover, setHover] = useState(null);
   const g = geometry(view);
   ROT = g.rot;
-  t0 = t;
   const svgRef = useRef(null);
-  const pathDrag = usePathDrag(svgRef, g, view, legal || [], props.play || (() => {}));
+  const pathDrag = usePathDrag(svgRef, g, view, legal || [], props.play || (() => {}), t);
   const movable = new Set((legal || []).filter((a) => a.type === "move").map((a) => a.ship));
   const idx = pieceIndex(view);
   const occupied = new Set();
@@ -457,7 +455,7 @@ function Board(props) {
       const h = id.slice(2).split(",").map(Number);
       const [x, y] = g.pos(h);
       marks.push(html`<${TargetMark} x=${x} y=${y} r=${S} kind=${tg.kind} />`);
-      const r = sel ? Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || (rt.hexes.length === 1 && same(rt.hexes[0], h))) : null;
+      const r = sel ? Object.values(routes).find((rt) => same(rt.hexes[0], h)) : null; // the bow's (or centre's) end hex
       if (r) {
         marks.push(html`<text x=${x} y=${y - 7} class="cost-label" font-size="8" text-anchor="middle" pointer-events="none">${r.cost}</text>`);
         if (r.ecm_rolls > 0) marks.push(html`<g class="ecm-risk" pointer-events="none"><circle cx=${x + 9} cy=${y + 8} r="5" />
@@ -475,7 +473,7 @@ function Board(props) {
   if (hover && sel) {
     const h = hover.slice(2).split(",").map(Number);
     const r = ui.dest && ui.destShip === sel ? Object.values(routes).find((rt) => rt.hexes.length === 2 && same(rt.hexes[0], ui.dest) && same(rt.hexes[1], h))
-      : Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
+      : Object.values(routes).find((rt) => same(rt.hexes[0], h));
     const e = idx[sel];
     if (r && e) {
       ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
