@@ -19,7 +19,7 @@
 // deck, first player, energy choices, tactic cards, reactions, ends of steps) is a composer control; button texts
 // are the server's legal_text.
 // The game's own texts (card names and texts, phases, tiles) come through t(): the frame loads its catalogue.
-import { html, placeAttrs, TargetMark, Button, useState, useRef, at, notify } from "/static/app/kit.js";
+import { html, placeAttrs, TargetMark, Button, useState, useRef, useEffect, at, notify } from "/static/app/kit.js";
 
 if (!document.querySelector("link[data-galaxies-css]")) {
   const link = document.createElement("link");
@@ -383,6 +383,13 @@ function Board(props) {
   const svgRef = useRef(null);
   const pathDrag = usePathDrag(svgRef, g, view, legal || [], props.play || (() => {}), t);
   const movable = new Set((legal || []).filter((a) => a.type === "move").map((a) => a.ship));
+  useEffect(() => { // a finger on a ship that can move draws its path: the page does not scroll under it
+    const svg = svgRef.current;
+    if (!svg) return undefined;
+    const hold = (e) => { if (e.target.closest && e.target.closest(".ship.gx-draggable")) e.preventDefault(); };
+    svg.addEventListener("touchstart", hold, { passive: false });
+    return () => svg.removeEventListener("touchstart", hold);
+  }, []);
   const idx = pieceIndex(view);
   const occupied = new Set();
   for (const c of view.cards) for (const p of c.ships) if (p.alive) for (const h of p.hexes) occupied.add(hexText(h));
