@@ -306,3 +306,36 @@ def test_worlds_typed_form_reads_back_for_every_kind():
                    {"type": "convert", "factory": None}, {"type": "end_turn"}, {"type": "offer_draw"},
                    {"type": "allocate", "battles": [{"anchor": "g.P1", "pieces": ["w.F1"]}, {"anchor": "g.F1", "pieces": []}]}]:
         assert parse_action(typed(action)) == action, typed(action)
+
+
+def test_tremble_reads_an_action_as_listed_and_asks_for_the_number_when_two_read_alike():
+    """Tremble, Humans!: a legal action typed as `legal` lists it is that action (spaces and case aside); where two
+    copies of a card make the same words, the reader asks for the number instead of guessing."""
+    import random
+
+    from spacetable.core.errors import RuleError
+
+    game = get_game("tremble")
+    state = game.initial_state(game.normalize_config({"players": 2}), 1)
+    rng = random.Random(1)
+    read = alike = 0
+    for _ in range(80):
+        if game.is_terminal(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        texts: dict[str, list[dict[str, Any]]] = {}
+        for a in legal:
+            texts.setdefault(game.action_text(state, seat, a), []).append(a)
+        for text, acts in list(texts.items())[:5]:
+            if len(acts) == 1:
+                assert game.parse_action(state, seat, "  " + text.upper() + " ") == acts[0]
+                read += 1
+        for text, acts in texts.items():
+            if len(acts) > 1 and any(a != acts[0] for a in acts):
+                with pytest.raises(RuleError, match="number"):
+                    game.parse_action(state, seat, text)
+                alike += 1
+                break
+        state = game.apply(state, seat, rng.choice(legal))
+    assert read >= 20 and alike >= 1
