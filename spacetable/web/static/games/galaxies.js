@@ -223,7 +223,7 @@ function hexDist(a, b) { const dq = a[0] - b[0], dr = a[1] - b[1]; return (Math.
 /** The footprint of a position (BG-10.2–10.4): a small ship's hex, a medium ship's [lead, trail], a rosette's centre. */
 function footOf(size, pos) { return size === "large" ? [pos[0], ...DIRS.map((_, d) => stepHex(pos[0], d))] : pos; }
 /** One step in direction d, as the engine takes it (spacetable/games/galaxies/movement.py, advance): the new position
- *  and its cost, or the reason it is refused (a key of galaxies.ui.drag_no_*). */
+ *  and its cost, or the reason it is refused (a key of galaxies.ui.drag_no.*). */
 function advanceBy(g, size, pos, d) {
   const full = g.fullSet || (g.fullSet = new Set(g.full.map(hexText)));
   const bad = (h) => (!full.has(hexText(h)) ? "edge" : g.asteroid.has(hexText(h)) ? "asteroid" : null);
@@ -364,7 +364,7 @@ function DragPath({ drag, g, view, hl, t }) {
     <text x=${ex} y=${ey - 16} font-size="8.5" text-anchor="middle">${spent}/${drag.limit}</text></g>`);
   if (drag.refused) {
     const [x, y] = g.pos(drag.refused.hex);
-    const why = t("galaxies.ui.drag_no_" + drag.refused.why);
+    const why = t("galaxies.ui.drag_no." + drag.refused.why);
     out.push(html`<g class="gx-refused" data-testid="gx-drag-refused" data-why=${drag.refused.why}>
       <polygon points=${hexPoints(x, y, S * 0.85)} />
       <path d=${`M${x - 7} ${y - 7} L${x + 7} ${y + 7} M${x + 7} ${y - 7} L${x - 7} ${y + 7}`} />
