@@ -68,6 +68,22 @@ def tremble_at_plan(server: str) -> tuple[str, int, str]:
     raise AssertionError("no plan came")
 
 
+def one_ship_plan(server: str, mid: str, seat: int, token: str) -> dict[str, Any]:
+    """A legal plan sending one ship of the hand to one city, without fuel cards (paged from the whole legal list)."""
+    offset = 0
+    while True:
+        r = httpx.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat, "offset": offset, "limit": 1000},
+                      headers={"X-Seat-Token": token})
+        assert r.status_code == 200, r.text
+        page = r.json()
+        for a in page["actions"]:
+            if a["type"] == "plan" and len(a["groups"]) == 1 and len(a["groups"][0]["ships"]) == 1 \
+                    and not a["fuel_cards"] and not a["stations"]:
+                return dict(a)
+        offset += len(page["actions"])
+        assert page["actions"] and offset < page["count"], "no plan with one ship"
+
+
 def test_tremble_hand_and_table_fit_a_phone_and_the_board_comes_back(server: str, browser: Browser) -> None:
     mid, seat, token = tremble_at_plan(server)
     page = open_page(browser, PHONE)
@@ -77,8 +93,9 @@ def test_tremble_hand_and_table_fit_a_phone_and_the_board_comes_back(server: str
     assert len(hand) >= 2 and snap["view"]["slots"]
     assert page.locator("[data-testid=tray] [data-place^='ship:']").count() >= len(hand)
     assert page.evaluate(CUT, CARDS) == [], "the plan on a phone"
-    tap_hand(page, "ship:" + hand[0]["id"])
-    tap_board(page, f"slot:{snap['view']['slots'][0]['slot']}")
+    plan = one_ship_plan(server, mid, seat, token)
+    tap_hand(page, "ship:" + plan["groups"][0]["ships"][0])
+    tap_board(page, f"slot:{plan['groups'][0]['slot']}")
     assert page.evaluate(CUT, CARDS) == [], "a ship sent to a city"
     # the seal button lies below the board: the page scrolls down to it, and back up to the board once sealed
     page.locator("[data-testid=tremble-seal-plan]").scroll_into_view_if_needed()
