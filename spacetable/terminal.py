@@ -374,7 +374,7 @@ class Terminal:
             words = [*PROMPT_WORDS, *(c.name for c in self.game.prompt_commands())]
             if state is not None and not over:
                 for action in self.game.legal_actions(state, seat):
-                    text = self.game.action_text(state, seat, action)
+                    text = self.game.typed_action(state, seat, action)
                     try:
                         if self.game.parse_action(state, seat, text) == action:
                             words.append(text)

@@ -303,6 +303,11 @@ class Game(ABC, Generic[S]):
             return self.moves.notation(state, player, action)
         return action_key(action)
 
+    def typed_action(self, state: S, player: int, action: Action) -> str:
+        """The action as a player types it at the terminal's prompt (what Tab completes): the notation by
+        default; a game whose printed notation is not what :meth:`parse_action` reads gives its typed form."""
+        return self.action_text(state, player, action)
+
     def describe_action(self, state: S, player: int, action: Action, lang: str = "en") -> str:
         """The action as a sentence in ``lang`` (``en``, ``fr``, ``nl``, ``ru``), from the move's
         translation key and arguments; the notation when the game declares no phrase."""

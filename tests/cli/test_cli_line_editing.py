@@ -260,3 +260,82 @@ def test_galaxies_map_labels_q_and_r_and_never_says_active_none():
     assert hex5 in full
     at = 10 + (1 if top_r & 1 else 0) + 2 * (cols[hex5] - lo)
     assert rulers[0][at] == "5" and top_line[at] != " "
+
+
+
+@pytest.mark.parametrize(("game_id", "config"), [("worlds", {}), ("tremble", {"players": 2})], ids=["worlds", "tremble"])
+def test_tab_completes_worlds_and_tremble_actions_that_read_back(game_id: str, config: dict[str, Any]) -> None:
+    """Tab in Worlds & Suns and Tremble, Humans! (whose printed notation is not what the prompt reads): at each of a
+    few decisions the legal actions are offered in their typed form, each word of an action is offered from its first
+    letter, and the whole line reads back as that legal action."""
+    from spacetable.terminal import PROMPT_WORDS
+
+    term = terminal(game_id, ["human", "random"], seed=2, **config)
+    game = term.game
+    state = term.replay()
+    fixed = {*PROMPT_WORDS, *(c.name for c in game.prompt_commands())}
+    decisions = 0
+    for turn in range(30):
+        if game.is_terminal(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        term.prompt_at = (state, seat, False)
+        offered = [w for w in term.completions() if w not in fixed]
+        assert offered, f"{game_id}: nothing completes at decision {turn}"
+        for line in (offered[0], offered[-1]):
+            typed = ""
+            for word in line.split(" "):
+                assert word in [w for w, _ in completions_for(term, typed + word[:1])], (typed, word)
+                typed += word + " "
+            assert game.parse_action(state, seat, typed.strip()) in legal, typed
+        if game_id == "worlds":  # every Worlds action reads back from its typed form
+            assert len(offered) == len(legal)
+        decisions += 1
+        state = game.apply(state, seat, legal[turn % len(legal)])
+    assert decisions >= 5
+
+def test_worlds_typed_form_reads_back_for_every_kind():
+    """Each kind of Worlds & Suns action has a typed form that its reader turns back into the same action."""
+    from spacetable.games.worlds.notation import parse_action, typed
+
+    for action in [{"type": "declare_combat", "card": "X.w1"}, {"type": "play_event", "card": "MG"},
+                   {"type": "play_event", "card": None}, {"type": "commit_energy", "amount": 2},
+                   {"type": "choose_tie_loss", "piece": "red.M.w1.P2"}, {"type": "retreat", "pieces": ["a.P1", "a.F1"]},
+                   {"type": "retreat", "pieces": []}, {"type": "convert", "factory": "red.M.w1.F1"},
+                   {"type": "convert", "factory": None}, {"type": "end_turn"}, {"type": "offer_draw"},
+                   {"type": "allocate", "battles": [{"anchor": "g.P1", "pieces": ["w.F1"]}, {"anchor": "g.F1", "pieces": []}]}]:
+        assert parse_action(typed(action)) == action, typed(action)
+
+
+def test_tremble_reads_an_action_as_listed_and_asks_for_the_number_when_two_read_alike():
+    """Tremble, Humans!: a legal action typed as `legal` lists it is that action (spaces and case aside); where two
+    copies of a card make the same words, the reader asks for the number instead of guessing."""
+    import random
+
+    from spacetable.core.errors import RuleError
+
+    game = get_game("tremble")
+    state = game.initial_state(game.normalize_config({"players": 2}), 1)
+    rng = random.Random(1)
+    read = alike = 0
+    for _ in range(80):
+        if game.is_terminal(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        texts: dict[str, list[dict[str, Any]]] = {}
+        for a in legal:
+            texts.setdefault(game.action_text(state, seat, a), []).append(a)
+        for text, acts in list(texts.items())[:5]:
+            if len(acts) == 1:
+                assert game.parse_action(state, seat, "  " + text.upper() + " ") == acts[0]
+                read += 1
+        for text, acts in texts.items():
+            if len(acts) > 1 and any(a != acts[0] for a in acts):
+                with pytest.raises(RuleError, match="number"):
+                    game.parse_action(state, seat, text)
+                alike += 1
+                break
+        state = game.apply(state, seat, rng.choice(legal))
+    assert read >= 20 and alike >= 1

@@ -291,6 +291,8 @@ class TrembleGame(Game[TState]):
     slow_legal_actions = True
     stochastic = True
     moves = MOVES
+    #: the last state's legal actions by notation (:meth:`_notations`): the state, a mark of its position, the index
+    _said: tuple[TState, tuple[Any, ...], dict[str, list[Action]]] | None = None
 
     def options(self) -> list[Option]:
         return [
@@ -428,7 +430,8 @@ class TrembleGame(Game[TState]):
         return views.render_text(state, player)
 
     def parse_action(self, state: TState, player: int, text: str) -> Action:
-        """A number from the listed legal actions, a JSON action, or the plan notation
+        """A number from the listed legal actions, a legal action's notation (``buy Reaper Tripod``), a JSON
+        action, or the plan notation
         ``plan 2=1,3 4=reaper_tripod#2 fuel=spare_tank#1 station=beacon#1@2`` (see :func:`.notation.parse_plan`)."""
         text = text.strip()
         if text.startswith("plan"):
@@ -439,7 +442,27 @@ class TrembleGame(Game[TState]):
             if not 1 <= i <= len(legal):
                 raise RuleError("CORE-ACTION", f"choose 1..{len(legal)}")
             return legal[i - 1]
+        if text and not text.startswith("{"):  # a legal action's notation, as listed and as Tab completes it
+            found = self._notations(state, player).get(" ".join(text.split()).casefold(), [])
+            if found and all(a == found[0] for a in found):
+                return found[0]
+            if found:
+                raise RuleError("CORE-ACTION", f"{text!r} names several actions; type the number listed by 'legal'")
         return super().parse_action(state, player, text)
+
+    def _notations(self, state: TState, player: int) -> dict[str, list[Action]]:
+        """The legal actions by their notation (spaces and case folded), for the last state asked about: the
+        terminal's completion reads every listed action back once per prompt."""
+        mark = (player, state.turn, state.phase, state.slot, len(state.events), len(state.queue),
+                tuple(sorted(state.players[player].hand)) if 0 <= player < len(state.players) else ())
+        cached = self._said
+        if cached is not None and cached[0] is state and cached[1] == mark:  # the same state, not changed since
+            return cached[2]
+        index: dict[str, list[Action]] = {}
+        for a in self.legal_actions(state, player):
+            index.setdefault(" ".join(self.action_text(state, player, a).split()).casefold(), []).append(a)
+        self._said = (state, mark, index)
+        return index
 
     # ----------------------------------------------------------- determinisation
     def determinize(self, state: TState, player: int, rng: Rng) -> TState:

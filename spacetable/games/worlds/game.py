@@ -176,6 +176,9 @@ class WorldsGame(Game[WorldsState]):
     def parse_action(self, state: WorldsState, player: int, text: str) -> Action:
         return notation.parse_action(text)
 
+    def typed_action(self, state: WorldsState, player: int, action: Action) -> str:
+        return notation.typed(action)
+
     def render_text(self, state: WorldsState, player: int | None) -> str:
         return render_text(state, player)
 

@@ -93,6 +93,33 @@ def convert_args(state: WorldsState, seat: int, action: Action) -> Mapping[str, 
     return {"choice": phrase("worlds.convert.none") if fid is None else phrase("worlds.convert.factory", factory=short(fid))}
 
 
+# ------------------------------------------------------------------------------ typed at the prompt
+def typed(action: Action) -> str:
+    """The action as :func:`parse_action` reads it (what the terminal's Tab completes): ``declare X.w1``,
+    ``alloc ANCHOR=ID,ID;ANCHOR=ID``, ``event MG``, ``energy 2``, ``tie ID``, ``retreat ID ID``, ``convert ID``,
+    ``end``, ``offer draw``...; ``none`` where nothing is chosen."""
+    kind = str(action.get("type"))
+    if kind == "declare_combat":
+        return f"declare {action.get('card')}"
+    if kind == "allocate":
+        return "alloc " + ";".join(f"{b['anchor']}={','.join(b['pieces'])}" for b in action.get("battles", []))
+    if kind == "play_event":
+        return f"event {action.get('card') or 'none'}"
+    if kind == "commit_energy":
+        return f"energy {action.get('amount')}"
+    if kind == "choose_tie_loss":
+        return f"tie {action.get('piece')}"
+    if kind == "retreat":
+        return "retreat " + (" ".join(action.get("pieces") or []) or "none")
+    if kind == "convert":
+        return f"convert {action.get('factory') or 'none'}"
+    if kind == "end_turn":
+        return "end"
+    if kind.endswith("_draw"):
+        return f"{kind[:-5]} draw"
+    return kind
+
+
 # ------------------------------------------------------------------------------ reading
 def _battles(rest: str) -> list[dict[str, Any]]:
     battles = []

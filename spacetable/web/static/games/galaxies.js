@@ -19,7 +19,7 @@
 // deck, first player, energy choices, tactic cards, reactions, ends of steps) is a composer control; button texts
 // are the server's legal_text.
 // The game's own texts (card names and texts, phases, tiles) come through t(): the frame loads its catalogue.
-import { html, placeAttrs, TargetMark, Button, useState, at } from "/static/app/kit.js";
+import { html, placeAttrs, TargetMark, Button, useState, useRef, useEffect, at, notify } from "/static/app/kit.js";
 
 if (!document.querySelector("link[data-galaxies-css]")) {
   const link = document.createElement("link");
@@ -217,12 +217,179 @@ function TileMark({ g, tile, t }) {
   return html`<g class="tile-mark" pointer-events="none"><title>${title}</title>${icon}</g>`;
 }
 
+// ------------------------------------------------------------------------------------ a path dragged by hand
+/** Hex distance (axial). */
+function hexDist(a, b) { const dq = a[0] - b[0], dr = a[1] - b[1]; return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2; }
+/** The footprint of a position (BG-10.2–10.4): a small ship's hex, a medium ship's [lead, trail], a rosette's centre. */
+function footOf(size, pos) { return size === "large" ? [pos[0], ...DIRS.map((_, d) => stepHex(pos[0], d))] : pos; }
+/** One step in direction d, as the engine takes it (spacetable/games/galaxies/movement.py, advance): the new position
+ *  and its cost, or the reason it is refused (a key of galaxies.ui.drag_no.*). */
+function advanceBy(g, size, pos, d) {
+  const full = g.fullSet || (g.fullSet = new Set(g.full.map(hexText)));
+  const bad = (h) => (!full.has(hexText(h)) ? "edge" : g.asteroid.has(hexText(h)) ? "asteroid" : null);
+  if (size === "large") {
+    const old = new Set(footOf(size, pos).map(hexText));
+    const c = stepHex(pos[0], d);
+    const fresh = footOf(size, [c]).filter((h) => !old.has(hexText(h)));
+    for (const h of fresh) { const why = bad(h); if (why) return why; }
+    return { pos: [c], cost: fresh.some((h) => g.debris.has(hexText(h))) ? 2 : 1 };
+  }
+  const h = stepHex(pos[0], d);
+  if (size === "medium" && same(h, pos[1])) return "stern";
+  const why = bad(h);
+  if (why) return why;
+  return { pos: size === "medium" ? [h, pos[0]] : [h], cost: g.debris.has(hexText(h)) ? 2 : 1 };
+}
+/** The hex under a pointer event: the nearest hex centre of the board within a hex's radius, or null. */
+function hexAt(svg, g, e) {
+  const m = svg && svg.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+  let best = null, bd = S * S;
+  for (const h of g.full) { const [x, y] = g.pos(h); const d = (x - p.x) ** 2 + (y - p.y) ** 2; if (d < bd) { bd = d; best = h; } }
+  return best;
+}
+/** The dragged path followed to hex h: back along the path when h is on it, else step by step towards h (each step
+ *  checked as the engine does: the board's edge, asteroids, a medium ship's stern, the move points). */
+function follow(drag, g, h) {
+  const posAt = (k) => (k === 0 ? drag.start : drag.steps[k - 1].pos);
+  for (let k = drag.steps.length; k >= 0; k--) {
+    if (same(posAt(k)[0], h)) return { ...drag, steps: drag.steps.slice(0, k), refused: null };
+  }
+  const steps = [...drag.steps];
+  let cost = steps.reduce((n, x) => n + x.cost, 0);
+  for (let guard = 0; guard < 12; guard++) {
+    const pos = steps.length ? steps[steps.length - 1].pos : drag.start;
+    const dist = hexDist(pos[0], h);
+    if (dist === 0) return { ...drag, steps, refused: null };
+    const ways = DIRS.map((_, d) => d).filter((d) => hexDist(stepHex(pos[0], d), h) < dist);
+    let took = null, why = null;
+    for (const d of ways) {
+      const got = advanceBy(g, drag.size, pos, d);
+      if (typeof got === "string") { why = why || { hex: stepHex(pos[0], d), why: got }; continue; }
+      if (cost + got.cost > drag.limit) { why = why || { hex: stepHex(pos[0], d), why: "points" }; continue; }
+      took = { d, pos: got.pos, cost: got.cost };
+      break;
+    }
+    if (!took) return { ...drag, steps, refused: why };
+    steps.push(took);
+    cost += took.cost;
+  }
+  return { ...drag, steps };
+}
+
+/** Drag a ship of the activation through hexes: the path drawn follows the pointer, a step that the rules refuse
+ *  is marked on its hex with the reason; let go on a hex where the ship can end and it moves by exactly the path
+ *  drawn when that path ends there, else by the least-ECM path to that hex (as a tap on it does). A short press
+ *  stays a tap (selection; moves by taps and the keyboard are unchanged). */
+function usePathDrag(svgRef, g, view, legal, play, t) {
+  const [drag, setDrag] = useState(null);
+  const live = useRef(null);
+  function onDown(e) {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    const el = e.target.closest && e.target.closest(".ship[data-place]");
+    const ship = el && el.getAttribute("data-place");
+    if (!ship || !legal.some((a) => a.type === "move" && a.ship === ship) || !routesOf(view, ship).length) return;
+    const entry = pieceIndex(view)[ship];
+    const size = entry.card.size;
+    const hexes = entry.piece.hexes;
+    let start = [hexes[0]];
+    if (size === "medium") { // the hex pressed leads (D-3)
+      const h = hexAt(svgRef.current, g, e);
+      const lead = h && same(h, hexes[1]) ? hexes[1] : hexes[0];
+      start = [lead, same(lead, hexes[0]) ? hexes[1] : hexes[0]];
+    }
+    const limit = entry.piece.move ?? Math.max(...routesOf(view, ship).map((r) => r.cost));
+    live.current = { ship, size, start, steps: [], refused: null, limit, on: false, id: e.pointerId, sx: e.clientX, sy: e.clientY, target: e.currentTarget };
+    const move = (ev) => {
+      const d = live.current;
+      if (!d || ev.pointerId !== d.id) return;
+      if (!d.on && Math.hypot(ev.clientX - d.sx, ev.clientY - d.sy) > 8) {
+        d.on = true;
+        // the board's tap and pan gestures let go of this pointer: from now on it draws the path
+        const vp = d.target.closest("[data-testid=board]");
+        d.cancelling = true;
+        if (vp) vp.dispatchEvent(new PointerEvent("pointercancel", { pointerId: d.id, bubbles: true }));
+        d.cancelling = false;
+      }
+      if (!d.on) return;
+      ev.preventDefault();
+      const h = hexAt(svgRef.current, g, ev);
+      if (!h) return;
+      live.current = { ...follow(d, g, h), on: true, id: d.id, sx: d.sx, sy: d.sy, target: d.target };
+      setDrag(live.current);
+    };
+    const up = (ev) => {
+      const d = live.current;
+      if (!d || ev.pointerId !== d.id || d.cancelling) return;
+      window.removeEventListener("pointermove", move, true);
+      window.removeEventListener("pointerup", up, true);
+      window.removeEventListener("pointercancel", up, true);
+      live.current = null;
+      setDrag(null);
+      if (!d.on || ev.type === "pointercancel") return;
+      const h = hexAt(svgRef.current, g, ev);
+      const routes = routesOf(view, d.ship);
+      const ends = h ? routes.filter((r) => same(r.hexes[0], h)) : []; // where the bow (or the centre) ends
+      if (!ends.length) { notify({ kind: "error", text: t("galaxies.ui.drag_no_end"), ms: 4000 }); return; }
+      const pos = d.steps.length ? d.steps[d.steps.length - 1].pos : null;
+      const fp = pos && fpKey(footOf(d.size, pos).slice(0, d.size === "large" ? 1 : 2));
+      const drawn = pos && same(pos[0], h) && ends.find((r) => fpKey(d.size === "large" ? [r.hexes[0]] : r.hexes) === fp);
+      if (drawn) { play({ type: "move", ship: d.ship, lead: d.size === "medium" ? d.start[0] : null, path: d.steps.map((x) => x.d) }); return; }
+      const best = ends.reduce((b, r) => (r.ecm_expected < b.ecm_expected || (r.ecm_expected === b.ecm_expected && r.cost < b.cost) ? r : b));
+      play({ type: "move", ship: d.ship, lead: best.lead ?? null, path: best.path }); // the least-ECM path, as a tap
+    };
+    window.addEventListener("pointermove", move, true);
+    window.addEventListener("pointerup", up, true);
+    window.addEventListener("pointercancel", up, true);
+  }
+  return { drag, onDown };
+}
+
+/** The path being dragged: its line, the ship's shape where it would end, the points spent, a refused step marked. */
+function DragPath({ drag, g, view, hl, t }) {
+  const e = pieceIndex(view)[drag.ship];
+  if (!e) return null;
+  const pos = drag.steps.length ? drag.steps[drag.steps.length - 1].pos : drag.start;
+  const pts = [drag.start[0], ...drag.steps.map((x) => x.pos[0])].map((h) => g.pos(h));
+  const spent = drag.steps.reduce((n, x) => n + x.cost, 0);
+  const [ex, ey] = g.pos(pos[0]);
+  const out = [];
+  if (drag.steps.length) {
+    out.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: footOf(drag.size, pos).slice(0, drag.size === "large" ? 7 : 2) }} hl=${hl} t=${t} ghost />`);
+  }
+  out.push(html`<polyline points=${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")} class="gx-path gx-drag-path"
+    data-testid="gx-drag-path" data-steps=${drag.steps.length} data-path=${drag.steps.map((x) => x.d).join(",")} />`);
+  out.push(html`<g class="gx-drag-cost"><rect x=${ex - 13} y=${ey - 25} width="26" height="12" rx="3" />
+    <text x=${ex} y=${ey - 16} font-size="8.5" text-anchor="middle">${spent}/${drag.limit}</text></g>`);
+  if (drag.refused) {
+    const [x, y] = g.pos(drag.refused.hex);
+    const why = t("galaxies.ui.drag_no." + drag.refused.why);
+    out.push(html`<g class="gx-refused" data-testid="gx-drag-refused" data-why=${drag.refused.why}>
+      <polygon points=${hexPoints(x, y, S * 0.85)} />
+      <path d=${`M${x - 7} ${y - 7} L${x + 7} ${y + 7} M${x + 7} ${y - 7} L${x - 7} ${y + 7}`} />
+      <rect x=${x - why.length * 2.3 - 4} y=${y + S * 0.9} width=${why.length * 4.6 + 8} height="13" rx="3" />
+      <text x=${x} y=${y + S * 0.9 + 9.5} font-size="8.5" text-anchor="middle">${why}</text></g>`);
+  }
+  return html`<g class="gx-drag" pointer-events="none">${out}</g>`;
+}
+
 // ------------------------------------------------------------------------------------------------- board
 function Board(props) {
   const { view, hl, ui, t, legal } = props;
   const [hover, setHover] = useState(null);
   const g = geometry(view);
   ROT = g.rot;
+  const svgRef = useRef(null);
+  const pathDrag = usePathDrag(svgRef, g, view, legal || [], props.play || (() => {}), t);
+  const movable = new Set((legal || []).filter((a) => a.type === "move").map((a) => a.ship));
+  useEffect(() => { // a finger on a ship that can move draws its path: the page does not scroll under it
+    const svg = svgRef.current;
+    if (!svg) return undefined;
+    const hold = (e) => { if (e.target.closest && e.target.closest(".ship.gx-draggable")) e.preventDefault(); };
+    svg.addEventListener("touchstart", hold, { passive: false });
+    return () => svg.removeEventListener("touchstart", hold);
+  }, []);
   const idx = pieceIndex(view);
   const occupied = new Set();
   for (const c of view.cards) for (const p of c.ships) if (p.alive) for (const h of p.hexes) occupied.add(hexText(h));
@@ -281,7 +448,8 @@ function Board(props) {
   for (const c of view.cards) {
     for (const p of c.ships) {
       if (!p.alive || !p.hexes.length) continue;
-      const extra = (activatable.has(c.id) && hl.interactive ? "is-source activatable " : "") + (hl.last.has(p.id) ? "is-last " : "");
+      const extra = (activatable.has(c.id) && hl.interactive ? "is-source activatable " : "") + (hl.last.has(p.id) ? "is-last " : "")
+        + (movable.has(p.id) ? "gx-draggable " : "");
       ships.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} extraCls=${extra} layer="shape" />`);
       labels.push(html`<${ShipShape} key=${p.id} g=${g} card=${c} piece=${p} hl=${hl} t=${t} layer="deco" />`);
     }
@@ -294,7 +462,7 @@ function Board(props) {
       const h = id.slice(2).split(",").map(Number);
       const [x, y] = g.pos(h);
       marks.push(html`<${TargetMark} x=${x} y=${y} r=${S} kind=${tg.kind} />`);
-      const r = sel ? Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || (rt.hexes.length === 1 && same(rt.hexes[0], h))) : null;
+      const r = sel ? Object.values(routes).find((rt) => same(rt.hexes[0], h)) : null; // the bow's (or centre's) end hex
       if (r) {
         marks.push(html`<text x=${x} y=${y - 7} class="cost-label" font-size="8" text-anchor="middle" pointer-events="none">${r.cost}</text>`);
         if (r.ecm_rolls > 0) marks.push(html`<g class="ecm-risk" pointer-events="none"><circle cx=${x + 9} cy=${y + 8} r="5" />
@@ -312,7 +480,7 @@ function Board(props) {
   if (hover && sel) {
     const h = hover.slice(2).split(",").map(Number);
     const r = ui.dest && ui.destShip === sel ? Object.values(routes).find((rt) => rt.hexes.length === 2 && same(rt.hexes[0], ui.dest) && same(rt.hexes[1], h))
-      : Object.values(routes).find((rt) => same(rt.lead || rt.hexes[0], h) || same(rt.hexes[0], h));
+      : Object.values(routes).find((rt) => same(rt.hexes[0], h));
     const e = idx[sel];
     if (r && e) {
       ghosts.push(html`<${ShipShape} g=${g} card=${e.card} piece=${{ ...e.piece, hexes: r.hexes }} hl=${hl} t=${t} ghost />`);
@@ -340,12 +508,14 @@ function Board(props) {
     const [x, y] = g.pos(p.slice(2).split(",").map(Number));
     return html`<polygon points=${hexPoints(x, y, S * 0.9)} class="last-hex" pointer-events="none" />`;
   });
-  return html`<svg class="galaxies-board" viewBox=${`0 0 ${g.width.toFixed(0)} ${g.height.toFixed(0)}`} role="group"
-      aria-label=${t("galaxies.ui.board")} data-testid="galaxies-board" data-flip=${g.flip ? "yes" : "no"}>
+  return html`<svg class="galaxies-board" viewBox=${`0 0 ${g.width.toFixed(0)} ${g.height.toFixed(0)}`} role="group" ref=${svgRef}
+      aria-label=${t("galaxies.ui.board")} data-testid="galaxies-board" data-flip=${g.flip ? "yes" : "no"}
+      onPointerDown=${movable.size ? pathDrag.onDown : null}>
     <rect width=${g.width} height=${g.height} class="space" />
     <g class="rim">${rim}</g><g class="rim-labels" aria-hidden="true" pointer-events="none">${rimLabels}</g><g class="cells">${cells}</g><g class="last">${lastHexes}</g>
     <g class="tiles">${tiles}</g><g class="ships">${ships}</g><g class="ship-labels">${labels}</g><g class="ghosts" pointer-events="none">${ghosts}</g>
     <g class="marks">${marks}</g>
+    ${pathDrag.drag && pathDrag.drag.on ? html`<${DragPath} drag=${pathDrag.drag} g=${g} view=${view} hl=${hl} t=${t} />` : null}
   </svg>`;
 }
 

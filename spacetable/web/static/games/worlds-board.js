@@ -155,7 +155,7 @@ function MapBoard({ view, L, hl, t }) {
 }
 
 // ------------------------------------------------------------------------------------------------ combat
-function Score({ x, y, w, h, view, lane, seat, base, t, num }) {
+function Score({ x, y, w, h, view, lane, seat, base, t, num, empty = false }) {
   const b = lane.battle;
   const cls = ["wscore"];
   const lines = [];
@@ -169,6 +169,10 @@ function Score({ x, y, w, h, view, lane, seat, base, t, num }) {
     const sum = energy ? `${num(b.power[seat] - energy)}+${num(energy)}+` : `${num(b.power[seat])}+`;
     lines.push(html`<text x=${cx - 1} y=${y + 42} class="wscore-small" text-anchor="end" style=${fitStyle(sum, w / 2 - 7, 11)}>${sum}</text>`);
     lines.push(html`<${Die} x=${cx + 1} y=${y + 30} n=${b.dice[seat]} size=${15} />`);
+  } else if (empty) { // a battle of the allocation draft with no piece on this side yet (Fight waits for it)
+    cls.push("empty");
+    const say = t("worlds.lane_empty");
+    lines.push(html`<text x=${cx} y=${y + h / 2 + 4} class="wscore-empty" text-anchor="middle" style=${fitStyle(say, w - 10, 11)}>${say}</text>`);
   } else if (base !== null && base !== undefined) {
     lines.push(html`<text x=${cx} y=${y + 24} class="wscore-power" text-anchor="middle">${num(base)}</text>`);
     lines.push(html`<text x=${cx} y=${y + 41} class="wscore-small" text-anchor="middle">${t("worlds.power_short")}</text>`);
@@ -213,14 +217,15 @@ function CombatBoard({ view, L, hl, t, num, odds, drag, onDown, allocating }) {
     }
     // the lane (a place) is its frame only; what is written on it lies above, letting taps through (names of
     // buttons must hold their visible text, and the lane's name says it all)
-    return html`<g ...${a} data-lane=${String(lane.i)} data-anchor=${lane.anchor}>
+    const emptyL = !!allocating && !lane.left.length, emptyR = !!allocating && !lane.right.length;
+    return html`<g ...${a} data-lane=${String(lane.i)} data-anchor=${lane.anchor} data-empty=${emptyL || emptyR ? "yes" : "no"}>
       <rect x=${lane.x} y=${lane.y} width=${lane.w} height=${lane.h} rx="10" class="wlane-body" /></g>
       <g class=${"wlane-deco" + (current ? " current" : "")} aria-hidden="true" pointer-events="none">
         <circle cx=${lane.x + 15} cy=${lane.y + lane.h / 2} r="11" class="wlane-badge" />
         <text x=${lane.x + 15} y=${lane.y + lane.h / 2 + 4.5} class="wlane-num" text-anchor="middle">${num(lane.i + 1)}</text>
-        <${Score} x=${xs} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${left} base=${q && lane.left.length ? q.s_power : null} t=${t} num=${num} />
+        <${Score} x=${xs} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${left} base=${q && lane.left.length ? q.s_power : null} t=${t} num=${num} empty=${emptyL} />
         ${mid}
-        <${Score} x=${xs + g.SCORE + g.MID} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${1 - left} base=${q && lane.right.length ? q.o_power : null} t=${t} num=${num} />
+        <${Score} x=${xs + g.SCORE + g.MID} y=${lane.y} w=${g.SCORE} h=${lane.h} view=${view} lane=${lane} seat=${1 - left} base=${q && lane.right.length ? q.o_power : null} t=${t} num=${num} empty=${emptyR} />
       </g>`;
   });
   let band = null;
