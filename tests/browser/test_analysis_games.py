@@ -40,7 +40,7 @@ def finished_match(server: str, game: str, config: dict[str, Any]) -> tuple[str,
         if moves < 2:
             legal = httpx.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat},
                               headers={"X-Seat-Token": tokens[seat]}).json()["actions"]
-            action = [a for a in legal if a["type"] not in SKIP][0]
+            action = next(a for a in legal if a["type"] not in SKIP)
             moves += 1
         r = httpx.post(f"{server}/api/matches/{mid}/actions",
                        json={"seat": seat, "token": tokens[seat], "version": version, "action": action})

@@ -117,7 +117,7 @@ def signed_in(db_url: str) -> Iterator[tuple[TestClient, str, str]]:
 
 
 def test_tutorial_progress_kept_with_the_account(signed_in: tuple[TestClient, str, str]) -> None:
-    c, csrf, account_id = signed_in
+    c, csrf, _ = signed_in
     steps = tutorial_steps()
     assert set(steps) == {"arena", "fullmetal", "galaxies", "tremble", "worlds"} and min(steps.values()) > 3
     assert c.get("/api/account/tutorials").json() == {"progress": {}}
