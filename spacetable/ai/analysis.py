@@ -20,10 +20,11 @@ numbers), so dice rolled by the move itself are averaged, not read from the reco
 **What the game lends** (:meth:`Game.analysis_hooks`): its exact values where it knows them (Cosmic Arena's
 solved endgame tables) replace the playouts of a sampled world, and a decision whose position and result both
 have exact values is judged exactly (a move that keeps the value loses nothing: no suggestion is asked); a fast
-playout move (Tremble draws its random actions without listing thousands of sealed plans); its suggesting player
-(Worlds & Suns: the WS-10 advisor's best response on exact odds). Playouts step in place on their own copy of the
-world when the game can (:class:`~spacetable.ai.mcts.InPlaceGame`), and one suggesting player serves a whole
-analysis.
+playout move (Tremble draws its random actions without listing thousands of sealed plans); its own evaluation of a
+position in place of random playouts (Full Metal Planète, whose random playouts never reach the end of a game); its
+suggesting player (Worlds & Suns: the WS-10 advisor's best response on exact odds). Playouts step in place on
+their own copy of the world when the game can (:class:`~spacetable.ai.mcts.InPlaceGame`), and one suggesting player
+serves a whole analysis.
 
 **Chance events.** A move after which the state's random generator moved on (it rolled dice, drew or
 shuffled) is marked as a chance event.
@@ -52,7 +53,7 @@ from .mcts import InPlaceGame
 Progress = Callable[[int, int], None]
 #: Bumped whenever the analysis would give other figures for the same match and budget (stored analyses made
 #: by another version are not handed out).
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 
 
 class AnalysisRefused(SpacetableError):
@@ -141,6 +142,8 @@ def _playout(game: Game[Any], hooks: AnalysisHooks, world: Any, rng: Rng, max_st
     exact = hooks.exact(world) if hooks.exact is not None else None
     if exact is not None:
         return [2.0 * v - 1.0 for v in exact]
+    if hooks.evaluate is not None and not game.is_terminal(world):
+        return [2.0 * v - 1.0 for v in hooks.evaluate(world)]
     in_place = isinstance(game, InPlaceGame)
     state = world if own or not in_place else game.clone(world)
     for _ in range(max_steps):

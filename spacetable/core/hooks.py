@@ -84,9 +84,11 @@ class AnalysisHooks:
     (solved endgame tables), else ``None``; asked only of states that a seat's determinisation produced, so it
     reads nothing hidden. ``playout(state, seat, rng)``: a legal action of ``seat`` drawn quickly (without
     listing every legal action), for the playouts that estimate chances; ``None``: uniformly among the legal
-    actions."""
+    actions. ``evaluate(state)``: each seat's chances as the game's own evaluation of a running position judges
+    them, used instead of random playouts (for games whose random playouts end nowhere near the end of a game)."""
 
     suggester: str = ""
     suggester_options: tuple[tuple[str, Any], ...] = ()
     exact: Callable[[Any], list[float] | None] | None = None
     playout: Callable[[Any, int, Any], dict[str, Any]] | None = None
+    evaluate: Callable[[Any], list[float]] | None = None

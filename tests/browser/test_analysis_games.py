@@ -22,8 +22,9 @@ pytestmark = [pytest.mark.learn, pytest.mark.timeout(900)]
 SKIP = {"resign", "offer_draw", "accept_draw", "decline_draw", "offer_end", "accept_end"}
 
 
-def finished_match(server: str, game: str, config: dict[str, Any]) -> tuple[str, int]:
-    """A match of ``game`` played by the API: two legal moves, then each seat resigns on its turn until it is over."""
+def finished_match(server: str, game: str, config: dict[str, Any], first: int) -> tuple[str, int]:
+    """A match of ``game`` played by the API: ``first`` legal moves, then each seat resigns on its turn until it is
+    over."""
     r = httpx.post(f"{server}/api/matches", json={"game": game, "config": config, "join_seat": 0, "player_name": "Ann"})
     assert r.status_code == 201, r.text
     mid, tokens = r.json()["match"]["id"], {0: r.json()["token"]}
@@ -35,9 +36,10 @@ def finished_match(server: str, game: str, config: dict[str, Any]) -> tuple[str,
         st = httpx.get(f"{server}/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tokens[0]}).json()
         if st["match"]["status"] == "finished":
             return mid, seats
+        assert st["to_act"], (game, "nobody to act in a running match")
         seat, version = st["to_act"][0], st["version"]
         action: dict[str, Any] = {"type": "resign"}
-        if moves < 2:
+        if moves < first:
             legal = httpx.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat},
                               headers={"X-Seat-Token": tokens[seat]}).json()["actions"]
             action = next(a for a in legal if a["type"] not in SKIP)
@@ -49,8 +51,9 @@ def finished_match(server: str, game: str, config: dict[str, Any]) -> tuple[str,
 
 
 def test_analysis_chart_and_best_moves_for_the_other_four_games(server: str, browser: Browser) -> None:
-    games = [("worlds", {}), ("galaxies", {}), ("tremble", {"players": 2}), ("fullmetal", {})]
-    made = [(game, *finished_match(server, game, config)) for game, config in games]
+    # Full Metal Planète: both landings and both deployments first (the play phase), then the resignations
+    games = [("worlds", {}, 1), ("galaxies", {}, 2), ("tremble", {"players": 2}, 2), ("fullmetal", {}, 4)]
+    made = [(game, *finished_match(server, game, config, first)) for game, config, first in games]
     for _, mid, _ in made:  # queued one after the other on the server's analysis worker
         assert httpx.post(f"{server}/api/matches/{mid}/analysis").status_code == 202
     page = open_page(browser)
