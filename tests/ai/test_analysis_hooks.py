@@ -87,3 +87,17 @@ def test_worlds_suggestions_come_from_the_advisor() -> None:
     assert game.analysis_hooks().suggester == "advisor"
     assert type(analysis.suggester(game, 0, 0.05)).__name__ == "AdvisorAgent"
     assert analysis.suggester(game, 0, 0.05, name="random").__class__.__name__ != "AdvisorAgent"
+
+
+def test_fullmetal_judges_positions_by_the_planners_potentials() -> None:
+    game = get_game("fullmetal")
+    hooks = game.analysis_hooks()
+    assert hooks.suggester == "commander" and hooks.evaluate is not None
+    states = list(Match.load(example_path("fullmetal"), get_game).states())
+    for state in states[::20]:
+        chances = hooks.evaluate(state)
+        assert len(chances) == state.num_players and abs(sum(chances) - 1.0) < 1e-9
+        assert all(0.0 <= c <= 1.0 for c in chances)
+    # a position's estimate is the evaluation: no random playout is played from it
+    state = states[60]
+    assert analysis._playout(game, hooks, state, Rng.from_seed(1), 150) == [2 * v - 1 for v in hooks.evaluate(state)]

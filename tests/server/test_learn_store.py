@@ -142,3 +142,14 @@ def test_tutorial_progress_kept_with_the_account(signed_in: tuple[TestClient, st
     signed_out = TestClient(c.app)
     assert signed_out.get("/api/account/tutorials").status_code == 401
     assert signed_out.post("/api/account/tutorials/arena", json={"step": 1}).status_code == 401
+
+
+def test_hint_refused_in_a_rated_match(signed_in: tuple[TestClient, str, str]) -> None:
+    c, csrf, _ = signed_in
+    r = c.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 5}, "rated": True},
+               headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 201, r.text
+    mid, seat, token = r.json()["match"]["id"], r.json()["seat"], r.json()["token"]
+    r = c.post(f"/api/matches/{mid}/hint", json={"seat": seat, "token": token})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "hint_refused"
+    assert c.portal.call(learn_store(c.app.state.service.storage).hints, mid) == {}  # type: ignore[attr-defined,union-attr]

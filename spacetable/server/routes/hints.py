@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from spacetable.ai.agents import agent_specs
 from spacetable.core.rng import mix_seed
@@ -41,10 +41,13 @@ def refusal(m: LiveMatch, seat: int) -> str | None:
 
 
 @router.post("/api/matches/{match_id}/hint")
-async def hint(match_id: str, body: UndoBody, c: Ctx) -> dict[str, Any]:
+async def hint(match_id: str, body: UndoBody, c: Ctx, request: Request) -> dict[str, Any]:
     m = await c.service.get(match_id)
     await c.service.authorize(m, body.seat, body.token)
     why = refusal(m, body.seat)
+    accounts = getattr(request.app.state, "accounts", None)
+    if why is None and accounts is not None and await accounts.is_rated(m.id):  # rated with the accounts
+        why = "hints are not given in rated matches"
     if why is not None:
         raise ServiceError(403, "hint_refused", why)
     if m.status != "running" or body.seat not in m.to_act():
