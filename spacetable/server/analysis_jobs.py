@@ -1,7 +1,8 @@
 """Post-game analysis as bounded background jobs (issue 22, Analyse).
 
 One job per finished match, run off the event loop in a worker pool of the AI pool's kind (an
-:class:`~.ai.AIRunner` of its own, so that a long analysis never delays an AI seat's move), one at a
+:class:`~.ai.AIRunner` of its own, so that a long analysis never delays an AI seat's move), or on a Ray cluster
+when the operator names one in ``SPACETABLE_ANALYSIS_RAY`` (an address, or ``local``; :data:`RAY_ENV`), one at a
 time per server process (the others wait in a queue, at most :data:`MAX_QUEUED`). A finished analysis is
 stored with its match (``learn/store.py``: keyed by the match, its version and :data:`SETTINGS_KEY`), so a
 restarted server, or another process of the service, hands it out again without running it twice; this
@@ -16,11 +17,13 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from spacetable.ai.analysis import ENGINE_VERSION, Budget, analyse_match
+from spacetable.ai.runner import run_tasks
 from spacetable.core.match import Match
 from spacetable.games import get_game
 
@@ -45,10 +48,22 @@ def settings_key(budget: Budget) -> str:
 SETTINGS_KEY = settings_key(SERVER_BUDGET)
 
 
+#: The environment variable naming the Ray cluster analyses run on (unset: the server's own worker pool).
+RAY_ENV = "SPACETABLE_ANALYSIS_RAY"
+
+
 def run_analysis(record: dict[str, Any], seed: int) -> dict[str, Any]:
     """The analysis of a match record (runs in a worker process)."""
     match = Match.from_json(record, get_game)
     return analyse_match(match, SERVER_BUDGET, seed)
+
+
+def _analysis_task(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
+    return run_analysis(*task)
+
+
+def ray_address() -> str | None:
+    return os.environ.get(RAY_ENV) or None
 
 
 @dataclass
@@ -59,9 +74,10 @@ class Job:
 
 
 class AnalysisJobs:
-    def __init__(self, runner: AIRunner, store: LearnStore | None = None) -> None:
+    def __init__(self, runner: AIRunner, store: LearnStore | None = None, ray: str | None = None) -> None:
         self.runner = runner
         self.store = store
+        self.ray = ray
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self._one = asyncio.Semaphore(1)
 
@@ -103,7 +119,11 @@ class AnalysisJobs:
         async with self._one:
             job.status = "running"
             try:
-                job.result = await self.runner.run(run_analysis, record, 0)
+                if self.ray is not None:  # a worker thread waits for the cluster's answer
+                    address = self.ray
+                    job.result = (await asyncio.to_thread(run_tasks, _analysis_task, [(record, 0)], ray=address))[0]
+                else:
+                    job.result = await self.runner.run(run_analysis, record, 0)
             except Exception:  # a failed job is reported to the client; the server goes on
                 log.exception("analysis failed", extra={"match": match_id})
                 job.status = "failed"

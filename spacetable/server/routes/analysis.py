@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..ai import AIRunner
-from ..analysis_jobs import AnalysisJobs, Job
+from ..analysis_jobs import AnalysisJobs, Job, ray_address
 from ..errors import ServiceError
 from ..learn.store import learn_store
 from ..service import MatchService
@@ -28,7 +28,7 @@ def jobs_of(service: MatchService) -> AnalysisJobs:
         # a pool of its own, of the AI pool's kind (processes, or threads where the server runs AI in threads):
         # a long analysis never holds up the AI seats' moves
         _jobs[service] = AnalysisJobs(AIRunner(1 if service.ai_seats.runner.workers > 0 else 0),
-                                      learn_store(service.storage))
+                                      learn_store(service.storage), ray_address())
     return _jobs[service]
 
 
