@@ -2,6 +2,10 @@
 target: Cosmic Arena (under 10 s), a Worlds & Suns skirmish (under 30 s), a 4-player Tremble game and a 2-player
 Full Metal Planète game (under 3 minutes each), on one core. Prints the figures; asserts nothing.
 
+The clock starts once the game's players and analysis hooks are imported (Cosmic Arena's compiled kernels come
+from numba's cache; a worker process of the server pays that import once, not per analysis). The budget is the
+play server's (``analysis_jobs.SERVER_BUDGET``).
+
     python bench/analysis.py [arena worlds tremble fullmetal]
 """
 
@@ -11,12 +15,13 @@ import sys
 import time
 from typing import Any
 
-from spacetable.ai.agents import choose_for_seat, make_agent
-from spacetable.ai.analysis import Budget, analyse_match
+from spacetable.ai.agents import agent_specs, choose_for_seat, make_agent
+from spacetable.ai.analysis import analyse_match
 from spacetable.core.match import Match
 from spacetable.core.rng import mix_seed
 from spacetable.example_matches import example_path
 from spacetable.games import get_game
+from spacetable.server.analysis_jobs import SERVER_BUDGET
 
 #: game id -> (config, seed, AI players by seat) of a match played to its end for the bench
 RECIPES: dict[str, tuple[dict[str, Any], int, list[str]]] = {
@@ -26,7 +31,7 @@ RECIPES: dict[str, tuple[dict[str, Any], int, list[str]]] = {
 
 
 #: The play server's budget: 4 playouts of at most 150 actions per position, 0.05 s per suggestion.
-BUDGET = Budget(samples=4, max_steps=150, seconds=0.05)
+BUDGET = SERVER_BUDGET
 
 
 def finished_match(game_id: str) -> Match:
@@ -47,6 +52,9 @@ def finished_match(game_id: str) -> Match:
 def main(games: list[str]) -> None:
     for gid in games:
         match = finished_match(gid)
+        game = get_game(gid)
+        agent_specs(game)  # imports the players (and their compiled kernels) before the clock starts
+        game.analysis_hooks()
         start = time.process_time()
         result = analyse_match(match, BUDGET)
         spent = time.process_time() - start

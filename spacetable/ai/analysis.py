@@ -17,6 +17,15 @@ unfinished playout counts as the game's ``returns`` of that state: a draw by def
 is ``Q(preferred) - Q(played)`` for the acting seat, both measured on the same sampled worlds (common random
 numbers), so dice rolled by the move itself are averaged, not read from the record.
 
+**What the game lends** (:meth:`Game.analysis_hooks`): its exact values where it knows them (Cosmic Arena's
+solved endgame tables) replace the playouts of a sampled world, and a decision whose position and result both
+have exact values is judged exactly (a move that keeps the value loses nothing: no suggestion is asked); a fast
+playout move (Tremble draws its random actions without listing thousands of sealed plans); its own evaluation of a
+position in place of random playouts (Full Metal Planète, whose random playouts never reach the end of a game); its
+suggesting player (Worlds & Suns: the WS-10 advisor's best response on exact odds). Playouts step in place on
+their own copy of the world when the game can (:class:`~spacetable.ai.mcts.InPlaceGame`), and one suggesting player
+serves a whole analysis.
+
 **Chance events.** A move after which the state's random generator moved on (it rolled dice, drew or
 shuffled) is marked as a chance event.
 
@@ -32,14 +41,19 @@ from typing import Any
 
 from spacetable.core.errors import RuleError, SpacetableError
 from spacetable.core.game import Action, Game
+from spacetable.core.hooks import AnalysisHooks
 from spacetable.core.match import Match
 from spacetable.core.moves import agent_actions
 from spacetable.core.rng import Rng, mix_seed
 from spacetable.core.serial import action_key
 
 from .agents import agent_specs
+from .mcts import InPlaceGame
 
 Progress = Callable[[int, int], None]
+#: Bumped whenever the analysis would give other figures for the same match and budget (stored analyses made
+#: by another version are not handed out).
+ENGINE_VERSION = 3
 
 
 class AnalysisRefused(SpacetableError):
@@ -104,11 +118,16 @@ class Analysis:
 
 
 def suggester(game: Game[Any], seed: int, seconds: float, name: str = "") -> Any:
-    """The player ``name``, by default the game's strongest (its first ``hard`` one, else its default one)."""
+    """The player ``name``, by default the one the game names for analysis (:class:`AnalysisHooks`), else its
+    strongest (its first ``hard`` one, else its default one)."""
     specs = agent_specs(game)
+    hooks = game.analysis_hooks()
+    options: dict[str, Any] = {}
+    if not name and hooks.suggester:
+        name, options = hooks.suggester, dict(hooks.suggester_options)
     spec = next((s for s in specs if s.name == name), None) if name else None
     spec = spec or next((s for s in specs if s.level == "hard"), specs[0])
-    return spec.make(seed=seed, seconds=seconds)
+    return spec.make(seed=seed, seconds=seconds, **options)
 
 
 def _rng_mark(state: Any) -> Any:
@@ -116,17 +135,33 @@ def _rng_mark(state: Any) -> Any:
     return (rng.state, tuple(rng.forced)) if isinstance(rng, Rng) else None
 
 
-def _playout(game: Game[Any], world: Any, rng: Rng, max_steps: int) -> list[float]:
-    state = world
+def _playout(game: Game[Any], hooks: AnalysisHooks, world: Any, rng: Rng, max_steps: int,
+             own: bool = False) -> list[float]:
+    """The returns of a random playout from ``world`` (never changed; ``own``: the caller hands it over, so it
+    may be stepped in place). The game's exact value ends it where it has one."""
+    exact = hooks.exact(world) if hooks.exact is not None else None
+    if exact is not None:
+        return [2.0 * v - 1.0 for v in exact]
+    if hooks.evaluate is not None and not game.is_terminal(world):
+        return [2.0 * v - 1.0 for v in hooks.evaluate(world)]
+    in_place = isinstance(game, InPlaceGame)
+    state = world if own or not in_place else game.clone(world)
     for _ in range(max_steps):
         seats = game.to_act(state)
         if not seats:
             break
         seat = seats[0]
-        legal = agent_actions(game.legal_actions(state, seat))
-        if not legal:
-            break
-        state = game.apply(state, seat, legal[rng.randbelow(len(legal))])
+        if hooks.playout is not None:
+            action = hooks.playout(state, seat, rng)
+        else:
+            legal = agent_actions(game.legal_actions(state, seat))
+            if not legal:
+                break
+            action = legal[rng.randbelow(len(legal))]
+        if in_place:
+            game.apply_in_place(state, seat, action)  # type: ignore[attr-defined]
+        else:
+            state = game.apply(state, seat, action)
     return list(game.returns(state))
 
 
@@ -139,6 +174,16 @@ class _Judge:
 
     def __init__(self, game: Game[Any], viewer: int, seats: int, budget: Budget, seed: int) -> None:
         self.game, self.viewer, self.seats, self.budget, self.seed = game, viewer, seats, budget, seed
+        self.hooks = game.analysis_hooks()
+
+    def exact(self, worlds: list[Any]) -> list[float] | None:
+        """The exact chances of a position when the game knows them on every sampled world and they agree."""
+        if self.hooks.exact is None or not worlds:
+            return None
+        first = self.hooks.exact(worlds[0])
+        if first is None or any(self.hooks.exact(w) != first for w in worlds[1:]):
+            return None
+        return first
 
     def worlds(self, state: Any, index: int) -> list[Any]:
         rng = Rng.from_seed(mix_seed(self.seed, "worlds", self.viewer, index))
@@ -151,13 +196,13 @@ class _Judge:
         n = 0
         for k, world in enumerate(worlds):
             rng = Rng.from_seed(mix_seed(self.seed, "playout", self.viewer, index, k))
-            state = world
+            state, own = world, False
             if action is not None:
                 try:
-                    state = self.game.apply(self.game.clone(world), self.viewer, action)
+                    state, own = self.game.apply(world, self.viewer, action), True  # pure: a new state
                 except RuleError:
                     continue
-            for i, r in enumerate(_playout(self.game, state, rng, self.budget.max_steps)):
+            for i, r in enumerate(_playout(self.game, self.hooks, state, rng, self.budget.max_steps, own)):
                 total[i] += r
             n += 1
         return total, n
@@ -227,6 +272,14 @@ def _judge(game: Game[Any], judge: _Judge, agent: Any, state: Any, seat: int, pl
     if len(legal) < 2:
         return
     worlds = worlds if worlds is not None else judge.worlds(state, index)
+    before = judge.exact(worlds)
+    if before is not None:  # a solved position: a move that keeps its value loses nothing
+        try:
+            after = judge.exact([game.apply(w, seat, played) for w in worlds])
+        except RuleError:
+            after = None
+        if after is not None and after[seat] >= before[seat]:
+            return
     rng = Rng.from_seed(mix_seed(judge.seed, "suggest", seat, index))
     world = game.determinize(state, seat, rng)
     try:

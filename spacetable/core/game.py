@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
-from .hooks import AgentSpec, Calculator, Command, PromptCommand
+from .hooks import AgentSpec, AnalysisHooks, Calculator, Command, PromptCommand
 from .i18n import remembered, render_cached
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
@@ -192,7 +192,8 @@ class Game(ABC, Generic[S]):
     @classmethod
     def provide(cls, *, agents: Iterable[AgentSpec] | Callable[[], Iterable[AgentSpec]] = (),
                 commands: Iterable[Command] = (), notation_help: str = "",
-                calculators: Iterable[Calculator] = (), prompt_commands: Iterable[PromptCommand] = ()) -> None:
+                calculators: Iterable[Calculator] = (), prompt_commands: Iterable[PromptCommand] = (),
+                analysis: AnalysisHooks | Callable[[], AnalysisHooks] | None = None) -> None:
         """Declare what the game offers the tools around it: its AI players (or a function
         returning them, for players whose module is slow to import), its extra ``spacetable``
         commands, the plain-text help of its typed notation, its calculators (what-if
@@ -204,13 +205,21 @@ class Game(ABC, Generic[S]):
         The declarations are kept on the class, so copies of the game object unpickled in
         worker processes see them too."""
         cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help,
-                         "calculators": tuple(calculators), "prompt_commands": tuple(prompt_commands)}
+                         "calculators": tuple(calculators), "prompt_commands": tuple(prompt_commands),
+                         "analysis": analysis}
 
     def agents(self) -> list[AgentSpec]:
         """The game's own AI players (levels, names, factories), the default one first; the
         generic ones in :mod:`spacetable.ai` are added by whoever lists them."""
         source = self._provided.get("agents", ())
         return list(source() if callable(source) else source)
+
+    def analysis_hooks(self) -> AnalysisHooks:
+        """What the game lends the post-game analysis (exact values, a fast playout move, its suggesting player;
+        declared with :meth:`provide`, or a function returning it for hooks whose module is slow to import)."""
+        source = self._provided.get("analysis")
+        got = source() if callable(source) else source
+        return got if isinstance(got, AnalysisHooks) else AnalysisHooks()
 
     def commands(self) -> list[Command]:
         """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""

@@ -71,3 +71,24 @@ class Calculator:
     name: str
     run: Callable[[dict[str, Any]], dict[str, Any]]
     help: str = ""
+
+
+@dataclass(frozen=True)
+class AnalysisHooks:
+    """What a game lends the post-game analysis (:mod:`spacetable.ai.analysis`) beyond its rules: each part is
+    optional, and what a game leaves out the analysis does generically.
+
+    ``suggester``: the name of the player (one of the game's agents) that proposes the move a seat should
+    have played, with ``suggester_options`` for its factory (a smaller fixed budget, say); default the game's
+    strongest. ``exact(state)``: each seat's chances (0..1) of a position when the game knows them exactly
+    (solved endgame tables), else ``None``; asked only of states that a seat's determinisation produced, so it
+    reads nothing hidden. ``playout(state, seat, rng)``: a legal action of ``seat`` drawn quickly (without
+    listing every legal action), for the playouts that estimate chances; ``None``: uniformly among the legal
+    actions. ``evaluate(state)``: each seat's chances as the game's own evaluation of a running position judges
+    them, used instead of random playouts (for games whose random playouts end nowhere near the end of a game)."""
+
+    suggester: str = ""
+    suggester_options: tuple[tuple[str, Any], ...] = ()
+    exact: Callable[[Any], list[float] | None] | None = None
+    playout: Callable[[Any, int, Any], dict[str, Any]] | None = None
+    evaluate: Callable[[Any], list[float]] | None = None

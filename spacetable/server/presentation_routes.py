@@ -136,7 +136,12 @@ def make_router(service: MatchService) -> APIRouter:
         viewer, reveal = await viewer_of(m, seat, x_seat_token, None)
         code = lang_of(request, lang)
         log = [render.entry_json(m, i, e, viewer, code, reveal) for i, e in enumerate(m.log)]
-        return {"match": m.summary(), "steps": m.version, "viewer": viewer, "reveal": reveal, "log": log}
+        out = {"match": m.summary(), "steps": m.version, "viewer": viewer, "reveal": reveal, "log": log}
+        if m.status == "finished":  # the match's record: the hints each seat asked for (issue 22)
+            from .learn.store import learn_store
+
+            out["hints"] = {str(k): v for k, v in sorted((await learn_store(service.storage).hints(m.id)).items())}
+        return out
 
     @router.get("/api/matches/{match_id}/review/{step}", dependencies=[TokenGate])
     async def review_step(request: Request, match_id: str, step: int, seat: int | None = None, lang: str | None = None,

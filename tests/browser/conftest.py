@@ -26,7 +26,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: float = 30) -> Iterator[str]:
+def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: float = 180) -> Iterator[str]:
     """``spacetable serve`` on a free port with the SQLite file ``db`` and extra ``args``; its log beside ``db``.
     Yields the base address once ``/health`` answers; stops the server afterwards."""
     port = _free_port()

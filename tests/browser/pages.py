@@ -51,7 +51,7 @@ def create(server: str, game: str, config: dict[str, Any] | None = None, ai: dic
                             "ai_seconds": ai_seconds, "player_name": name}
     if join_seat is not None:
         body["join_seat"] = join_seat
-    r = httpx.post(f"{server}/api/matches", json=body)
+    r = httpx.post(f"{server}/api/matches", json=body, timeout=120)  # a busy machine may take a while
     assert r.status_code == 201, r.text
     data = r.json()
     return data["match"]["id"], data.get("seat"), data.get("token")

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.learn
 def test_analyse_a_finished_match_shows_the_chart(server: str, browser: Browser) -> None:
     mid, _, _ = create(server, "arena", {"board": "6x4"}, ai={0: "random", 1: "random"}, join_seat=None, ai_seconds=0.05)
     for _ in range(1200):  # wait for the two computer players to finish
-        if httpx.get(f"{server}/api/matches/{mid}").json().get("status") == "finished":
+        if httpx.get(f"{server}/api/matches/{mid}", timeout=120).json().get("status") == "finished":
             break
         time.sleep(0.25)
     page = open_page(browser)

@@ -193,6 +193,11 @@ def test_tutorial_progress_is_remembered(server: str, browser: Browser) -> None:
     page.wait_for_selector("[data-testid=match-page][data-caught-up=yes] [data-testid=turn-indicator][data-my-turn=yes]")
     assert page.get_attribute("[data-testid=version]", "data-version") == "2"  # the two scripted plies replayed
     assert "можно захватить" in panel.inner_text()
+    goto(page, f"{server}/guide/arena")  # the guide page says how far the tutorial got
+    line = page.locator("[data-testid=tutorial-progress-line]")
+    line.wait_for()
+    assert line.get_attribute("data-done") == "no" and line.get_attribute("data-step") == "3"
+    assert "4" in line.inner_text()
     assert errors_of(page) == []
 
 

@@ -23,6 +23,13 @@ def _agents() -> Any:
     return ai.AGENT_SPECS
 
 
-ArenaGame.provide(agents=_agents, commands=cli.COMMANDS, notation_help=cli.NOTATION)
+def _analysis() -> Any:
+    # the endgame tables' exact values for the post-game analysis (imported on first use, like the players)
+    from . import analysis
+
+    return analysis.HOOKS
+
+
+ArenaGame.provide(agents=_agents, commands=cli.COMMANDS, notation_help=cli.NOTATION, analysis=_analysis)
 
 __all__ = ["GAME", "ArenaGame", "ArenaState"]

@@ -5,10 +5,10 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
-from . import ai, cli
+from . import ai, analysis, cli
 from .game import GAME, FullMetalGame
 
 FullMetalGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
-                      prompt_commands=cli.PROMPT_COMMANDS)
+                      prompt_commands=cli.PROMPT_COMMANDS, analysis=analysis.HOOKS)
 
 __all__ = ["GAME", "FullMetalGame"]

@@ -8,9 +8,21 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
+from typing import Any
+
+from spacetable.core.hooks import AnalysisHooks
+
 from . import ai, cli
 from .game import GAME, TrembleGame
+from .sampling import sample_action
 
-TrembleGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION)
+
+def _playout(state: Any, seat: int, rng: Any) -> dict[str, Any]:
+    # a random legal action drawn directly (TH-4.3), never listing the thousands of sealed plans
+    return sample_action(state, GAME.cards(state), seat, rng)
+
+
+TrembleGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
+                    analysis=AnalysisHooks(playout=_playout))
 
 __all__ = ["GAME", "TrembleGame"]

@@ -9,10 +9,13 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
+from spacetable.core.hooks import AnalysisHooks
+
 from . import ai, calculators, cli
 from .game import GAME, WorldsGame
 
+# the post-game analysis asks the WS-10 advisor (exact combat odds, best-response plans) for the preferred move
 WorldsGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
-                   calculators=calculators.CALCULATORS)
+                   calculators=calculators.CALCULATORS, analysis=AnalysisHooks(suggester="advisor"))
 
 __all__ = ["GAME", "WorldsGame"]

@@ -307,6 +307,9 @@ class RatingKeeper:
         more = len(rows) > limit
         rows = rows[:limit]
         players = await self.players_of([r["match_id"] for r in rows])
+        from ..learn.store import learn_store
+
+        hints = await learn_store(self.accounts.storage).hints_of([r["match_id"] for r in rows])
         out = []
         for r in rows:
             outcome = json.loads(r["outcome"]) if r["outcome"] else {}
@@ -314,7 +317,8 @@ class RatingKeeper:
                         "result": r["result"], "rated": bool(r["rated"]),
                         "rating_change": round(r["delta"], 3) if r["delta"] is not None else None,
                         "finished_at": r["finished_at"], "kind": outcome.get("kind"),
-                        "players": players.get(r["match_id"], []), "replay": f"/replay/{r['match_id']}"})
+                        "players": players.get(r["match_id"], []), "replay": f"/replay/{r['match_id']}",
+                        "hints": hints.get(r["match_id"], {}).get(r["seat"], 0)})
         return out, more
 
     async def players_of(self, match_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -373,4 +377,6 @@ class RatingKeeper:
                                          "ORDER BY at, id", a=account_id),
             "seeks": await read("SELECT id, game, config, rated, turn_seconds, min_rating, max_rating, status, match_id, "
                                 "seat, created_at FROM seeks WHERE account_id = :a ORDER BY created_at", a=account_id),
+            "tutorials": await read("SELECT game, step, done, updated_at FROM tutorial_progress WHERE account_id = :a "
+                                    "ORDER BY game", a=account_id),
         }

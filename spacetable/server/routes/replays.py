@@ -18,10 +18,13 @@ router = APIRouter()
 
 @router.get("/api/matches/{match_id}/replay")
 async def replay(match_id: str, c: Ctx) -> dict[str, Any]:
-    """A finished match's public log, and its seed (anyone can check the dice)."""
+    """A finished match's public log, and its seed (anyone can check the dice); ``hints``: the hints each seat
+    asked for (seat number as a string -> count; seats that asked none are absent)."""
     m = await c.service.finished(match_id)
+    used = await hints.hints_used(c.service, m.id)
     return {"match": m.summary(), "steps": m.version, "seed": m.seed,
-            "log": [entry_json(m, i, e, None) for i, e in enumerate(m.log)]}
+            "log": [entry_json(m, i, e, None) for i, e in enumerate(m.log)],
+            "hints": {str(k): v for k, v in sorted(used.items())}}
 
 
 @router.get("/api/matches/{match_id}/replay/{step}")
@@ -37,7 +40,7 @@ async def export(match_id: str, c: Ctx) -> dict[str, Any]:
     """The ``spacetable-match/1`` file of a finished match: config (player content included), seed, log."""
     m = await c.service.finished(match_id)
     record = c.service.record(m).to_json()
-    used = hints.hints_used(c.service, m.id)
+    used = await hints.hints_used(c.service, m.id)
     if used:
         record["meta"]["hints"] = {str(k): v for k, v in sorted(used.items())}
     return record

@@ -311,7 +311,7 @@ export function PlayerPage({ username, navigate, lobby }) {
     <table class="history" data-testid="history"><thead><tr><th scope="col">${t("account.game")}</th><th scope="col">${t("account.players")}</th>
       <th scope="col">${t("account.result")}</th><th scope="col">${t("account.rating")}</th><th scope="col">${t("account.replay")}</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr key=${r.match_id + r.seat}><td>${r.game}</td><td>${r.players.map((x) => x.name).join(", ")}</td>
-        <td>${r.result === "win" ? t("account.result_win") : r.result === "loss" ? t("account.result_loss") : t("account.result_draw")}</td><td>${r.rated ? pct(r.rating_change) : t("account.casual")}</td>
+        <td>${r.result === "win" ? t("account.result_win") : r.result === "loss" ? t("account.result_loss") : t("account.result_draw")}</td><td>${r.rated ? pct(r.rating_change) : t("account.casual")}${r.hints ? html`<br /><small data-testid="history-hints">${t("learn.hints_used", { n: r.hints })}</small>` : null}</td>
         <td><a href=${r.replay} onClick=${go(r.replay)}>${t("account.replay")}</a></td></tr>`)}</tbody></table>
     <p><a href=${`/api/players/${encodeURIComponent(username)}/history?format=csv&limit=200&${query()}`} download data-testid="export-csv">CSV</a> ·
       <a href=${`/api/players/${encodeURIComponent(username)}/history?limit=200&${query()}`} download data-testid="export-json">JSON</a></p>

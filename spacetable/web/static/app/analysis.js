@@ -42,8 +42,12 @@ export function Chart({ result, colourOf, seatName }) {
         stroke="currentColor" stroke-opacity="0.3" stroke-dasharray="2 3" />`)}
       ${series.map((s, seat) => html`<polyline fill="none" stroke-width="2" stroke=${colourOf(seat)}
         points=${s.map((c, i) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(" ")}><title>${seatName(seat)}</title></polyline>`)}
+      ${flaggedOf(result).filter((p) => series[p.seat] && series[p.seat].length > p.index).map((p) => html`<circle
+        class="best-mark" data-testid="analysis-best-mark" data-move=${p.index + 1} cx=${x(p.index).toFixed(1)}
+        cy=${y(series[p.seat][p.index]).toFixed(1)} r="4" fill="none" stroke-width="2" stroke=${colourOf(p.seat)}><title>${
+        t("analysis.move", { n: p.index + 1 })}: ${t("analysis.preferred", { move: p.preferred })}</title></circle>`)}
     </svg>
-    <figcaption class="muted small">${t("analysis.chart")} · ${t("analysis.chance_marks")}</figcaption>
+    <figcaption class="muted small">${t("analysis.chart")} · ${t("analysis.chance_marks")} · ${t("analysis.best_marks")}</figcaption>
   </figure>`;
 }
 
@@ -71,7 +75,7 @@ export function AnalysisPanel({ matchId, seatName, colourOf, onPick }) {
       <h4>${t("analysis.flagged")}</h4>
       ${flagged.length ? html`<ol class="analysis-flags" data-testid="analysis-flags">${flagged.map((p) => html`<li>
         <button type="button" class="linklike" onClick=${() => onPick(p.index + 1)}>${t("analysis.move", { n: p.index + 1 })}</button>
-        <b>${seatName(p.seat, { you: false })}</b>: ${p.move} — ${t("analysis.preferred", { move: p.preferred })}
+        <b>${seatName(p.seat, { you: false })}</b>: ${p.move} — <span data-testid="analysis-preferred">${t("analysis.preferred", { move: p.preferred })}</span>
         <span class="loss">${t("analysis.loss", { points: Math.round(100 * p.loss) })}</span></li>`)}</ol>`
         : html`<p class="muted">${t("analysis.none")}</p>`}` : null}
   </section>`;

@@ -10,6 +10,7 @@ import { NO_HL } from "./kit.js";
 import { loadRenderer } from "./renderers.js";
 import { parseRuleUrl, setRuleOpener } from "./rules.js";
 import { Button } from "./ui.js";
+import { ProgressLine } from "./progress.js";
 
 const guides = {};
 
@@ -139,6 +140,7 @@ export function GuidePage({ gameId, lobby, lang, navigate }) {
           onClick=${(e) => { e.preventDefault(); navigate("/tutorial/" + gameId); }} />` : null}
         <${Button} icon="home" label=${t("nav.lobby")} href="/" testid="guide-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }} />
       </div></header>
+    ${game && game.tutorial ? html`<${ProgressLine} game=${gameId} />` : null}
     <${GuideBody} gameId=${gameId} guide=${guide} at=${at} />
   </article>`;
 }

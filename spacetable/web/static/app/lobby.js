@@ -9,6 +9,7 @@ import { t, tMaybe } from "./i18n.js";
 import { Icon } from "./icons.js";
 import { Button, CopyField, Fold, notify, notifyError } from "./ui.js";
 import { ClockChoice, LobbySocial, postChallenge, postSeek } from "./social.js";
+import { tutorialProgress } from "./progress.js";
 
 const PAGE = 6;
 
@@ -33,7 +34,8 @@ function GameCard({ g, selected, onSelect }) {
         <span class="game-card-meta">${playersText(g)} · ${tMaybe(`game.${g.id}.length`) || ""}</span></span>
     </button>
     ${g.guide || g.tutorial ? html`<span class="game-card-rules">
-      ${g.tutorial ? html`<a href=${"/tutorial/" + g.id} data-testid=${"learn-link-" + g.id}><${Icon} name="play" size=${16} /> ${t("lobby.learn")}</a>` : null}
+      ${g.tutorial ? html`<a href=${"/tutorial/" + g.id} data-testid=${"learn-link-" + g.id}><${Icon} name="play" size=${16} /> ${t("lobby.learn")}${
+        (tutorialProgress()[g.id] || {}).done ? html` <span class="tag" data-testid=${"learn-done-" + g.id}>✓ ${t("tutorial.progress_done")}</span>` : null}</a>` : null}
       ${g.guide ? html`<a href=${"/guide/" + g.id} target="_blank" rel="noopener" data-testid=${"rules-link-" + g.id}>
         <${Icon} name="book" size=${16} /> ${t("lobby.rules")}</a>` : null}</span>` : null}
   </li>`;

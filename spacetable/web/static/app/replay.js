@@ -118,6 +118,8 @@ export function ReplayPage({ matchId, lobby, navigate, lang }) {
       ${step === meta.steps && m.outcome ? html`<${Result} match=${m} mySeat=${cred ? cred.seat : null} seatName=${seatName} renderer=${renderer}
         view=${view} navigate=${navigate} matchId=${matchId} />` : null}
       ${renderer.Status ? html`<${renderer.Status} ...${props} />` : null}
+      ${meta.hints && Object.keys(meta.hints).length ? html`<p class="muted small" data-testid="replay-hints">${t("learn.hints_by_seat",
+        { list: Object.entries(meta.hints).map(([s, n]) => `${seatName(Number(s), { you: false })}: ${n}`).join(", ") })}</p>` : null}
       <${Log} log=${meta.log} seatName=${seatName} colourOf=${colourOf} current=${step - 1} onPick=${go} />
       ${m.status === "finished" ? html`<${AnalysisPanel} matchId=${matchId} seatName=${seatName} colourOf=${colourOf} onPick=${go} />` : null}
       <div class="controls card">

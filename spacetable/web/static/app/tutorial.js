@@ -14,24 +14,16 @@
 //   {id, opponent}                         – the scripted opponent plays `opponent` while the text is read;
 //   {id, final: true}                      – the end: hand over to a real game against the easy computer.
 // The match is a real server match (fixed config and seed, both seats held by this page): every rule is the
-// engine's. Progress is remembered in the browser (localStorage "spacetable.tutorials"): a tutorial resumes at the
-// step it was left by replaying the scripted actions, and a finished one is marked done on the lobby's card.
+// engine's. Progress is remembered in the browser and, when signed in, with the account (progress.js): a tutorial
+// resumes at the step it was left by replaying the scripted actions, and a finished one is marked done.
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { api, rememberSeat, seatLink } from "./api.js";
 import { t } from "./i18n.js";
 import { MatchPage } from "./match.js";
 import { Button, notifyError } from "./ui.js";
+import { saveProgress as keepProgress, tutorialProgress, useTutorialProgress } from "./progress.js";
 
-const STORE = "spacetable.tutorials";
-
-export function tutorialProgress() {
-  try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch { return {}; }
-}
-function saveProgress(game, patch) {
-  const all = tutorialProgress();
-  all[game] = { ...(all[game] || {}), ...patch };
-  try { localStorage.setItem(STORE, JSON.stringify(all)); } catch { /* private mode */ }
-}
+export { tutorialProgress };
 
 function fetchJson(url) {
   return fetch(url).then((r) => { if (!r.ok) throw new Error(String(r.status)); return r.json(); });
@@ -78,6 +70,7 @@ export function TutorialPage({ gameId, lobby, lang, navigate }) {
   const [busy, setBusy] = useState(false);
   const st = useRef({ start: 0, waiting: null, sent: false, idx: 0, version: 0 });
   const game = lobby.find((g) => g.id === gameId);
+  const saved = useTutorialProgress(gameId);
 
   useEffect(() => {
     fetchJson(`/static/tutorials/${encodeURIComponent(gameId)}.json`).then(setScript).catch(setError);
@@ -91,6 +84,7 @@ export function TutorialPage({ gameId, lobby, lang, navigate }) {
   const tx = (key, fallback) => (texts && texts[key]) || fallback || key;
   const steps = script ? script.steps : [];
   const step = steps[idx] || null;
+  const saveProgress = (g, patch) => keepProgress(g, { ...patch, steps: steps.length });
   const opponent = script ? 1 - (script.player || 0) : 1;
   useHighlight(match && step && step.expect ? step.highlight : []);
 
@@ -180,7 +174,6 @@ export function TutorialPage({ gameId, lobby, lang, navigate }) {
   if (!script || !texts) return html`<div class="loading card" aria-busy="true"></div>`;
   const title = tx("title", t("tutorial.title"));
   if (!match) {
-    const saved = tutorialProgress()[gameId] || {};
     return html`<article class="card tutorial-intro" data-testid="tutorial-intro" data-game=${gameId}>
       <h1>${title}</h1>
       <p>${tx("intro")}</p>
