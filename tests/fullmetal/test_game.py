@@ -201,6 +201,25 @@ def test_resign_during_landing_lets_the_others_play() -> None:
     assert s.phase == "play" and quitter not in s.order and len(s.order) == 2
 
 
+@pytest.mark.rule("FM-D21")
+@pytest.mark.parametrize("phase", ["land", "deploy"])
+def test_everyone_resigning_ends_the_game(phase: str) -> None:
+    """FM-D21: when every player has resigned (here while landing, or in the sealed deployment, where nobody had
+    sealed), nobody is left to act and the game is over with an outcome (it used to wait for nobody forever)."""
+    s = GAME.initial_state(GAME.normalize_config({"players": 2}), 3)
+    while s.phase != phase:
+        p = GAME.to_act(s)[0]
+        s = GAME.apply(s, p, GAME.legal_actions(s, p)[0])
+    first = GAME.to_act(s)[0]
+    s = GAME.apply(s, first, {"type": "resign"})
+    second = 1 - first
+    assert s.phase != "over" and GAME.outcome(s) is None
+    s = GAME.apply(s, second, {"type": "resign"})
+    assert s.phase == "over" and GAME.to_act(s) == ()
+    out = GAME.outcome(s)
+    assert out is not None and out.winners == (second,)  # the one who stayed longer ranks first
+
+
 def test_cli_ai_game_and_simulate(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
     """`spacetable play fullmetal` with AI seats only plays a whole game; `simulate` reports wins; SVG/.fmp outputs."""
     svg = tmp_path / "b.svg"

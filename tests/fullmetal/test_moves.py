@@ -178,7 +178,8 @@ def test_sub_seeds_come_from_seed_for_and_keep_their_values() -> None:
 #: The package's modules in import order: each imports only modules listed before it.
 ORDER = ["terrain", "fmp", "mapgen", "variants", "state", "ap", "tides", "firezones", "pontoons", "movement",
          "mountains", "transport", "building", "fire", "capture", "endgame", "spaceship", "setup", "flow", "legal",
-         "clock", "notation", "render", "game", "scenario", "commander", "planner", "ai", "cli", "__init__"]
+         "clock", "notation", "render", "game", "scenario", "commander", "planner", "analysis", "ai", "cli",
+         "__init__"]
 
 
 def test_modules_import_only_earlier_modules_and_at_the_top() -> None:

@@ -189,6 +189,10 @@ def resign(s: FMState, player: int, action: dict[str, Any]) -> None:
     s.eliminated[player] = s.lot_counter_next()
     s.resigned[player] = True
     s.saved[player] = s.pool[player] = 0
+    if all(e >= 0 for e in s.eliminated):  # the last player still in resigned: nobody is left to play (FM-D21)
+        s.sealed = SealedCommits()
+        s.phase = "over"
+        return
     if s.phase in ("deploy", "depart") and player in s.sealed.required:
         s.sealed.required.remove(player)
         s.sealed.commits.pop(player, None)
