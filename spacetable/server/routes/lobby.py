@@ -91,7 +91,8 @@ async def create_match(body: CreateMatch, c: Ctx, client: Client) -> dict[str, A
     await c.limiter.hit("create", client)
     m, token = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                       body.turn_seconds, body.open_seed, body.join_seat, body.player_name,
-                                      client=client)
+                                      client=client, clock=body.clock.model_dump(exclude_none=True) if body.clock else None,
+                                      lapse=body.lapse, lapse_agent=body.lapse_agent)
     out: dict[str, Any] = {"match": m.summary()}
     if token is not None and body.join_seat is not None:
         out.update(seat=body.join_seat, token=token, link=seat_link(m.id, body.join_seat, token))
