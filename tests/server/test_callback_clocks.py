@@ -203,7 +203,7 @@ def accounts_table(c: TestClient, box: Mailbox) -> tuple[TestClient, str, str, s
     return bob, csrf_a, csrf_b, mid, token_a, r.json()["token"]
 
 
-def test_vacation_pauses_a_correspondence_clock(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:
+def test_vacation_pauses_a_correspondence_clock(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
     box, port = mailbox
     with TestClient(make_app(sqlite_url, port)) as ann:
         bob, csrf_a, _csrf_b, mid, _ta, _tb = accounts_table(ann, box)
@@ -231,7 +231,7 @@ def test_vacation_pauses_a_correspondence_clock(nim: None, sqlite_url: str, mail
         assert s["status"] == "finished" and s["outcome"]["winners"] == [1]
 
 
-def test_account_bound_in_the_join_transaction(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:
+def test_account_bound_in_the_join_transaction(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
     """The watchers run as soon as the join that starts the match is committed: the joining account must already
     be bound to its seat then, or its first notification would be lost."""
     box, port = mailbox
@@ -239,7 +239,7 @@ def test_account_bound_in_the_join_transaction(nim: None, sqlite_url: str, mailb
         service = ann.app.state.service  # type: ignore[attr-defined]
         seen: list[dict[int, str]] = []
         service.watchers.insert(0, lambda m, seat, action: seen.append(seat_accounts(service.engine, m.id)))
-        _bob, _csrf_a, _csrf_b, mid, _ta, _tb = accounts_table(ann, box)
+        accounts_table(ann, box)
         assert len(seen) == 2 and set(seen[0]) == {0} and set(seen[1]) == {0, 1}
 
 
@@ -248,10 +248,10 @@ def spectator_post(c: TestClient, mid: str, csrf: str | None, **body: Any) -> An
     return c.post(f"/api/matches/{mid}/chat", json={"room": "spectators", **body}, headers=headers)
 
 
-def test_spectators_chat(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:
+def test_spectators_chat(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
     box, port = mailbox
     with TestClient(make_app(sqlite_url, port)) as ann:
-        bob, csrf_a, csrf_b, mid, ta, _tb = accounts_table(ann, box)
+        bob, csrf_a, _csrf_b, mid, ta, _tb = accounts_table(ann, box)
         eve = browser(ann)
         csrf_e = signup(eve, box, "eve@example.org", "eve")
         guest = browser(ann)
