@@ -11,6 +11,7 @@ from spacetable import __version__
 from spacetable.core import catalog
 from spacetable.games import available, get_game
 
+from ..absence import has_pass
 from ..ai import agent_registry
 from ..errors import error_body
 from ..meter import METER
@@ -63,6 +64,7 @@ async def games() -> list[dict[str, Any]]:
             "hidden_information": g.hidden_information, "stochastic": g.stochastic,
             "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
             "catalog": catalog.listing().get(gid, {}),
+            "lapse_pass": has_pass(g),  # issue 21: the rules name a move for an absent seat
         })
     return out
 
