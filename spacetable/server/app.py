@@ -154,6 +154,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
         await notifier.stop()
+        if account_service.mailer is not None:
+            account_service.mailer.close()  # the kept relay connections
         await ratings.stop()
         await service.stop()
 

@@ -7,6 +7,7 @@ lost)."""
 
 from __future__ import annotations
 
+import socket
 import time
 from typing import Any
 
@@ -283,3 +284,28 @@ def test_spectators_chat(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int
         solo = create(ann, "nim", ai_seats={"0": None, "1": None})["match"]["id"]
         r = spectator_post(eve, solo, csrf_e, text="hello")
         assert r.status_code == 409 and r.json()["error"]["code"] == "chat_off"
+
+
+def test_mailer_reuses_relay_connections(mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
+    """Mails go over kept connections to the relay (one for many messages); a kept connection the relay dropped
+    is replaced once, and the message still arrives."""
+    import asyncio
+
+    from spacetable.server.mail import Mailer, SmtpRelay
+
+    box, port = mailbox
+    mailer = Mailer(SmtpRelay("127.0.0.1", port), "table@example.org")
+
+    async def send(n: int) -> None:
+        for i in range(n):
+            await mailer.send(f"p{i}@example.org", f"m{i}", "hello")
+
+    asyncio.run(send(5))
+    assert mailer.sent == 5 and mailer.connections == 1
+    mailer._idle[0][0].sock.shutdown(socket.SHUT_RDWR)  # the relay (or the network) dropped the kept connection
+    asyncio.run(send(2))
+    mailer.close()
+    deadline = time.monotonic() + 60
+    while len(box.messages) < 7 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(box.messages) == 7 and mailer.connections == 2
