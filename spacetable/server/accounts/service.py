@@ -605,7 +605,7 @@ class AccountService:
                                  {"n": DELETED_NAME, "m": r["match_id"], "s": r["seat"]})
             await tx.execute("UPDATE account_seats SET account_id = NULL WHERE account_id = :a", {"a": account_id})
             for table in ("account_results", "rating_history", "ratings", "passkeys", "account_tokens",
-                          "account_sessions"):
+                          "account_sessions", "account_vacations"):
                 await tx.execute(f"DELETE FROM {table} WHERE account_id = :a", {"a": account_id})
             await tx.execute("DELETE FROM accounts WHERE id = :a", {"a": account_id})
             return seats
