@@ -111,40 +111,55 @@ def fanout(args: argparse.Namespace) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------------------------- chat under load
-async def crowd(base: str, users: int, chatters: int, chat: bool, every: float, ramp: float, seconds: float) -> dict[str, Any]:
-    """The connected users: chatters seated in their own matches (chatting if ``chat``), the others spectators."""
-    import json
+def chat_tables(base: str, chatters: int) -> list[tuple[str, int, str]]:
+    """The chatters' own matches (two people each: the players' chat is open), made once before the runs."""
+    import httpx
+
+    seats: list[tuple[str, int, str]] = []
+    with httpx.Client(base_url=base, timeout=120) as http:
+        for _ in range(chatters // 2):
+            r = http.post("/api/matches", json={"game": "arena", "join_seat": 0}).json()
+            mid = r["match"]["id"]
+            t1 = http.post(f"/api/matches/{mid}/seats/1/join", json={}).json()["token"]
+            seats += [(mid, 0, r["token"]), (mid, 1, t1)]
+    return seats
+
+
+async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
+                seconds: float) -> dict[str, Any]:
+    """The connected users: chatters seated in their own matches (chatting if ``chat``), the others spectators of
+    the matches playing."""
     import random
 
     import httpx
     from websockets.asyncio.client import connect
 
     ws_base = base.replace("http://", "ws://")
-    out: dict[str, Any] = {"posted": 0, "refused": 0, "reads": 0, "sockets": 0, "chat_lat": []}
-    stop = time.perf_counter() + ramp + seconds
+    out: dict[str, Any] = {"posted": 0, "refused": 0, "reads": 0, "sockets": 0, "chat_lat": [], "errors": {}}
     window = time.perf_counter() + ramp
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=64)) as http:
-        seats: list[tuple[str, int, str]] = []
-        for _ in range(chatters // 2):
-            r = (await http.post("/api/matches", json={"game": "arena", "join_seat": 0})).json()
-            mid = r["match"]["id"]
-            t1 = (await http.post(f"/api/matches/{mid}/seats/1/join", json={})).json()["token"]
-            seats += [(mid, 0, r["token"]), (mid, 1, t1)]
+    stop = window + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         await asyncio.sleep(ramp / 2)  # the playing tables have started their matches
+        own = {s[0] for s in seats}
         running = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
-                   if m["id"] not in {s[0] for s in seats}] or [s[0] for s in seats]
+                   if m["id"] not in own] or sorted(own)
+
+        def failed(exc: BaseException) -> None:
+            out["refused"] += 1
+            name = type(exc).__name__
+            out["errors"][name] = out["errors"].get(name, 0) + 1
 
         async def hold(url: str) -> None:
             try:
-                async with connect(url, max_size=None, compression=None) as ws:
+                async with connect(url, max_size=None, compression=None, open_timeout=120) as ws:
                     out["sockets"] += 1
                     while time.perf_counter() < stop:
                         try:
                             await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
                         except TimeoutError:
                             break
-            except Exception:
-                out["refused"] += 1
+            except Exception as exc:
+                failed(exc)
 
         async def chatter(mid: str, seat: int, token: str, rng: random.Random) -> None:
             headers = {"X-Seat-Token": token}
@@ -153,19 +168,23 @@ async def crowd(base: str, users: int, chatters: int, chat: bool, every: float, 
             while time.perf_counter() < stop:
                 if chat:
                     t = time.perf_counter()
-                    r = await http.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": f"gl hf {rng.random():.6f}"},
-                                        headers=headers)
-                    if r.status_code == 201:
-                        out["posted"] += 1
-                        if t >= window:
-                            out["chat_lat"].append(time.perf_counter() - t)
-                    else:
-                        out["refused"] += 1
-                    if time.perf_counter() - last_read >= 4:
-                        last_read = time.perf_counter()
-                        await http.get(f"/api/matches/{mid}/chat", params={"room": "players", "seat": seat},
-                                       headers=headers)
-                        out["reads"] += 1
+                    try:
+                        r = await http.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": f"gl hf {rng.random():.6f}"},
+                                            headers=headers)
+                        if r.status_code == 201:
+                            out["posted"] += 1
+                            if t >= window:
+                                out["chat_lat"].append(time.perf_counter() - t)
+                        else:
+                            out["refused"] += 1
+                            out["errors"][str(r.status_code)] = out["errors"].get(str(r.status_code), 0) + 1
+                        if time.perf_counter() - last_read >= 4:
+                            last_read = time.perf_counter()
+                            await http.get(f"/api/matches/{mid}/chat", params={"room": "players", "seat": seat},
+                                           headers=headers)
+                            out["reads"] += 1
+                    except Exception as exc:
+                        failed(exc)
                 await asyncio.sleep(every * rng.uniform(0.8, 1.2))
 
         tasks = [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}") for mid, seat, token in seats]
@@ -173,13 +192,12 @@ async def crowd(base: str, users: int, chatters: int, chat: bool, every: float, 
         rng = random.Random(7)
         tasks += [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
         await asyncio.gather(*tasks)
-    out["chat_lat"] = json.loads(json.dumps(out["chat_lat"]))
     return out
 
 
-def crowd_process(base: str, users: int, chatters: int, chat: bool, every: float, ramp: float,
+def crowd_process(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
                   seconds: float) -> dict[str, Any]:
-    return asyncio.run(crowd(base, users, chatters, chat, every, ramp, seconds))
+    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds))
 
 
 def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
@@ -194,10 +212,11 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
     load_args = argparse.Namespace(client_procs=1, game="arena", config="{}", client="sansio", texts=False)
     rows = []
     try:
+        seats = chat_tables(base, args.chatters)
         for chat in (False, True):
             cpu0 = sl.cpu_seconds(server.pid)
             with mp.get_context("spawn").Pool(1) as pool:
-                people = pool.apply_async(crowd_process, (base, args.users, args.chatters, chat, args.chat_every,
+                people = pool.apply_async(crowd_process, (base, args.users, seats, chat, args.chat_every,
                                                           args.ramp, args.seconds))
                 stats = sl.run_phase([base], load_args, args.matches, args.seconds, args.think_ms / 1000, args.ramp)
                 got = people.get(timeout=args.ramp + args.seconds + 300)
@@ -213,6 +232,8 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
                 "post p99 ms": f"{sl.pct(chat_lat, 0.99):.1f}" if chat_lat else "-",
                 "refused": str(got["refused"] + stats.errors), "server CPU s": f"{cpu:.1f}",
             })
+            if got["errors"]:
+                print(f"chat {'on' if chat else 'off'}: refusals and errors by kind: {got['errors']}")
     finally:
         server.terminate()
         server.wait(timeout=30)
