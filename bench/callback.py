@@ -136,12 +136,13 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
 
     ws_base = base.replace("http://", "ws://")
     out: dict[str, Any] = {"posted": 0, "refused": 0, "reads": 0, "sockets": 0, "chat_lat": [], "errors": {}}
-    window = time.perf_counter() + ramp
+    begun = time.perf_counter()
+    window = begun + ramp
     stop = window + seconds
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=64)) as http:
         await asyncio.sleep(ramp / 2)  # the playing tables have started their matches
         own = {s[0] for s in seats}
-        running = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
+        running: list[str] = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
                    if m["id"] not in own] or sorted(own)
 
         def failed(exc: BaseException) -> None:
@@ -149,17 +150,38 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
             name = type(exc).__name__
             out["errors"][name] = out["errors"].get(name, 0) + 1
 
-        async def hold(url: str) -> None:
-            try:
-                async with connect(url, max_size=None, compression=None, open_timeout=120) as ws:
-                    out["sockets"] += 1
-                    while time.perf_counter() < stop:
-                        try:
-                            await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
-                        except TimeoutError:
-                            break
-            except Exception as exc:
-                failed(exc)
+        async def refresh() -> None:  # the matches playing now (the tables start new ones as old ones end)
+            while time.perf_counter() < stop:
+                await asyncio.sleep(5)
+                try:
+                    found = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
+                             if m["id"] not in own]
+                except Exception as exc:
+                    failed(exc)
+                    continue
+                if found:
+                    running[:] = found
+
+        async def hold(url: str | None, k: int) -> None:
+            """One connected user: a chatter's seat (``url``), or a spectator of a playing match, who moves on to
+            another playing match when theirs is over."""
+            while time.perf_counter() < stop:
+                target = url or f"{ws_base}/ws/matches/{running[k % len(running)]}"
+                try:
+                    async with connect(target, max_size=None, compression=None, open_timeout=120) as ws:
+                        out["sockets"] += 1
+                        out["connected s"] = round(time.perf_counter() - begun, 1)
+                        while time.perf_counter() < stop:
+                            try:
+                                msg = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
+                            except TimeoutError:
+                                return
+                            if url is None and '"finished"' in msg and '"status":"finished"' in msg.replace(" ", ""):
+                                k += 7
+                                break
+                except Exception as exc:
+                    failed(exc)
+                    await asyncio.sleep(1)
 
         async def chatter(mid: str, seat: int, token: str, rng: random.Random) -> None:
             headers = {"X-Seat-Token": token}
@@ -168,6 +190,7 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
             while time.perf_counter() < stop:
                 if chat:
                     t = time.perf_counter()
+                    out.setdefault("first post s", round(t - begun, 1))
                     try:
                         r = await http.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": f"gl hf {rng.random():.6f}"},
                                             headers=headers)
@@ -187,11 +210,11 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                         failed(exc)
                 await asyncio.sleep(every * rng.uniform(0.8, 1.2))
 
-        tasks = [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}") for mid, seat, token in seats]
-        tasks += [hold(f"{ws_base}/ws/matches/{running[i % len(running)]}") for i in range(users - len(seats))]
         rng = random.Random(7)
-        tasks += [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
-        await asyncio.gather(*tasks)
+        tasks = [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
+        tasks += [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}", 0) for mid, seat, token in seats]
+        tasks += [hold(None, i) for i in range(users - len(seats))]
+        await asyncio.gather(refresh(), *tasks)
     return out
 
 
@@ -225,15 +248,16 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
             chat_lat = sorted(got["chat_lat"])
             rows.append({
                 "chat": "on" if chat else "off", "matches": str(args.matches), "users": str(args.users),
-                "sockets held": str(got["sockets"]), "chatters": str(args.chatters),
+                "ws connections": str(got["sockets"]), "chatters": str(args.chatters),
                 "actions/s": f"{stats.actions / args.seconds:,.0f}",
                 "act p50 ms": f"{sl.pct(lat, 0.5):.1f}" if lat else "-", "act p99 ms": f"{sl.pct(lat, 0.99):.1f}" if lat else "-",
                 "chat msgs": str(got["posted"]), "chat reads": str(got["reads"]),
                 "post p99 ms": f"{sl.pct(chat_lat, 0.99):.1f}" if chat_lat else "-",
                 "refused": str(got["refused"] + stats.errors), "server CPU s": f"{cpu:.1f}",
             })
-            if got["errors"]:
-                print(f"chat {'on' if chat else 'off'}: refusals and errors by kind: {got['errors']}")
+            print(f"chat {'on' if chat else 'off'}: last socket connected after {got.get('connected s')} s, first post "
+                  f"after {got.get('first post s')} s (window {args.ramp:g}..{args.ramp + args.seconds:g} s); "
+                  f"errors by kind: {got['errors']}")
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -252,7 +276,7 @@ def main() -> int:
     ap.add_argument("--chat-every", type=float, default=5.0)
     ap.add_argument("--think-ms", type=float, default=150.0)
     ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--ramp", type=float, default=6.0)
+    ap.add_argument("--ramp", type=float, default=30.0, help="seconds before the measured window (the users connect)")
     args = ap.parse_args()
     if args.part in ("chat", "all"):
         rows = chat_load(args)
