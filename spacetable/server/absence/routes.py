@@ -19,6 +19,7 @@ from pydantic import Field
 
 from ..clocks import seat_banks
 from ..routes.accounts import Signed, Writer
+from ..routes.deps import Client, Ctx
 from ..routes.schemas import Body
 from . import Lapses, Vacations
 
@@ -63,7 +64,9 @@ async def get_lapse(match_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/matches/{match_id}/claim")
-async def claim(match_id: str, body: ClaimBody, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+async def claim(match_id: str, body: ClaimBody, request: Request, c: Ctx, client: Client,
+                x_seat_token: SeatToken = None) -> dict[str, Any]:
+    await c.limiter.hit("act", client)  # a claim plays an action: the play rate limit
     return await lapses(request).claim(match_id, body.seat, x_seat_token)
 
 
