@@ -18,10 +18,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("matches") as batch:
-        batch.add_column(sa.Column("clock_kind", sa.String(12), nullable=True))
-        batch.add_column(sa.Column("clock_increment", sa.Float, nullable=True))
-        batch.add_column(sa.Column("started_at", sa.Float, nullable=True))
+    # plain ALTER TABLE (SQLite 3.35+ drops columns too): no table copy, so the seats' and actions' foreign keys
+    # to ``matches`` stay as they are
+    op.add_column("matches", sa.Column("clock_kind", sa.String(12), nullable=True))
+    op.add_column("matches", sa.Column("clock_increment", sa.Float, nullable=True))
+    op.add_column("matches", sa.Column("started_at", sa.Float, nullable=True))
     op.create_table(
         "account_vacations",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -35,7 +36,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("account_vacations")
-    with op.batch_alter_table("matches") as batch:
-        batch.drop_column("started_at")
-        batch.drop_column("clock_increment")
-        batch.drop_column("clock_kind")
+    for column in ("started_at", "clock_increment", "clock_kind"):
+        op.drop_column("matches", column)
