@@ -1,17 +1,24 @@
-"""Notification fan-out benchmark (issue 21): ``--events`` "your turn" events, each for its own account with one Web
-Push subscription and e-mail on, stored and delivered by one process's :class:`Notifier` to a push service and an
-SMTP server on loopback (the test push service checks every VAPID signature and decrypts every payload, as a real
-push service and browser would; aiosmtpd receives every mail).
+"""Called-back benchmarks (issue 21), figures printed, never asserted.
 
-Prints the time to store the events (one transaction per batch of 500), the time until every push and mail was
-delivered, and deliveries per second. Target (issue 21): 10,000 events under 60 s with one process. The database
-is a SQLite file in a temporary folder unless ``--database-url`` names another. Figures are printed, never asserted.
+**Fan-out** (``--part fanout``): ``--events`` "your turn" events, each for its own account with one Web Push
+subscription and e-mail on, stored and delivered by one process's :class:`Notifier` to a push service and an SMTP
+server on loopback (the test push service checks every VAPID signature and decrypts every payload, as a real push
+service and browser would; aiosmtpd receives every mail). Prints the time to store the events (one transaction per
+batch of 500), the time until every push and mail was delivered, deliveries per second, and the SMTP connections
+the mailer opened (it keeps and reuses them: ``server/mail.py``). Target: 10,000 events under 60 s with one
+process. The database is a SQLite file in a temporary folder unless ``--database-url`` names another.
 
-    .venv/bin/python bench/callback.py                  # 10,000 events
-    .venv/bin/python bench/callback.py --events 1000    # a quicker run
+**Chat under load** (``--part chat``): one server process (``spacetable serve`` on SQLite) with ``--matches``
+matches playing (``bench/server_load.py``'s WebSocket tables, paced: ``--think-ms``), and ``--users`` connected
+users in another process: ``--chatters`` of them seated in their own two-player matches (two per match), each
+writing one message every ``--chat-every`` seconds in the players' chat and reading it every 4 s as the match page
+does; the rest watching the playing matches as spectators (WebSocket). The same run is made twice: the chatters
+silent, then chatting; the table compares the action round trip (p50/p99). Target: act p99 with chat within 20 %
+of the run without.
 
-Not measured here (not built): the chat load figure of the issue (1,000 connected users, 200 chatting while 200
-matches play, act p99 with and without chat).
+    .venv/bin/python bench/callback.py                        # both parts
+    .venv/bin/python bench/callback.py --part fanout --events 1000
+    .venv/bin/python bench/callback.py --part chat --seconds 10
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from aiosmtpd.controller import Controller  # noqa: E402
 from sqlalchemy import text  # noqa: E402
@@ -46,12 +54,7 @@ class Count:
         return "250 OK"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--events", type=int, default=10_000)
-    ap.add_argument("--database-url")
-    ap.add_argument("--concurrency", type=int, default=16)
-    args = ap.parse_args()
+def fanout(args: argparse.Namespace) -> dict[str, str]:
     tmp = tempfile.mkdtemp(prefix="callback-bench-")
     url = args.database_url or f"sqlite:///{tmp}/bench.sqlite3"
     engine = make_engine(url)
@@ -78,9 +81,10 @@ def main() -> int:
                               "1, 'running', 1, 1.0, 0, 0, false, '[0]', 0, 0)"), {"m": f"m{i}"})
     print(f"set-up: {args.events} accounts, subscriptions and matches in {time.perf_counter() - t0:.1f} s")
     contacts = {a: Contact(f"{a}@example.org", "en") for a in accounts}
+    mailer = Mailer(SmtpRelay("127.0.0.1", port), "table@example.org")
     notifier = Notifier(engine, NotifyConfig(public_url="https://tables.example.org", push_allow_insecure_loopback=True,
                                              batch=200, concurrency=args.concurrency),
-                        contacts.get, Mailer(SmtpRelay("127.0.0.1", port), "table@example.org"))
+                        contacts.get, mailer)
 
     async def run() -> tuple[float, float]:
         notifier.vapid = await asyncio.to_thread(push.Vapid.load, engine)
@@ -95,14 +99,209 @@ def main() -> int:
         return stored, time.perf_counter() - start
 
     stored, total = asyncio.run(run())
+    mailer.close()
     smtp.stop()
     ps.stop()
     counts = store.counts(engine)
     n = args.events
-    print(f"stored {n} events ({2 * n} deliveries) in {stored:.1f} s")
-    print(f"delivered: {len(ps.received)} pushes (rejected {len(ps.rejected)}), {box.n} mails; outbox {counts}")
-    print(f"fan-out of {n} 'your turn' events: {total:.1f} s in all ({2 * n / total:.0f} deliveries/s); target: under 60 s")
+    print(f"stored {n} events ({2 * n} deliveries) in {stored:.1f} s; outbox {counts}")
+    return {"events": f"{n:,}", "store s": f"{stored:.1f}", "all delivered s": f"{total:.1f}",
+            "deliveries/s": f"{2 * n / total:,.0f}", "pushes": f"{len(ps.received):,}", "push rejected": str(len(ps.rejected)),
+            "mails": f"{box.n:,}", "SMTP connections": str(mailer.connections), "target": "< 60 s"}
+
+
+# ------------------------------------------------------------------------------------------- chat under load
+def chat_tables(base: str, chatters: int) -> list[tuple[str, int, str]]:
+    """The chatters' own matches (two people each: the players' chat is open), made once before the runs."""
+    import httpx
+
+    seats: list[tuple[str, int, str]] = []
+    with httpx.Client(base_url=base, timeout=120) as http:
+        for _ in range(chatters // 2):
+            r = http.post("/api/matches", json={"game": "arena", "join_seat": 0}).json()
+            mid = r["match"]["id"]
+            t1 = http.post(f"/api/matches/{mid}/seats/1/join", json={}).json()["token"]
+            seats += [(mid, 0, r["token"]), (mid, 1, t1)]
+    return seats
+
+
+async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
+                seconds: float) -> dict[str, Any]:
+    """The connected users: chatters seated in their own matches (chatting if ``chat``), the others spectators of
+    the matches playing."""
+    import random
+
+    import httpx
+    from websockets.asyncio.client import connect
+
+    ws_base = base.replace("http://", "ws://")
+    out: dict[str, Any] = {"posted": 0, "refused": 0, "reads": 0, "sockets": 0, "chat_lat": [], "errors": {}}
+    begun = time.perf_counter()
+    window = begun + ramp
+    stop = window + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=64)) as http:
+        await asyncio.sleep(ramp / 2)  # the playing tables have started their matches
+        own = {s[0] for s in seats}
+        running: list[str] = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
+                   if m["id"] not in own] or sorted(own)
+
+        def failed(exc: BaseException) -> None:
+            out["refused"] += 1
+            name = type(exc).__name__
+            out["errors"][name] = out["errors"].get(name, 0) + 1
+
+        async def refresh() -> None:  # the matches playing now (the tables start new ones as old ones end)
+            while time.perf_counter() < stop:
+                await asyncio.sleep(5)
+                try:
+                    found = [m["id"] for m in (await http.get("/api/matches", params={"status": "running", "limit": 200})).json()
+                             if m["id"] not in own]
+                except Exception as exc:
+                    failed(exc)
+                    continue
+                if found:
+                    running[:] = found
+
+        async def hold(url: str | None, k: int) -> None:
+            """One connected user: a chatter's seat (``url``), or a spectator of a playing match, who moves on to
+            another playing match when theirs is over."""
+            while time.perf_counter() < stop:
+                target = url or f"{ws_base}/ws/matches/{running[k % len(running)]}"
+                try:
+                    async with connect(target, max_size=None, compression=None, open_timeout=120) as ws:
+                        out["sockets"] += 1
+                        out["connected s"] = round(time.perf_counter() - begun, 1)
+                        while time.perf_counter() < stop:
+                            try:
+                                msg = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
+                            except TimeoutError:
+                                return
+                            if url is None and '"finished"' in msg and '"status":"finished"' in msg.replace(" ", ""):
+                                k += 7
+                                break
+                except Exception as exc:
+                    failed(exc)
+                    await asyncio.sleep(1)
+
+        async def chatter(mid: str, seat: int, token: str, rng: random.Random) -> None:
+            headers = {"X-Seat-Token": token}
+            await asyncio.sleep(rng.uniform(0, every))
+            last_read = 0.0
+            while time.perf_counter() < stop:
+                if chat:
+                    t = time.perf_counter()
+                    out.setdefault("first post s", round(t - begun, 1))
+                    try:
+                        r = await http.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": f"gl hf {rng.random():.6f}"},
+                                            headers=headers)
+                        if r.status_code == 201:
+                            out["posted"] += 1
+                            if t >= window:
+                                out["chat_lat"].append(time.perf_counter() - t)
+                        else:
+                            out["refused"] += 1
+                            out["errors"][str(r.status_code)] = out["errors"].get(str(r.status_code), 0) + 1
+                        if time.perf_counter() - last_read >= 4:
+                            last_read = time.perf_counter()
+                            await http.get(f"/api/matches/{mid}/chat", params={"room": "players", "seat": seat},
+                                           headers=headers)
+                            out["reads"] += 1
+                    except Exception as exc:
+                        failed(exc)
+                await asyncio.sleep(every * rng.uniform(0.8, 1.2))
+
+        rng = random.Random(7)
+        tasks = [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
+        tasks += [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}", 0) for mid, seat, token in seats]
+        tasks += [hold(None, i) for i in range(users - len(seats))]
+        await asyncio.gather(refresh(), *tasks)
+    return out
+
+
+def crowd_process(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
+                  seconds: float) -> dict[str, Any]:
+    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds))
+
+
+def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
+    import multiprocessing as mp
+
+    import server_load as sl
+
+    tmp = tempfile.mkdtemp(prefix="callback-chat-")
+    port = sl.free_port()
+    for attempt in range(3):  # a busy shared machine may start the server slower than the health wait
+        try:
+            server = sl.start_server(f"sqlite:///{tmp}/bench.sqlite3", port, "warning", metered=False)
+            break
+        except SystemExit:
+            if attempt == 2:
+                raise
+            port = sl.free_port()
+    base = f"http://127.0.0.1:{port}"
+    load_args = argparse.Namespace(client_procs=1, game="arena", config="{}", client="sansio", texts=False)
+    rows = []
+    try:
+        seats = chat_tables(base, args.chatters)
+        for chat in (False, True):
+            cpu0 = sl.cpu_seconds(server.pid)
+            with mp.get_context("spawn").Pool(1) as pool:
+                people = pool.apply_async(crowd_process, (base, args.users, seats, chat, args.chat_every,
+                                                          args.ramp, args.seconds))
+                stats = sl.run_phase([base], load_args, args.matches, args.seconds, args.think_ms / 1000, args.ramp)
+                got = people.get(timeout=args.ramp + args.seconds + 300)
+            cpu = sl.cpu_seconds(server.pid) - cpu0
+            lat = sorted(stats.latencies)
+            chat_lat = sorted(got["chat_lat"])
+            rows.append({
+                "chat": "on" if chat else "off", "matches": str(args.matches), "users": str(args.users),
+                "ws connections": str(got["sockets"]), "chatters": str(args.chatters),
+                "actions/s": f"{stats.actions / args.seconds:,.0f}",
+                "act p50 ms": f"{sl.pct(lat, 0.5):.1f}" if lat else "-", "act p99 ms": f"{sl.pct(lat, 0.99):.1f}" if lat else "-",
+                "chat msgs": str(got["posted"]), "chat reads": str(got["reads"]),
+                "post p99 ms": f"{sl.pct(chat_lat, 0.99):.1f}" if chat_lat else "-",
+                "refused": str(got["refused"] + stats.errors), "server CPU s": f"{cpu:.1f}",
+            })
+            print(f"chat {'on' if chat else 'off'}: last socket connected after {got.get('connected s')} s, first post "
+                  f"after {got.get('first post s')} s (window {args.ramp:g}..{args.ramp + args.seconds:g} s); "
+                  f"errors by kind: {got['errors']}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", choices=("fanout", "chat", "all"), default="all")
+    ap.add_argument("--events", type=int, default=10_000)
+    ap.add_argument("--database-url")
+    ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--matches", type=int, default=200)
+    ap.add_argument("--users", type=int, default=1000)
+    ap.add_argument("--chatters", type=int, default=200)
+    ap.add_argument("--chat-every", type=float, default=5.0)
+    ap.add_argument("--think-ms", type=float, default=150.0)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--ramp", type=float, default=30.0, help="seconds before the measured window (the users connect)")
+    args = ap.parse_args()
+    if args.part in ("chat", "all"):
+        rows = chat_load(args)
+        print_table(rows)
+        off, on = (float(r["act p99 ms"]) if r["act p99 ms"] != "-" else float("nan") for r in rows)
+        print(f"act p99 with chat / without: {on / off:.2f} (target: at most 1.20)")
+    if args.part in ("fanout", "all"):
+        print_table([fanout(args)])
     return 0
+
+
+def print_table(rows: list[dict[str, str]]) -> None:
+    cols = list(rows[0])
+    width = {c: max(len(c), *(len(r[c]) for r in rows)) for c in cols}
+    print("| " + " | ".join(c.ljust(width[c]) for c in cols) + " |")
+    print("|" + "|".join("-" * (width[c] + 2) for c in cols) + "|")
+    for r in rows:
+        print("| " + " | ".join(r[c].rjust(width[c]) for c in cols) + " |")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from spacetable import __version__
 from spacetable.core import catalog
 
 from . import presentation
-from .absence import Lapses
+from .absence import Lapses, Vacations
 from .absence import routes as absence_routes
 from .accounts.passkeys import Passkeys
 from .accounts.ratings import RatingKeeper
@@ -138,6 +138,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
                                     **(notify or {})})
     notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
     service.lapses = Lapses(service)  # type: ignore[attr-defined]
+    service.vacations = Vacations(service)  # type: ignore[attr-defined]
     watcher = MatchWatcher(notifier)
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url)
@@ -160,6 +161,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         yield
         await presence.stop()
         await notifier.stop()
+        if account_service.mailer is not None:
+            account_service.mailer.close()  # the kept relay connections
         await ratings.stop()
         await service.stop()
 

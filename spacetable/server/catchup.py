@@ -96,6 +96,7 @@ class Catchup:
             after = m.game.apply(m.state, seat, action)
             await self.service.advance(m, seat, action, a["source"], after, turn_started_at=row["turn_started_at"],
                                 updated_at=row["updated_at"], revision=m.revision, owner=m.owner, notify=False)
+            m.log[-1].t = float(a.get("created_at") or row["updated_at"] or 0.0)
         m.status, m.turn_started_at, m.updated_at = row["status"], row["turn_started_at"], row["updated_at"]
         m.undo_request, m.revision, m.owner = undo_request, int(row["revision"]), row["owner"]
         m.outcome = json.loads(row["outcome"]) if row["outcome"] else None
@@ -110,7 +111,7 @@ class Catchup:
             return
         fresh = self.service.registry.replay(*found)
         for name in ("status", "turn_started_at", "updated_at", "seats", "state", "log", "outcome", "undo_request",
-                     "revision", "epoch", "owner", "config", "name"):
+                     "revision", "epoch", "owner", "config", "name", "started_at"):
             setattr(m, name, getattr(fresh, name))
         m.reset_history()
 

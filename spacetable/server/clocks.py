@@ -1,5 +1,15 @@
 """Turn clocks (SRV-C1, SRV-C2) and when the server must act on its own (SRV-X3).
 
+Time controls (issue 21), chosen when a match is created (``clock`` in the creation body, :func:`time_control`):
+
+* ``none``: no clock;
+* ``move``: live, ``seconds`` per turn (``turn_seconds``, as before);
+* ``increment``: live, each seat has a bank of ``seconds`` that its turns spend and that gains ``increment``
+  seconds after each of its turns (Fischer); the banks are counted from the match's log (each entry's time and
+  the seats that were to act), so every process and every restart agrees on them without storing them;
+* ``days``: correspondence, ``days`` per turn; a seat whose account is on vacation (``absence.vacations``) has
+  its clock paused meanwhile.
+
 A seat's clock starts when it becomes one of the seats to act; while it keeps acting the clock does not
 restart. Only the process that owns a match (it committed the match's last change, SRV-X3) runs its clock,
 so a clock fires once however many processes hold the match; the timeout action is stored like any action
@@ -59,12 +69,114 @@ def timeout_action(game: Game[Any], state: Any, seat: int) -> Action | None:
     return legal[0] if legal else None
 
 
+KINDS = ("none", "move", "increment", "days")
+#: bounds of a time control (seconds per turn or in a bank, increment, days per turn)
+MOVE_SECONDS = (10.0, 86400.0)
+BANK_SECONDS = (60.0, 6 * 3600.0)
+INCREMENT_SECONDS = (0.0, 600.0)
+DAYS = (1, 14)
+
+
+def time_control(spec: dict[str, Any] | None, turn_seconds: float | None) -> tuple[str | None, float | None, float]:
+    """A creation's ``clock`` (``{"kind", "seconds"?, "increment"?, "days"?}``) as the match's (kind, turn seconds,
+    increment); without one, ``turn_seconds`` as before (per move). Raises a 422 with the bound a value broke."""
+    if spec is None:
+        return (None, turn_seconds, 0.0)
+    if turn_seconds is not None:
+        raise ServiceError(422, "bad_config", "give either 'clock' or 'turn_seconds', not both")
+    kind = spec.get("kind")
+
+    def bounded(name: str, lo: float, hi: float, default: float | None = None) -> float:
+        value = spec.get(name, default)
+        if not isinstance(value, int | float) or isinstance(value, bool) or not lo <= value <= hi:
+            raise ServiceError(422, "bad_config", f"clock {kind}: '{name}' must be a number in {lo:g}..{hi:g}")
+        return float(value)
+
+    if kind == "none":
+        return ("none", None, 0.0)
+    if kind == "move":
+        return ("move", bounded("seconds", *MOVE_SECONDS), 0.0)
+    if kind == "increment":
+        return ("increment", bounded("seconds", *BANK_SECONDS), bounded("increment", *INCREMENT_SECONDS, 0.0))
+    if kind == "days":
+        days = bounded("days", *DAYS)
+        if days != int(days):
+            raise ServiceError(422, "bad_config", "clock days: 'days' is a whole number of days")
+        return ("days", days * 86400.0, 0.0)
+    raise ServiceError(422, "bad_config", f"clock kind is one of {', '.join(KINDS)}")
+
+
+def bank_step(banks: list[float], started: float, before: tuple[int, ...], after: tuple[int, ...], t: float,
+              increment: float) -> float:
+    """One action at time ``t`` in a match with banks (issue 21): the seats that were to act since ``started`` and
+    are no longer to act spend the time and gain the increment; when a seat is newly to act, everybody's clock
+    restarts (SRV-C1), so the seats still to act spend what they used so far. Returns the turn's new start."""
+    old, new = set(before), set(after)
+    restart = not new <= old
+    for s in old:
+        if s in new and not restart:
+            continue
+        if 0 <= s < len(banks):
+            banks[s] -= max(0.0, t - started)
+            if s not in new:
+                banks[s] += increment
+    return t if restart else started
+
+
+def seat_banks(m: LiveMatch) -> list[float]:
+    """The seats' banks at the start of the current turn, counted from the log (cached per version and revision)."""
+    key = (m.version, m.revision, m.epoch)
+    cached = m._bank_cache
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
+    banks = [float(m.turn_seconds or 0.0)] * len(m.seats)
+    started = m.started_at or m.created_at
+    entries = m.log
+    for j, e in enumerate(entries):
+        after = entries[j + 1].waiting if j + 1 < len(entries) else m.to_act()
+        started = bank_step(banks, started, e.waiting, after, e.t or started, m.clock_increment)
+    m._bank_cache = (key, list(banks))
+    return banks
+
+
+def bank_deadline(m: LiveMatch, to_act: tuple[int, ...] | None = None) -> float | None:
+    """When the first of the seats to act runs out of its bank."""
+    seats = m.to_act() if to_act is None else to_act
+    if m.turn_started_at is None or not seats:
+        return None
+    banks = seat_banks(m)
+    return m.turn_started_at + min(banks[s] for s in seats)
+
+
 class Clocks:
     """The timers of the matches this process owns."""
 
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the clocks' time (tests inject theirs)
+        self.now = time.time
+
+    def limit_after(self, m: LiveMatch, seat: int, to_act: tuple[int, ...], started_at: float | None,
+                    t: float) -> float | None:
+        """The turn time of the seats ``to_act`` once ``seat``'s action at ``t`` is stored (for ``wake_at``): the
+        match's ``turn_seconds``, or with banks the smallest bank left after the action."""
+        if m.clock_kind != "increment" or not m.turn_seconds or not to_act or started_at is None:
+            return m.turn_seconds
+        banks = seat_banks(m)
+        bank_step(banks, m.turn_started_at or t, m.to_act(), to_act, t, m.clock_increment)
+        return max(0.0, min(banks[s] for s in to_act))
+
+    async def due(self, m: LiveMatch, seat: int) -> float | None:
+        """When ``seat``'s time is really out: the deadline, later by the time its account spent on vacation during
+        this turn in a correspondence match (``days``)."""
+        deadline = m.deadline()
+        if deadline is None or m.clock_kind != "days" or m.turn_started_at is None:
+            return deadline
+        vacations = getattr(self.service, "vacations", None)
+        if vacations is None:
+            return deadline
+        return deadline + await vacations.paused(m.id, seat, m.turn_started_at)
 
     def schedule(self, m: LiveMatch) -> None:
         self.cancel(m)
@@ -89,8 +201,13 @@ class Clocks:
     async def _timeout(self, m: LiveMatch, version: int) -> None:
         if m.version != version or m.status != "running":
             return
+        later = []
         for seat in list(m.to_act()):
             if m.status != "running" or seat not in m.to_act():
+                continue
+            due = await self.due(m, seat)
+            if due is not None and due > self.now() + 0.001:
+                later.append(due)  # a vacation paused this seat's clock: not yet
                 continue
             lapses = getattr(self.service, "lapses", None)  # absent players' policy (issue 21, server/absence)
             if lapses is not None and await lapses.on_lapse(m, seat):
@@ -104,6 +221,9 @@ class Clocks:
             except ServiceError as exc:
                 log.warning("timeout action refused in match %s: %s", m.id, exc.message)
                 return
+        if later and m.version == version and m.status == "running" and m.clock_handle is None:
+            delay = max(0.0, min(later) - self.now())
+            m.clock_handle = asyncio.get_running_loop().call_later(delay, self._fire, m, version)
 
     def stop(self) -> None:
         for t in self._tasks:

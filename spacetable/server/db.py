@@ -66,6 +66,11 @@ class MatchRow(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: SRV-X3: when the server must act on its own (an AI to move: the time it became due; a clock: the deadline)
     wake_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    #: issue 21: the time control (move | increment | days; ``None``: per move when ``turn_seconds`` is set), the
+    #: increment added to a seat's bank after each of its turns, and when the first turn started
+    clock_kind: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    clock_increment: Mapped[float | None] = mapped_column(Float, nullable=True)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatRow(Base):

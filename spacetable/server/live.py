@@ -74,6 +74,8 @@ class Entry:
     waiting: tuple[int, ...] = ()
     #: the action's sentence per language, written once when first needed (``render.entry_text``)
     texts: dict[str, str] = field(default_factory=dict)
+    #: when it was played (the clocks' banks are counted from the log, issue 21)
+    t: float = 0.0
 
 
 def _text(game: Game[Any], state: Any, seat: int, action: Action) -> str:
@@ -160,6 +162,11 @@ class LiveMatch:
     seats: list[Seat]
     state: Any
     open_seed: bool = False
+    #: issue 21: the time control (``clocks.KINDS``; ``None``: per move when ``turn_seconds`` is set), the
+    #: increment a seat's bank gains after each of its turns, and when the first turn started
+    clock_kind: str | None = None
+    clock_increment: float = 0.0
+    started_at: float | None = None
     #: SRV-X1: the stored revision and epoch this copy is at, and the process running its AI seats and clock
     revision: int = 0
     epoch: int = 0
@@ -200,6 +207,8 @@ class LiveMatch:
     _messages: dict[tuple[Any, ...], str] = field(default_factory=dict, repr=False)
     _messages_at: tuple[int, int] = (-1, -1)
     _public_config: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False)
+    #: the seats' clock banks for a (version, revision, epoch) (``clocks.seat_banks``)
+    _bank_cache: tuple[tuple[int, int, int], list[float]] | None = field(default=None, repr=False)
 
     def fresh(self) -> None:
         if self._cached_for is not self.state:
@@ -306,6 +315,10 @@ class LiveMatch:
 
     def deadline(self) -> float | None:
         if self.turn_seconds and self.turn_started_at is not None and self.status == "running":
+            if self.clock_kind == "increment":  # the seats' own banks (issue 21)
+                from .clocks import bank_deadline
+
+                return bank_deadline(self)
             return self.turn_started_at + self.turn_seconds
         return None
 
@@ -332,6 +345,9 @@ class LiveMatch:
             "ai_seconds": self.ai_seconds,
             "turn_seconds": self.turn_seconds,
             "deadline": self.deadline(),
+            "clock": {"kind": self.clock_kind or ("move" if self.turn_seconds else "none"),
+                      "increment": self.clock_increment},
+            "turn_started_at": self.turn_started_at if self.status == "running" else None,
             "undo_request": self.undo_request,
             "created_at": self.created_at,
             "updated_at": self.updated_at,

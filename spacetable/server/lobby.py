@@ -18,6 +18,7 @@ from spacetable.games import UnknownGame, get_game
 
 from . import repo
 from .ai import agent_registry
+from .clocks import time_control
 from .db import dumps
 from .errors import ServiceError
 from .live import LiveMatch, Seat, hash_token, public_config
@@ -49,6 +50,10 @@ class Lobby:
         join_seat: int | None = None,
         player_name: str = "",
         client: str | None = None,
+        *,
+        clock: dict[str, Any] | None = None,
+        lapse: str | None = None,
+        lapse_agent: str | None = None,
     ) -> tuple[LiveMatch, str | None]:
         """Create a match (and take ``join_seat`` at once): everything is checked first and the match, its seats
         and the joined seat are stored in one transaction, so a refused request stores nothing. ``client``: the
@@ -69,6 +74,9 @@ class Lobby:
             raise ServiceError(422, "bad_config", "ai_seconds must be in 0.01..120")
         if turn_seconds is not None and not 1 <= turn_seconds <= 30 * 86400:
             raise ServiceError(422, "bad_config", "turn_seconds must be in 1..2592000 (30 days)")
+        clock_kind, turn_seconds, increment = time_control(clock, turn_seconds)
+        lapses = getattr(self.service, "lapses", None)  # the absent players' policies (server/absence)
+        policy = lapses.check(game, lapse, lapse_agent, turn_seconds) if lapse is not None and lapses else None
         if seed is not None and not open_seed:
             raise ServiceError(422, "bad_config", "a chosen seed needs \"open_seed\": true: every seat then sees it "
                                "before joining (SRV-S1)")
@@ -102,18 +110,24 @@ class Lobby:
         m = LiveMatch(
             id=secrets.token_hex(8), game=game, name=name[:200], config=cfg, seed=seed, status="open", ai_seconds=ai_seconds,
             turn_seconds=turn_seconds, turn_started_at=None, created_at=t, updated_at=t, seats=seats, state=state,
-            open_seed=open_seed, owner=self.service.server_id,
+            open_seed=open_seed, owner=self.service.server_id, clock_kind=clock_kind, clock_increment=increment,
         )
         self.maybe_start(m)
         row = {
             "id": m.id, "game": game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "version": 0,
             "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
             "open_seed": m.open_seed, "broken": None, "revision": 0, "epoch": 0, **self.service.match_fields(m),
+            "clock_kind": clock_kind, "clock_increment": increment if clock_kind == "increment" else None,
         }
         seat_rows = [{"match_id": m.id, "seat": i, **seat_fields(s)} for i, s in enumerate(m.seats)]
         await self.service.fanout.watch(m.id)
         try:
-            await self.service.storage.write(lambda tx: repo.insert_match(tx, row, seat_rows))
+            async def job(tx: Any) -> None:
+                await repo.insert_match(tx, row, seat_rows)
+                if policy is not None:  # the lapse policy chosen at creation, in the same transaction
+                    await lapses.insert(tx, m.id, *policy)
+
+            await self.service.storage.write(job)
         except Exception as exc:
             self.service.fanout.unwatch(m.id)
             log.exception("storing a new match failed")
@@ -129,7 +143,7 @@ class Lobby:
     def maybe_start(m: LiveMatch) -> bool:
         if m.status == "open" and all(s.kind != "open" for s in m.seats):
             m.status = "running"
-            m.turn_started_at = time.time()
+            m.turn_started_at = m.started_at = time.time()
             out = m.game.outcome(m.state)
             if out is not None:
                 m.status, m.outcome = "finished", out.to_json()
@@ -156,8 +170,11 @@ class Lobby:
             game_name = row["game"]
         status = row["status"]
         deadline = None
-        if status == "running" and row["turn_seconds"] and row["turn_started_at"] is not None:
+        if status == "running" and row["turn_seconds"] and row["turn_started_at"] is not None \
+                and row.get("clock_kind") != "increment":  # a bank's deadline needs the log: the wake time instead
             deadline = row["turn_started_at"] + row["turn_seconds"]
+        elif status == "running" and row.get("clock_kind") == "increment":
+            deadline = row.get("wake_at")
         return {
             "id": row["id"], "game": row["game"], "game_name": game_name, "name": row["name"],
             "config": public_config(json.loads(row["config"])), "status": status, "version": row["version"],
@@ -165,6 +182,9 @@ class Lobby:
             "to_act": json.loads(row["to_act"]) if row["to_act"] and status == "running" else [],
             "outcome": json.loads(row["outcome"]) if row["outcome"] else None,
             "ai_seconds": row["ai_seconds"], "turn_seconds": row["turn_seconds"], "deadline": deadline,
+            "clock": {"kind": row.get("clock_kind") or ("move" if row["turn_seconds"] else "none"),
+                      "increment": row.get("clock_increment") or 0.0},
+            "turn_started_at": row["turn_started_at"] if status == "running" else None,
             "undo_request": json.loads(row["undo_request"]) if row["undo_request"] else None,
             "created_at": row["created_at"], "updated_at": row["updated_at"], "open_seed": bool(row["open_seed"]),
             "seed": row["seed"] if row["open_seed"] or status == "finished" else None,

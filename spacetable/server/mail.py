@@ -10,6 +10,11 @@ One small interface: :class:`Mailer` ``send(to, subject, text, html=None, header
 address players use to reach the server (links in mails). Without a relay :func:`mailer_from` gives ``None`` and
 whatever needs mail (password accounts) is off. Sending runs in a thread (``smtplib`` blocks), never on the event
 loop; the relay's password, the recipients' tokens and the message bodies are never logged.
+
+Connections to the relay are kept and reused (issue 21: a new connection, with its TLS handshake and login, per
+message was what limited the notification fan-out): at most :data:`POOL_SIZE` idle connections, each closed after
+:data:`IDLE_SECONDS` unused or :data:`PER_CONNECTION` messages (relays limit messages per connection); a kept
+connection that the relay closed meanwhile is replaced once, transparently.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import logging
 import os
 import smtplib
 import ssl
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -79,14 +86,25 @@ class MailSettings:
                    os.environ.get(PUBLIC_URL_ENV) or None)
 
 
+#: idle connections kept per relay, how long one is kept unused, how many messages one carries at most
+POOL_SIZE = 4
+IDLE_SECONDS = 30.0
+PER_CONNECTION = 100
+
+
 class Mailer:
-    """Sends messages through one relay. ``sent`` counts the messages handed over (for ``/health`` and tests)."""
+    """Sends messages through one relay. ``sent`` counts the messages handed over (for ``/health`` and tests),
+    ``connections`` the connections opened (reuse keeps it far below ``sent``)."""
 
     def __init__(self, relay: SmtpRelay, sender: str, sender_name: str = "spacetable") -> None:
         self.relay = relay
         self.sender = sender
         self.sender_name = sender_name
         self.sent = 0
+        self.connections = 0
+        #: idle connections: (connection, messages sent on it, when it was last used)
+        self._idle: list[tuple[smtplib.SMTP, int, float]] = []
+        self._lock = threading.Lock()
 
     def build(self, to: str, subject: str, text: str, html: str | None = None,
               headers: Mapping[str, str] | None = None) -> EmailMessage:
@@ -105,7 +123,7 @@ class Mailer:
             msg.add_alternative(html, subtype="html")
         return msg
 
-    def _send_sync(self, msg: EmailMessage) -> None:
+    def _connect(self) -> smtplib.SMTP:
         r = self.relay
         context = ssl.create_default_context()
         smtp: smtplib.SMTP
@@ -120,12 +138,74 @@ class Mailer:
                 smtp.ehlo()
             if r.username and r.password:
                 smtp.login(r.username, r.password)
-            smtp.send_message(msg)
-        finally:
+        except BaseException:
+            self._quit(smtp)
+            raise
+        self.connections += 1
+        return smtp
+
+    @staticmethod
+    def _quit(smtp: smtplib.SMTP) -> None:
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            smtp.close()
+
+    def _take(self) -> tuple[smtplib.SMTP, int] | None:
+        """A kept connection (the most recently used), closing those idle too long."""
+        now = time.monotonic()
+        stale = []
+        found = None
+        with self._lock:
+            while self._idle:
+                smtp, count, used = self._idle.pop()
+                if now - used > IDLE_SECONDS:
+                    stale.append(smtp)
+                    continue
+                found = (smtp, count)
+                break
+            stale += [c for c, _n, used in self._idle if now - used > IDLE_SECONDS]
+            self._idle = [x for x in self._idle if now - x[2] <= IDLE_SECONDS]
+        for smtp in stale:
+            self._quit(smtp)
+        return found
+
+    def _give(self, smtp: smtplib.SMTP, count: int) -> None:
+        with self._lock:
+            if count < PER_CONNECTION and len(self._idle) < POOL_SIZE:
+                self._idle.append((smtp, count, time.monotonic()))
+                return
+        self._quit(smtp)
+
+    def close(self) -> None:
+        """Close the kept connections."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for smtp, _n, _t in idle:
+            self._quit(smtp)
+
+    def _send_sync(self, msg: EmailMessage) -> None:
+        kept = self._take()
+        if kept is not None:
+            smtp, count = kept
             try:
-                smtp.quit()
-            except smtplib.SMTPException:
+                smtp.send_message(msg)
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused, OSError):
+                # the relay closed the kept connection meanwhile (or timed it out): once more on a new one
                 smtp.close()
+            except BaseException:
+                self._quit(smtp)
+                raise
+            else:
+                self._give(smtp, count + 1)
+                return
+        smtp = self._connect()
+        try:
+            smtp.send_message(msg)
+        except BaseException:
+            self._quit(smtp)
+            raise
+        self._give(smtp, 1)
 
     async def send(self, to: str, subject: str, text: str, html: str | None = None,
                    headers: Mapping[str, str] | None = None) -> None:

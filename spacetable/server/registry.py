@@ -123,6 +123,8 @@ class Registry:
             state=game.initial_state(config, seed), open_seed=bool(row["open_seed"]),
             undo_request=json.loads(row["undo_request"]) if row["undo_request"] else None,
             revision=int(row["revision"]), epoch=int(row["epoch"]), owner=row["owner"],
+            clock_kind=row.get("clock_kind"), clock_increment=float(row.get("clock_increment") or 0.0),
+            started_at=row.get("started_at"),
         )
         self.extend(m, action_rows)
         out = game.outcome(m.state)
@@ -138,6 +140,8 @@ class Registry:
                                                  strict=True):
             m.log.append(make_entry(m.game, before, seat, action, source, n))
             before = after
+        for entry, a in zip(m.log[len(m.log) - len(action_rows):], action_rows, strict=True):
+            entry.t = float(a.get("created_at") or 0.0)  # the clocks' banks (issue 21)
         m.publish(before, {})
 
     async def run(self) -> None:

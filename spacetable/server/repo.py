@@ -55,7 +55,8 @@ async def match_rows(tx: Tx, ids: Sequence[str]) -> dict[str, tuple[Row, list[Ro
 
 async def actions_from(tx: Tx, match_id: str, start: int = 0) -> list[Row]:
     """The logged actions of a match from index ``start`` on, in order."""
-    return await tx.fetch("SELECT idx, seat, action, source FROM actions WHERE match_id = :m AND idx >= :i ORDER BY idx",
+    return await tx.fetch("SELECT idx, seat, action, source, created_at FROM actions WHERE match_id = :m AND idx >= :i "
+                          "ORDER BY idx",
                           {"m": match_id, "i": start})
 
 

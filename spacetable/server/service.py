@@ -279,6 +279,7 @@ class MatchService:
             "outcome": dumps(m.outcome) if m.outcome is not None else None,
             "undo_request": dumps(m.undo_request) if m.undo_request is not None else None,
             "to_act": dumps(list(to_act)), "wake_at": wake_time(m, to_act), "owner": self.server_id,
+            "started_at": m.started_at,
         }
 
     async def store(self, m: LiveMatch, restore: Callable[[], None], job: Callable[[Tx], Awaitable[bool]]) -> None:
@@ -295,12 +296,20 @@ class MatchService:
             raise Conflict
 
     async def store_change(self, m: LiveMatch, restore: Callable[[], None], reason: str,
-                           seat: int | None = None) -> None:
+                           seat: int | None = None, also: Callable[[Tx], Awaitable[None]] | None = None) -> None:
         """Store the lobby fields of ``m`` (and one seat), then show the change to the clients and the other
-        processes."""
+        processes. ``also``: more statements stored in the same transaction (an account's binding to the seat), so
+        the watchers, called once it is committed, see them."""
         fields = self.match_fields(m)
         seat_row = (seat, seat_fields(m.seats[seat])) if seat is not None else None
-        await self.store(m, restore, lambda tx: repo.change(tx, m.id, m.revision, fields, seat_row))
+
+        async def job(tx: Tx) -> bool:
+            ok = await repo.change(tx, m.id, m.revision, fields, seat_row)
+            if ok and also is not None:
+                await also(tx)
+            return ok
+
+        await self.store(m, restore, job)
         m.revision += 1
         m.owner = self.server_id
         clients.broadcast_snapshots(m, reason)
@@ -348,8 +357,11 @@ class MatchService:
         if m.seats[seat].kind != "open":
             raise ServiceError(409, "seat_taken", f"seat {seat} is taken")
 
-    async def join(self, match_id: str, seat: int, name: str = "", token: str | None = None) -> str:
-        """Take an open seat; returns the seat's secret token (shown once; ``token``: an account seat's derived one)."""
+    async def join(self, match_id: str, seat: int, name: str = "", token: str | None = None,
+                   also: Callable[[Tx], Awaitable[None]] | None = None) -> str:
+        """Take an open seat; returns the seat's secret token (shown once; ``token``: an account seat's derived one).
+        ``also``: statements stored in the join's own transaction (the account's binding to the seat: the first
+        "your turn" of a match this join starts already finds the account)."""
 
         async def op(m: LiveMatch) -> str:
             self._free_seat(m, seat)
@@ -358,7 +370,7 @@ class MatchService:
             m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token_), None)
             self.lobby.maybe_start(m)
             m.updated_at = time.time()
-            await self.store_change(m, restore, "update", seat)
+            await self.store_change(m, restore, "update", seat, also)
             return token_
 
         return await self.mutate(match_id, op)
@@ -490,7 +502,9 @@ class MatchService:
         fields = {
             "status": status, "turn_started_at": started_at, "updated_at": now,
             "outcome": dumps(out.to_json()) if out is not None else None, "undo_request": None,
-            "to_act": dumps(list(new_to_act)), "wake_at": wake_at(status, m.seats, new_to_act, started_at, m.turn_seconds),
+            "to_act": dumps(list(new_to_act)),
+            "wake_at": wake_at(status, m.seats, new_to_act, started_at,
+                               self.clocks.limit_after(m, seat, new_to_act, started_at, now)),
             "owner": self.server_id,
         }
         text = dumps(action)
@@ -530,6 +544,7 @@ class MatchService:
         # published, so that nobody sees the new state ahead of its event (SRV-V3)
         legal = await prepare_legal(m, after, new_to_act)  # returns at once for other games (no suspension)
         entry = make_entry(game, m.state, seat, action, source, len(m.seats))
+        entry.t = updated_at
         METER.add("views", t)
         render.log_texts(m, entry, m.state, clients.text_langs(m))
         m.log.append(entry)

@@ -21,6 +21,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -475,6 +476,18 @@ class AccountService:
                         token: str) -> None:
         """Record that ``account_id`` sits on the seat with ``token`` (and the match's rated/casual choice, made by its
         creator). The binding holds while the seat keeps that token."""
+        await self.storage.write(self.binding(match_id, seat, account_id, game, rated, token))
+
+    async def join_seat(self, match_id: str, seat: int, account_id: str, name: str, game: str, rated: bool | None,
+                        token: str) -> None:
+        """Take an open seat as ``account_id`` and bind it in the join's own transaction (issue 21): the watchers
+        that the join triggers (the match starts, "your turn") already find the account at the seat."""
+        await self.matches.join(match_id, seat, name, token,
+                                also=self.binding(match_id, seat, account_id, game, rated, token))
+
+    def binding(self, match_id: str, seat: int, account_id: str, game: str, rated: bool | None,
+                token: str) -> Callable[[Tx], Awaitable[None]]:
+        """The statements of :meth:`bind_seat`, for a transaction of the caller's."""
         now = time.time()
         token_hash = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -489,7 +502,7 @@ class AccountService:
                                  "VALUES (:m, :g, :r, 'pending', :t, NULL)",
                                  {"m": match_id, "g": game, "r": bool(rated), "t": now})
 
-        await self.storage.write(job)
+        return job
 
     async def my_seat(self, s: Session, match_id: str, seat: int) -> str:
         """The token of one of the account's own seats (403 for a seat that is not the account's)."""
@@ -535,18 +548,19 @@ class AccountService:
             token = await self.seat_token(m.id, c["seat"], s.account_id)
             if m.status != "finished":
                 try:
-                    await self.rekey(m.id, c["seat"], c["token"], token)
+                    await self.rekey(m.id, c["seat"], c["token"], token,
+                                     also=self.binding(m.id, c["seat"], s.account_id, m.game.id, False, token))
                 except ServiceError:
                     out.append({"match_id": m.id, "seat": c["seat"], "claimed": False})
                     continue
-                await self.bind_seat(m.id, c["seat"], s.account_id, m.game.id, False, token)
                 out.append({"match_id": m.id, "seat": c["seat"], "claimed": True, "token": token})
             else:  # a finished match keeps its seats as they are: the binding names the guest token
                 await self.bind_seat(m.id, c["seat"], s.account_id, m.game.id, False, c["token"])
                 out.append({"match_id": m.id, "seat": c["seat"], "claimed": True})
         return out
 
-    async def rekey(self, match_id: str, seat: int, old: str, new: str) -> None:
+    async def rekey(self, match_id: str, seat: int, old: str, new: str,
+                    also: Callable[[Tx], Awaitable[None]] | None = None) -> None:
         """Give a seat a new token (the holder of ``old`` asks): sockets bound to the old token are closed (SRV-A4)."""
         svc = self.matches
 
@@ -557,7 +571,7 @@ class AccountService:
             restore = svc.memo(m)
             cur = m.seats[seat]
             m.seats[seat] = Seat(cur.kind, cur.name, hash_token(new), cur.agent)
-            await svc.store_change(m, restore, "update", seat)
+            await svc.store_change(m, restore, "update", seat, also)
 
         await svc.mutate(match_id, op)
 
@@ -591,7 +605,7 @@ class AccountService:
                                  {"n": DELETED_NAME, "m": r["match_id"], "s": r["seat"]})
             await tx.execute("UPDATE account_seats SET account_id = NULL WHERE account_id = :a", {"a": account_id})
             for table in ("account_results", "rating_history", "ratings", "passkeys", "account_tokens",
-                          "account_sessions", "seeks", "tutorial_progress"):
+                          "account_sessions", "seeks", "tutorial_progress", "account_vacations"):
                 await tx.execute(f"DELETE FROM {table} WHERE account_id = :a", {"a": account_id})
             await tx.execute("DELETE FROM accounts WHERE id = :a", {"a": account_id})
             return seats

@@ -200,12 +200,10 @@ async def accept(challenge_id: str, request: Request, c: Ctx, a: Accounts, s: Wr
                                         None, "")
     theirs, mine_ = row.seat, 1 - row.seat
     token_c = await a.seat_token(m.id, theirs, row.from_account)
-    await c.service.join(m.id, theirs, challenger["display_name"], token_c)
-    await a.bind_seat(m.id, theirs, row.from_account, m.game.id, row.rated, token_c)
+    await a.join_seat(m.id, theirs, row.from_account, challenger["display_name"], m.game.id, row.rated, token_c)
     token = await a.seat_token(m.id, mine_, s.account_id)
-    await c.service.join(m.id, mine_, s.account["display_name"], token)
-    await a.bind_seat(m.id, mine_, s.account_id, m.game.id, row.rated, token)
-    c.service.watch(m, None, None)  # the seats are bound now: tell the challenger the match started
+    # bound in the join's transaction: the join that starts the match already tells both accounts
+    await a.join_seat(m.id, mine_, s.account_id, s.account["display_name"], m.game.id, row.rated, token)
 
     def done() -> None:
         with store_begin(c.service.engine) as conn:

@@ -19,7 +19,7 @@ from pydantic import Field
 from ..errors import ServiceError
 from ..notify.events import seat_accounts
 from ..presentation import pick_lang
-from ..routes.accounts import MaybeSession, Writer, accounts
+from ..routes.accounts import MaybeSession, Writer, accounts, write_session
 from ..routes.deps import Ctx
 from ..routes.schemas import Body
 from .service import MAX_CHARS, ChatService, rooms_open
@@ -55,6 +55,8 @@ async def read(match_id: str, c: Ctx, request: Request, s: MaybeSession, room: L
         if seat is None:
             raise ServiceError(403, "bad_token", "the players' chat is for the players (seat and token)")
         await c.service.authorize(m, seat, x_seat_token)
+    elif m.status != "finished":
+        await players_wait(c, m, seat, s)
     rooms = rooms_open(m)
     language = pick_lang(lang or request.headers.get("accept-language"))
     reader = s.account_id if s is not None else None
@@ -62,9 +64,23 @@ async def read(match_id: str, c: Ctx, request: Request, s: MaybeSession, room: L
     return {"rooms": list(rooms), "messages": messages}
 
 
+async def players_wait(c: Any, m: Any, seat: int | None, s: Any) -> None:
+    """As on lichess, the players do not read the spectators' chat while their match is on (what the spectators
+    say about the position must not reach them); they read it once it is over. A seat named in the request, or
+    a signed-in account seated in the match, is refused until then."""
+    seated = seat is not None
+    if not seated and s is not None:
+        seated = s.account_id in (await asyncio.to_thread(seat_accounts, c.service.engine, m.id)).values()
+    if seated:
+        raise ServiceError(403, "players_wait", "the players read the spectators' chat once the match is over")
+
+
 @router.post("/api/matches/{match_id}/chat", status_code=201)
-async def post(match_id: str, body: ChatPost, c: Ctx, request: Request, x_seat_token: SeatToken = None) -> dict[str, Any]:
+async def post(match_id: str, body: ChatPost, c: Ctx, request: Request, s: MaybeSession,
+               x_seat_token: SeatToken = None) -> dict[str, Any]:
     m = await c.service.get(match_id)
+    if body.room == "spectators":
+        return await post_spectator(m, body, c, request, s)
     if body.seat is None:
         raise ServiceError(403, "bad_token", "write as a seated player (seat and token)")
     await c.service.authorize(m, body.seat, x_seat_token)
@@ -73,6 +89,20 @@ async def post(match_id: str, body: ChatPost, c: Ctx, request: Request, x_seat_t
     account = (await asyncio.to_thread(seat_accounts, c.service.engine, m.id)).get(body.seat)
     writer = ChatWriter(m.seats[body.seat].name, seat=body.seat, account_id=account)
     return await chat(request).post(m, body.room, writer, body.text, body.quick)
+
+
+async def post_spectator(m: Any, body: ChatPost, c: Any, request: Request, s: Any) -> dict[str, Any]:
+    """The spectators' room: written by a signed-in account that holds no seat of the match (a report then names an
+    account); the same bounds, rate, escaping and moderation as the players' room."""
+    if body.seat is not None:
+        raise ServiceError(403, "spectators_room", "a seated player writes in the players' chat")
+    if s is None:
+        raise ServiceError(401, "sign_in", "sign in to write in the spectators' chat")
+    s = await write_session(request)  # the CSRF token, as every signed-in change
+    if s.account_id in (await asyncio.to_thread(seat_accounts, c.service.engine, m.id)).values():
+        raise ServiceError(403, "spectators_room", "a seated player writes in the players' chat")
+    writer = ChatWriter(str(s.account["display_name"]), seat=None, account_id=s.account_id)
+    return await chat(request).post(m, "spectators", writer, body.text, body.quick)
 
 
 @router.post("/api/matches/{match_id}/chat/{message_id}/report", status_code=201)

@@ -88,6 +88,8 @@ class Notifier:
         self.engine = engine
         self.config = config
         self.directory = directory
+        #: the deliveries sent in the batch being delivered (recorded together at its end, ``round``)
+        self._sent: list[Delivery] | None = None
         #: the operator's SMTP relay (``server/mail.py``); ``None``: no mail channel
         self.mailer = mail
         self.token = f"n-{secrets.token_hex(8)}"
@@ -181,7 +183,16 @@ class Notifier:
                     async with sem:
                         await self.deliver(row)
 
-                await asyncio.gather(*(one(r) for r in rows))
+                # the batch's sent deliveries are recorded in one transaction at its end (not one each)
+                self._sent = []
+                try:
+                    await asyncio.gather(*(one(r) for r in rows))
+                finally:
+                    sent, self._sent = self._sent, None
+                    if sent:
+                        await asyncio.to_thread(store.finish, self.engine, [r.id for r in sent], self.token, "sent")
+                        for r in sent:
+                            self.stats.sent[r.channel] += 1
                 handled += len(rows)
             digests = await asyncio.to_thread(store.claim_digests, self.engine, self.token, 20, now)
             for account, lines in digests.items():
@@ -216,6 +227,9 @@ class Notifier:
             await self._retry(row, type(exc).__name__)
 
     async def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
+        if status == "sent" and self._sent is not None:
+            self._sent.append(row)
+            return
         await asyncio.to_thread(store.finish, self.engine, [row.id], self.token, status, error)
         if status == "sent":
             self.stats.sent[row.channel] += 1

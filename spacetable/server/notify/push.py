@@ -20,11 +20,13 @@ import ipaddress
 import json
 import secrets
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
@@ -200,6 +202,35 @@ class Refused(Exception):
     """The push service refused the message for good (400, 403, 413: a bad key, a payload too large)."""
 
 
+#: signed VAPID headers per (push service origin, contact), reused for an hour (a token is good for 12 h, RFC 8292)
+_SIGNED: dict[tuple[str, str, int], tuple[float, dict[str, str]]] = {}
+_LOCAL = threading.local()
+
+
+def vapid_headers(vapid: Vapid, endpoint: str, contact: str) -> dict[str, str]:
+    """The VAPID ``Authorization`` header for the push service of ``endpoint``: signed once an hour per service
+    rather than once per push."""
+    parts = urlsplit(endpoint)
+    aud = f"{parts.scheme}://{parts.netloc}"
+    key = (aud, contact, id(vapid.signer))
+    now = time.time()
+    found = _SIGNED.get(key)
+    if found is None or found[0] < now:
+        headers = vapid.signer.sign({"sub": contact, "aud": aud, "exp": int(now) + 12 * 3600})
+        if len(_SIGNED) > 1000:
+            _SIGNED.clear()
+        found = _SIGNED[key] = (now + 3600, {str(k): str(v) for k, v in headers.items()})
+    return dict(found[1])
+
+
+def _session() -> requests.Session:
+    """A kept HTTP session per delivery thread: connections to a push service are reused."""
+    session = getattr(_LOCAL, "session", None)
+    if session is None:
+        session = _LOCAL.session = requests.Session()
+    return session
+
+
 def send(vapid: Vapid, info: dict[str, Any], message: dict[str, Any], contact: str, allow_loopback: bool) -> None:
     """Send ``message`` (JSON, encrypted with the subscription's keys) to one subscription. The endpoint's
     addresses are checked again first (a host that resolved to a public address may not any more)."""
@@ -208,8 +239,9 @@ def send(vapid: Vapid, info: dict[str, Any], message: dict[str, Any], contact: s
     except ServiceError as exc:
         raise Refused(exc.message) from None
     try:
-        webpush(info, json.dumps(message, ensure_ascii=False), vapid_private_key=vapid.signer,
-                vapid_claims={"sub": contact}, ttl=TTL, timeout=TIMEOUT, headers={"Urgency": "normal"})
+        webpush(info, json.dumps(message, ensure_ascii=False), ttl=TTL, timeout=TIMEOUT,
+                headers={"Urgency": "normal", **vapid_headers(vapid, info["endpoint"], contact)},
+                requests_session=_session())
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
         if status in (404, 410):

@@ -355,12 +355,13 @@ async def create_match(body: CreateRated, c: Ctx, a: Accounts, s: Writer, client
         raise ServiceError(422, "bad_config", "a match against the computer is casual: it cannot be rated")
     seat = body.join_seat if body.join_seat is not None else 0
     m, _ = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
-                                        body.turn_seconds, body.open_seed, None, "")
+                                        body.turn_seconds, body.open_seed, None, "",
+                                        clock=body.clock.model_dump(exclude_none=True) if body.clock else None,
+                                        lapse=body.lapse, lapse_agent=body.lapse_agent)
     if not 0 <= seat < len(m.seats) or m.seats[seat].kind != "open":
         raise ServiceError(422, "bad_config", f"join_seat {seat} is not an open seat")
     token = await a.seat_token(m.id, seat, s.account_id)
-    await c.service.join(m.id, seat, s.account["display_name"], token)
-    await a.bind_seat(m.id, seat, s.account_id, m.game.id, body.rated, token)
+    await a.join_seat(m.id, seat, s.account_id, s.account["display_name"], m.game.id, body.rated, token)
     return {"match": await c.service.summary(m.id), "seat": seat, "token": token, "link": seat_link(m.id, seat, token),
             "rated": body.rated}
 
@@ -371,8 +372,7 @@ async def join(match_id: str, seat: int, c: Ctx, a: Accounts, s: Writer, client:
     await c.limiter.hit("join", client)
     m = await c.service.get(match_id)
     token = await a.seat_token(m.id, seat, s.account_id)
-    await c.service.join(m.id, seat, s.account["display_name"], token)
-    await a.bind_seat(m.id, seat, s.account_id, m.game.id, False, token)
+    await a.join_seat(m.id, seat, s.account_id, s.account["display_name"], m.game.id, False, token)
     return {"seat": seat, "token": token, "link": seat_link(m.id, seat, token), "match": await c.service.summary(m.id),
             "rated": await a.is_rated(m.id)}
 

@@ -11,6 +11,7 @@ from spacetable import __version__
 from spacetable.core import catalog
 from spacetable.games import available, get_game
 
+from ..absence import has_pass
 from ..ai import agent_registry
 from ..errors import error_body
 from ..meter import METER
@@ -63,6 +64,7 @@ async def games() -> list[dict[str, Any]]:
             "hidden_information": g.hidden_information, "stochastic": g.stochastic,
             "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
             "catalog": catalog.listing().get(gid, {}),
+            "lapse_pass": has_pass(g),  # issue 21: the rules name a move for an absent seat
         })
     return out
 
@@ -91,7 +93,8 @@ async def create_match(body: CreateMatch, c: Ctx, client: Client) -> dict[str, A
     await c.limiter.hit("create", client)
     m, token = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                       body.turn_seconds, body.open_seed, body.join_seat, body.player_name,
-                                      client=client)
+                                      client=client, clock=body.clock.model_dump(exclude_none=True) if body.clock else None,
+                                      lapse=body.lapse, lapse_agent=body.lapse_agent)
     out: dict[str, Any] = {"match": m.summary()}
     if token is not None and body.join_seat is not None:
         out.update(seat=body.join_seat, token=token, link=seat_link(m.id, body.join_seat, token))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +15,17 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
+class TimeControl(Body):
+    """A match's time control (issue 21): ``none``; ``move``: ``seconds`` per turn (10..86400); ``increment``: a bank
+    of ``seconds`` per seat (60..21600) plus ``increment`` seconds after each turn (0..600); ``days``: ``days`` per
+    turn, correspondence (1..14)."""
+
+    kind: Literal["none", "move", "increment", "days"]
+    seconds: float | None = Field(default=None, ge=10, le=86400)
+    increment: float | None = Field(default=None, ge=0, le=600)
+    days: int | None = Field(default=None, ge=1, le=14)
+
+
 class CreateMatch(Body):
     game: str = Field(max_length=64)
     config: dict[str, Any] = Field(default_factory=dict)
@@ -25,6 +36,11 @@ class CreateMatch(Body):
                                             description="seat -> agent name (null: the game's default AI)")
     ai_seconds: float = Field(default=1.0, description="thinking time per AI move, seconds (0.01..120)")
     turn_seconds: float | None = Field(default=None, description="per-turn clock in seconds; none = no clock")
+    clock: TimeControl | None = Field(default=None, description="the time control (instead of turn_seconds)")
+    lapse: Literal["forfeit", "claim", "computer", "pass"] | None = Field(
+        default=None, description="what a lapsed clock does: the absent seat forfeits, the waiting seats may claim the "
+        "win, a computer takes the seat, or the absent seat passes (games whose rules name a pass)")
+    lapse_agent: str | None = Field(default=None, max_length=64, description="the computer level for lapse 'computer'")
     join_seat: int | None = Field(default=None, description="take this seat at once; the reply carries its token")
     player_name: str = Field(default="", max_length=100)
 

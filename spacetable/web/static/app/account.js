@@ -8,6 +8,7 @@ import { api, mySeats, rememberSeat } from "./api.js";
 import { t } from "./i18n.js";
 import { notify, notifyError } from "./ui.js";
 import { InvisibleSetting, PlayerSocial } from "./social.js";
+import { VacationSettings } from "./absent.js";
 
 let state = { account: null, csrf: null, config: { passwords: false, passkeys: true } };
 const listeners = new Set();
@@ -223,6 +224,7 @@ function Settings({ navigate }) {
     <${InvisibleSetting} />
     <label class="field">${t("account.language")}<select data-testid="settings-lang" value=${a.lang} onChange=${(e) => setLangPref(e.target.value)}>
       ${["en", "fr", "nl", "ru"].map((c) => html`<option value=${c}>${c}</option>`)}</select></label>
+    <${VacationSettings} />
     <h2>${t("account.security")}</h2>
     <p>${t("account.passkeys", { n: a.passkeys })}</p>
     <button class="btn" type="button" data-testid="add-passkey" onClick=${addPasskey}>${t("account.add_passkey")}</button>

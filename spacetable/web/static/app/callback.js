@@ -162,11 +162,15 @@ export function ChatPanel({ match, matchId, seat, token }) {
     const every = setInterval(() => { if (!document.hidden) load(); }, 4000);
     return () => clearInterval(every);
   }, [matchId, room, seat, token]);
-  if (room !== "players" || !rooms.includes(room)) return null;  // spectators cannot write yet: no empty box for them
-  const canWrite = room === "players";
+  // the spectators' room (issue 21): everybody reads it (the players once their match is over: the server refuses
+  // them before); a signed-in account that holds no seat writes in it
+  const account = useAccount();
+  if (!rooms.includes(room) || (room === "spectators" && !messages.length && !account.account)) return null;
+  const canWrite = room === "players" || !!account.account;
   async function send(body) {
     try {
-      await api(`/api/matches/${matchId}/chat`, { body: { room, seat, ...body }, headers });
+      if (room === "spectators") await accountApi(`/api/matches/${matchId}/chat`, { room, ...body });
+      else await api(`/api/matches/${matchId}/chat`, { body: { room, seat, ...body }, headers });
       if (body.text !== undefined) setText("");
       load();
     } catch (e) { notifyError(e); }
@@ -187,12 +191,12 @@ export function ChatPanel({ match, matchId, seat, token }) {
   return html`<details class="fold card chat" open data-testid="chat"><summary>${t(room === "players" ? "chat.players" : "chat.spectators")}</summary>
     <ol class="chat-list" aria-live="polite" data-testid="chat-list">${shown.map((m) => html`<li data-testid="chat-message" data-seat=${m.seat}>
       <strong>${m.name}</strong>: <span class="chat-text">${m.text}</span>
-      ${canWrite && m.seat !== null && m.seat !== seat ? html` <button type="button" class="link-button" data-testid="chat-mute"
+      ${room === "players" && m.seat !== null && m.seat !== seat ? html` <button type="button" class="link-button" data-testid="chat-mute"
         onClick=${() => toggleMute(m.seat)}>${t("chat.mute")}</button> <button type="button" class="link-button" data-testid="chat-report"
         onClick=${() => report(m.id)}>${t("chat.report")}</button>` : null}</li>`)}</ol>
     ${mute.size ? html`<p class="muted">${t("chat.muted", { n: mute.size })} <button type="button" class="link-button"
       onClick=${() => { saveMuted(matchId, new Set()); setMute(new Set()); }}>${t("chat.unmute_all")}</button></p>` : null}
-    ${canWrite ? html`<div class="chat-quick">${QUICK.map((q) => html`<button type="button" class="btn tool" data-testid=${"quick-" + q}
+    ${canWrite ? html`${room === "spectators" ? html`<p class="muted small" data-testid="spectators-note">${t("chat.spectators_note")}</p>` : null}<div class="chat-quick">${QUICK.map((q) => html`<button type="button" class="btn tool" data-testid=${"quick-" + q}
         onClick=${() => send({ quick: q })}>${t("chat.quick." + q)}</button>`)}</div>
       <form class="chat-form" onSubmit=${(e) => { e.preventDefault(); if (text.trim()) send({ text }); }}>
         <label class="sr-only" for="chat-input">${t("chat.write")}</label>

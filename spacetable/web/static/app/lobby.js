@@ -10,6 +10,7 @@ import { Icon } from "./icons.js";
 import { Button, CopyField, Fold, notify, notifyError } from "./ui.js";
 import { ClockChoice, LobbySocial, postChallenge, postSeek } from "./social.js";
 import { tutorialProgress } from "./progress.js";
+import { TimeControlFields, defaultTimeControl, timeControlBody, waitingText } from "./absent.js";
 
 const PAGE = 6;
 
@@ -83,7 +84,7 @@ function CreatePanel({ g, navigate }) {
   const [level, setLevel] = useState(() => (agents.find((a) => a.level === "medium") || agents.find((a) => a.default) || agents[0] || {}).name);
   const [name, setName] = useState(() => { try { return localStorage.getItem("spacetable.name") || ""; } catch { return ""; } });
   const [aiSeconds, setAiSeconds] = useState(1);
-  const [turnSeconds, setTurnSeconds] = useState(0);
+  const [timeControl, setTimeControl] = useState(defaultTimeControl);
   const [seats, setSeats] = useState({});
   const [errors, setErrors] = useState({});
   const [busy, setBusy] = useState(false);
@@ -154,7 +155,7 @@ function CreatePanel({ g, navigate }) {
     setBusy(true);
     try {
       const body = { game: g.id, config, ai_seats: ai, ai_seconds: Number(aiSeconds) || 1,
-        turn_seconds: Number(turnSeconds) > 0 ? Number(turnSeconds) : null, player_name: name };
+        ...timeControlBody(timeControl), player_name: name };
       if (mine !== null) body.join_seat = mine;
       const res = isSignedIn() && mine !== null ? await createAsAccount(body, rated && !Object.keys(ai).length)
         : await api("/api/matches", { body });
@@ -223,15 +224,13 @@ function CreatePanel({ g, navigate }) {
         ${agents.length ? html`<div class="option"><label for="ai-seconds">${t("lobby.ai_seconds")}</label>
           <input id="ai-seconds" type="number" min="0.05" max="120" step="0.05" value=${aiSeconds} data-testid="ai-seconds" onInput=${(e) => setAiSeconds(e.target.value)} />
           <p class="help">${t("lobby.ai_seconds_help")}</p></div>` : null}
-        <div class="option"><label for="turn-seconds">${t("lobby.turn_seconds")}</label>
-          <input id="turn-seconds" type="number" min="0" step="1" value=${turnSeconds} data-testid="turn-seconds" onInput=${(e) => setTurnSeconds(e.target.value)} />
-          <p class="help">${t("lobby.turn_seconds_help")}</p></div>
+        <${TimeControlFields} value=${timeControl} onChange=${setTimeControl} game=${g} />
       </div>
     </${Fold}>
   </section>`;
 }
 
-function MatchList({ title, rows, lobby, testid, action, empty }) {
+function MatchList({ title, rows, lobby, testid, action, empty, waiting }) {
   const [page, setPage] = useState(0);
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
   const p = Math.min(page, pages - 1);
@@ -246,6 +245,7 @@ function MatchList({ title, rows, lobby, testid, action, empty }) {
         ${m.broken ? html`<span class="tag bad" data-testid="broken" title=${m.broken}>${t("lobby.broken")}</span>` : null}
         <span class="match-seats">${m.seats.map((s, i) => (s.kind === "open" ? t("seat.open_n", { n: i + 1 })
           : s.kind === "ai" ? t("seat.computer") : s.name || t("seat.player_n", { n: i + 1 }))).join(" · ")}</span>
+        ${waiting && waitingText(m, Date.now() / 1000) ? html`<span class="muted small" data-testid="waiting-on">${waitingText(m, Date.now() / 1000)}</span>` : null}
         ${action(m)}</li>`;
     })}</ul>` : html`<p class="muted small">${empty}</p>`}
     ${pages > 1 ? html`<div class="pager">
@@ -293,7 +293,7 @@ export function LobbyPage({ lobby, navigate }) {
     ${g ? html`<${CreatePanel} key=${g.id} g=${g} navigate=${navigate} />` : html`<p class="card">${t("lobby.no_games")}</p>`}
     <div class="lists">
       <${LobbySocial} lobby=${lobby} navigate=${navigate} />
-      ${yours.length ? html`<${MatchList} title=${t("lobby.your_matches")} rows=${yours} lobby=${lobby} testid="list-yours" action=${yourAction} empty="" />` : null}
+      ${yours.length ? html`<${MatchList} title=${t("lobby.your_matches")} rows=${yours} lobby=${lobby} testid="list-yours" action=${yourAction} empty="" waiting=${true} />` : null}
       <${MatchList} title=${t("lobby.open_matches")} rows=${open} lobby=${lobby} testid="list-open" empty=${t("lobby.none_open")}
         action=${(m) => (mine[m.id] ? yourAction(m) : link(`/match/${m.id}`, t("lobby.join"), "watch", "friend"))} />
       <${MatchList} title=${t("lobby.running_matches")} rows=${running} lobby=${lobby} testid="list-running" empty=${t("lobby.none")}

@@ -8,6 +8,7 @@ import { isSignedIn, joinAsAccount } from "./account.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
 import { ChatPanel } from "./callback.js";
 import { RematchPanel, playAgain, useSeatPresence } from "./social.js";
+import { ClockPanel, waitingText } from "./absent.js";
 import { t, num } from "./i18n.js";
 import { Icon } from "./icons.js";
 import { NO_HL } from "./kit.js";
@@ -248,7 +249,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   else if (m.status === "finished") turn = t("match.over");
   else if (myTurn && caughtUp) turn = t("match.your_turn");
   else if (!caughtUp && shown.last && shown.last.seat !== seat) turn = t("match.showing_moves", { who: seatName(shown.last.seat) });
-  else turn = t("match.waiting_for", { who: toAct.map((i) => seatName(i)).join(", ") });
+  else turn = waitingText(m, Date.now() / 1000, seatName) || t("match.waiting_for", { who: toAct.map((i) => seatName(i)).join(", ") });
   const call = (fn, fallback = null) => { try { return fn ? fn(props) : fallback; } catch (e) { console.warn(e); return fallback; } };
   const phase = m.status === "finished" ? null : call(rend.phase && ((p) => rend.phase(p.view, t)));
   const turnLabel = call(rend.turn && ((p) => rend.turn(p.view, t))) || t("match.move_n", { n: num(shown.version) });
@@ -321,7 +322,9 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
       ${rend.Results ? html`<${rend.Results} ...${props} />` : null}
       ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}
       <${Log} log=${latest.log.slice(0, shown.version)} seatName=${seatName} colourOf=${colourOf} />
+      <${ClockPanel} match=${m} matchId=${matchId} seat=${seat} token=${token} seatName=${seatName} now=${now} />
       <${ChatPanel} matchId=${matchId} seat=${seat} token=${token} />
+      ${seat !== null && m.status === "finished" ? html`<${ChatPanel} matchId=${matchId} seat=${null} token=${null} />` : null}
       ${rend.Legend ? html`<${Fold} summary=${html`<${Icon} name="legend" /> ${t("match.legend")}`} testid="legend" cls="card legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
       ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
         legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}
