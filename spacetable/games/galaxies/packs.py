@@ -462,8 +462,8 @@ SECTIONS: dict[str, tuple[type[Model], str]] = {
 class PackDoc(BaseModel):
     """A Battleship Galaxies pack (rules doc "Owner packs"): ships, tactic cards, boards and missions. An owner
     pack may leave sections out; they come from the house pack. Every record is checked by its model; the
-    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry by
-    :meth:`problems`."""
+    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry once
+    every record is valid."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
