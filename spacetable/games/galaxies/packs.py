@@ -7,8 +7,9 @@ a private **owner pack** of their real cards: it is validated completely before 
 a bad pack raises :class:`PackError` naming the file, the record (card, ship, board, mission) and the
 field, and nothing is loaded.
 
-The whole data model is one module (about 600 lines) on purpose: a pack is validated in one place,
-record by record and then across sections, so an error can always name the file, record and field.
+The whole data model is one module (longer than 500 lines: every field's declaration with its meaning) on purpose:
+a pack is validated in one place, record by record and then across sections (:class:`PackDoc`, the declaration
+the workbench and ``docs/content.md`` read), so an error can always name the file, record and field.
 
 Packs are chosen by name among the bundled ones (``bundled_pack``) or passed as content
 (``load_pack_content``, what the CLI does with a user-local file); match configurations never carry
