@@ -1,6 +1,7 @@
 """The workbench's home page /workbench (issue 25) in Chromium, on a tablet: a designer signed up with a passkey
 imports a Full Metal map (.fmp), sees it among their sets, shares it, plays it against the computer, and another
-visitor finds it listed as a public set; a bad file is refused with its problems and nothing is stored; axe finds no serious violation."""
+visitor finds it listed as a public set; a bad file is refused with its problems and nothing is stored; axe finds
+no serious violation."""
 
 from __future__ import annotations
 
