@@ -7,8 +7,9 @@ a private **owner pack** of their real cards: it is validated completely before 
 a bad pack raises :class:`PackError` naming the file, the record (card, ship, board, mission) and the
 field, and nothing is loaded.
 
-The whole data model is one module (about 600 lines) on purpose: a pack is validated in one place,
-record by record and then across sections, so an error can always name the file, record and field.
+The whole data model is one module (longer than 500 lines: every field's declaration with its meaning) on purpose:
+a pack is validated in one place, record by record and then across sections (:class:`PackDoc`, the declaration
+the workbench and ``docs/content.md`` read), so an error can always name the file, record and field.
 
 Packs are chosen by name among the bundled ones (``bundled_pack``) or passed as content
 (``load_pack_content``, what the CLI does with a user-local file); match configurations never carry
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -26,9 +28,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from spacetable.core import catalog
+from spacetable.core import catalog, content
 from spacetable.core.errors import ConfigError
 
 from .board import board_problems
@@ -53,6 +55,7 @@ Pos = Annotated[int, Field(ge=1, le=1000)]
 Ident = Annotated[str, Field(min_length=1, max_length=48, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
 Text = Annotated[str, Field(max_length=600)]
 Hex = tuple[int, int]
+_IDENT = re.compile(r"[a-z0-9][a-z0-9_\-]{0,47}")
 
 
 class PackError(ConfigError):
@@ -64,7 +67,7 @@ class PackError(ConfigError):
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 # --------------------------------------------------------------------------- effects (§6.2)
@@ -72,22 +75,34 @@ class Condition(Model):
     """``if:`` of an effect: checked on the effect's subject ship."""
 
     shields: Literal["up", "down"] | None = None
+    """The subject's shields must be up or down."""
     size: list[Literal["small", "medium", "large"]] | None = None
+    """The subject's size must be one of these."""
     hit: bool | None = None
+    """The attack hit (or missed)."""
 
 
 class WeaponData(Model):
     """BG-12.1 a weapon: charge cost, range, attacks, strength, damage tag."""
 
     id: Ident
+    """The weapon's id on its ship card."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     slot: Literal["primary", "secondary"]
+    """Primary (exactly one per version) or secondary."""
     charge_cost: Nat = 0
+    """Energy to charge it (BG-12.1)."""
     range: Annotated[int, Field(ge=1, le=30)]
+    """Range in hexes."""
     attacks: Annotated[int, Field(ge=1, le=10)]
+    """Attack dice rolled."""
     strength: Annotated[int, Field(ge=1, le=10)]
+    """Damage of a hit."""
     tag: Ident = "laser"
+    """Damage tag (ship versions may modify or be immune to it)."""
     special: Text | None = None
+    """Rules text of a special ability."""
 
 
 class Effect(Model):
@@ -95,26 +110,42 @@ class Effect(Model):
     ``on`` names the subject (a selector's ``as`` name, ``self`` for a power's own ship, ``target``
     for the ship an attack hit, ``attacker``); ``if`` is an optional condition."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     op: Literal["gain_energy", "drain_energy", "draw", "damage", "repair_shields", "repair_hull",
                 "extra_attacks", "modify", "add_weapon", "reroll", "cancel_hit", "ecm_immunity",
                 "place_ship", "reveal_hold", "take_over"]
+    """What the effect does (the effect vocabulary)."""
     n: Annotated[int, Field(ge=0, le=20)] | None = None
+    """A number (energy, cards, shields, hull, attacks)."""
     kind: Literal["direct", "shield", "hull"] | None = None
+    """Damage kind."""
     amount: Annotated[int, Field(ge=0, le=20)] | None = None
+    """Damage amount."""
     tag: Ident | None = None
+    """A weapon tag."""
     weapon: Ident | None = None
+    """A weapon id."""
     stat: Literal["range", "strength", "attacks", "move", "charge_cost"] | None = None
+    """The statistic modified."""
     delta: Annotated[int, Field(ge=-10, le=10)] | None = None
+    """The change of the statistic."""
     duration: Literal["instant", "attached", "end_of_activation", "end_of_turn", "permanent"] | None = None
+    """How long it lasts."""
     add: WeaponData | None = None
+    """A weapon added by the effect."""
     dice: Literal["both", "letter", "number"] | None = None
+    """Dice rerolled."""
     whose: Literal["own", "enemy"] | None = None
+    """Whose roll is rerolled."""
     within: Annotated[int, Field(ge=0, le=30)] | None = None
+    """Range in hexes."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Ship sizes concerned."""
     on: Ident | None = None
+    """The subject: a target's 'as' name, self, target or attacker."""
     cond: Condition | None = Field(default=None, alias="if")
+    """A condition on the subject."""
 
     @model_validator(mode="after")
     def _params(self) -> Effect:
@@ -137,24 +168,39 @@ class Power(Model):
     """A ship power: a trigger, an optional cost, effects of the same vocabulary (§6.2)."""
 
     trigger: Literal["passive", "activation_start", "on_attack_hit", "on_hit_taken", "on_launch", "energy_phase"]
+    """When the power acts."""
     cost: Nat = 0
+    """Energy it costs."""
     effects: list[Effect] = Field(min_length=1, max_length=6)
+    """Its effects, in order."""
     text: Text = ""
+    """The card's rules text."""
 
 
 # ------------------------------------------------------------------------------- ships (§6.1)
 class VersionData(Model):
     fleet_cost: Nat | None = None
+    """Fleet-building cost (default: the launch cost, BG-4.1)."""
     launch_cost: Nat
+    """Energy to launch (BG-8)."""
     activation_cost: Nat
+    """Energy to activate."""
     shields: Nat
+    """Shield points."""
     hull: Pos
+    """Hull points."""
     move: Annotated[int, Field(ge=0, le=12)]
+    """Hexes it may move."""
     capacity: Nat = 0
+    """Hold capacity for small ships (small ships: 0, BG-8.8)."""
     weapons: list[WeaponData] = Field(min_length=1, max_length=4)
+    """Its weapons (one primary)."""
     powers: list[Power] = Field(default_factory=list, max_length=4)
+    """Its powers."""
     damage_mods: dict[Ident, int | Literal["immune"]] = Field(default_factory=dict)
+    """Damage tag -> modifier, or immune."""
     text: Text = ""
+    """The card's rules text."""
 
     @property
     def cost(self) -> int:
@@ -173,14 +219,23 @@ class VersionData(Model):
 
 class ShipData(Model):
     key: Ident
+    """The ship's id."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     faction: Literal["isn", "wretch"]
+    """Isn or wretch."""
     size: Literal["small", "medium", "large"]
+    """Small, medium or large (BG-3.2)."""
     squadron_size: Literal[1, 3] = 1
+    """Ships per card: 1, or 3 for a small squadron (BG-1.2)."""
     grid: list[Annotated[str, Field(pattern=r"^[#.]{10}$")]] = Field(min_length=8, max_length=8)
+    """The 8 x 10 silhouette: '#' a hit cell, '.' a miss (BG-12.5)."""
     versions: dict[Literal["standard", "seasoned", "veteran"], VersionData]
+    """Standard, seasoned and veteran versions; launch costs rise."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> ShipData:
@@ -224,42 +279,69 @@ class ShipData(Model):
 class Selector(Model):
     """A target of a tactic card: ``as`` names it in the action's ``targets``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     name_as: Ident = Field(alias="as")
+    """The name effects use for this target."""
     kind: Literal["self_side", "enemy_side", "friendly_ship", "enemy_ship", "attached_card"]
+    """What is targeted."""
     size: list[Literal["small", "medium", "large"]] | None = None
+    """Allowed sizes."""
     shields: Literal["up", "down"] | None = None
+    """The target's shields must be up or down."""
     within: Annotated[int, Field(ge=0, le=30)] | None = None
+    """Range in hexes."""
     of: Literal["friendly_ship", "enemy_ship"] | None = None
+    """For an attached card: whose ship."""
     names: list[Ident] | None = None
+    """Allowed ship keys."""
     active: bool | None = None
+    """The ship is (not) the active one."""
     loaded: bool | None = None
+    """The ship carries (or not) other ships."""
 
 
 class AttachTo(Model):
     solo: bool | None = None
+    """A single ship may carry it."""
     squadron: bool | None = None
+    """A squadron may carry it."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Sizes that may carry it."""
     names: list[Ident] | None = None
+    """Ship keys that may carry it."""
 
 
 class TacticData(Model):
     id: Ident
+    """The card's id."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     faction: Literal["isn", "wretch"]
+    """Isn or wretch."""
     type: Literal["hero", "upgrade", "weapon", "event", "sabotage"]
+    """Hero, upgrade and weapon cards attach to a ship (BG-14.1)."""
     cost: Annotated[int, Field(ge=0, le=20)]
+    """Energy to play it."""
     copies_max: Annotated[int, Field(ge=1, le=3)]
+    """Copies a deck may hold (at most 3, D-18)."""
     timing: Literal["own_energy", "own_deploy", "own_action", "activation_start", "before_attack_roll",
                     "after_attack_roll", "any_own_turn", "enemy_activation", "enemy_hit"]
+    """When it may be played."""
     targets: list[Selector] = Field(default_factory=list, max_length=3)
+    """What it targets."""
     attach_to: AttachTo | None = None
+    """Which ships it may attach to."""
     duration: Literal["instant", "attached", "end_of_activation", "end_of_turn"] = "instant"
+    """How long its effects last."""
     effects: list[Effect] = Field(min_length=1, max_length=6)
+    """Its effects, in order."""
     text: Text = ""
+    """The card's rules text."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> TacticData:
@@ -289,110 +371,170 @@ class Rect(Model):
     """Offset rectangle (odd-r): columns and rows, both inclusive."""
 
     cols: tuple[int, int]
+    """First and last column."""
     rows: tuple[int, int]
+    """First and last row."""
 
 
 class Obstacle(Model):
     kind: Literal["asteroid", "debris"]
+    """Asteroid or debris."""
     hexes: list[Hex] = Field(min_length=1)
+    """The hexes it covers (column, row)."""
 
 
 class TileSlot(Model):
     hex: Hex
+    """The tile's hex (column, row)."""
     tile: Literal["energy_source", "orbital_market", "shield_regenerator", "alien_artifact",
                   "observation_station", "warp_gate", "victory_point"]
+    """The tile."""
     face: Literal["up", "down"] = "up"
+    """Face up or down at the start."""
 
 
 class BoardData(Model):
     id: Ident
+    """The board's id."""
     name: str = ""
+    """Its name."""
     full: list[Hex] | Rect
+    """The board's hexes: a list or a rectangle."""
     half: Literal["rim"] | list[Hex] = "rim"
+    """The half hexes: the rim or a list."""
     zones: dict[Literal["A", "B"], list[Hex] | list[Rect]]
+    """Each side's deployment zone."""
     obstacles: list[Obstacle] = Field(default_factory=list)
+    """Asteroids and debris."""
     tile_slots: list[TileSlot] = Field(default_factory=list)
+    """Tiles placed at the start."""
     vp_tile: Hex | None = None
+    """The victory-point tile's hex."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
 
 # ---------------------------------------------------------------------- missions (§6.3)
 class SeatData(Model):
     seat: Nat
+    """The seat number (0..n-1)."""
     side: Literal["A", "B"]
+    """Its side."""
     faction: Literal["isn", "wretch"]
+    """Its faction (one per side, BG-18.1)."""
 
 
 class FleetEntry(Model):
     ship: Ident
+    """A ship key."""
     version: Literal["standard", "seasoned", "veteran"] = "standard"
+    """Its version."""
     seat: Nat | None = None
+    """The seat that commands it."""
 
 
 class FleetRule(Model):
     """BG-4.1 a fixed fleet (``list``) or a budget."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     mode: Literal["fixed", "budget"]
+    """A fixed list or a budget (BG-4.1)."""
     entries: list[FleetEntry] | None = Field(default=None, alias="list")
+    """The fixed fleet."""
     budget: Nat | None = None
+    """The fleet budget."""
 
 
 class DeckRule(Model):
     """BG-4.3 a fixed deck (``list``) or a constructed one (``presets`` are offered as examples)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     mode: Literal["fixed", "constructed"]
+    """A fixed deck or a constructed one (BG-4.3)."""
     cards: list[Ident] | None = Field(default=None, alias="list")
+    """The fixed deck's card ids."""
     presets: list[list[Ident]] | None = None
+    """Example decks offered."""
 
 
 class Preplaced(Model):
     side: Literal["A", "B"]
+    """The side."""
     ship: Ident
+    """A ship key."""
     hexes: list[list[Hex]]
+    """The hexes of each ship of the card."""
 
 
 class VictoryData(Model):
     """A victory condition (BG-17.1): ``destroy_all``, ``destroy_named``, ``hold_tile``, ``ships_in_hexes``."""
 
     type: Literal["destroy_all", "destroy_named", "hold_tile", "ships_in_hexes"]
+    """The condition (BG-17.1)."""
     side: Literal["A", "B"] | None = None
+    """The side it applies to."""
     ship: Ident | None = None
+    """The named ship."""
     tile: Hex | None = None
+    """The tile's hex."""
     rounds: Pos | None = None
+    """Rounds to hold it."""
     hexes: list[Hex] | None = None
+    """The hexes to reach."""
     n: Pos | None = None
+    """Ships needed."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Ship sizes that count."""
 
 
 class Overrides(Model):
     obstacles: list[Obstacle] | None = None
+    """Obstacles replacing the boards'."""
     tiles: list[TileSlot] | None = None
+    """Tiles replacing the boards'."""
 
 
 class MissionData(Model):
     id: Ident
+    """The mission's id."""
     name: str
+    """Its name."""
     number: Annotated[int, Field(ge=0, le=99)] = 0
+    """Its number in the mission book."""
     seats: list[SeatData] = Field(min_length=2, max_length=4)
+    """The seats and their sides."""
     boards: list[Ident] = Field(min_length=1)
+    """Board ids, placed in order."""
     overrides: Overrides = Overrides()
+    """Obstacles and tiles of this mission."""
     fleets: dict[Literal["A", "B"], FleetRule]
+    """Each side's fleet rule."""
     decks: dict[Literal["A", "B"], DeckRule]
+    """Each side's deck rule."""
     prepped: dict[Literal["A", "B"], list[Ident]] = Field(default_factory=dict)
+    """Tactic cards each side starts with in play."""
     preplaced: list[Preplaced] = Field(default_factory=list)
+    """Ships on the board at the start."""
     start: dict[Literal["energy", "hand"], Nat] = Field(default_factory=lambda: {"energy": 15, "hand": 5})
+    """Starting energy and hand size."""
     energy_income: dict[Literal["A", "B"], Nat] = Field(default_factory=dict)
+    """Energy each side gains each round."""
     mirror: bool = False
+    """Both sides play one faction."""
     victory: list[VictoryData] = Field(default_factory=lambda: [VictoryData(type="destroy_all")])
+    """The victory conditions."""
     max_rounds: Annotated[int, Field(ge=1, le=99)] = 20
+    """Rounds before the game ends."""
     text: Text = ""
+    """The mission's story and special rules."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> MissionData:
@@ -426,11 +568,13 @@ class Pack:
     """A validated pack: records by key plus its id, source and digest."""
 
     pack_id: str
+    """The pack it comes from (set by the pack)."""
     source: str
     digest: str
     ships: dict[str, ShipData] = field(default_factory=dict)
     tactics: dict[str, TacticData] = field(default_factory=dict)
     boards: dict[str, BoardData] = field(default_factory=dict)
+    """Board ids, placed in order."""
     missions: dict[str, MissionData] = field(default_factory=dict)
 
     @property
@@ -459,67 +603,128 @@ SECTIONS: dict[str, tuple[type[Model], str]] = {
 }
 
 
-def _where(err: dict[str, Any]) -> str:
-    return ".".join(str(p) for p in err.get("loc", ())) or "(record)"
+class PackDoc(BaseModel):
+    """A Battleship Galaxies pack (rules doc "Owner packs"): ships, tactic cards, boards and missions. An owner
+    pack may leave sections out; they come from the house pack. Every record is checked by its model; the
+    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry once
+    every record is valid."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pack_id: Annotated[str, Field(min_length=1, max_length=48)] = Field(description="the pack's short name")
+    content_source: Literal["house", "owner"] = Field(
+        default="owner", description="house: the project's own content; owner: an owner's private cards")
+    format: Annotated[str, Field(max_length=64)] | None = Field(default=None, description="a format label (ignored)")
+    ships: list[ShipData] | None = Field(default=None, max_length=200, description="the ship cards (§6.1)")
+    tactics: list[TacticData] | None = Field(default=None, max_length=400, description="the tactic cards (§6.2)")
+    boards: list[BoardData] | None = Field(default=None, max_length=50, description="the boards (§6.4)")
+    missions: list[MissionData] | None = Field(default=None, max_length=100, description="the missions (§6.3)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stamp(cls, data: Any) -> Any:
+        """Records carry the pack's id and source unless they say otherwise."""
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        source = out.get("content_source", "owner")
+        for section in SECTIONS:
+            records = out.get(section)
+            if isinstance(records, list):
+                stamp = {"content_source": source}
+                if isinstance(out.get("pack_id"), str) and _IDENT.fullmatch(out["pack_id"]):
+                    stamp["pack_id"] = out["pack_id"]  # (a bad pack_id is one problem, of the pack, not of each record)
+                out[section] = [{**stamp, **r} if isinstance(r, dict) else r for r in records]
+        return out
+
+    def pack(self, base: Pack | None, digest: str = "") -> Pack:
+        """The pack's tables by key; sections left out come from ``base``."""
+        pack = Pack(pack_id=self.pack_id, source=self.content_source, digest=digest)
+        for section, (_, key) in SECTIONS.items():
+            records = getattr(self, section)
+            if records is None:
+                setattr(pack, section, dict(getattr(base, section)) if base is not None else {})
+            else:
+                setattr(pack, section, {getattr(r, key): r for r in records})
+        return pack
+
+    def problems(self) -> list[content.Problem]:
+        """Across records: ids used twice, records of another source, and the references between sections."""
+        P = content.Problem
+        out: list[P] = []
+        base = bundled_pack("house") if self.content_source == "owner" else None
+        for section, (_, key) in SECTIONS.items():
+            records = getattr(self, section)
+            if records is None:
+                if base is None:
+                    out.append(P(section, "section missing"))
+                continue
+            seen: set[str] = set()
+            for i, r in enumerate(records):
+                k = getattr(r, key)
+                if k in seen:
+                    out.append(P(f"{section}[{i}].{key}", f"{k!r} appears twice"))
+                seen.add(k)
+                if r.content_source != self.content_source:
+                    out.append(P(f"{section}[{i}].content_source", f"must be {self.content_source!r} in this pack"))
+        if out:
+            return out
+        pack = self.pack(base)
+        index = {s: {getattr(r, SECTIONS[s][1]): i for i, r in enumerate(getattr(self, s) or [])} for s in SECTIONS}
+
+        def at(section: str, key: str, fld: str) -> str:
+            i = index[section].get(key)
+            return f"{section}[{i}].{fld}" if i is not None else f"{section}.{key}.{fld}"
+
+        for b in pack.boards.values():
+            problem = board_problems(b)
+            if problem:
+                out.append(P(at("boards", b.id, problem[0]), problem[1]))
+        for m in pack.missions.values():
+            for b_id in m.boards:
+                if b_id not in pack.boards:
+                    out.append(P(at("missions", m.id, "boards"), f"unknown board {b_id!r}"))
+            sides = {s.side: s.faction for s in m.seats}
+            for side, rule in m.fleets.items():
+                for e in rule.entries or []:
+                    ship = pack.ships.get(e.ship)
+                    where = at("missions", m.id, f"fleets.{side}.list")
+                    if ship is None:
+                        out.append(P(where, f"unknown ship {e.ship!r}"))
+                    elif ship.faction != sides[side]:
+                        out.append(P(where, f"{e.ship} is not a {sides[side]} ship (D-21)", "D-21"))
+                    elif e.version not in ship.versions:
+                        out.append(P(where, f"{e.ship} has no {e.version} version"))
+            for side, deck in m.decks.items():
+                lists = ([deck.cards] if deck.cards is not None else []) + list(deck.presets or [])
+                for lst in lists:
+                    problem = deck_problem(pack, sides[side], lst, exact=deck.mode == "constructed" or len(lst) == 30)
+                    if problem:
+                        out.append(P(at("missions", m.id, f"decks.{side}"), problem, "D-18" if "D-18" in problem else None))
+            for side, cards in m.prepped.items():
+                for c in cards:
+                    t = pack.tactics.get(c)
+                    if t is None or t.faction != sides[side]:
+                        out.append(P(at("missions", m.id, f"prepped.{side}"), f"unknown {sides[side]} tactic card {c!r}"))
+        return out
 
 
-def _validate_section(file: str, section: str, records: Any, pack_id: str, source: str) -> dict[str, Any]:
-    model, key = SECTIONS[section]
-    if not isinstance(records, list):
-        raise PackError(file, section, section, "must be a list of records")
-    out: dict[str, Any] = {}
-    for i, rec in enumerate(records):
-        label = f"{section[:-1]} {rec.get(key, '#' + str(i)) if isinstance(rec, dict) else '#' + str(i)}"
-        if not isinstance(rec, dict):
-            raise PackError(file, label, "(record)", "must be an object")
-        rec = {"pack_id": pack_id, "content_source": source, **rec}
-        try:
-            obj = model.model_validate(rec)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise PackError(file, label, _where(err), str(err.get("msg", "invalid"))) from None
-        k = getattr(obj, key)
-        if k in out:
-            raise PackError(file, label, key, f"{k!r} appears twice")
-        if obj.content_source != source:  # type: ignore[attr-defined]
-            raise PackError(file, label, "content_source", f"must be {source!r} in this pack")
-        out[k] = obj
-    return out
-
-
-def _cross_check(pack: Pack, files: dict[str, str]) -> None:
-    """References between sections: mission boards, fleets, decks, prepped cards; board geometry."""
-    for b in pack.boards.values():
-        problem = board_problems(b)
-        if problem:
-            raise PackError(files["boards"], f"board {b.id}", problem[0], problem[1])
-    for m in pack.missions.values():
-        where = f"mission {m.id}"
-        f = files["missions"]
-        for b in m.boards:
-            if b not in pack.boards:
-                raise PackError(f, where, "boards", f"unknown board {b!r}")
-        sides = {s.side: s.faction for s in m.seats}
-        for side, rule in m.fleets.items():
-            for e in rule.entries or []:
-                ship = pack.ships.get(e.ship)
-                if ship is None:
-                    raise PackError(f, where, f"fleets.{side}.list", f"unknown ship {e.ship!r}")
-                if ship.faction != sides[side]:
-                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} is not a {sides[side]} ship (D-21)")
-                if e.version not in ship.versions:
-                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} has no {e.version} version")
-        for side, deck in m.decks.items():
-            lists = ([deck.cards] if deck.cards is not None else []) + list(deck.presets or [])
-            for lst in lists:
-                problem = deck_problem(pack, sides[side], lst, exact=deck.mode == "constructed" or len(lst) == 30)
-                if problem:
-                    raise PackError(f, where, f"decks.{side}", problem)
-        for side, cards in m.prepped.items():
-            for c in cards:
-                t = pack.tactics.get(c)
-                if t is None or t.faction != sides[side]:
-                    raise PackError(f, where, f"prepped.{side}", f"unknown {sides[side]} tactic card {c!r}")
+def _pack_error(problem: content.Problem, doc: Any, names: dict[str, str]) -> PackError:
+    """The first problem as a :class:`PackError` naming the file, the record (``ship f54``) and the field."""
+    parts = problem.path.replace("[", ".").replace("]", "").split(".") if problem.path else []
+    if parts and parts[0] in SECTIONS:
+        section, file = parts[0], names.get(parts[0], parts[0])
+        if len(parts) >= 2 and parts[1].isdigit():
+            i = int(parts[1])
+            records = doc.get(section) if isinstance(doc, dict) else None
+            rec = records[i] if isinstance(records, list) and i < len(records) else None
+            key = SECTIONS[section][1]
+            label = f"{section[:-1]} {rec.get(key, '#' + str(i)) if isinstance(rec, dict) else '#' + str(i)}"
+            return PackError(file, label, ".".join(parts[2:]) or "(record)", problem.message)
+        if len(parts) >= 3:  # a record of the base pack, named by key
+            return PackError(file, f"{section[:-1]} {parts[1]}", ".".join(parts[2:]), problem.message)
+        return PackError(file, section, section, problem.message)
+    return PackError(names.get("pack", "pack"), "pack", problem.path or "(root)", problem.message)
 
 
 def deck_problem(pack: Pack, faction: str, cards: list[str], exact: bool = True) -> str | None:
@@ -547,24 +752,19 @@ PACKS: dict[str, Pack] = {}
 
 def build_pack(files: dict[str, Any], source: str, pack_id: str, names: dict[str, str] | None = None,
                base: Pack | None = None) -> Pack:
-    """Validate the sections given in ``files`` (``{"ships": [...], ...}``); sections an owner pack
-    omits come from ``base`` (the house pack). Everything is checked before the pack is returned."""
+    """Validate the sections given in ``files`` (``{"ships": [...], ...}``) with :class:`PackDoc`; sections an
+    owner pack omits come from ``base`` (the house pack). Everything is checked before the pack is returned; the
+    first problem raises :class:`PackError` (:func:`pack_problems` lists them all)."""
     names = names or {s: f"{s}.json" for s in SECTIONS}
     digest = hashlib.sha256(_canonical({"source": source, "pack_id": pack_id, **files}).encode()).hexdigest()
     if digest in PACKS:
         return PACKS[digest]
-    pack = Pack(pack_id=pack_id, source=source, digest=digest)
-    for section in SECTIONS:
-        if section in files:
-            setattr(pack, section, _validate_section(names.get(section, section), section, files[section], pack_id, source))
-        elif base is not None:
-            setattr(pack, section, dict(getattr(base, section)))
-        else:
-            raise PackError(names.get(section, section), section, section, "section missing")
-    unknown = set(files) - set(SECTIONS)
-    if unknown:
-        raise PackError("pack", "pack", sorted(unknown)[0], "unknown section")
-    _cross_check(pack, {s: names.get(s, f"{s}.json") for s in SECTIONS})
+    doc = {"pack_id": pack_id, "content_source": source, **files}
+    obj, problems = content.check(PackDoc, doc)
+    if obj is None or problems:
+        raise _pack_error(problems[0], doc, {"pack": names.get("pack", "pack"), **names})
+    assert isinstance(obj, PackDoc)
+    pack = obj.pack(base, digest)
     PACKS[digest] = pack
     return pack
 
@@ -574,9 +774,12 @@ def bundled_pack(name: str = "house") -> Pack:
     """A pack shipped in ``data/<name>/`` (only ``house`` is bundled)."""
     if name != "house":
         raise ConfigError(f"unknown bundled pack {name!r}; bundled: house (owner packs are passed as content)")
+    return build_pack(_house_files(name), "house", "house", {s: f"data/{name}/{s}.json" for s in SECTIONS})
+
+
+def _house_files(name: str) -> dict[str, Any]:
     root = resources.files("spacetable.games.galaxies").joinpath("data", name)
-    files = {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in SECTIONS}
-    return build_pack(files, "house", "house", {s: f"data/{name}/{s}.json" for s in SECTIONS})
+    return {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in SECTIONS}
 
 
 def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
@@ -586,23 +789,16 @@ def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
     if not isinstance(content, dict):
         raise PackError(file, "pack", "(root)", "a pack is a JSON object")
     pack_id = content.get("pack_id")
-    if not isinstance(pack_id, str) or not pack_id or len(pack_id) > 48:
-        raise PackError(file, "pack", "pack_id", "a short name is required")
     files = {k: v for k, v in content.items() if k not in ("pack_id", "content_source", "format")}
-    return build_pack(files, "owner", pack_id, {s: f"{file}#{s}" for s in SECTIONS}, base=bundled_pack("house"))
+    return build_pack(files, "owner", pack_id,  # type: ignore[arg-type]
+                      {"pack": file, **{s: f"{file}#{s}" for s in SECTIONS}}, base=bundled_pack("house"))
 
 
 #: The catalogue of packs (:mod:`spacetable.core.catalog`): the bundled ``data/house/`` and an operator's
 #: ``DATA/galaxies/packs/<name>/`` folders, each holding some of ``ships.json``, ``tactics.json``,
 #: ``boards.json``, ``missions.json`` (missing sections come from the house set).
-PACK_KIND = catalog.register(catalog.Kind("galaxies", "packs", Path(__file__).with_name("data"), "",
-                                          max_bytes=512 * 1024, label="card pack"))
-
-
-def named_pack(name: str) -> Pack:
-    """A pack of the catalogue, by name (never a path): ``house`` or an operator's owner pack."""
-    if name == "house":
-        return bundled_pack("house")
+def _folder_files(name: str) -> dict[str, Any]:
+    """The sections of a catalogue pack's folder (by name, never a path), size-capped."""
     folder = catalog.locate(PACK_KIND, name)
     files: dict[str, Any] = {}
     size = 0
@@ -618,7 +814,28 @@ def named_pack(name: str) -> Pack:
             raise PackError(f"{name}/{section}.json", "pack", "(file)", "not readable JSON") from None
         if size > PACK_KIND.max_bytes:
             raise catalog.CatalogError(f"card pack {name!r} is larger than {PACK_KIND.max_bytes} bytes")
-    return load_pack_content({"pack_id": name, **files}, name)
+    return files
+
+
+def _bundled_document(name: str) -> dict[str, Any]:
+    """A catalogue pack as content (what ``pack_content`` carries): ``{"pack_id": name, sections...}``."""
+    return {"pack_id": name, **(_house_files("house") if name == "house" else _folder_files(name))}
+
+
+def _config(doc: Any) -> dict[str, Any]:
+    return {"pack_content": doc}
+
+
+PACK_KIND = catalog.register(catalog.Kind("galaxies", "packs", Path(__file__).with_name("data"), "",
+                                          max_bytes=512 * 1024, label="card pack", model=PackDoc,
+                                          load=_bundled_document, config=_config))
+
+
+def named_pack(name: str) -> Pack:
+    """A pack of the catalogue, by name (never a path): ``house`` or an operator's owner pack."""
+    if name == "house":
+        return bundled_pack("house")
+    return load_pack_content({"pack_id": name, **_folder_files(name)}, name)
 
 
 def pack_of_config(config: dict[str, Any]) -> Pack:

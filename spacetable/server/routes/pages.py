@@ -18,6 +18,8 @@ router = APIRouter(include_in_schema=False)
 @router.get("/leaderboard/{game}")
 @router.get("/account")
 @router.get("/challenge/{challenge_id}")
+@router.get("/workbench")
+@router.get("/workbench/{rest:path}")
 async def index(match_id: str | None = None, username: str | None = None, game: str | None = None,
                 challenge_id: str | None = None) -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

@@ -43,6 +43,8 @@ class CreateMatch(Body):
     lapse_agent: str | None = Field(default=None, max_length=64, description="the computer level for lapse 'computer'")
     join_seat: int | None = Field(default=None, description="take this seat at once; the reply carries its token")
     player_name: str = Field(default="", max_length=100)
+    content_set: str | None = Field(default=None, max_length=32,
+                                    description="a workbench set (the creator's own or a public one) to play with")
 
 
 class JoinSeat(Body):
