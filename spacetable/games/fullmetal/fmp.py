@@ -195,4 +195,7 @@ def content_map(text: object) -> FmpMap:
     catalog.check_content(MAPS, text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return parse_fmp(text)
+        fmap = parse_fmp(text)
+    if any(fmap.terrain[y][x] == "?" for x, y, _ in fmap.ore_cells()):
+        raise catalog.CatalogError("map_content: ore on a cell off the map (FM-1.1)")
+    return fmap

@@ -11,6 +11,7 @@ import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
 import { TutorialPage } from "./tutorial.js";
+import { MapEditorPage } from "./workbench-map.js";
 import { Notices, notifyError } from "./ui.js";
 
 function route(path) {
@@ -22,6 +23,7 @@ function route(path) {
   if ((m = path.match(/^\/player\/([^/]+)\/?$/))) return { page: "player", id: decodeURIComponent(m[1]) };
   if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
   if (path === "/account") return { page: "account" };
+  if (/^\/workbench\/map\/?$/.test(path)) return { page: "mapeditor" };
   return { page: "lobby" };
 }
 
@@ -64,6 +66,7 @@ function App() {
   else if (r.page === "replay") page = html`<${ReplayPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "rules") page = html`<${GuidePage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
   else if (r.page === "tutorial") page = html`<${TutorialPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
+  else if (r.page === "mapeditor") page = html`<${MapEditorPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
