@@ -103,7 +103,7 @@ def test_zone_problems() -> None:
         zones[y] = "." * 14 + "BBB" + "..."
     assert mc.validate_map(zoned(zones), landing_rule="zones") == []
     assert codes(mc.validate_map(zoned(["!" * 20] * 10))) == {"zone_char": "FM-D47"}
-    off = FmpMap(20, 10, ["?" + "$" * 19] + plain(20, 9), None, ["A" + "." * 19] + ["." * 20] * 9)
+    off = FmpMap(20, 10, ["?" + "$" * 19, *plain(20, 9)], None, ["A" + "." * 19] + ["." * 20] * 9)
     assert codes(mc.validate_map(off))["zone_offmap"] == "FM-1.1"
     assert codes(mc.validate_map(bundled_map(), landing_rule="zones")) == {"zones_missing": "FM-D47"}
 

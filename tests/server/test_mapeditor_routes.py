@@ -29,9 +29,11 @@ def test_page_and_start_maps(c: TestClient) -> None:
     assert c.get("/workbench/map").status_code == 200
     original = c.post("/api/workbench/map/new", json={"source": "original"}).json()["map"]
     assert original == map_layers(bundled_map())
-    gen = c.post("/api/workbench/map/new", json={"source": "generated", "seed": 4, "players": 3, "size": "small"}).json()
-    assert gen == c.post("/api/workbench/map/new", json={"source": "generated", "seed": 4, "players": 3, "size": "small"}).json()
-    empty = c.post("/api/workbench/map/new", json={"source": "empty", "width": 20, "height": 12, "shape": "hexagon"}).json()["map"]
+    seeded = {"source": "generated", "seed": 4, "players": 3, "size": "small"}
+    gen = c.post("/api/workbench/map/new", json=seeded).json()
+    assert gen == c.post("/api/workbench/map/new", json=seeded).json()
+    shaped = {"source": "empty", "width": 20, "height": 12, "shape": "hexagon"}
+    empty = c.post("/api/workbench/map/new", json=shaped).json()["map"]
     assert (empty["width"], empty["height"], empty["ore"]) == (20, 12, None)
     for bad in ({"source": "empty", "width": 65}, {"source": "/etc/passwd"}, {"source": "original", "extra": 1},
                 {"source": "generated", "players": 9}):
