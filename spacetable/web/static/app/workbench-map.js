@@ -6,12 +6,12 @@
 // "Save" keeps it as a named set of the workbench (POST /api/workbench/sets).
 import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, rememberSeat, seatLink } from "./api.js";
-import { isSignedIn, useAccount } from "./account.js";
+import { accountApi, isSignedIn, useAccount } from "./account.js";
 import { t } from "./i18n.js";
 import { ruleHref } from "./rules.js";
 import { Button, notify, notifyError } from "./ui.js";
 import { centre, hexPoints, neighbours, R, MARGIN } from "/static/games/fullmetal-hex.js";
-import { fillOf, Patterns } from "/static/games/fullmetal-board.js";
+import { fillOf, HexSwatch, Patterns } from "/static/games/fullmetal-board.js";
 
 const S3 = Math.sqrt(3);
 /** Brushes: the five terrains of FM-2.1, off-map (FM-1.1), an ore and no ore; keys 1-8 choose them. */
@@ -271,8 +271,8 @@ export function MapEditorPage({ navigate }) {
     try {
       const content = { fmp: await fmpText() };
       const body = { game: "fullmetal", kind: "maps", name, content, public: pub };
-      const r = saved ? await api(`/api/workbench/sets/${encodeURIComponent(saved)}`, { method: "PUT", body })
-        : await api("/api/workbench/sets", { body });
+      const r = saved ? await accountApi(`/api/workbench/sets/${encodeURIComponent(saved)}`, body, "PUT")
+        : await accountApi("/api/workbench/sets", body);
       setSaved(saved || r.id);
       notify({ kind: "ok", text: t("wb.map.saved", { name }) });
     } catch (e) { notifyError(e); } finally { setBusy(false); }
@@ -316,7 +316,8 @@ export function MapEditorPage({ navigate }) {
           <div class="chips" role="radiogroup" aria-label=${t("wb.map.brush")}>
             ${BRUSHES.map((x, i) => html`<button type="button" role="radio" aria-checked=${i === brush ? "true" : "false"}
               class=${"chip wbm-brush" + (i === brush ? " on" : "")} data-testid=${"wbm-brush-" + x.id} onClick=${() => setBrush(i)}>
-              <kbd aria-hidden="true">${i + 1}</kbd> ${t("wb.map.brush." + x.id)}</button>`)}</div>
+              <kbd aria-hidden="true">${i + 1}</kbd>${x.ch && x.ch !== "?" ? html`<${HexSwatch} t=${x.ch} tide="low" size=${18} />` : null}
+              ${t("wb.map.brush." + x.id)}</button>`)}</div>
           <div class="chips" role="radiogroup" aria-label=${t("wb.map.brush_size")}>
             <span class="chips-label">${t("wb.map.brush_size")}</span>
             ${[0, 1].map((r) => html`<button type="button" role="radio" aria-checked=${radius === r ? "true" : "false"}
