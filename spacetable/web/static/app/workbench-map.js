@@ -176,7 +176,7 @@ export function MapEditorPage({ navigate }) {
     return () => { live = false; clearTimeout(timer); };
   }, [map, rules]);
   useEffect(() => {
-    api("/api/games").then((games) => {
+    api("/api/lobby").then((games) => {
       const g = games.find((x) => x.id === "fullmetal");
       const agents = (g && g.agents) || [];
       const a = agents.find((x) => x.level === "easy") || agents.find((x) => x.default) || agents[0];
@@ -257,7 +257,7 @@ export function MapEditorPage({ navigate }) {
       const config = { map: "custom", map_content: await fmpText(), players: n, landing_rule: rules.landing_rule,
         landing_min_distance: rules.landing_min_distance };
       const ai = {};
-      if (!friend) for (let i = 1; i < n; i++) ai[i] = level;
+      if (!friend) for (let i = 1; i < n; i++) ai[i] = level ?? null; // null: the game's default AI
       let pname = "";
       try { pname = localStorage.getItem("spacetable.name") || ""; } catch { /* private mode */ }
       const res = await api("/api/matches", { body: { game: "fullmetal", config, ai_seats: ai, join_seat: 0, player_name: pname } });
