@@ -18,7 +18,7 @@ from playwright.sync_api import Page
 
 from spacetable.games.fullmetal.fmp import bundled_map
 
-from .pages import READY_OR_OVER, errors_of, goto, seat_of, seat_state, tap, version
+from .pages import READY_OR_OVER, errors_of, goto, seat_of, seat_state, show, version
 from .test_accessibility import serious
 from .test_accounts import authenticator, new_page
 
@@ -151,10 +151,14 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     snap = seat_state(site, mid, seat, token)
     view = snap["view"]
     assert "".join(view["terrain"]) == "".join(blocks(text).split("\n")[1:24])
-    assert sum(1 for u in view["units"] if u["kind"] == "ore") == ore
+    layer = blocks(text).split("<REPARTITION")[1].split("\n")[1:24]
+    placed = {(x, y) for y, row in enumerate(layer) for x, ch in enumerate(row) if ch == "2"}
+    on_board = {tuple(u["cells"][0]) for u in view["units"] if u["kind"] == "ore"}
+    assert on_board <= placed and len(on_board) > ore - 20  # a landed ship clears the ore around it (FM-7.3)
     land = next(a for a in snap["legal"] if a["type"] == "land")
     dome = f"{land['dome'][0]},{land['dome'][1]}"
-    tap(page, dome)
+    show(page, dome)
+    page.locator(f"[data-testid=board] polygon.fm-hex[data-place='{dome}']").click()
     page.wait_for_selector("[data-testid=fm-landing-ghost]")
     if page.get_attribute("[data-testid=fm-landing-ghost]", "data-orient") != land["orientation"]:
         page.click(f"[data-testid=fm-orient-{land['orientation']}]")

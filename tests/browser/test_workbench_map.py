@@ -120,7 +120,7 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     page.click("[data-testid=wbm-save]")
     page.wait_for_selector("[data-testid=wbm-saved]")
     mine = page.evaluate("fetch('/api/workbench/sets').then((r) => r.json())")
-    sets = mine["sets"] if isinstance(mine, dict) else mine
+    sets = mine["mine"]
     saved = next(s for s in sets if s["name"] == "painted-original")
     assert saved["game"] == "fullmetal" and saved["kind"] == "maps"
 

@@ -5,6 +5,8 @@ alphabet) or as ``.fmp`` text, bounded like a map of the catalogue (128 KiB, 128
 stored here (saving a map is the workbench's sets API). The work is done by
 :mod:`spacetable.games.fullmetal.mapcheck`:
 
+The page itself is ``/workbench/map`` (served by ``pages.py`` like every ``/workbench`` page).
+
 * ``POST /api/workbench/map/new`` – a map to start from: the original, a seeded generated map, or an empty one of a
   chosen size and shape;
 * ``POST /api/workbench/map/check`` – the problems of a map for a number of players and a landing rule, each with
@@ -20,7 +22,6 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
 from pydantic import Field, StringConstraints
 
 from spacetable.games.fullmetal import mapcheck
@@ -28,7 +29,6 @@ from spacetable.games.fullmetal.fmp import MAPS, MAX_SIDE, FmpError, write_fmp
 
 from ..errors import ServiceError
 from .deps import Client, Ctx
-from .pages import WEB_DIR
 from .schemas import Body
 
 router = APIRouter()
@@ -84,11 +84,6 @@ def _map(layers: MapLayers) -> Any:
         return mapcheck.as_map(layers.model_dump())
     except FmpError as exc:
         raise ServiceError(422, "bad_map", str(exc)) from None
-
-
-@router.get("/workbench/map", include_in_schema=False)
-async def page() -> FileResponse:
-    return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})
 
 
 @router.post("/api/workbench/map/new")

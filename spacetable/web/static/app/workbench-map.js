@@ -3,7 +3,7 @@
 // (/api/workbench/map/*, spacetable/games/fullmetal/mapcheck.py), so the rules are checked in one place. Painting:
 // drag with a mouse, a pen or a finger; or move the cursor with the arrow keys and paint with Space. Every problem
 // names its rule and links to it in the players' guide. "Play" starts a match on the map (map=custom, map_content);
-// "Save" keeps it as a named set of the workbench (POST /api/workbench/sets).
+// "Save" keeps it as a named set of the workbench (POST /api/workbench/sets, content of the kind fullmetal/maps).
 import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, rememberSeat, seatLink } from "./api.js";
 import { accountApi, isSignedIn, useAccount } from "./account.js";
@@ -269,7 +269,10 @@ export function MapEditorPage({ navigate }) {
   async function save() {
     setBusy(true);
     try {
-      const content = { fmp: await fmpText() };
+      // the fullmetal/maps content (spacetable/games/fullmetal/fmp.py: MapDoc): the layers, without absent ones
+      const content = { width: map.width, height: map.height, terrain: map.terrain };
+      if (map.ore) content.ore = map.ore;
+      if (map.zones) content.zones = map.zones;
       const body = { game: "fullmetal", kind: "maps", name, content, public: pub };
       const r = saved ? await accountApi(`/api/workbench/sets/${encodeURIComponent(saved)}`, body, "PUT")
         : await accountApi("/api/workbench/sets", body);
