@@ -14,6 +14,7 @@ from spacetable.games.fullmetal.mapcheck import map_layers
 from spacetable.server.app import create_app
 
 from .conftest import lenient_limits
+from .test_accounts import Inbox, inbox, make_client, signup  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.workbench
 
@@ -82,3 +83,30 @@ def test_play_the_map_against_the_computer(c: TestClient) -> None:
     mid, token = r.json()["match"]["id"], r.json()["token"]
     snap = c.get(f"/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": token}).json()
     assert "#" not in "".join(snap["view"]["terrain"])
+
+
+def test_a_map_whose_landing_zone_holds_no_ship_is_not_stored(sqlite_url: str, inbox: tuple[Inbox, int]) -> None:  # noqa: F811
+    """The fullmetal/maps kind checks the map rules: a set whose zone B holds no ship (FM-D47) or on which no two
+    ships can land (FM-7.2) is refused with the reasons and nothing is stored."""
+    with make_client(sqlite_url, inbox[1]) as web:
+        h = {"X-CSRF-Token": signup(web, inbox[0], 0, "maps@example.org", "maps")}
+        doc = {k: v for k, v in map_layers(bundled_map()).items() if v is not None}
+        zones = ["." * 36 for _ in range(23)]
+        for y in (10, 11, 12):
+            zones[y] = "." * 4 + "AAA" + "." * 29
+        zones[4] = "." * 10 + "B" + "." * 25  # sea: no ship lands there
+        r = web.post("/api/workbench/sets", headers=h,
+                     json={"game": "fullmetal", "kind": "maps", "name": "zoned", "content": {**doc, "zones": zones},
+                           "public": False})
+        assert r.status_code == 422, r.text
+        assert ("zones/B", "FM-D47") in {(p["path"], p["rule"]) for p in r.json()["error"]["problems"]}
+        tiny = {"width": 8, "height": 8, "terrain": ["$" * 8] * 8}
+        r = web.post("/api/workbench/sets", headers=h,
+                     json={"game": "fullmetal", "kind": "maps", "name": "tiny", "content": tiny, "public": False})
+        assert r.status_code == 422 and [p["rule"] for p in r.json()["error"]["problems"]] == ["FM-7.2"]
+        assert web.get("/api/workbench/sets", headers=h).json()["mine"] == []
+        ok = web.post("/api/workbench/sets", headers=h,
+                      json={"game": "fullmetal", "kind": "maps", "name": "fine", "content": doc, "public": False})
+        assert ok.status_code == 201
+        fmp = web.get(f"/api/workbench/sets/{ok.json()['id']}/export", params={"format": "fmp"}, headers=h).text
+        assert web.post("/api/workbench/map/read", json={"fmp": fmp}).json()["map"] == map_layers(bundled_map())
