@@ -123,6 +123,12 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     sets = mine["mine"]
     saved = next(s for s in sets if s["name"] == "painted-original")
     assert saved["game"] == "fullmetal" and saved["kind"] == "maps"
+    # the set opens again in the editor (the workbench's home links here)
+    goto(page, f"{site}/workbench/map?set={saved['id']}")
+    page.wait_for_selector("[data-testid=wbm-saved]")
+    page.wait_for_selector("[data-testid=wbm-valid]")
+    assert [cell(page, x, 2) for x in range(2, 6)] == ["#"] * 4 and cell(page, 2, 3) == "."
+    assert page.locator("[data-testid=wbm-svg] .wbm-ore").count() == ore
 
     # exported as .fmp: the same map as the saved set's own .fmp
     text, path = export(page)

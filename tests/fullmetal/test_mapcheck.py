@@ -4,6 +4,10 @@ map."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +20,7 @@ from spacetable.games.fullmetal.setup import lattice_cells
 from spacetable.games.fullmetal.terrain import get_board
 
 pytestmark = pytest.mark.workbench
+I18N = Path(__file__).resolve().parents[2] / "spacetable" / "web" / "static" / "i18n"
 
 
 def codes(problems: list[mc.MapProblem]) -> dict[str, str | None]:
@@ -156,6 +161,18 @@ def test_content_with_ore_off_the_map_is_refused() -> None:
     fmap = FmpMap(3, 2, ["?$$", "$$$"], ["2..", "..."])
     with pytest.raises(catalog.CatalogError, match="off the map"):
         content_map(write_fmp(fmap).decode("cp1252"))
+
+
+def test_every_problem_is_said_in_every_language() -> None:
+    """The editor shows a problem as ``wb.map.problem.<code>`` with its params, in the four languages."""
+    source = Path(mc.__file__).read_text(encoding="utf-8")
+    found = set(re.findall(r'MapProblem\(\s*"(\w+)"', source))
+    assert found >= {"format", "no_cells", "ore_offmap", "ore_sea", "ore_empty", "landing_sites", "zones_missing",
+                     "zone_char", "zone_offmap", "zone_no_site", "zones_too_few"}
+    for lang in ("en", "fr", "nl", "ru"):
+        texts = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+        for code in found:
+            assert f"wb.map.problem.{code}" in texts, (lang, code)
 
 
 TERRAIN = st.sampled_from(".*%$#?")

@@ -162,7 +162,12 @@ export function MapEditorPage({ navigate }) {
   const mapRef = useRef(null);
   mapRef.current = map;
 
-  useEffect(() => { newMap(start); }, []);
+  useEffect(() => {
+    // /workbench/map?set=<id> opens a saved set (the workbench's home links here), else the original map
+    const id = new URLSearchParams(location.search).get("set");
+    if (id) openSet(id);
+    else newMap(start);
+  }, []);
   useEffect(() => { document.body.dataset.wbm = map ? "ready" : ""; }, [map]);
   // live validation: the server checks the map a moment after the last change
   useEffect(() => {
@@ -189,6 +194,14 @@ export function MapEditorPage({ navigate }) {
       const r = await api("/api/workbench/map/new", { body: s });
       setMap(r.map); setPast([]); setMarks([]); setCursor([0, 0]); setSaved(null);
     } catch (e) { notifyError(e); }
+  }
+  async function openSet(id) {
+    try {
+      const row = await api(`/api/workbench/sets/${encodeURIComponent(id)}`);
+      const c = row.content;
+      setMap({ width: c.width, height: c.height, terrain: c.terrain, ore: c.ore || null, zones: c.zones || null });
+      setName(row.name); setPub(!!row.public); setSaved(row.mine ? row.id : null);
+    } catch (e) { notifyError(e); newMap(start); }
   }
   function remember() { setPast((p) => [...p.slice(-HISTORY + 1), mapRef.current]); }
   function paintAt(x, y) { setMap((m) => paint(m, x, y, BRUSHES[brush], radius)); }
