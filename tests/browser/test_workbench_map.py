@@ -129,12 +129,23 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     page.wait_for_selector("[data-testid=wbm-valid]")
     assert [cell(page, x, 2) for x in range(2, 6)] == ["#"] * 4 and cell(page, 2, 3) == "."
     assert page.locator("[data-testid=wbm-svg] .wbm-ore").count() == ore
+    # changed and saved again: the same set
+    page.focus("[data-testid=wbm-board]")
+    page.keyboard.press("2")
+    page.keyboard.press("Space")
+    assert cell(page, 0, 0) == "*"
+    page.wait_for_selector("[data-testid=wbm-valid]")
+    with page.expect_response(lambda r: r.request.method == "PUT" and "/api/workbench/sets/" in r.url) as put:
+        page.click("[data-testid=wbm-save]")
+    assert put.value.status == 200
+    mine = page.evaluate("fetch('/api/workbench/sets').then((r) => r.json())")["mine"]
+    assert [s["id"] for s in mine if s["name"] == "painted-original"] == [saved["id"]]
 
     # exported as .fmp: the same map as the saved set's own .fmp
     text, path = export(page)
     assert path.stat().st_size < 128 * 1024
     rows = blocks(text).split("\n")
-    assert rows[3][2:6] == "####" and rows[4][2] == "."  # rows[0] is <CARTE ...>
+    assert rows[1][0] == "*" and rows[3][2:6] == "####" and rows[4][2] == "."  # rows[0] is <CARTE ...>
     assert text.split("<REPARTITION")[1].split("\n", 1)[1].count("2") == ore
     from_set = page.evaluate(f"fetch('/api/workbench/sets/{saved['id']}/export?format=fmp').then((r) => r.text())")
     assert blocks(from_set) == blocks(text)

@@ -286,9 +286,8 @@ export function MapEditorPage({ navigate }) {
       const content = { width: map.width, height: map.height, terrain: map.terrain };
       if (map.ore) content.ore = map.ore;
       if (map.zones) content.zones = map.zones;
-      const body = { game: "fullmetal", kind: "maps", name, content, public: pub };
-      const r = saved ? await accountApi(`/api/workbench/sets/${encodeURIComponent(saved)}`, body, "PUT")
-        : await accountApi("/api/workbench/sets", body);
+      const r = saved ? await accountApi(`/api/workbench/sets/${encodeURIComponent(saved)}`, { name, content, public: pub }, "PUT")
+        : await accountApi("/api/workbench/sets", { game: "fullmetal", kind: "maps", name, content, public: pub });
       setSaved(saved || r.id);
       notify({ kind: "ok", text: t("wb.map.saved", { name }) });
     } catch (e) { notifyError(e); } finally { setBusy(false); }
