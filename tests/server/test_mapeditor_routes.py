@@ -83,6 +83,12 @@ def test_play_the_map_against_the_computer(c: TestClient) -> None:
     mid, token = r.json()["match"]["id"], r.json()["token"]
     snap = c.get(f"/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": token}).json()
     assert "#" not in "".join(snap["view"]["terrain"])
+    # a map the configured game cannot be played on is refused with the rule, and no match is made
+    tiny = {"width": 8, "height": 8, "terrain": ["$" * 8] * 8}
+    text = c.post("/api/workbench/map/write", json={"map": tiny}).json()["fmp"]
+    r = c.post("/api/matches", json={"game": "fullmetal", "config": {"map": "custom", "map_content": text}})
+    assert r.status_code == 422 and "(FM-7.2)" in r.json()["error"]["message"]
+    assert len(c.get("/api/matches").json()) == 1
 
 
 def test_a_map_whose_landing_zone_holds_no_ship_is_not_stored(sqlite_url: str, inbox: tuple[Inbox, int]) -> None:  # noqa: F811
