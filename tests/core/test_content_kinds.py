@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spacetable.core import content
 from spacetable.games import get_game
@@ -112,3 +114,24 @@ def test_too_large_content_is_one_problem() -> None:
 def test_docs_content_md_is_generated_from_the_models() -> None:
     """docs/content.md is what `python -m spacetable.games.kinds docs/content.md` writes (run it after a change)."""
     assert (ROOT / "docs" / "content.md").read_text(encoding="utf-8") == content.document(load_all())
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(KEYS), data=JSON)
+def test_any_json_gets_problems_never_an_exception(key: str, data: Any) -> None:
+    """Whatever a client sends, validation answers with named problems (the server never fails on content)."""
+    found = content.validate(key, data)
+    assert found and all(isinstance(p, content.Problem) and p.message for p in found)
+
+
+@settings(max_examples=25, deadline=None)
+@given(field=st.sampled_from(["price", "strength", "fuel"]), value=st.integers(-10**7, -1))
+def test_a_negative_number_on_a_ship_is_named(field: str, value: int) -> None:
+    doc = house("tremble/card_sets")
+    doc["ships"][1][field] = value
+    assert f"ships[1].{field}" in by_path(content.validate("tremble/card_sets", doc))

@@ -9,6 +9,9 @@ import { accountApi, useAccount } from "./account.js";
 import { currentLang, t, tMaybe } from "./i18n.js";
 import { Button, notify, notifyError, useConfirm } from "./ui.js";
 
+/** A set's name: what the server's catalogue accepts (letters, digits, '-' and '_'; never a path). */
+export const NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9_\\-]{0,63}";
+
 /** The page of a kind's editor (the map editor for Full Metal maps, the form editor for the others). */
 export function editorUrl(key, setId) {
   const base = key === "fullmetal/maps" ? "/workbench/map" : `/workbench/${key}`;
@@ -132,7 +135,7 @@ function ImportForm({ kinds, account, refresh }) {
       onChange=${(e) => setFile(e.target.files[0] || null)} required /></label>
     ${needsKind ? html`<label>${t("wb.sets.kind")}<select value=${key} onChange=${(e) => setKey(e.target.value)} data-testid="wb-import-kind">
       ${kinds.filter((k) => k.has_text).map((k) => html`<option value=${k.key}>${kindLabel(k)}</option>`)}</select></label>
-      <label>${t("wb.sets.name")}<input value=${name} maxlength="64" pattern="[A-Za-z0-9][A-Za-z0-9_-]*"
+      <label>${t("wb.sets.name")}<input value=${name} maxlength="64" pattern=${NAME_PATTERN}
         onInput=${(e) => setName(e.target.value)} data-testid="wb-import-name" /></label>` : ""}
     <${Button} type="submit" label=${t("wb.sets.import")} disabled=${busy || !file} testid="wb-import-go" />
     <p class="hint">${t("wb.sets.import_hint")}</p>
