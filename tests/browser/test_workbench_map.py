@@ -2,12 +2,13 @@
 the mouse and the keyboard, spreads ore, sees the map rules' verdict, saves the map as a named set, exports it as
 ``.fmp``, imports that file again (the same map) and plays it against the computer: the ship lands by a tap on the
 board, the computer lands, both deploy, and play begins on the painted map. The page has no serious axe violation;
-its screenshot is the designer's guide's picture (docs/img/workbench-map.png)."""
+its screenshot is the designer's guide's picture (docs/img/workbench-map.png, written with SPACETABLE_DOCS_IMG=1)."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from playwright.sync_api import Page
 
 from spacetable.games.fullmetal.fmp import bundled_map
 
-from .pages import READY_OR_OVER, errors_of, goto, seat_of, seat_state, show, version
+from .pages import READY_OR_OVER, SHOTS, errors_of, goto, seat_of, seat_state, show, version
 from .test_accessibility import serious
 from .test_accounts import authenticator, new_page
 
@@ -55,10 +56,13 @@ def export(page: Page) -> tuple[str, Path]:
 
 
 def picture(page: Page) -> None:
-    """The guide's picture: the editor at the top of the page, in 64 colours (a small file)."""
+    """The guide's picture: the editor at the top of the page, in 64 colours (a small file). It goes to
+    tests/browser/screenshots/ (not committed), or replaces docs/img/workbench-map.png with SPACETABLE_DOCS_IMG=1."""
     page.evaluate("window.scrollTo(0, 0)")
     png = page.screenshot(clip={"x": 0, "y": 48, "width": 1400, "height": 720})
-    Image.open(io.BytesIO(png)).convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(DOCS_IMG, optimize=True)
+    target = DOCS_IMG if os.environ.get("SPACETABLE_DOCS_IMG") == "1" else SHOTS / DOCS_IMG.name
+    target.parent.mkdir(exist_ok=True)
+    Image.open(io.BytesIO(png)).convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(target, optimize=True)
 
 
 def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
