@@ -76,6 +76,18 @@ def test_four_ships_on_the_original_but_not_far_apart() -> None:
     assert p.code == "landing_sites" and p.params["found"] < 4
 
 
+def test_two_ships_found_exactly() -> None:
+    """Two domes: the farthest pair (by the cube coordinates' extremes) is the true largest distance (FM-1.4)."""
+    for fmap in (bundled_map(), mc.new_map("generated", seed=11, players=2, size="small"),
+                 mc.new_map("empty", width=20, height=16, shape="round")):
+        board = get_board(fmap.width, fmap.height, "".join(fmap.terrain))
+        domes = mc.landing_domes(board)
+        widest = max(board.dist(a, b) for a in domes for b in domes)
+        pair = mc.most_landings(board, domes, 2, 2)
+        assert board.dist(*pair) == widest
+        assert len(mc.most_landings(board, domes, widest + 1, 2)) == 1
+
+
 def test_ore_problems() -> None:
     terrain = ["?$$$$", "$$$..", "$$$$$"]
     ore = ["2....", "...2.", "....."]

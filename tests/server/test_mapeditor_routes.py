@@ -55,7 +55,7 @@ def test_check_names_problems_with_rules(c: TestClient) -> None:
     assert c.post("/api/workbench/map/check", json={"map": ragged}).status_code == 422
     letters = {**tiny, "terrain": ["$" * 7 + "x"] + ["$" * 8] * 7}
     assert c.post("/api/workbench/map/check", json={"map": letters}).status_code == 422
-    huge = {"width": 129, "height": 1, "terrain": ["$" * 129]}
+    huge = {"width": 65, "height": 1, "terrain": ["$" * 65]}
     assert c.post("/api/workbench/map/check", json={"map": huge}).status_code == 422
 
 
@@ -71,6 +71,9 @@ def test_spread_export_import_identical(c: TestClient) -> None:
     r = c.post("/api/workbench/map/read", json={"fmp": "<FMP>\n<CARTE Lignes=1 Colonnes=1>\nZ\n</CARTE>\n</FMP>"})
     assert r.status_code == 422 and "bad character" in r.json()["error"]["message"]
     assert c.post("/api/workbench/map/read", json={"fmp": "x" * (129 * 1024)}).status_code == 422
+    wide = "<FMP>\n<CARTE Lignes=1 Colonnes=100>\n" + "$" * 100 + "\n</CARTE>\n</FMP>"
+    r = c.post("/api/workbench/map/read", json={"fmp": wide})
+    assert r.status_code == 422 and "at most 64" in r.json()["error"]["message"]
 
 
 def test_play_the_map_against_the_computer(c: TestClient) -> None:

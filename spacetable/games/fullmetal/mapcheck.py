@@ -16,6 +16,7 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from spacetable.core.rng import Rng, mix_seed
@@ -112,6 +113,16 @@ def _board(fmap: FmpMap) -> Board:
     return get_board(fmap.width, fmap.height, "".join(fmap.terrain))
 
 
+@lru_cache(maxsize=8)
+def _domes(width: int, height: int, terrain: str) -> tuple[int, ...]:
+    return tuple(landing_domes(get_board(width, height, terrain)))
+
+
+def map_domes(fmap: FmpMap) -> list[int]:
+    """:func:`landing_domes` of a map (remembered for the last few maps: the editor checks a map, then counts)."""
+    return list(_domes(fmap.width, fmap.height, "".join(fmap.terrain)))
+
+
 def footprints(board: Board, dome: int) -> list[tuple[str, list[int]]]:
     """The ship footprints (FM-7.1) with their dome on ``dome`` that lie on plain or swamp (FM-7.2 a)."""
     out = []
@@ -125,28 +136,57 @@ def footprints(board: Board, dome: int) -> list[tuple[str, list[int]]]:
 
 def landing_domes(board: Board) -> list[int]:
     """Domes of a legal landing under the distance rule, ignoring other ships: a footprint on plain or swamp
-    (FM-7.2 a) with every cell within 2 of the dome on the map (FM-7.2 b)."""
-    return [c for c in board.cells if len(board.disc(c, 2)) == 19 and footprints(board, c)]
+    (FM-7.2 a) with every cell within 2 of the dome on the map (FM-7.2 b: the dome and its six neighbours each
+    have six neighbours on the map)."""
+    full = [len(n) == 6 for n in board.neigh]
+    return [c for c in board.cells if board.terrain[c] in (PLAIN, SWAMP) and full[c]
+            and all(full[n] for n in board.neigh[c]) and footprints(board, c)]
+
+
+#: Starting domes the greedy search of :func:`most_landings` tries at most (spread over the map).
+MAX_STARTS = 48
 
 
 def most_landings(board: Board, domes: list[int], min_distance: int, want: int) -> list[int]:
-    """The most domes (up to ``want``) pairwise at least ``min_distance`` apart (FM-7.2 c): exact for two, a
-    greedy search from every start (farthest first) beyond, which finds a placement whenever the domes spread
-    over the map."""
+    """The most domes (up to ``want``) pairwise at least ``min_distance`` apart (FM-7.2 c). Two domes: exact, the
+    farthest pair by the cube coordinates' extremes (FM-1.4); more: farthest-first from up to :data:`MAX_STARTS`
+    starts, which finds a placement whenever the domes spread over the map."""
     if not domes:
         return []
     best = [domes[0]]
-    for start in domes:
+    if want >= 2:
+        best = _farthest_pair(board, domes)
+        if board.dist(*best) < min_distance:
+            return best[:1]
+    if want <= 2:
+        return best[:want]
+    step = max(1, len(domes) // MAX_STARTS)
+    for start in [best[0], *domes[::step]]:
         chosen = [start]
-        rest = [d for d in domes if board.dist(d, start) >= min_distance]
-        while rest and len(chosen) < want:
-            nxt = max(rest, key=lambda d: min(board.dist(d, o) for o in chosen))
+        gap = {d: board.dist(d, start) for d in domes}
+        while len(chosen) < want:
+            nxt = max(gap, key=gap.__getitem__)
+            if gap[nxt] < min_distance:
+                break
             chosen.append(nxt)
-            rest = [d for d in rest if board.dist(d, nxt) >= min_distance]
+            for d in gap:
+                gap[d] = min(gap[d], board.dist(d, nxt))
         if len(chosen) > len(best):
             best = chosen
             if len(best) >= want:
                 break
+    return best
+
+
+def _farthest_pair(board: Board, domes: list[int]) -> list[int]:
+    """Two domes at the largest distance: the distance is the largest of |dq|, |dr|, |ds| (FM-1.4), so the
+    farthest pair is the pair of extremes along one of the three cube axes."""
+    best: list[int] = [domes[0], domes[0]]
+    for axis in (lambda c: board.axial[c][0], lambda c: board.axial[c][1],
+                 lambda c: -board.axial[c][0] - board.axial[c][1]):
+        lo, hi = min(domes, key=axis), max(domes, key=axis)
+        if board.dist(lo, hi) > board.dist(*best):
+            best = [lo, hi]
     return best
 
 
@@ -171,7 +211,7 @@ def validate_map(content: Any, *, players: int = 2, landing_rule: str = "distanc
         problems.append(MapProblem("zones_missing", "zones", "landing_rule=zones needs a map with landing zones",
                                    "FM-D47"))
     if landing_rule != "zones":
-        domes = landing_domes(board)
+        domes = map_domes(fmap)
         found = most_landings(board, domes, landing_min_distance, players)
         if len(found) < players:
             problems.append(MapProblem(
@@ -246,7 +286,7 @@ def map_stats(fmap: FmpMap, *, landing_min_distance: int = 10) -> dict[str, Any]
         sizes = [len(lattice_cells(board, a, b)) for a in range(3) for b in range(3)] if board.cells else [0]
         out["ore"] = None
         out["lattice"] = [min(sizes), max(sizes)]
-    out["landings"] = len(most_landings(board, landing_domes(board), landing_min_distance, 4)) if board.cells else 0
+    out["landings"] = len(most_landings(board, map_domes(fmap), landing_min_distance, 4)) if board.cells else 0
     return out
 
 

@@ -1,7 +1,7 @@
 """The Full Metal map editor's routes (issue 25, ``/workbench/map``; docs/workbench-map.md).
 
 Every map travels as its layers ``{width, height, terrain, ore, zones}`` (rows of characters, the ``.fmp``
-alphabet) or as ``.fmp`` text, bounded like a map of the catalogue (128 KiB, 128 rows and columns); nothing is
+alphabet) or as ``.fmp`` text (at most 128 KiB; the editor's maps have at most 64 rows and columns); nothing is
 stored here (saving a map is the workbench's sets API). The work is done by
 :mod:`spacetable.games.fullmetal.mapcheck`:
 
@@ -23,9 +23,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
 from pydantic import Field, StringConstraints
+from starlette.concurrency import run_in_threadpool
 
 from spacetable.games.fullmetal import mapcheck
-from spacetable.games.fullmetal.fmp import MAPS, MAX_SIDE, FmpError, write_fmp
+from spacetable.games.fullmetal.fmp import MAPS, FmpError, write_fmp
 
 from ..errors import ServiceError
 from .deps import Client, Ctx
@@ -33,15 +34,18 @@ from .schemas import Body
 
 router = APIRouter()
 
-Row = Annotated[str, StringConstraints(max_length=MAX_SIDE)]
-Rows = Annotated[list[Row], Field(min_length=1, max_length=MAX_SIDE)]
+#: The editor's maps: at most 64 rows and columns (five times the original's cells; a check of the largest takes
+#: a fraction of a second of one worker thread, and each request counts against the per-address ``check`` rate).
+SIDE = mapcheck.MAX_EDIT_SIDE
+Row = Annotated[str, StringConstraints(max_length=SIDE)]
+Rows = Annotated[list[Row], Field(min_length=1, max_length=SIDE)]
 
 
 class MapLayers(Body):
     """A map's layers: ``terrain`` rows of ``. * % $ # ?``, optional ``ore`` and ``zones`` rows of the same size."""
 
-    width: int = Field(ge=1, le=MAX_SIDE)
-    height: int = Field(ge=1, le=MAX_SIDE)
+    width: int = Field(ge=1, le=SIDE)
+    height: int = Field(ge=1, le=SIDE)
     terrain: Rows
     ore: Rows | None = None
     zones: Rows | None = None
@@ -91,8 +95,9 @@ async def new(body: NewMap, c: Ctx, client: Client) -> dict[str, Any]:
     """A map to start from (the generator is deterministic for a seed)."""
     await c.limiter.hit("check", client)
     try:
-        fmap = mapcheck.new_map(body.source, seed=body.seed, players=body.players, size=body.size, width=body.width,
-                                height=body.height, shape=body.shape, fill=body.fill)
+        fmap = await run_in_threadpool(mapcheck.new_map, body.source, seed=body.seed, players=body.players,
+                                       size=body.size, width=body.width, height=body.height, shape=body.shape,
+                                       fill=body.fill)
     except (ValueError, RuntimeError) as exc:
         raise ServiceError(422, "bad_map", str(exc)) from None
     return {"map": mapcheck.map_layers(fmap)}
@@ -103,17 +108,21 @@ async def check(body: CheckMap, c: Ctx, client: Client) -> dict[str, Any]:
     """The map's problems (each with its rule id and cells) and figures."""
     await c.limiter.hit("check", client)
     fmap = _map(body.map)
-    problems = mapcheck.validate_map(fmap, players=body.players, landing_rule=body.landing_rule,
-                                     landing_min_distance=body.landing_min_distance)
-    return {"ok": not problems, "problems": [p.as_dict() for p in problems],
-            "stats": mapcheck.map_stats(fmap, landing_min_distance=body.landing_min_distance)}
+
+    def work() -> dict[str, Any]:
+        problems = mapcheck.validate_map(fmap, players=body.players, landing_rule=body.landing_rule,
+                                         landing_min_distance=body.landing_min_distance)
+        return {"ok": not problems, "problems": [p.as_dict() for p in problems],
+                "stats": mapcheck.map_stats(fmap, landing_min_distance=body.landing_min_distance)}
+
+    return await run_in_threadpool(work)
 
 
 @router.post("/api/workbench/map/spread")
 async def spread(body: SpreadOre, c: Ctx, client: Client) -> dict[str, Any]:
     """An ore layer laid on the map as a game would lay it."""
     await c.limiter.hit("check", client)
-    return {"ore": mapcheck.spread_ore(_map(body.map), body.seed, body.placement)}
+    return {"ore": await run_in_threadpool(mapcheck.spread_ore, _map(body.map), body.seed, body.placement)}
 
 
 @router.post("/api/workbench/map/read")
@@ -124,6 +133,8 @@ async def read(body: ReadMap, c: Ctx, client: Client) -> dict[str, Any]:
         fmap = mapcheck.as_map(body.fmp)
     except FmpError as exc:
         raise ServiceError(422, "bad_map", f"not a readable map: {exc}") from None
+    if fmap.width > SIDE or fmap.height > SIDE:
+        raise ServiceError(422, "bad_map", f"the editor opens maps of at most {SIDE} rows and columns")
     return {"map": mapcheck.map_layers(fmap)}
 
 
