@@ -1,6 +1,7 @@
 """The workbench's home page /workbench (issue 25) in Chromium, on a tablet: a designer signed up with a passkey
-imports a Full Metal map (.fmp), sees it among their sets, shares it, and finds it listed as a public set by
-another visitor; a bad file is refused with its problems and nothing is stored; axe finds no serious violation."""
+imports a Full Metal map (.fmp), sees it among their sets, shares it, plays it against the computer, and another
+visitor finds it listed as a public set; a bad file is refused with its problems and nothing is stored; axe finds
+no serious violation."""
 
 from __future__ import annotations
 
@@ -51,6 +52,13 @@ def test_workbench_home_import_share_axe(server: str, browser: Browser, tmp_path
     page.wait_for_function("document.querySelector('[data-testid=wb-set-isle]').innerText.includes('Public')")
     assert serious(page) == [], "workbench home"
     assert errors_of(page) == []
+
+    # played at once against the computer: the match page opens on the imported map
+    page.click("[data-testid=wb-play-isle]")
+    page.wait_for_selector("[data-testid=match-page]")
+    mid = page.url.split("/match/")[1].split("#")[0]
+    config = page.evaluate(f"fetch('/api/matches/{mid}/config').then((r) => r.json())")
+    assert config["map"] == "custom" and config["map_content"].startswith("<FMP")
 
     other_ctx, other = new_page(browser, TABLET)
     goto(other, site + "/workbench")
