@@ -114,6 +114,7 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     link = page.locator("[data-testid=wbm-problem-landing_sites] [data-testid=wbm-rule-link]")
     assert link.inner_text() == "Rule FM-7.2" and link.get_attribute("href") == "/guide/fullmetal#FM-7.2"
     assert page.is_disabled("[data-testid=wbm-play-computer]")
+    assert serious(page) == [], "map editor with a problem"
     page.select_option("[data-testid=wbm-players]", "2")
     page.fill("#wbm-distance", "10")
     page.wait_for_selector("[data-testid=wbm-valid]")
