@@ -193,7 +193,9 @@ class MapDoc(BaseModel):
         description="landing zones: '.' none, A-Z a zone, a-z an island (for landing_rule=zones)")
 
     def problems(self) -> list[Problem]:
-        """Every layer has ``height`` rows of ``width`` cells."""
+        """Every layer has ``height`` rows of ``width`` cells; then the map rules of a two-player game under the
+        default landing rule (:func:`spacetable.games.fullmetal.mapcheck.validate_map`: cells, ore, landing sites,
+        landing zones)."""
         out: list[Problem] = []
         for layer in ("terrain", "ore", "zones"):
             rows = getattr(self, layer)
@@ -204,7 +206,11 @@ class MapDoc(BaseModel):
             for y, row in enumerate(rows):
                 if len(row) != self.width:
                     out.append(Problem(f"{layer}[{y}]", f"row {y} has {len(row)} cells, not {self.width}", "FM-1.1"))
-        return out
+        if out:
+            return out
+        from .mapcheck import validate_map  # mapcheck reads maps with this module
+
+        return [Problem(p.path, p.message, p.rule) for p in validate_map(self.fmp_map())]
 
     def fmp_map(self) -> FmpMap:
         return FmpMap(self.width, self.height, list(self.terrain), None if self.ore is None else list(self.ore),
@@ -276,4 +282,7 @@ def content_map(text: object) -> FmpMap:
     catalog.check_content(MAPS, text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return parse_fmp(text)
+        fmap = parse_fmp(text)
+    if any(fmap.terrain[y][x] == "?" for x, y, _ in fmap.ore_cells()):
+        raise catalog.CatalogError("map_content: ore on a cell off the map (FM-1.1)")
+    return fmap

@@ -21,6 +21,7 @@ from spacetable.core.rng import Rng, mix_seed
 
 from . import building, capture, clock, endgame, fire, flow, legal, movement, notation, render, spaceship, transport
 from .fmp import MAPS, FmpError, FmpMap, catalog_map, content_map
+from .mapcheck import validate_map
 from .mapgen import generate_map
 from .setup import populate
 from .state import FMState
@@ -129,7 +130,14 @@ class FullMetalGame(Game[FMState]):
             raise ConfigError(f"unknown preset {preset!r}")
         out = super().normalize_config(apply_preset(cfg))
         if out["map"] == "custom":
-            load_map(out, 0, self.num_players(out))  # validates the player's own map now (size, format)
+            # the player's own map is read now (size, format) and must be playable as configured: enough ships
+            # can land under the landing rule, its ore and zones lie on the board (mapcheck, the map editor's rules)
+            fmap, _ = load_map(out, 0, self.num_players(out))
+            problems = validate_map(fmap, players=self.num_players(out), landing_rule=out["landing_rule"],
+                                    landing_min_distance=out["landing_min_distance"])
+            if problems:
+                raise ConfigError("map_content: " + "; ".join(f"{p.message} ({p.rule})" if p.rule else p.message
+                                                              for p in problems))
         elif out["map_content"]:
             raise ConfigError("map_content is only read with map=custom")
         return out

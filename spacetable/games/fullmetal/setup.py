@@ -6,9 +6,11 @@ fixed order, so a configuration and a seed always give the same game (FM-D4).
 
 from __future__ import annotations
 
+from spacetable.core.rng import Rng
+
 from .fmp import FmpMap
 from .state import CRAB, ORE, PONTOON, SHIP, STARTING_FORCE, TANK, FMState
-from .terrain import SEA
+from .terrain import SEA, Board
 from .tides import setup_deck
 
 #: FM-D42 (``ore_values=multi``): the kind of each lattice ore, drawn from this table (rock 0, ore 2,
@@ -27,6 +29,37 @@ def reserve(state: FMState) -> dict[str, int]:
     return {TANK: 16, CRAB: 4, PONTOON: 4}
 
 
+def lattice_cells(board: Board, a: int, b: int) -> list[int]:
+    """FM-3.1: the on-map cells that are not sea with cube ``q ≡ a`` and ``r ≡ b`` (mod 3)."""
+    return [c for c in board.cells if board.axial[c][0] % 3 == a and board.axial[c][1] % 3 == b and board.terrain[c] != SEA]
+
+
+def scatter_cells(board: Board, count: int, rng: Rng) -> list[int]:
+    """FM-D46: ``count`` cells that are not sea, never two adjacent, drawn from ``rng`` (sorted)."""
+    pool = [c for c in board.cells if board.terrain[c] != SEA]
+    rng.shuffle(pool)
+    chosen: list[int] = []
+    taken: set[int] = set()
+    for c in pool:
+        if len(chosen) >= count:
+            break
+        if c in taken or any(n in taken for n in board.neigh[c]):
+            continue
+        chosen.append(c)
+        taken.add(c)
+    return sorted(chosen)
+
+
+def spread_cells(board: Board, rng: Rng, placement: str = "lattice") -> list[int]:
+    """The ore of a game without an ore layer: the FM-3.1 lattice at an offset drawn from ``rng``, or (``random``)
+    as many ore scattered by FM-D46."""
+    a, b = rng.randbelow(3), rng.randbelow(3)
+    lattice = lattice_cells(board, a, b)
+    if placement == "random":
+        return scatter_cells(board, len(lattice), rng)
+    return lattice
+
+
 def place_ore(state: FMState, fmap: FmpMap) -> None:
     """FM-3.1 lattice of spacing 3, "one ore every three cells" read as density 1/9 (FM-D6); or the map's
     REPARTITION layer, or the ``random`` placement of FM-D46."""
@@ -36,23 +69,7 @@ def place_ore(state: FMState, fmap: FmpMap) -> None:
     if fmap.ore is not None:
         cells = [(board.index(x, y), ch) for x, y, ch in fmap.ore_cells()]
     else:
-        a, b = rng.randbelow(3), rng.randbelow(3)
-        lattice = [c for c in board.cells
-                   if board.axial[c][0] % 3 == a and board.axial[c][1] % 3 == b and board.terrain[c] != SEA]
-        if state.config["ore_placement"] == "random":
-            pool = [c for c in board.cells if board.terrain[c] != SEA]
-            rng.shuffle(pool)
-            chosen: list[int] = []
-            taken: set[int] = set()
-            for c in pool:
-                if len(chosen) >= len(lattice):
-                    break
-                if c in taken or any(n in taken for n in board.neigh[c]):
-                    continue
-                chosen.append(c)
-                taken.add(c)
-            lattice = sorted(chosen)
-        cells = [(c, "2") for c in lattice]
+        cells = [(c, "2") for c in spread_cells(board, rng, state.config["ore_placement"])]
     for c, ch in cells:
         value = 2
         if state.config["ore_values"] == "multi":

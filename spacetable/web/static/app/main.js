@@ -12,6 +12,7 @@ import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
 import { TutorialPage } from "./tutorial.js";
+import { MapEditorPage } from "./workbench-map.js";
 import { WorkbenchPage } from "./workbench.js";
 import { Notices, notifyError } from "./ui.js";
 
@@ -25,6 +26,7 @@ function route(path) {
   if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
   if ((m = path.match(/^\/challenge\/([\w-]+)\/?$/))) return { page: "challenge", id: m[1] };
   if (path === "/account") return { page: "account" };
+  if (/^\/workbench\/map\/?$/.test(path)) return { page: "mapeditor" };
   if (path === "/workbench" || path === "/workbench/") return { page: "workbench" };
   return { page: "lobby" };
 }
@@ -68,6 +70,7 @@ function App() {
   else if (r.page === "replay") page = html`<${ReplayPage} key=${key} matchId=${r.id} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "rules") page = html`<${GuidePage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
   else if (r.page === "tutorial") page = html`<${TutorialPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
+  else if (r.page === "mapeditor") page = html`<${MapEditorPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "workbench") page = html`<${WorkbenchPage} key=${key} navigate=${navigate} />`;
