@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -170,6 +171,9 @@ def write_fmp(fmap: FmpMap, timestamp: tuple[int, int, int, int, int, int] = (20
 
 
 Row = Annotated[str, Field(min_length=1, max_length=MAX_SIDE)]
+#: The map rules a well-formed :class:`MapDoc` is checked against, each a function of the map giving its problems.
+#: ``mapcheck`` (which reads maps with this module, so comes later) adds the rules of FM-1, FM-3, FM-7 and FM-D47.
+MAP_RULES: list[Callable[[FmpMap], list[Problem]]] = []
 
 
 class MapDoc(BaseModel):
@@ -195,7 +199,7 @@ class MapDoc(BaseModel):
     def problems(self) -> list[Problem]:
         """Every layer has ``height`` rows of ``width`` cells; then the map rules of a two-player game under the
         default landing rule (:func:`spacetable.games.fullmetal.mapcheck.validate_map`: cells, ore, landing sites,
-        landing zones)."""
+        landing zones), the rules :data:`MAP_RULES` holds."""
         out: list[Problem] = []
         for layer in ("terrain", "ore", "zones"):
             rows = getattr(self, layer)
@@ -208,9 +212,7 @@ class MapDoc(BaseModel):
                     out.append(Problem(f"{layer}[{y}]", f"row {y} has {len(row)} cells, not {self.width}", "FM-1.1"))
         if out:
             return out
-        from .mapcheck import validate_map  # mapcheck reads maps with this module
-
-        return [Problem(p.path, p.message, p.rule) for p in validate_map(self.fmp_map())]
+        return [p for rules in MAP_RULES for p in rules(self.fmp_map())]
 
     def fmp_map(self) -> FmpMap:
         return FmpMap(self.width, self.height, list(self.terrain), None if self.ore is None else list(self.ore),

@@ -19,9 +19,10 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from spacetable.core.content import Problem
 from spacetable.core.rng import Rng, mix_seed
 
-from .fmp import MAPS, MAX_SIDE, TERRAIN_CHARS, FmpError, FmpMap, bundled_map, parse_fmp
+from .fmp import MAP_RULES, MAPS, MAX_SIDE, TERRAIN_CHARS, FmpError, FmpMap, bundled_map, parse_fmp
 from .mapgen import PER_PLAYER, generate_map
 from .setup import lattice_cells, spread_cells
 from .terrain import PLAIN, SWAMP, Board, get_board
@@ -342,3 +343,10 @@ def spread_ore(fmap: FmpMap, seed: int, placement: str = "lattice") -> list[str]
     cells = set(spread_cells(board, Rng(mix_seed(seed, "fullmetal-ore")), placement))
     return ["".join("2" if y * fmap.width + x in cells else "." for x in range(fmap.width)) for y in range(fmap.height)]
 
+
+def _default_rules(fmap: FmpMap) -> list[Problem]:
+    """The map rules of a two-player game under the default landing rule, for :class:`~.fmp.MapDoc` content."""
+    return [Problem(p.path, p.message, p.rule) for p in validate_map(fmap)]
+
+
+MAP_RULES.append(_default_rules)
