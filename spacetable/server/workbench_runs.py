@@ -132,7 +132,7 @@ _SIMULATORS: dict[str, Callable[[], Simulator]] = {"tremble/card_sets": _tremble
 def simulator(kind: str) -> Simulator:
     make = _SIMULATORS.get(kind)
     if make is None:
-        raise ServiceError(404, "no_balance_run", f"there is no balance run for {kind}")
+        raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind}")
     return make()
 
 
@@ -279,13 +279,13 @@ class BalanceRuns:
             try:
                 key = sim.content_key(content)
             except ValueError as exc:
-                raise ServiceError(422, "invalid_content", str(exc)[:1000]) from None
+                raise ServiceError(422, "wb_invalid", str(exc)[:1000]) from None
         self.sweep()
         if self._active(owner) >= self.limits.per_user:
-            raise ServiceError(429, "too_many_runs", f"you have {self.limits.per_user} balance runs unfinished; "
+            raise ServiceError(429, "wb_too_many_runs", f"you have {self.limits.per_user} balance runs unfinished; "
                                                      "wait for one or cancel it")
         if self._active() >= self.limits.max_active:
-            raise ServiceError(429, "runs_queue_full", "too many balance runs are waiting; try again later")
+            raise ServiceError(429, "wb_runs_full", "too many balance runs are waiting; try again later")
         params = {"games": games, "seed": seed, "players": p, "ai": a}
         cache = _digest(kind, sim.bundled, params)
         run_id = secrets.token_hex(12)
@@ -440,7 +440,7 @@ class BalanceRuns:
     def get(self, run_id: str, owner: str | None = None) -> dict[str, Any]:
         row = self._row(run_id)
         if row is None or not row.owner:
-            raise ServiceError(404, "no_run", "no such balance run")
+            raise ServiceError(404, "wb_no_run", "no such balance run")
         if row.state in ("queued", "running") and run_id not in self.live:
             self.sweep()
             row = self._row(run_id) or row
@@ -463,18 +463,18 @@ class BalanceRuns:
         """The per-game records of a finished run and of the bundled run beside it."""
         row = self._row(run_id)
         if row is None or not row.owner:
-            raise ServiceError(404, "no_run", "no such balance run")
+            raise ServiceError(404, "wb_no_run", "no such balance run")
         if row.games is None:
-            raise ServiceError(409, "not_done", "the run is not done")
+            raise ServiceError(409, "wb_not_done", "the run is not done")
         b = self._row(row.bundled_id) if row.bundled_id and row.bundled_id != row.id else row
         return {"games": json.loads(row.games), "bundled": json.loads(b.games) if b is not None and b.games else None}
 
     def cancel(self, run_id: str, owner: str) -> dict[str, Any]:
         row = self._row(run_id)
         if row is None or not row.owner:
-            raise ServiceError(404, "no_run", "no such balance run")
+            raise ServiceError(404, "wb_no_run", "no such balance run")
         if row.owner != owner:
-            raise ServiceError(403, "not_yours", "only who started a balance run may cancel it")
+            raise ServiceError(403, "wb_not_yours", "only who started a balance run may cancel it")
         live = self.live.get(run_id)
         if live is not None:
             live.cancel.set()

@@ -85,19 +85,41 @@ async def _content_of_set(request: Request, set_id: str, kind: str) -> Any:
     try:
         from ..workbench_sets import content_for_run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise ServiceError(404, "no_set", "no such set") from None
+        raise ServiceError(404, "wb_no_set", "no such set") from None
     return await content_for_run(request, set_id, kind)
 
 
 @router.get("/api/workbench/runs/kinds")
-async def run_kinds() -> list[dict[str, Any]]:
+async def run_kinds(request: Request) -> list[dict[str, Any]]:
     """The kinds that have a balance run, with their seat counts, AIs and the server's cap on games."""
     out = []
+    cap = runs_of(request).limits.max_games
     for key in balance_kinds():
         sim = simulator(key)
         out.append({"key": key, "bundled": sim.bundled, "players": list(sim.players), "ais": list(sim.ais),
-                    "default_ai": sim.default_ai})
+                    "default_ai": sim.default_ai, "max_games": cap})
     return out
+
+
+class PlayWith(Body):
+    content: Any
+
+
+@router.post("/api/workbench/play/{game}/{kind}")
+async def play_config(game: str, kind: str, body: PlayWith) -> dict[str, Any]:
+    """The match configuration that plays ``content`` (the kind's own option: ``card_set_content``, ``pack_content``,
+    ``scenario_json``...), validated first: the editor's "play with this set" sends it to ``POST /api/matches``."""
+    from spacetable.core import content as contents
+
+    key = f"{game}/{kind}"
+    try:
+        contents.kind(key)
+    except catalog.CatalogError:
+        raise ServiceError(404, "wb_no_kind", f"there is no content kind {key}") from None
+    problems = contents.validate(key, body.content)
+    if problems:
+        raise ServiceError(422, "wb_invalid", "; ".join(str(p) for p in problems[:5]))
+    return {"config": contents.config_for(key, body.content)}
 
 
 @router.post("/api/workbench/runs", status_code=202)
@@ -139,7 +161,7 @@ async def cancel_run(run_id: str, request: Request) -> dict[str, Any]:
 
 def _check_id(run_id: str) -> None:
     if len(run_id) != 24 or any(ch not in "0123456789abcdef" for ch in run_id):
-        raise ServiceError(404, "no_run", "no such balance run")
+        raise ServiceError(404, "wb_no_run", "no such balance run")
 
 
 @pages.get("/workbench/{game}/{kind}")

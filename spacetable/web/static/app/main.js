@@ -11,6 +11,7 @@ import { MatchPage } from "./match.js";
 import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
 import { TutorialPage } from "./tutorial.js";
+import { WorkbenchEditorPage } from "./workbench-editor.js";
 import { Notices, notifyError } from "./ui.js";
 
 function route(path) {
@@ -22,6 +23,7 @@ function route(path) {
   if ((m = path.match(/^\/player\/([^/]+)\/?$/))) return { page: "player", id: decodeURIComponent(m[1]) };
   if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
   if (path === "/account") return { page: "account" };
+  if ((m = path.match(/^\/workbench\/([a-z][a-z0-9_]*)\/([a-z][a-z0-9_]*)\/?$/))) return { page: "wb-editor", id: m[1], kind: m[2] };
   return { page: "lobby" };
 }
 
@@ -67,6 +69,7 @@ function App() {
   else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
+  else if (r.page === "wb-editor") page = html`<${WorkbenchEditorPage} key=${key} game=${r.id} kind=${r.kind} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   document.title = t("app.title");
   return html`<header class="topbar">
