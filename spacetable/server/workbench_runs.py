@@ -105,10 +105,14 @@ class Simulator:
 
 def _tremble() -> Simulator:
     from spacetable.games.tremble import simulate as sim
-    from spacetable.games.tremble.cards import CardSetError, content_key, get_set
+    from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, content_key, get_set, set_document
+
+    house = content_key(set_document(HOUSE_DIR))
 
     def key(doc: Any) -> str:
         k = content_key(doc)
+        if k == house:
+            return "house"  # the bundled set sent as content: the same games as the bundled run
         try:
             get_set(k)
         except CardSetError as exc:
@@ -127,13 +131,16 @@ def _tremble() -> Simulator:
 
 
 _SIMULATORS: dict[str, Callable[[], Simulator]] = {"tremble/card_sets": _tremble}
+_made: dict[str, Simulator] = {}
 
 
 def simulator(kind: str) -> Simulator:
-    make = _SIMULATORS.get(kind)
-    if make is None:
-        raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind}")
-    return make()
+    if kind not in _made:
+        make = _SIMULATORS.get(kind)
+        if make is None:
+            raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind}")
+        _made[kind] = make()
+    return _made[kind]
 
 
 def balance_kinds() -> list[str]:
@@ -249,8 +256,8 @@ class BalanceRuns:
         with self.engine.connect() as conn:
             stmt = select(RunRow.id).where(RunRow.state.in_(("queued", "running")),
                                            RunRow.beat_at >= time.time() - STALE_SECONDS)
-            if owner is not None:
-                stmt = stmt.where(RunRow.owner == owner)
+            # a cached bundled-set run (no owner) is a part of the run that asked for it, not a run of its own
+            stmt = stmt.where(RunRow.owner == owner) if owner is not None else stmt.where(RunRow.owner != "")
             return len(conn.execute(stmt).all())
 
     # ------------------------------------------------------------------ start
