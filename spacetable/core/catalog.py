@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,11 @@ class Kind:
     suffix: str = ""
     max_bytes: int = 256 * 1024
     label: str = ""
+    model: Any = field(default=None, compare=False, repr=False)
+    load: Callable[[str], Any] | None = field(default=None, compare=False, repr=False)
+    config: Callable[[Any], dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    to_text: Callable[[Any], str] | None = field(default=None, compare=False, repr=False)
+    from_text: Callable[[str], Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -65,6 +71,14 @@ def register(kind: Kind) -> Kind:
     """Declare a kind (idempotent; a game calls this when its package is imported)."""
     _kinds[kind.key] = kind
     return kind
+
+
+def kind(key: str) -> Kind:
+    """The kind ``<game>/<name>``; :class:`CatalogError` when no game declared it."""
+    found = _kinds.get(key)
+    if found is None:
+        raise CatalogError(f"no content kind {key!r}")
+    return found
 
 
 def kinds(game: str | None = None) -> list[Kind]:

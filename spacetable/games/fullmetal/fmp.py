@@ -12,8 +12,12 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from spacetable.core import catalog
+from spacetable.core.content import ContentError, Problem
 
 TERRAIN_CHARS = ".*%$#?"
 #: The largest number of rows or columns of a map read from content (a bound for maps sent by players).
@@ -165,9 +169,86 @@ def write_fmp(fmap: FmpMap, timestamp: tuple[int, int, int, int, int, int] = (20
     return ("\r\n".join(out) + "\r\n").encode("cp1252")
 
 
+Row = Annotated[str, Field(min_length=1, max_length=MAX_SIDE)]
+
+
+class MapDoc(BaseModel):
+    """A Full Metal map (FM-1.1, "Map files"): the terrain of every cell row by row, with the optional ore layer
+    (``REPARTITION``) and landing zones (``ZONES``) of the ``.fmp`` format. Rows are read left to right, top to
+    bottom, on the offset hex grid of the original board."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    width: int = Field(ge=1, le=MAX_SIDE, description="columns (the original map: 36)")
+    height: int = Field(ge=1, le=MAX_SIDE, description="rows (the original map: 23)")
+    terrain: list[Annotated[Row, Field(pattern=r"^[.*%$#?]+$")]] = Field(
+        max_length=MAX_SIDE, json_schema_extra={"x-rule": "FM-1.1"},
+        description="one string per row: '.' sea, '*' reef, '%' swamp, '$' plain, '#' mountain, '?' off the map")
+    ore: list[Annotated[Row, Field(pattern=r"^[!-;=?-~]+$")]] | None = Field(
+        default=None, max_length=MAX_SIDE, json_schema_extra={"x-rule": "FM-3.1"},
+        description="the ore layer: '.' none, another character an ore (0, 2, 3, 5: its kind under "
+                    "ore_values=multi); none: the lattice of FM-3.1")
+    zones: list[Annotated[Row, Field(pattern=r"^[.A-Za-z]+$")]] | None = Field(
+        default=None, max_length=MAX_SIDE, json_schema_extra={"x-rule": "FM-D47"},
+        description="landing zones: '.' none, A-Z a zone, a-z an island (for landing_rule=zones)")
+
+    def problems(self) -> list[Problem]:
+        """Every layer has ``height`` rows of ``width`` cells."""
+        out: list[Problem] = []
+        for layer in ("terrain", "ore", "zones"):
+            rows = getattr(self, layer)
+            if rows is None:
+                continue
+            if len(rows) != self.height:
+                out.append(Problem(layer, f"expected {self.height} rows, found {len(rows)}", "FM-1.1"))
+            for y, row in enumerate(rows):
+                if len(row) != self.width:
+                    out.append(Problem(f"{layer}[{y}]", f"row {y} has {len(row)} cells, not {self.width}", "FM-1.1"))
+        return out
+
+    def fmp_map(self) -> FmpMap:
+        return FmpMap(self.width, self.height, list(self.terrain), None if self.ore is None else list(self.ore),
+                      None if self.zones is None else list(self.zones))
+
+
+def map_document(fmap: FmpMap) -> dict[str, Any]:
+    """A map as :class:`MapDoc` content (JSON data)."""
+    doc: dict[str, Any] = {"width": fmap.width, "height": fmap.height, "terrain": list(fmap.terrain)}
+    if fmap.ore is not None:
+        doc["ore"] = list(fmap.ore)
+    if fmap.zones is not None:
+        doc["zones"] = list(fmap.zones)
+    return doc
+
+
+def document_text(doc: Any) -> str:
+    """The ``.fmp`` text of valid :class:`MapDoc` content (what ``map_content`` carries)."""
+    return write_fmp(MapDoc.model_validate(doc).fmp_map()).decode("cp1252")
+
+
+def text_document(text: str) -> dict[str, Any]:
+    """``.fmp`` text as :class:`MapDoc` content; :class:`~spacetable.core.content.ContentError` when unreadable."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return map_document(parse_fmp(text))
+    except FmpError as exc:
+        raise ContentError("the map", [Problem("", str(exc), "FM-1.1")]) from None
+
+
+def _bundled_document(name: str) -> dict[str, Any]:
+    return map_document(catalog_map(name))
+
+
+def _config(doc: Any) -> dict[str, Any]:
+    return {"map": "custom", "map_content": document_text(doc)}
+
+
 BUNDLED = Path(__file__).with_name("maps")
 #: The catalogue of maps (bundled ``maps/*.fmp`` plus the operator's ``DATA/fullmetal/maps/*.fmp``).
-MAPS = catalog.register(catalog.Kind("fullmetal", "maps", BUNDLED, ".fmp", max_bytes=128 * 1024, label="map"))
+MAPS = catalog.register(catalog.Kind("fullmetal", "maps", BUNDLED, ".fmp", max_bytes=128 * 1024, label="map",
+                                     model=MapDoc, load=_bundled_document, config=_config, to_text=document_text,
+                                     from_text=text_document))
 
 
 def bundled_map(name: str = "original") -> FmpMap:

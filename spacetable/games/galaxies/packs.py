@@ -26,9 +26,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from spacetable.core import catalog
+from spacetable.core import catalog, content
 from spacetable.core.errors import ConfigError
 
 from .board import board_problems
@@ -459,67 +459,126 @@ SECTIONS: dict[str, tuple[type[Model], str]] = {
 }
 
 
-def _where(err: dict[str, Any]) -> str:
-    return ".".join(str(p) for p in err.get("loc", ())) or "(record)"
+class PackDoc(BaseModel):
+    """A Battleship Galaxies pack (rules doc "Owner packs"): ships, tactic cards, boards and missions. An owner
+    pack may leave sections out; they come from the house pack. Every record is checked by its model; the
+    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry by
+    :meth:`problems`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pack_id: Annotated[str, Field(min_length=1, max_length=48)] = Field(description="the pack's short name")
+    content_source: Literal["house", "owner"] = Field(
+        default="owner", description="house: the project's own content; owner: an owner's private cards")
+    format: Annotated[str, Field(max_length=64)] | None = Field(default=None, description="a format label (ignored)")
+    ships: list[ShipData] | None = Field(default=None, max_length=200, description="the ship cards (§6.1)")
+    tactics: list[TacticData] | None = Field(default=None, max_length=400, description="the tactic cards (§6.2)")
+    boards: list[BoardData] | None = Field(default=None, max_length=50, description="the boards (§6.4)")
+    missions: list[MissionData] | None = Field(default=None, max_length=100, description="the missions (§6.3)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stamp(cls, data: Any) -> Any:
+        """Records carry the pack's id and source unless they say otherwise."""
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        source = out.get("content_source", "owner")
+        for section in SECTIONS:
+            records = out.get(section)
+            if isinstance(records, list):
+                out[section] = [{"pack_id": out.get("pack_id"), "content_source": source, **r} if isinstance(r, dict)
+                                else r for r in records]
+        return out
+
+    def pack(self, base: Pack | None, digest: str = "") -> Pack:
+        """The pack's tables by key; sections left out come from ``base``."""
+        pack = Pack(pack_id=self.pack_id, source=self.content_source, digest=digest)
+        for section, (_, key) in SECTIONS.items():
+            records = getattr(self, section)
+            if records is None:
+                setattr(pack, section, dict(getattr(base, section)) if base is not None else {})
+            else:
+                setattr(pack, section, {getattr(r, key): r for r in records})
+        return pack
+
+    def problems(self) -> list[content.Problem]:
+        """Across records: ids used twice, records of another source, and the references between sections."""
+        P = content.Problem
+        out: list[P] = []
+        base = bundled_pack("house") if self.content_source == "owner" else None
+        for section, (_, key) in SECTIONS.items():
+            records = getattr(self, section)
+            if records is None:
+                if base is None:
+                    out.append(P(section, "section missing"))
+                continue
+            seen: set[str] = set()
+            for i, r in enumerate(records):
+                k = getattr(r, key)
+                if k in seen:
+                    out.append(P(f"{section}[{i}].{key}", f"{k!r} appears twice"))
+                seen.add(k)
+                if r.content_source != self.content_source:
+                    out.append(P(f"{section}[{i}].content_source", f"must be {self.content_source!r} in this pack"))
+        if out:
+            return out
+        pack = self.pack(base)
+        index = {s: {getattr(r, SECTIONS[s][1]): i for i, r in enumerate(getattr(self, s) or [])} for s in SECTIONS}
+
+        def at(section: str, key: str, fld: str) -> str:
+            i = index[section].get(key)
+            return f"{section}[{i}].{fld}" if i is not None else f"{section}.{key}.{fld}"
+
+        for b in pack.boards.values():
+            problem = board_problems(b)
+            if problem:
+                out.append(P(at("boards", b.id, problem[0]), problem[1]))
+        for m in pack.missions.values():
+            for b_id in m.boards:
+                if b_id not in pack.boards:
+                    out.append(P(at("missions", m.id, "boards"), f"unknown board {b_id!r}"))
+            sides = {s.side: s.faction for s in m.seats}
+            for side, rule in m.fleets.items():
+                for e in rule.entries or []:
+                    ship = pack.ships.get(e.ship)
+                    where = at("missions", m.id, f"fleets.{side}.list")
+                    if ship is None:
+                        out.append(P(where, f"unknown ship {e.ship!r}"))
+                    elif ship.faction != sides[side]:
+                        out.append(P(where, f"{e.ship} is not a {sides[side]} ship (D-21)", "D-21"))
+                    elif e.version not in ship.versions:
+                        out.append(P(where, f"{e.ship} has no {e.version} version"))
+            for side, deck in m.decks.items():
+                lists = ([deck.cards] if deck.cards is not None else []) + list(deck.presets or [])
+                for lst in lists:
+                    problem = deck_problem(pack, sides[side], lst, exact=deck.mode == "constructed" or len(lst) == 30)
+                    if problem:
+                        out.append(P(at("missions", m.id, f"decks.{side}"), problem, "D-18" if "D-18" in problem else None))
+            for side, cards in m.prepped.items():
+                for c in cards:
+                    t = pack.tactics.get(c)
+                    if t is None or t.faction != sides[side]:
+                        out.append(P(at("missions", m.id, f"prepped.{side}"), f"unknown {sides[side]} tactic card {c!r}"))
+        return out
 
 
-def _validate_section(file: str, section: str, records: Any, pack_id: str, source: str) -> dict[str, Any]:
-    model, key = SECTIONS[section]
-    if not isinstance(records, list):
-        raise PackError(file, section, section, "must be a list of records")
-    out: dict[str, Any] = {}
-    for i, rec in enumerate(records):
-        label = f"{section[:-1]} {rec.get(key, '#' + str(i)) if isinstance(rec, dict) else '#' + str(i)}"
-        if not isinstance(rec, dict):
-            raise PackError(file, label, "(record)", "must be an object")
-        rec = {"pack_id": pack_id, "content_source": source, **rec}
-        try:
-            obj = model.model_validate(rec)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise PackError(file, label, _where(err), str(err.get("msg", "invalid"))) from None
-        k = getattr(obj, key)
-        if k in out:
-            raise PackError(file, label, key, f"{k!r} appears twice")
-        if obj.content_source != source:  # type: ignore[attr-defined]
-            raise PackError(file, label, "content_source", f"must be {source!r} in this pack")
-        out[k] = obj
-    return out
-
-
-def _cross_check(pack: Pack, files: dict[str, str]) -> None:
-    """References between sections: mission boards, fleets, decks, prepped cards; board geometry."""
-    for b in pack.boards.values():
-        problem = board_problems(b)
-        if problem:
-            raise PackError(files["boards"], f"board {b.id}", problem[0], problem[1])
-    for m in pack.missions.values():
-        where = f"mission {m.id}"
-        f = files["missions"]
-        for b in m.boards:
-            if b not in pack.boards:
-                raise PackError(f, where, "boards", f"unknown board {b!r}")
-        sides = {s.side: s.faction for s in m.seats}
-        for side, rule in m.fleets.items():
-            for e in rule.entries or []:
-                ship = pack.ships.get(e.ship)
-                if ship is None:
-                    raise PackError(f, where, f"fleets.{side}.list", f"unknown ship {e.ship!r}")
-                if ship.faction != sides[side]:
-                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} is not a {sides[side]} ship (D-21)")
-                if e.version not in ship.versions:
-                    raise PackError(f, where, f"fleets.{side}.list", f"{e.ship} has no {e.version} version")
-        for side, deck in m.decks.items():
-            lists = ([deck.cards] if deck.cards is not None else []) + list(deck.presets or [])
-            for lst in lists:
-                problem = deck_problem(pack, sides[side], lst, exact=deck.mode == "constructed" or len(lst) == 30)
-                if problem:
-                    raise PackError(f, where, f"decks.{side}", problem)
-        for side, cards in m.prepped.items():
-            for c in cards:
-                t = pack.tactics.get(c)
-                if t is None or t.faction != sides[side]:
-                    raise PackError(f, where, f"prepped.{side}", f"unknown {sides[side]} tactic card {c!r}")
+def _pack_error(problem: content.Problem, doc: Any, names: dict[str, str]) -> PackError:
+    """The first problem as a :class:`PackError` naming the file, the record (``ship f54``) and the field."""
+    parts = problem.path.replace("[", ".").replace("]", "").split(".") if problem.path else []
+    if parts and parts[0] in SECTIONS:
+        section, file = parts[0], names.get(parts[0], parts[0])
+        if len(parts) >= 2 and parts[1].isdigit():
+            i = int(parts[1])
+            records = doc.get(section) if isinstance(doc, dict) else None
+            rec = records[i] if isinstance(records, list) and i < len(records) else None
+            key = SECTIONS[section][1]
+            label = f"{section[:-1]} {rec.get(key, '#' + str(i)) if isinstance(rec, dict) else '#' + str(i)}"
+            return PackError(file, label, ".".join(parts[2:]) or "(record)", problem.message)
+        if len(parts) >= 3:  # a record of the base pack, named by key
+            return PackError(file, f"{section[:-1]} {parts[1]}", ".".join(parts[2:]), problem.message)
+        return PackError(file, section, section, problem.message)
+    return PackError(names.get("pack", "pack"), "pack", problem.path or "(root)", problem.message)
 
 
 def deck_problem(pack: Pack, faction: str, cards: list[str], exact: bool = True) -> str | None:
@@ -547,24 +606,19 @@ PACKS: dict[str, Pack] = {}
 
 def build_pack(files: dict[str, Any], source: str, pack_id: str, names: dict[str, str] | None = None,
                base: Pack | None = None) -> Pack:
-    """Validate the sections given in ``files`` (``{"ships": [...], ...}``); sections an owner pack
-    omits come from ``base`` (the house pack). Everything is checked before the pack is returned."""
+    """Validate the sections given in ``files`` (``{"ships": [...], ...}``) with :class:`PackDoc`; sections an
+    owner pack omits come from ``base`` (the house pack). Everything is checked before the pack is returned; the
+    first problem raises :class:`PackError` (:func:`pack_problems` lists them all)."""
     names = names or {s: f"{s}.json" for s in SECTIONS}
     digest = hashlib.sha256(_canonical({"source": source, "pack_id": pack_id, **files}).encode()).hexdigest()
     if digest in PACKS:
         return PACKS[digest]
-    pack = Pack(pack_id=pack_id, source=source, digest=digest)
-    for section in SECTIONS:
-        if section in files:
-            setattr(pack, section, _validate_section(names.get(section, section), section, files[section], pack_id, source))
-        elif base is not None:
-            setattr(pack, section, dict(getattr(base, section)))
-        else:
-            raise PackError(names.get(section, section), section, section, "section missing")
-    unknown = set(files) - set(SECTIONS)
-    if unknown:
-        raise PackError("pack", "pack", sorted(unknown)[0], "unknown section")
-    _cross_check(pack, {s: names.get(s, f"{s}.json") for s in SECTIONS})
+    doc = {"pack_id": pack_id, "content_source": source, **files}
+    obj, problems = content.check(PackDoc, doc)
+    if obj is None or problems:
+        raise _pack_error(problems[0], doc, {"pack": names.get("pack", "pack"), **names})
+    assert isinstance(obj, PackDoc)
+    pack = obj.pack(base, digest)
     PACKS[digest] = pack
     return pack
 
@@ -574,9 +628,12 @@ def bundled_pack(name: str = "house") -> Pack:
     """A pack shipped in ``data/<name>/`` (only ``house`` is bundled)."""
     if name != "house":
         raise ConfigError(f"unknown bundled pack {name!r}; bundled: house (owner packs are passed as content)")
+    return build_pack(_house_files(name), "house", "house", {s: f"data/{name}/{s}.json" for s in SECTIONS})
+
+
+def _house_files(name: str) -> dict[str, Any]:
     root = resources.files("spacetable.games.galaxies").joinpath("data", name)
-    files = {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in SECTIONS}
-    return build_pack(files, "house", "house", {s: f"data/{name}/{s}.json" for s in SECTIONS})
+    return {s: json.loads(root.joinpath(f"{s}.json").read_text(encoding="utf-8")) for s in SECTIONS}
 
 
 def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
@@ -586,23 +643,16 @@ def load_pack_content(content: Any, file: str = "owner pack") -> Pack:
     if not isinstance(content, dict):
         raise PackError(file, "pack", "(root)", "a pack is a JSON object")
     pack_id = content.get("pack_id")
-    if not isinstance(pack_id, str) or not pack_id or len(pack_id) > 48:
-        raise PackError(file, "pack", "pack_id", "a short name is required")
     files = {k: v for k, v in content.items() if k not in ("pack_id", "content_source", "format")}
-    return build_pack(files, "owner", pack_id, {s: f"{file}#{s}" for s in SECTIONS}, base=bundled_pack("house"))
+    return build_pack(files, "owner", pack_id,  # type: ignore[arg-type]
+                      {"pack": file, **{s: f"{file}#{s}" for s in SECTIONS}}, base=bundled_pack("house"))
 
 
 #: The catalogue of packs (:mod:`spacetable.core.catalog`): the bundled ``data/house/`` and an operator's
 #: ``DATA/galaxies/packs/<name>/`` folders, each holding some of ``ships.json``, ``tactics.json``,
 #: ``boards.json``, ``missions.json`` (missing sections come from the house set).
-PACK_KIND = catalog.register(catalog.Kind("galaxies", "packs", Path(__file__).with_name("data"), "",
-                                          max_bytes=512 * 1024, label="card pack"))
-
-
-def named_pack(name: str) -> Pack:
-    """A pack of the catalogue, by name (never a path): ``house`` or an operator's owner pack."""
-    if name == "house":
-        return bundled_pack("house")
+def _folder_files(name: str) -> dict[str, Any]:
+    """The sections of a catalogue pack's folder (by name, never a path), size-capped."""
     folder = catalog.locate(PACK_KIND, name)
     files: dict[str, Any] = {}
     size = 0
@@ -618,7 +668,28 @@ def named_pack(name: str) -> Pack:
             raise PackError(f"{name}/{section}.json", "pack", "(file)", "not readable JSON") from None
         if size > PACK_KIND.max_bytes:
             raise catalog.CatalogError(f"card pack {name!r} is larger than {PACK_KIND.max_bytes} bytes")
-    return load_pack_content({"pack_id": name, **files}, name)
+    return files
+
+
+def _bundled_document(name: str) -> dict[str, Any]:
+    """A catalogue pack as content (what ``pack_content`` carries): ``{"pack_id": name, sections...}``."""
+    return {"pack_id": name, **(_house_files("house") if name == "house" else _folder_files(name))}
+
+
+def _config(doc: Any) -> dict[str, Any]:
+    return {"pack_content": doc}
+
+
+PACK_KIND = catalog.register(catalog.Kind("galaxies", "packs", Path(__file__).with_name("data"), "",
+                                          max_bytes=512 * 1024, label="card pack", model=PackDoc,
+                                          load=_bundled_document, config=_config))
+
+
+def named_pack(name: str) -> Pack:
+    """A pack of the catalogue, by name (never a path): ``house`` or an operator's owner pack."""
+    if name == "house":
+        return bundled_pack("house")
+    return load_pack_content({"pack_id": name, **_folder_files(name)}, name)
 
 
 def pack_of_config(config: dict[str, Any]) -> Pack:

@@ -2,12 +2,9 @@
 
 A set is a folder with ``set.json`` (manifest) naming the files ``cities``,
 ``ships``, ``stations``, ``armies``, ``compensations``, ``missions`` and ``rules``.
-Records with ``copies: n`` expand to instances ``id#1..n`` (TH-C1). Hard checks (TH-C5)
-raise :class:`CardSetError` with every problem listed; guidelines (TH-C6) only
-produce warnings. The shipped set is ``house`` (original content, clearly labelled).
-
-This module is longer than 500 lines because the loader checks every field of every record kind
-in one place (TH-C2, TH-C5), so that one error lists every problem of a set.
+Records with ``copies: n`` expand to instances ``id#1..n`` (TH-C1). Every field and the hard checks (TH-C5) are
+declared once in :mod:`.models`; a failing set raises :class:`CardSetError` with every problem listed; guidelines
+(TH-C6) only produce warnings. The shipped set is ``house`` (original content, clearly labelled).
 """
 
 from __future__ import annotations
@@ -18,30 +15,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from spacetable.core import catalog
+from spacetable.core import catalog, content
 
-from .effects import CITY_TYPES, KINDS, REGIONS, EffectError, check_effect, compile_passives
+from .effects import CITY_TYPES, REGIONS, compile_passives
+from .models import CardSetDoc, Rules
 
 HOUSE_DIR = Path(__file__).parent / "data" / "house"
-SOURCES = ("house", "owner", "fixture")
 HOUSE_LABEL = "House card set — not the published cards"
 
-#: the ``rules.json`` defaults (TH-C4)
-DEFAULT_RULES: dict[str, Any] = {
-    "turns": 10,
-    "red_from_turn": 6,
-    "fuel_by_turn": [4, 5, 6, 7, 8, 9, 10, 11, 12, 12],
-    "cities_per_turn": {"2": 3, "3": 4, "4": 5, "5": 6},
-    "missions_shown": {"2": 3, "3": 3, "4": 4, "5": 5},
-    "start_humans": 100000,
-    "draw_per_turn": 2,
-    "buy_max": 2,
-    "max_ships": 5,
-    "max_stations": 2,
-    "mission_prizes": [200000, 100000],
-    "split_unit": 10000,
-    "credit": {"amount": 50000, "repay": 60000, "max_humans": 50000, "max_ships": 2},
-}
+#: the ``rules.json`` defaults (TH-C4), as :class:`.models.Rules` declares them
+DEFAULT_RULES: dict[str, Any] = Rules().model_dump()
 
 #: fuel tables (TH-0.2, TH-D1: the rulebook's fuel text contradicts itself; the default is our reading)
 FUEL_PRESETS: dict[str, list[int]] = {
@@ -210,41 +193,6 @@ class CardSet:
         return cid.split("#", 1)[0]
 
 
-def _expand(rec: dict[str, Any]) -> list[str]:
-    copies = rec.get("copies", 1)
-    return [f"{rec['id']}#{i}" for i in range(1, copies + 1)]
-
-
-def _money(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0 and value % 10000 == 0
-
-
-def _need(rec: dict[str, Any], keys: dict[str, Any], where: str, errors: list[str]) -> bool:
-    ok = True
-    for key, spec in keys.items():
-        if key not in rec:
-            errors.append(f"{where}: missing field {key!r}")
-            ok = False
-            continue
-        v = rec[key]
-        if spec is int:
-            if not isinstance(v, int) or isinstance(v, bool):
-                errors.append(f"{where}: {key} must be an integer, got {v!r}")
-                ok = False
-        elif spec is str:
-            if not isinstance(v, str) or not v:
-                errors.append(f"{where}: {key} must be a non-empty string")
-                ok = False
-        elif spec is bool:
-            if not isinstance(v, bool):
-                errors.append(f"{where}: {key} must be true or false")
-                ok = False
-        elif v not in spec:
-            errors.append(f"{where}: {key} must be one of {list(spec)}, got {v!r}")
-            ok = False
-    return ok
-
-
 #: The parts of a card set: a folder holds ``set.json`` and one file per part; a document (a player's own set
 #: sent in a configuration as ``card_set_content``) holds the manifest under ``"set"`` and each part by name.
 PARTS = ("cities", "ships", "stations", "armies", "compensations", "missions", "rules")
@@ -308,248 +256,72 @@ def set_document(folder: str | Path) -> dict[str, Any]:
 
 def load_set(folder: str | Path | dict[str, Any]) -> CardSet:
     """Load and validate a card set: a folder, or its JSON document (:func:`set_document`). Raises
-    :class:`CardSetError` listing every hard-check failure (TH-C5); guideline issues go to ``CardSet.warnings``
-    (TH-C6)."""
-    src = _Source(folder)
-    errors: list[str] = []
-    manifest = src.manifest(errors)
-    if not isinstance(manifest, dict):
-        raise CardSetError("; ".join(errors) or "set.json: the manifest must be an object")
-    _need(manifest, {"set_id": str, "name": str, "source": SOURCES}, "set.json", errors)
-    files = manifest.get("files", {})
-    src.files = files if isinstance(files, dict) else {}
-    source = manifest.get("source", "owner")
-    allow_mismatch = bool(manifest.get("allow_count_mismatch", False))
+    :class:`CardSetError` listing every hard-check failure (TH-C5: the models of :mod:`.models` check every field,
+    :meth:`.models.CardSetDoc.problems` the set as a whole); guideline issues go to ``CardSet.warnings`` (TH-C6)."""
+    doc = folder if isinstance(folder, dict) else set_document(folder)
+    obj, problems = content.check(CardSetDoc, doc)
+    if obj is None or problems:
+        manifest = doc.get("set")
+        set_id = manifest.get("set_id") if isinstance(manifest, dict) else None
+        raise CardSetError(f"card set {set_id!r} is invalid:\n  - " + "\n  - ".join(_where(doc, p) for p in problems))
+    assert isinstance(obj, CardSetDoc)
+    return build_set(obj)
 
-    def part(name: str) -> list[dict[str, Any]]:
-        data = src.part(name, errors)
-        if data is None:
-            if src.doc is not None:
-                errors.append(f"{name}: missing")
-            return []
-        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-            errors.append(f"{name}: must be a list of objects")
-            return []
-        return data
 
-    count_problems: list[str] = []
-    cities: dict[str, City] = {}
-    for rec in part("cities"):
-        where = f"city {rec.get('id', '?')}"
-        if not _need(
-            rec,
-            {
-                "id": str,
-                "name": str,
-                "region": REGIONS,
-                "city_type": CITY_TYPES,
-                "raid": int,
-                "catch": int,
-                "catch_draw": (1, 2, 3),
-                "min_players": (2, 3, 4, 5),
-                "deck": ("blue", "red"),
-            },
-            where,
-            errors,
-        ):
-            continue
-        if not (_money(rec["raid"]) and _money(rec["catch"])):
-            errors.append(f"{where}: raid and catch must be non-negative multiples of 10,000")
-        if rec["catch"] <= rec["raid"]:
-            errors.append(f"{where}: catch must exceed raid")
-        if rec["id"] in cities:
-            errors.append(f"{where}: duplicate id")
-        cities[rec["id"]] = City(
-            rec["id"],
-            rec["name"],
-            rec.get("name_ru", rec["name"]),
-            rec["region"],
-            rec["city_type"],
-            rec["raid"],
-            rec["catch"],
-            rec["catch_draw"],
-            rec["min_players"],
-            rec["deck"],
-            rec.get("source", source),
-        )
+def _where(doc: dict[str, Any], problem: content.Problem) -> str:
+    """A problem as the loader has always named it: by record (``ship reaper_tripod: ...``), never by path."""
+    parts = problem.path.replace("[", ".").replace("]", "").split(".") if problem.path else []
+    if len(parts) >= 2 and parts[0] in _LABELS and parts[1].isdigit():
+        records = doc.get(parts[0])
+        i = int(parts[1])
+        rec = records[i] if isinstance(records, list) and i < len(records) else None
+        rid = rec.get("id", f"#{i}") if isinstance(rec, dict) else f"#{i}"
+        rest = ".".join(parts[2:])
+        return f"{_LABELS[parts[0]]} {rid}: {rest + ': ' if rest else ''}{problem.message}"
+    return str(problem)
+
+
+_LABELS = {"cities": "city", "ships": "ship", "stations": "station", "armies": "army", "compensations": "compensation",
+           "missions": "mission"}
+
+
+def build_set(doc: CardSetDoc) -> CardSet:
+    """The playing tables of a valid set: records expanded to their instances ``id#1..n`` (TH-C1)."""
+    source = doc.manifest.source
+
+    def ids(rec: Any) -> list[str]:
+        return [f"{rec.id}#{i}" for i in range(1, rec.copies + 1)]
+
+    cities = {c.id: City(c.id, c.name, c.name_ru or c.name, c.region, c.city_type, c.raid, c.catch, c.catch_draw,
+                         c.min_players, c.deck, c.source or source) for c in doc.cities}
     ships: dict[str, Ship] = {}
     deck_of: dict[str, str] = {}
-    for rec in part("ships"):
-        where = f"ship {rec.get('id', '?')}"
-        if not _need(
-            rec,
-            {
-                "id": str,
-                "name": str,
-                "kind": KINDS,
-                "deck": ("blue", "red", "training"),
-                "strength": int,
-                "fuel": int,
-                "price": int,
-            },
-            where,
-            errors,
-        ):
-            continue
-        abilities = []
-        try:
-            abilities = [check_effect(e, "ship", where) for e in rec.get("abilities", [])]
-        except EffectError as exc:
-            errors.append(str(exc))
-        if not _money(rec["price"]):
-            errors.append(f"{where}: price must be a non-negative multiple of 10,000")
-        if rec["fuel"] < 1 or (rec["deck"] == "training" and rec["fuel"] != 1):
-            errors.append(f"{where}: fuel must be >= 1 (training saucers: exactly 1)")
-        if rec["deck"] == "training" and not any(a["op"] == "immortal" for a in abilities):  # TH-D11
-            errors.append(f"{where}: training saucers must be immortal")
-        for iid in _expand(rec):
-            ships[iid] = Ship(
-                iid,
-                rec["id"],
-                rec["name"],
-                rec.get("name_ru", rec["name"]),
-                rec["kind"],
-                rec["deck"],
-                rec["strength"],
-                rec["fuel"],
-                rec["price"],
-                tuple(abilities),
-                rec.get("source", source),
-                immortal=any(a["op"] == "immortal" for a in abilities),
-                relocate_self=any(a["op"] == "relocate_self" for a in abilities),
-                raid_bonus=sum(a["amount"] for a in abilities if a["op"] == "raid_bonus"),
-            )
-            deck_of[iid] = rec["deck"]
+    for r in doc.ships:
+        abilities = tuple(dict(a) for a in r.abilities)
+        for iid in ids(r):
+            ships[iid] = Ship(iid, r.id, r.name, r.name_ru or r.name, r.kind, r.deck, r.strength, r.fuel, r.price,
+                              abilities, r.source or source,
+                              immortal=any(a["op"] == "immortal" for a in abilities),
+                              relocate_self=any(a["op"] == "relocate_self" for a in abilities),
+                              raid_bonus=sum(a["amount"] for a in abilities if a["op"] == "raid_bonus"))
+            deck_of[iid] = r.deck
     stations: dict[str, Station] = {}
-    for rec in part("stations"):
-        where = f"station {rec.get('id', '?')}"
-        if not _need(rec, {"id": str, "name": str, "deck": ("blue", "red"), "price": int}, where, errors):
-            continue
-        try:
-            eff = check_effect(rec.get("effect"), "station", where)
-        except EffectError as exc:
-            errors.append(str(exc))
-            continue
-        token = bool(rec.get("token", False))
-        if token != (eff["op"] == "city_support"):
-            errors.append(f"{where}: token must be true exactly for city_support stations")
-        if not _money(rec["price"]):
-            errors.append(f"{where}: price must be a non-negative multiple of 10,000")
-        for iid in _expand(rec):
-            stations[iid] = Station(
-                iid,
-                rec["id"],
-                rec["name"],
-                rec.get("name_ru", rec["name"]),
-                rec["deck"],
-                rec["price"],
-                eff,
-                token,
-                rec.get("source", source),
-            )
-            deck_of[iid] = rec["deck"]
-    armies: dict[str, Army] = {}
-    for rec in part("armies"):
-        where = f"army {rec.get('id', '?')}"
-        if not _need(rec, {"id": str, "strength": int}, where, errors):
-            continue
-        if rec["strength"] < 0:
-            errors.append(f"{where}: strength must be >= 0")
-        for iid in _expand(rec):
-            armies[iid] = Army(
-                iid, rec["id"], rec.get("name", rec["id"]), rec.get("name_ru", rec.get("name", rec["id"])), rec["strength"]
-            )
-    comps: dict[str, Compensation] = {}
-    for rec in part("compensations"):
-        where = f"compensation {rec.get('id', '?')}"
-        if not _need(rec, {"id": str, "name": str}, where, errors):
-            continue
-        try:
-            eff = check_effect(rec.get("effect"), "comp", where)
-        except EffectError as exc:
-            errors.append(str(exc))
-            continue
-        for iid in _expand(rec):
-            comps[iid] = Compensation(iid, rec["id"], rec["name"], rec.get("name_ru", rec["name"]), eff)
-    missions: dict[str, Mission] = {}
-    for rec in part("missions"):
-        where = f"mission {rec.get('id', '?')}"
-        if not _need(
-            rec,
-            {"id": str, "name": str, "kind": ("region", "city_type"), "target": str, "min_players": (2, 3, 4, 5)},
-            where,
-            errors,
-        ):
-            continue
-        allowed = REGIONS if rec["kind"] == "region" else CITY_TYPES
-        if rec["target"] not in allowed:
-            errors.append(f"{where}: target must be one of {list(allowed)}")
-        missions[rec["id"]] = Mission(
-            rec["id"], rec["name"], rec.get("name_ru", rec["name"]), rec["kind"], rec["target"], rec["min_players"]
-        )
-    rules = dict(DEFAULT_RULES)
-    rdata = src.part("rules", errors)
-    if rdata is not None:
-        if not isinstance(rdata, dict):
-            errors.append("rules: must be an object")
-        else:
-            for key in rdata:
-                if key not in DEFAULT_RULES:
-                    errors.append(f"rules.json: unknown key {key!r}")
-            rules.update({k: v for k, v in rdata.items() if k in DEFAULT_RULES})
-    if len(rules["fuel_by_turn"]) != rules["turns"]:
-        errors.append("rules.json: fuel_by_turn needs one value per turn")
-
-    # ---- hard checks (TH-C5; the counts of TH-1.1 and TH-15)
-    training = [s for s in ships.values() if s.deck == "training"]
-    deck_cards = [c for c in list(ships.values()) + list(stations.values()) if c.deck != "training"]
-
-    def count(label: str, got: int, want: int) -> None:
-        if got != want:
-            count_problems.append(f"{label}: {got} (expected {want})")
-
-    count("cities", len(cities), 60)
-    count("ship-deck cards", len(training) + len(deck_cards), 105)
-    count("training saucers", len(training), 5)
-    count("armies", len(armies), 20)
-    count("compensations", len(comps), 20)
-    count("missions", len(missions), 9)
-    for mark, want in ((2, 30), (3, 10), (4, 10), (5, 10)):
-        group = [c for c in cities.values() if c.min_players == mark]
-        if not allow_mismatch and len(group) != want:
-            errors.append(f"cities marked {mark}{'+' if mark > 2 else ''}: {len(group)} (expected {want})")
-        blue = sum(1 for c in group if c.deck == "blue")
-        if 2 * blue != len(group):
-            errors.append(f"cities marked {mark}: {blue} blue of {len(group)}; each mark group must be half blue (TH-2.2)")
-    for p in range(2, 6):
-        eligible = sum(1 for m in missions.values() if m.min_players <= p)
-        shown = int(rules["missions_shown"][str(p)])
-        if eligible < shown:
-            errors.append(f"{p} players: {eligible} eligible missions, {shown} needed")
-    if count_problems:
-        if allow_mismatch:
-            pass
-        else:
-            errors.extend(count_problems)
-    if errors:
-        raise CardSetError(f"card set {manifest.get('set_id')!r} is invalid:\n  - " + "\n  - ".join(errors))
-    warnings = [f"count {p}" for p in count_problems] + guideline_warnings(cities, ships, stations, armies, comps)
-    label = HOUSE_LABEL if source == "house" else str(manifest.get("name"))
-    return CardSet(
-        manifest["set_id"],
-        manifest["name"],
-        source,
-        label,
-        cities,
-        ships,
-        stations,
-        armies,
-        comps,
-        missions,
-        rules,
-        warnings,
-        deck_of,
-    )
+    for st in doc.stations:
+        for iid in ids(st):
+            stations[iid] = Station(iid, st.id, st.name, st.name_ru or st.name, st.deck, st.price, dict(st.effect),
+                                    st.token, st.source or source)
+            deck_of[iid] = st.deck
+    armies = {iid: Army(iid, a.id, a.name or a.id, a.name_ru or a.name or a.id, a.strength)
+              for a in doc.armies for iid in ids(a)}
+    comps = {iid: Compensation(iid, c.id, c.name, c.name_ru or c.name, dict(c.effect))
+             for c in doc.compensations for iid in ids(c)}
+    missions = {m.id: Mission(m.id, m.name, m.name_ru or m.name, m.kind, m.target, m.min_players) for m in doc.missions}
+    rules = doc.rules.model_dump()
+    counts = [f"count {p.message}" for p in doc.count_problems()] if doc.manifest.allow_count_mismatch else []
+    warnings = counts + guideline_warnings(cities, ships, stations, armies, comps)
+    label = HOUSE_LABEL if source == "house" else doc.manifest.name
+    return CardSet(doc.manifest.set_id, doc.manifest.name, source, label, cities, ships, stations, armies, comps,
+                   missions, rules, warnings, deck_of)
 
 
 _PASS_CACHE: dict[tuple[int, int], float] = {}
@@ -611,8 +383,16 @@ def guideline_warnings(
 
 
 #: The catalogue of card sets: bundled ``data/<name>/`` (``house``) and the operator's ``DATA/tremble/card_sets/<name>/``.
+def _bundled_document(name: str) -> dict[str, Any]:
+    return set_document(catalog.locate(CARD_SETS, name))
+
+
+def _config(doc: Any) -> dict[str, Any]:
+    return {"card_set": "custom", "card_set_content": doc}
+
+
 CARD_SETS = catalog.register(catalog.Kind("tremble", "card_sets", HOUSE_DIR.parent, "", max_bytes=512 * 1024,
-                                          label="card set"))
+                                          label="card set", model=CardSetDoc, load=_bundled_document, config=_config))
 #: Loaded sets by config key; bounded: at most ``MAX_CACHED`` sets besides the pinned ones (the oldest go first).
 _CACHE: dict[str, CardSet] = {}
 _PINNED: set[str] = {"house"}

@@ -12,14 +12,17 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from spacetable.core import catalog
+from spacetable.core.content import ContentError, Problem, check
 from spacetable.core.errors import ConfigError
 
 from .events import house_deck
 
 FORMAT = "worlds-skirmish/1"
-
 
 
 def shipped_names() -> list[str]:
@@ -59,165 +62,146 @@ MAX_DICE_SCRIPT = 10_000
 MAX_LABEL = 200
 
 
-def _count(value: Any, where: str, maximum: int = MAX_PIECES_PER_CARD) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= maximum:
-        raise ConfigError(f"{where}: counts are integers in 0..{maximum}, got {value!r}")
-    return value
+Count = Annotated[int, Field(ge=0, le=MAX_PIECES_PER_CARD)]
+Amount = Annotated[int, Field(ge=0, le=MAX_ENERGY)]
+Id = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^\s]+$")]
 
 
-def _check_sides(data: dict[str, Any]) -> list[str]:
-    sides = data.get("sides")
-    if not isinstance(sides, list) or len(sides) != 2 or len(set(sides)) != 2 or not all(isinstance(s, str) and s for s in sides):
-        raise ConfigError("a scenario has exactly two sides with distinct names")
-    if any(len(s) > MAX_NAME for s in sides):
-        raise ConfigError(f"side names are at most {MAX_NAME} characters")
-    if data.get("first_player", sides[0]) not in sides:
-        raise ConfigError("first_player must be one of the sides")
-    for key in ("id", "label"):
-        if key in data and (not isinstance(data[key], str) or len(data[key]) > MAX_LABEL):
-            raise ConfigError(f"{key} is a string of at most {MAX_LABEL} characters")
-    return sides
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-def _pieces_of(holder: dict[str, Any], sides: list[str], sun: bool) -> None:
-    """A card's pieces ``{side: {"P": n, "F": n}}``: known sides, kinds P and F, bounded counts, no Factory
-    on a Sun (WS-1.3)."""
-    pcs = holder.get("pieces") or {}
-    if not isinstance(pcs, dict) or not all(isinstance(v, dict) for v in pcs.values()):
-        raise ConfigError(f"{holder.get('id')}: pieces are {{side: {{\"P\": n, \"F\": n}}}}")
-    cid = holder["id"]
-    for side, per in pcs.items():
-        if side not in sides:
-            raise ConfigError(f"{cid}: unknown side {side!r}")
-        if sun and _count(per.get("F", 0), cid) > 0:
-            raise ConfigError(f"{cid}: a Sun holds Populations only, no Factory (WS-1.3)")
-        if sun:
-            _count(per.get("P", 0), cid)
-        if set(per) - {"P", "F"}:
-            raise ConfigError(f"{cid}: piece kinds are P and F")
-        if not sun:
-            _count(per.get("P", 0), cid)
-            _count(per.get("F", 0), cid)
+class Pieces(_Model):
+    """A side's pieces on one card: Populations and Factories."""
+
+    P: Count = Field(default=0, description="Population pieces")
+    F: Count = Field(default=0, description="Factory pieces (never on a Sun, WS-1.3)")
 
 
-class _Ids:
-    """Unique ids of systems and cards; short enough that piece ids ``<side>.<card>.<P|F><n>`` stay short."""
+class Card(_Model):
+    """A Sun or a World: its id and the pieces each side has on it."""
 
-    def __init__(self) -> None:
-        self.seen: set[str] = set()
-
-    def add(self, i: Any) -> None:
-        if not isinstance(i, str) or not i or i in self.seen:
-            raise ConfigError(f"ids must be unique non-empty strings ({i!r})")
-        if len(i) > MAX_NAME:
-            raise ConfigError(f"ids are at most {MAX_NAME} characters ({i!r})")
-        self.seen.add(i)
+    id: Id = Field(description="the card's id, unique in the scenario (piece ids are <side>.<card>.<P|F><n>)")
+    pieces: dict[Id, Pieces] | None = Field(default=None, description="side -> its pieces on the card")
 
 
-def _check_system(sysd: Any, sides: list[str], ids: _Ids, starting: dict[str, str]) -> None:
-    """One Sun and at least one World (WS-1.2), at most one starting system per side (WS-1.6)."""
-    if not isinstance(sysd, dict):
-        raise ConfigError("each system is a JSON object {id, starting_system_of, sun, worlds}")
-    ids.add(sysd.get("id"))
-    owner = sysd.get("starting_system_of")
-    if owner is not None:
-        if owner not in sides:
-            raise ConfigError(f"system {sysd['id']}: starting_system_of must be a side or null")
-        if owner in starting:
-            raise ConfigError(f"side {owner} has more than one starting system (WS-1.6)")
-        starting[owner] = sysd["id"]
-    sun = sysd.get("sun")
-    if not isinstance(sun, dict):
-        raise ConfigError(f"system {sysd['id']} needs exactly one Sun")
-    ids.add(sun.get("id"))
-    _pieces_of(sun, sides, sun=True)
-    worlds = sysd.get("worlds")
-    if not isinstance(worlds, list) or not worlds:
-        raise ConfigError(f"system {sysd['id']} needs at least one World")
-    if len(worlds) > MAX_WORLDS:
-        raise ConfigError(f"system {sysd['id']} has more than {MAX_WORLDS} Worlds")
-    for w in worlds:
-        if not isinstance(w, dict):
-            raise ConfigError(f"system {sysd['id']}: each World is a JSON object {{id, pieces}}")
-        ids.add(w.get("id"))
-        _pieces_of(w, sides, sun=False)
+class System(_Model):
+    """A system: exactly one Sun and at least one World (WS-1.2)."""
+
+    id: Id = Field(description="the system's id, unique in the scenario")
+    starting_system_of: Id | None = Field(default=None, description="the side that starts here, if any (WS-1.6)")
+    sun: Card = Field(description="the system's Sun (Populations only, WS-1.3)")
+    worlds: list[Card] = Field(min_length=1, max_length=MAX_WORLDS, description="the system's Worlds (WS-1.2)",
+                               json_schema_extra={"x-rule": "WS-1.2"})
 
 
-def _check_systems(data: dict[str, Any], sides: list[str]) -> None:
-    systems = data.get("systems")
-    if not isinstance(systems, list) or not systems:
-        raise ConfigError("a scenario needs at least one system")
-    if len(systems) > MAX_SYSTEMS:
-        raise ConfigError(f"a scenario has at most {MAX_SYSTEMS} systems")
-    ids = _Ids()
-    starting: dict[str, str] = {}
-    for sysd in systems:
-        _check_system(sysd, sides, ids, starting)
-    total = sum(int(v) for sysd in systems for cd in [sysd["sun"], *sysd["worlds"]]
-                for pcs in (cd.get("pieces") or {}).values() for v in pcs.values())
-    if total > MAX_PIECES:
-        raise ConfigError(f"a scenario holds at most {MAX_PIECES} pieces in all, not {total}")
+class RandomHand(_Model):
+    """A hand drawn at random from the house deck."""
+
+    random: int = Field(ge=0, le=10_000, description="how many cards are drawn (WS-7)")
 
 
-def _check_pools(data: dict[str, Any], sides: list[str]) -> None:
-    for key in ("energy", "energy_income", "hands"):
-        if not isinstance(data.get(key) or {}, dict):
-            raise ConfigError(f"{key} is a JSON object keyed by side")
-    for key in ("energy", "energy_income"):
-        for side, v in (data.get(key) or {}).items():
-            if side not in sides:
-                raise ConfigError(f"{key}: unknown side {side!r}")
-            _count(v, key, MAX_ENERGY)
+class Scenario(_Model):
+    """A Worlds & Suns skirmish scenario (WS-8.1, format ``worlds-skirmish/1``): two sides, systems with their
+    pieces, energy, hands, the first player, rounds, seed and an optional dice script."""
+
+    format: Literal["worlds-skirmish/1"] = Field(description="the format's name and version")
+    id: Annotated[str, Field(max_length=MAX_LABEL)] | None = Field(default=None, description="the scenario's id")
+    label: Annotated[str, Field(max_length=MAX_LABEL)] | None = Field(default=None, description="its title")
+    sides: list[Id] = Field(min_length=2, max_length=2, description="the two sides' names; the first is seat 0")
+    first_player: Id | None = Field(default=None, description="the side that plays first (default: the first)")
+    systems: list[System] = Field(min_length=1, max_length=MAX_SYSTEMS, description="the map's systems")
+    energy: dict[Id, Amount] | None = Field(default=None, description="side -> its energy pool at the start (WS-5.3)")
+    energy_income: dict[Id, Amount] | None = Field(default=None, description="side -> energy gained each turn")
+    hands: dict[Id, Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=MAX_HAND)] | RandomHand] | None \
+        = Field(default=None, description="side -> its event cards: a list of house card codes or {random: n} (WS-7)")
+    max_rounds: int = Field(default=10, ge=1, le=MAX_ROUNDS, description="rounds before the skirmish ends (WS-8)")
+    seed: int = Field(default=0, ge=-(2**63), lt=2**64, description="the seed of the scenario's draws and dice")
+    dice_script: list[Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(min_length=2, max_length=2)]] | None \
+        = Field(default=None, max_length=MAX_DICE_SCRIPT, description="[attacker die, defender die] pairs to roll "
+                                                                       "in order (tests and worked examples)")
+    combat: dict[str, Any] | None = Field(default=None, description="one combat for spacetable odds and advise "
+                                                                     "(house extension)")
+
+    def problems(self) -> list[Problem]:
+        """Across the document: known sides, unique ids, one starting system per side, pieces in all, hands."""
+        out: list[Problem] = []
+        sides = list(self.sides)
+        if sides[0] == sides[1]:
+            out.append(Problem("sides", "a scenario has exactly two sides with distinct names", "WS-8.1"))
+        if self.first_player is not None and self.first_player not in sides:
+            out.append(Problem("first_player", "first_player must be one of the sides", "WS-8.1"))
+        seen: set[str] = set()
+        starting: dict[str, str] = {}
+        total = 0
+        for i, sysd in enumerate(self.systems):
+            where = f"systems[{i}]"
+            cards = [(f"{where}.sun", sysd.sun, True)] + [(f"{where}.worlds[{j}]", w, False)
+                                                        for j, w in enumerate(sysd.worlds)]
+            for path, cid in [(f"{where}.id", sysd.id)] + [(f"{p}.id", c.id) for p, c, _ in cards]:
+                if cid in seen:
+                    out.append(Problem(path, f"ids must be unique ({cid!r})"))
+                seen.add(cid)
+            owner = sysd.starting_system_of
+            if owner is not None:
+                if owner not in sides:
+                    out.append(Problem(f"{where}.starting_system_of", "starting_system_of must be a side or null"))
+                elif owner in starting:
+                    out.append(Problem(f"{where}.starting_system_of",
+                                       f"side {owner} has more than one starting system (WS-1.6)", "WS-1.6"))
+                else:
+                    starting[owner] = sysd.id
+            for path, card, sun in cards:
+                for side, pcs in (card.pieces or {}).items():
+                    if side not in sides:
+                        out.append(Problem(f"{path}.pieces.{side}", f"{card.id}: unknown side {side!r}"))
+                    if sun and pcs.F:
+                        out.append(Problem(f"{path}.pieces.{side}.F",
+                                           f"{card.id}: a Sun holds Populations only, no Factory (WS-1.3)", "WS-1.3"))
+                    total += pcs.P + pcs.F
+        if total > MAX_PIECES:
+            out.append(Problem("systems", f"a scenario holds at most {MAX_PIECES} pieces in all, not {total}", "WS-D23"))
+        for key in ("energy", "energy_income", "hands"):
+            for side in getattr(self, key) or {}:
+                if side not in sides:
+                    out.append(Problem(f"{key}.{side}", f"{key}: unknown side {side!r}"))
+        deck = house_deck()
+        size = sum(c.copies for c in deck.values())
+        drawn = 0
+        for side, hand in (self.hands or {}).items():
+            if isinstance(hand, RandomHand):
+                drawn += hand.random
+                if hand.random > size:
+                    out.append(Problem(f"hands.{side}.random", "hands.random asks for more cards than the house deck "
+                                                               "holds", "WS-7"))
+            else:
+                for j, c in enumerate(hand):
+                    if c not in deck:
+                        out.append(Problem(f"hands.{side}[{j}]", f"hand card {c!r} is not in the house deck "
+                                                                 f"{sorted(deck)}", "WS-7"))
+        if drawn > size:
+            out.append(Problem("hands", f"random hands draw {drawn} cards in all; the house deck holds {size}", "WS-7"))
+        return out
 
 
-def _check_hands(data: dict[str, Any], sides: list[str]) -> None:
-    """Listed hands hold house cards; random hands together draw at most the house deck (WS-7)."""
-    deck = house_deck()
-    for side, hand in (data.get("hands") or {}).items():
-        if side not in sides:
-            raise ConfigError(f"hands: unknown side {side!r}")
-        if isinstance(hand, dict):
-            n = _count(hand.get("random"), "hands.random", 10_000)
-            if n > sum(c.copies for c in deck.values()):
-                raise ConfigError("hands.random asks for more cards than the house deck holds")
-        elif isinstance(hand, list):
-            if len(hand) > MAX_HAND:
-                raise ConfigError(f"a hand lists at most {MAX_HAND} cards")
-            for c in hand:
-                if c not in deck:
-                    raise ConfigError(f"hand card {c!r} is not in the house deck {sorted(deck)}")
-        else:
-            raise ConfigError("a hand is a list of card codes or {\"random\": n}")
-    drawn = sum(int(h["random"]) for h in (data.get("hands") or {}).values() if isinstance(h, dict))
-    if drawn > sum(c.copies for c in deck.values()):
-        raise ConfigError(f"random hands draw {drawn} cards in all; the house deck holds {sum(c.copies for c in deck.values())}")
+def validate(data: Any) -> None:
+    """Validation of the format (docs/rules/worlds.md, "Scenario format") by :class:`Scenario`; raises
+    :class:`ConfigError` (a :class:`~spacetable.core.content.ContentError`) naming every problem."""
+    obj, found = check(Scenario, data)
+    if obj is None or found:
+        raise ContentError("the scenario", found)
 
 
-def _is_die(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+def _bundled(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(catalog.read_bytes(SCENARIOS, name).decode("utf-8"))
+    return data
 
 
-def _check_rounds_dice_seed(data: dict[str, Any]) -> None:
-    mr = data.get("max_rounds", 10)
-    if not isinstance(mr, int) or isinstance(mr, bool) or not 1 <= mr <= MAX_ROUNDS:
-        raise ConfigError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}")
-    script = data.get("dice_script")
-    pairs_ok = isinstance(script, list) and len(script) <= MAX_DICE_SCRIPT and all(
-        isinstance(p, list) and len(p) == 2 and all(_is_die(x) for x in p) for p in script
-    )
-    if script is not None and not pairs_ok:
-        raise ConfigError(f"dice_script is a list of at most {MAX_DICE_SCRIPT} [attacker_die, defender_die] pairs of 1..6")
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not -(2**63) <= seed < 2**64:
-        raise ConfigError("seed must be an integer (at most 64 bits)")
+def _config(data: Any) -> dict[str, Any]:
+    return {"scenario_json": data}
 
 
-def validate(data: dict[str, Any]) -> None:
-    """Validation of the format (docs/rules/worlds.md, "Scenario format"); raises :class:`ConfigError` with the reason."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ConfigError(f"a scenario must be a JSON object with format {FORMAT!r}")
-    sides = _check_sides(data)
-    _check_systems(data, sides)
-    _check_pools(data, sides)
-    _check_hands(data, sides)
-    _check_rounds_dice_seed(data)
+#: The catalogue of scenarios: the shipped ``scenarios/*.json`` and the operator's ``DATA/worlds/scenarios/*.json``.
+SCENARIOS = catalog.register(catalog.Kind("worlds", "scenarios", Path(__file__).with_name("scenarios"), ".json",
+                                          max_bytes=256 * 1024, label="scenario", model=Scenario, load=_bundled,
+                                          config=_config))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, analysis, guides, hints, lobby, pages, play, replays, sockets
+from . import accounts, analysis, guides, hints, lobby, pages, play, replays, sockets, workbench
 
 ROUTERS: tuple[APIRouter, ...] = (lobby.router, play.router, replays.router, sockets.router, pages.router,
-                                  guides.router, accounts.router, analysis.router, hints.router)
+                                  guides.router, accounts.router, analysis.router, hints.router,
+                                  workbench.router)

@@ -348,13 +348,17 @@ async def my_matches(a: Accounts, s: Signed) -> list[dict[str, Any]]:
 
 
 @router.post("/api/account/matches", status_code=201)
-async def create_match(body: CreateRated, c: Ctx, a: Accounts, s: Writer, client: Client) -> dict[str, Any]:
+async def create_match(body: CreateRated, request: Request, c: Ctx, a: Accounts, s: Writer,
+                       client: Client) -> dict[str, Any]:
     """Create a match and take ``join_seat`` (default 0) as the account; ``rated``: every seat must be an account."""
     await c.limiter.hit("create", client)
     if body.rated and body.ai_seats:
         raise ServiceError(422, "bad_config", "a match against the computer is casual: it cannot be rated")
     seat = body.join_seat if body.join_seat is not None else 0
-    m, _ = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
+    from .workbench import with_content_set
+
+    config = await with_content_set(request, body)
+    m, _ = await c.service.lobby.create(body.game, config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                         body.turn_seconds, body.open_seed, None, "")
     if not 0 <= seat < len(m.seats) or m.seats[seat].kind != "open":
         raise ServiceError(422, "bad_config", f"join_seat {seat} is not an open seat")

@@ -18,6 +18,7 @@ from .accounts import guest_may_join
 from .deps import Client, Ctx, TokenGate, seat_link
 from .pages import WEB_DIR
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
+from .workbench import with_content_set
 
 router = APIRouter()
 
@@ -87,9 +88,10 @@ async def list_matches(
 
 
 @router.post("/api/matches", status_code=201)
-async def create_match(body: CreateMatch, c: Ctx, client: Client) -> dict[str, Any]:
+async def create_match(body: CreateMatch, request: Request, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("create", client)
-    m, token = await c.service.lobby.create(body.game, body.config, body.seed, body.name, body.ai_seats, body.ai_seconds,
+    config = await with_content_set(request, body)
+    m, token = await c.service.lobby.create(body.game, config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                       body.turn_seconds, body.open_seed, body.join_seat, body.player_name,
                                       client=client)
     out: dict[str, Any] = {"match": m.summary()}

@@ -27,6 +27,8 @@ class CreateMatch(Body):
     turn_seconds: float | None = Field(default=None, description="per-turn clock in seconds; none = no clock")
     join_seat: int | None = Field(default=None, description="take this seat at once; the reply carries its token")
     player_name: str = Field(default="", max_length=100)
+    content_set: str | None = Field(default=None, max_length=32,
+                                    description="a workbench set (the creator's own or a public one) to play with")
 
 
 class JoinSeat(Body):
