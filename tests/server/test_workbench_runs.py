@@ -144,7 +144,7 @@ def test_bounds_games_user_and_queue(tmp_path: Path) -> None:
     ({"ai": "mcts"}, 422, "bad_request"),
     ({"extra": 1}, 422, "bad_request"),
     ({"content": None}, 422, "bad_request"),
-    ({"set_id": "x", "content": None}, 404, "wb_no_set"),
+    ({"set_id": "x", "content": None}, 404, "no_such_set"),
     ({"set_id": "x"}, 422, "bad_request"),
 ])
 def test_hostile_requests_are_refused_and_store_nothing(client: TestClient, change: dict[str, Any], status: int,
@@ -161,7 +161,8 @@ def test_invalid_or_oversized_content_is_refused_with_the_reason(client: TestCli
     bad = edited()
     bad["ships"][1]["price"] = -10000
     r = client.post("/api/workbench/runs", json={"game": "tremble", "kind": "card_sets", "content": bad, "games": 5})
-    assert r.status_code == 422 and "watch_saucer" in r.json()["error"]["message"]
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_content"
+    assert any(p["path"] == "ships[1].price" for p in r.json()["error"]["problems"])
     big = copy.deepcopy(edited())
     big["set"]["notes"] = "x" * 600_000
     r = client.post("/api/workbench/runs", json={"game": "tremble", "kind": "card_sets", "content": big, "games": 5})

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse
 from pydantic import Field
 
 from spacetable.core import catalog
+from spacetable.core import content as contents
 
 from ..accounts.service import CSRF_HEADER
 from ..errors import ServiceError
@@ -28,6 +29,7 @@ from .accounts import optional_session
 from .deps import Ctx, client
 from .pages import WEB_DIR
 from .schemas import Body
+from .workbench import ProblemsError, check_size, kind_of, store
 
 router = APIRouter(tags=["workbench"])
 pages = APIRouter(include_in_schema=False)
@@ -81,12 +83,14 @@ class StartRun(Body):
 
 
 async def _content_of_set(request: Request, set_id: str, kind: str) -> Any:
-    """The content of a saved set the requester may see (the content helper's sets), for ``kind``."""
-    try:
-        from ..workbench_sets import content_for_run  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        raise ServiceError(404, "wb_no_set", "no such set") from None
-    return await content_for_run(request, set_id, kind)
+    """The content of a saved set the requester may see (their own or a public one; any other is 404), of ``kind``."""
+    s = await optional_session(request)
+    if not set_id or len(set_id) > 32 or not all(ch.isalnum() for ch in set_id):
+        raise ServiceError(404, "no_such_set", "no such set")
+    row = await store(request).get(set_id, s.account_id if s is not None else None)
+    if f"{row['game']}/{row['kind']}" != kind:
+        raise ServiceError(422, "bad_request", f"set {row['name']!r} is {row['game']}/{row['kind']} content, not {kind}")
+    return row["content"]
 
 
 @router.get("/api/workbench/runs/kinds")
@@ -109,17 +113,12 @@ class PlayWith(Body):
 async def play_config(game: str, kind: str, body: PlayWith) -> dict[str, Any]:
     """The match configuration that plays ``content`` (the kind's own option: ``card_set_content``, ``pack_content``,
     ``scenario_json``...), validated first: the editor's "play with this set" sends it to ``POST /api/matches``."""
-    from spacetable.core import content as contents
-
-    key = f"{game}/{kind}"
-    try:
-        contents.kind(key)
-    except catalog.CatalogError:
-        raise ServiceError(404, "wb_no_kind", f"there is no content kind {key}") from None
-    problems = contents.validate(key, body.content)
+    k = kind_of(game, kind)
+    check_size(k, body.content)
+    problems = contents.validate(k.key, body.content)
     if problems:
-        raise ServiceError(422, "wb_invalid", "; ".join(str(p) for p in problems[:5]))
-    return {"config": contents.config_for(key, body.content)}
+        raise ProblemsError(problems)
+    return {"config": contents.config_for(k.key, body.content)}
 
 
 @router.post("/api/workbench/runs", status_code=202)
@@ -136,6 +135,9 @@ async def start_run(body: StartRun, request: Request, c: Ctx) -> dict[str, Any]:
             catalog.check_content(known[kind], content)
         except catalog.CatalogError as exc:
             raise ServiceError(413, "too_large", str(exc)) from None
+        problems = contents.validate(kind, content)  # every problem named, as the editor's check shows them
+        if problems:
+            raise ProblemsError(problems)
     runs = runs_of(request)
     run_id = runs.submit(owner, kind, content, body.games, body.seed, body.players, body.ai)
     return runs.get(run_id, owner)

@@ -2,7 +2,7 @@
 cached bundled-set runs beside them.
 
 Revision ID: 0010
-Revises: 0005
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0005"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

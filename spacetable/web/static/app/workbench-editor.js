@@ -176,8 +176,8 @@ export function WorkbenchEditorPage({ game, kind }) {
 
   useEffect(() => {
     if (!account.account) { setMySets([]); return; }
-    api("/api/workbench/sets").then((sets) => {
-      const all = Array.isArray(sets) ? sets : sets.sets || [];
+    api(`/api/workbench/sets?game=${encodeURIComponent(game)}&kind=${encodeURIComponent(kind)}`).then((sets) => {
+      const all = Array.isArray(sets) ? sets : [...(sets.mine || []), ...(sets.public || [])];
       setMySets(all.filter((x) => x.game === game && x.kind === kind));
     }).catch(() => {});
   }, [account.account, game, kind, saved && saved.id]);
