@@ -97,8 +97,7 @@ export function Comparison({ mine, bundled }) {
       <thead><tr><th scope="col"></th><th scope="col">${t("wb.run.this_set")}</th><th scope="col">${t("wb.run.bundled_set")}</th></tr></thead>
       <tbody>
         ${row(t("wb.run.games"), (s) => num(s.games))}
-        ${mine.seat_win_rate.map((_, i) => row(t("wb.run.seat_win", { seat: i + 1 }), (s) => html`${pct(s.seat_win_rate[i])}
-          <span class="muted small">(${pct(s.seat_win_ci[i][0])}–${pct(s.seat_win_ci[i][1])})</span>`))}
+        ${mine.seat_win_rate.map((_, i) => row(t("wb.run.seat_win", { seat: i + 1 }), (s) => html`${pct(s.seat_win_rate[i])} <span class="muted small">(${pct(s.seat_win_ci[i][0])}–${pct(s.seat_win_ci[i][1])})</span>`))}
         ${row(t("wb.run.deviation"), (s) => pct(s.max_seat_deviation))}
         ${row(t("wb.run.battles"), (s) => num(Math.round(s.battles_per_game * 100) / 100))}
         ${row(t("wb.run.length"), (s) => num(Math.round(s.actions_per_game * 10) / 10))}

@@ -263,7 +263,7 @@ export function WorkbenchEditorPage({ game, kind }) {
       </div>
       ${problems.length ? html`<ul class="wb-problem-list">${problems.slice(0, 50).map((p) => html`<li>
         <button type="button" class="link-button" onClick=${() => focusProblem(p)}>${p.path || t("wb.form.whole")}</button>: ${p.message}
-        ${p.rule ? html` <span class="wb-rule">(${p.rule})</span>` : null}</li>`)}</ul>` : null}
+        ${p.rule && !String(p.message).includes(p.rule) ? html` <span class="wb-rule">(${p.rule})</span>` : null}</li>`)}</ul>` : null}
     </section>
     <form class="wb-form" onSubmit=${(e) => e.preventDefault()} aria-label=${t("wb.form.fields")}>
       <${Fields} root=${schema} schema=${schema} value=${content} path="" onChange=${change} problems=${problems} />

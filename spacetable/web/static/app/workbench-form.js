@@ -104,7 +104,7 @@ function titleOf(s, key) {
 function Problems({ list, id }) {
   if (!list.length) return null;
   return html`<ul class="wb-problems" id=${id} data-testid="field-problems">
-    ${list.map((p) => html`<li>${p.message}${p.rule ? html` <span class="wb-rule">(${p.rule})</span>` : null}</li>`)}</ul>`;
+    ${list.map((p) => html`<li>${p.message}${p.rule && !String(p.message).includes(p.rule) ? html` <span class="wb-rule">(${p.rule})</span>` : null}</li>`)}</ul>`;
 }
 
 /** One field: a number, a text, a choice, a yes/no, a record (fieldset), a list, or JSON. */
