@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spacetable.server.app import create_app
+from tests.server.test_accounts import Inbox, inbox, make_client, signup  # noqa: F401 - fixture
 
 from .conftest import lenient_limits
 
@@ -79,3 +80,31 @@ def test_invalid_content_starts_nothing(client: TestClient) -> None:
     assert client.post("/api/workbench/play/nope/nothing", json={"content": {}}).status_code == 404
     assert client.post("/api/workbench/play/galaxies/packs", json={"content": "x" * 2_000_000}).status_code == 413
     assert len(client.get("/api/matches").json()) == before
+
+
+def test_a_saved_set_is_balance_tested_by_its_id_and_a_private_one_is_hidden(sqlite_url: str,
+                                                                              inbox: tuple[Inbox, int]) -> None:  # noqa: F811
+    with make_client(sqlite_url, inbox[1]) as c:
+        h = {"X-CSRF-Token": signup(c, inbox[0], 0, "designer@example.org", "designer")}
+        doc = c.get("/api/workbench/kinds/tremble/card_sets/bundled/house").json()["content"]
+        doc["ships"][1]["price"] = 10000
+        r = c.post("/api/workbench/sets", json={"game": "tremble", "kind": "card_sets", "name": "cheap-watch",
+                                                "content": doc}, headers=h)
+        assert r.status_code == 201, r.text
+        set_id = r.json()["id"]
+        body = {"game": "tremble", "kind": "card_sets", "set_id": set_id, "games": 2, "players": 2, "ai": "random"}
+        # signed in: a state-changing request without the page's CSRF token is refused
+        assert c.post("/api/workbench/runs", json=body).status_code == 403
+        r = c.post("/api/workbench/runs", json=body, headers=h)
+        assert r.status_code == 202, r.text
+        run_id = r.json()["id"]
+        c.portal.call(c.app.state.workbench_runs.wait, run_id)  # type: ignore[union-attr]
+        assert c.get(f"/api/workbench/runs/{run_id}").json()["state"] == "done"
+        # somebody else (signed out): the private set is not found, nothing runs
+        other = TestClient(c.app)
+        r = other.post("/api/workbench/runs", json=body)
+        assert r.status_code == 404
+        # and the run is its starter's to cancel
+        mine = c.post("/api/workbench/runs", json={**body, "games": 500, "seed": 7}, headers=h).json()["id"]
+        assert other.delete(f"/api/workbench/runs/{mine}").status_code == 403
+        assert c.delete(f"/api/workbench/runs/{mine}", headers=h).json()["state"] == "cancelled"
