@@ -30,6 +30,15 @@ def test_a_card_price_changed_and_a_balance_run_beside_the_bundled_set(server: s
     assert page.locator("[data-testid=run-start]").is_disabled()
     price.fill("10000")
     page.wait_for_selector("[data-testid=wb-editor][data-valid=yes]", timeout=60_000)
+    # a card duplicated (the copy opens just below, its id marked) and removed again
+    ships = page.locator("[data-path=ships] > details")
+    count = ships.count()
+    page.click("[data-testid='dup-ships.1']")
+    assert ships.count() == count + 1
+    assert page.locator("[data-testid='card-ships.2'] summary").inner_text().startswith("watch_saucer_2")
+    page.click("[data-testid='remove-ships.2']")
+    assert ships.count() == count
+    page.wait_for_selector("[data-testid=wb-editor][data-valid=yes]", timeout=60_000)
     page.fill("[data-testid=run-games]", "200")
     page.select_option("[data-testid=run-ai]", "random")
     page.click("[data-testid=run-start]")
