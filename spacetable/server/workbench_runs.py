@@ -82,6 +82,8 @@ class RunLimits:
     max_games: int = 2000
     per_user: int = 3
     max_active: int = 16
+    #: finished runs kept per user (the oldest are deleted, with the bundled runs no other run refers to)
+    kept: int = 20
 
 
 # --------------------------------------------------------------------------------------------- simulators
@@ -235,6 +237,19 @@ class BalanceRuns:
                                        finished_at=now))
         return int(res.rowcount or 0)
 
+    def prune(self, owner: str) -> None:
+        """Keep ``owner``'s :attr:`RunLimits.kept` latest finished runs, and the bundled runs still referred to."""
+        with store_begin(self.engine) as conn:
+            old = [r.id for r in conn.execute(
+                select(RunRow.id).where(RunRow.owner == owner, RunRow.state.not_in(("queued", "running")))
+                .order_by(RunRow.created_at.desc()).offset(self.limits.kept)).all()]
+            if not old:
+                return
+            conn.execute(RunRow.__table__.delete().where(RunRow.id.in_(old)))
+            used = select(RunRow.bundled_id).where(RunRow.bundled_id.is_not(None))
+            conn.execute(RunRow.__table__.delete().where(RunRow.owner == "", RunRow.id.not_in(used),
+                                                         RunRow.state.not_in(("queued", "running"))))
+
     def _row(self, run_id: str) -> RunRow | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(RunRow).where(RunRow.id == run_id)).first()
@@ -293,6 +308,7 @@ class BalanceRuns:
                                                      "wait for one or cancel it")
         if self._active() >= self.limits.max_active:
             raise ServiceError(429, "wb_runs_full", "too many balance runs are waiting; try again later")
+        self.prune(owner)
         params = {"games": games, "seed": seed, "players": p, "ai": a}
         cache = _digest(kind, sim.bundled, params)
         run_id = secrets.token_hex(12)

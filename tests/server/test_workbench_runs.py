@@ -210,3 +210,15 @@ def runs_stored(c: TestClient) -> int:
     engine = c.app.state.service.storage.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
         return len(conn.execute(RunRow.__table__.select()).all())
+
+
+def test_old_runs_are_pruned_per_user(tmp_path: Path) -> None:
+    with make_client(tmp_path / "k.sqlite3", kept=2, per_user=1) as c:
+        ids = []
+        for seed in range(4):
+            run = start(c, content=edited(), games=1, seed=seed, players=2)
+            wait(c, run["id"])
+            ids.append(run["id"])
+        # the newest finished runs stay (the pruning happens when a run starts), with their bundled runs only
+        assert [c.get(f"/api/workbench/runs/{i}").status_code for i in ids] == [404, 200, 200, 200]
+        assert runs_stored(c) == 6
