@@ -296,9 +296,8 @@ def _default(f: Any) -> str:
             return ""
     else:
         value = f.default
-    if isinstance(value, BaseModel):
-        value = value.model_dump(by_alias=True)
-    text = json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False,
+                      default=lambda v: v.model_dump(mode="json", by_alias=True) if isinstance(v, BaseModel) else str(v))
     return f"`{text}`" if len(text) <= 40 else "(see the bundled entry)"
 
 
@@ -353,9 +352,6 @@ def document(kind_list: list[catalog.Kind]) -> str:
     for k in sorted(kind_list, key=lambda k: k.key):
         lines.append(f"## `{k.key}` — {k.label or k.name}")
         lines.append("")
-        doc = " ".join((k.model.__doc__ or "").split())
-        if doc:
-            lines += [doc, ""]
         lines.append(f"At most {k.max_bytes // 1024} KiB. Bundled: {', '.join(f'`{n}`' for n in catalog.names(k))}.")
         lines.append("")
         lines += field_tables(k.model)

@@ -185,7 +185,6 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.include_router(absence_routes.router)
     app.include_router(challenges_router)
     app.include_router(balance_routes.router)
-    app.include_router(balance_routes.pages)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

@@ -100,7 +100,8 @@ def test_worlds_piece_counts_are_bounded(client: TestClient) -> None:
     data = scen.load("s1-example")
     data["systems"][0]["worlds"][0]["pieces"] = {data["sides"][0]: {"P": 200_000}}
     r = client.post("/api/matches", json={"game": "worlds", "config": {"scenario_json": data}})
-    assert r.status_code == 422 and "counts are integers in 0.." in r.json()["error"]["message"]
+    message = r.json()["error"]["message"]  # the path of the count and its bound (the scenario's model, issue 25)
+    assert r.status_code == 422 and "pieces.white.P" in message and "less than or equal to 50" in message
 
 
 @pytest.mark.usefixtures("nim")

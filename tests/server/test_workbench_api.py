@@ -173,3 +173,31 @@ def test_match_started_with_a_set(web: TestClient, inbox: tuple[Inbox, int]) -> 
                  headers=h)
     assert r.status_code == 201, r.text
     json.dumps(r.json())
+
+
+def test_migration_0009_up_down_up_and_sets_on_both_databases(db_url: str, inbox: tuple[Inbox, int]) -> None:  # noqa: F811
+    """The table of migration 0009 on SQLite and PostgreSQL: a set stored, listed and gone with its account."""
+    import sqlalchemy as sa
+
+    from spacetable.server.db import make_engine
+    from tests.server.test_accounts_migration import alembic
+
+    engine = make_engine(db_url)
+    try:
+        alembic(engine, "upgrade", "head")
+        assert "workbench_sets" in sa.inspect(engine).get_table_names()
+        alembic(engine, "downgrade", "0005")
+        assert "workbench_sets" not in sa.inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+    with make_client(db_url, inbox[1]) as c:
+        h = {"X-CSRF-Token": signup(c, inbox[0], 0, "gil@example.org", "gil")}
+        doc = c.get("/api/workbench/kinds/worlds/scenarios/bundled/s1-example").json()["content"]
+        doc["max_rounds"] = 4
+        sid = c.post("/api/workbench/sets", json={"game": "worlds", "kind": "scenarios", "name": "short",
+                                                  "content": doc, "public": True}, headers=h).json()["id"]
+        assert [s["id"] for s in TestClient(c.app).get("/api/workbench/sets?game=worlds").json()["public"]] == [sid]
+        assert c.get("/api/workbench/sets?game=tremble").json()["mine"] == []
+        r = c.post("/api/account/delete", json={"confirm": "gil"}, headers=h)
+        assert r.status_code == 200, r.text
+        assert TestClient(c.app).get(f"/api/workbench/sets/{sid}").status_code == 404

@@ -15,6 +15,7 @@ HERE = Path(package.__file__).parent
 LAYERS = [
     ["state"],
     ["effects"],
+    ["models"],
     ["cards"],
     ["credits"],
     ["setup", "buying", "planning", "stations", "battle", "missions"],

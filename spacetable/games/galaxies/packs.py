@@ -7,8 +7,9 @@ a private **owner pack** of their real cards: it is validated completely before 
 a bad pack raises :class:`PackError` naming the file, the record (card, ship, board, mission) and the
 field, and nothing is loaded.
 
-The whole data model is one module (about 600 lines) on purpose: a pack is validated in one place,
-record by record and then across sections, so an error can always name the file, record and field.
+The whole data model is one module (longer than 500 lines: every field's declaration with its meaning) on purpose:
+a pack is validated in one place, record by record and then across sections (:class:`PackDoc`, the declaration
+the workbench and ``docs/content.md`` read), so an error can always name the file, record and field.
 
 Packs are chosen by name among the bundled ones (``bundled_pack``) or passed as content
 (``load_pack_content``, what the CLI does with a user-local file); match configurations never carry
@@ -64,7 +65,7 @@ class PackError(ConfigError):
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 # --------------------------------------------------------------------------- effects (§6.2)
@@ -72,22 +73,34 @@ class Condition(Model):
     """``if:`` of an effect: checked on the effect's subject ship."""
 
     shields: Literal["up", "down"] | None = None
+    """The subject's shields must be up or down."""
     size: list[Literal["small", "medium", "large"]] | None = None
+    """The subject's size must be one of these."""
     hit: bool | None = None
+    """The attack hit (or missed)."""
 
 
 class WeaponData(Model):
     """BG-12.1 a weapon: charge cost, range, attacks, strength, damage tag."""
 
     id: Ident
+    """The weapon's id on its ship card."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     slot: Literal["primary", "secondary"]
+    """Primary (exactly one per version) or secondary."""
     charge_cost: Nat = 0
+    """Energy to charge it (BG-12.1)."""
     range: Annotated[int, Field(ge=1, le=30)]
+    """Range in hexes."""
     attacks: Annotated[int, Field(ge=1, le=10)]
+    """Attack dice rolled."""
     strength: Annotated[int, Field(ge=1, le=10)]
+    """Damage of a hit."""
     tag: Ident = "laser"
+    """Damage tag (ship versions may modify or be immune to it)."""
     special: Text | None = None
+    """Rules text of a special ability."""
 
 
 class Effect(Model):
@@ -95,26 +108,42 @@ class Effect(Model):
     ``on`` names the subject (a selector's ``as`` name, ``self`` for a power's own ship, ``target``
     for the ship an attack hit, ``attacker``); ``if`` is an optional condition."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     op: Literal["gain_energy", "drain_energy", "draw", "damage", "repair_shields", "repair_hull",
                 "extra_attacks", "modify", "add_weapon", "reroll", "cancel_hit", "ecm_immunity",
                 "place_ship", "reveal_hold", "take_over"]
+    """What the effect does (the effect vocabulary)."""
     n: Annotated[int, Field(ge=0, le=20)] | None = None
+    """A number (energy, cards, shields, hull, attacks)."""
     kind: Literal["direct", "shield", "hull"] | None = None
+    """Damage kind."""
     amount: Annotated[int, Field(ge=0, le=20)] | None = None
+    """Damage amount."""
     tag: Ident | None = None
+    """A weapon tag."""
     weapon: Ident | None = None
+    """A weapon id."""
     stat: Literal["range", "strength", "attacks", "move", "charge_cost"] | None = None
+    """The statistic modified."""
     delta: Annotated[int, Field(ge=-10, le=10)] | None = None
+    """The change of the statistic."""
     duration: Literal["instant", "attached", "end_of_activation", "end_of_turn", "permanent"] | None = None
+    """How long it lasts."""
     add: WeaponData | None = None
+    """A weapon added by the effect."""
     dice: Literal["both", "letter", "number"] | None = None
+    """Dice rerolled."""
     whose: Literal["own", "enemy"] | None = None
+    """Whose roll is rerolled."""
     within: Annotated[int, Field(ge=0, le=30)] | None = None
+    """Range in hexes."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Ship sizes concerned."""
     on: Ident | None = None
+    """The subject: a target's 'as' name, self, target or attacker."""
     cond: Condition | None = Field(default=None, alias="if")
+    """A condition on the subject."""
 
     @model_validator(mode="after")
     def _params(self) -> Effect:
@@ -137,24 +166,39 @@ class Power(Model):
     """A ship power: a trigger, an optional cost, effects of the same vocabulary (§6.2)."""
 
     trigger: Literal["passive", "activation_start", "on_attack_hit", "on_hit_taken", "on_launch", "energy_phase"]
+    """When the power acts."""
     cost: Nat = 0
+    """Energy it costs."""
     effects: list[Effect] = Field(min_length=1, max_length=6)
+    """Its effects, in order."""
     text: Text = ""
+    """The card's rules text."""
 
 
 # ------------------------------------------------------------------------------- ships (§6.1)
 class VersionData(Model):
     fleet_cost: Nat | None = None
+    """Fleet-building cost (default: the launch cost, BG-4.1)."""
     launch_cost: Nat
+    """Energy to launch (BG-8)."""
     activation_cost: Nat
+    """Energy to activate."""
     shields: Nat
+    """Shield points."""
     hull: Pos
+    """Hull points."""
     move: Annotated[int, Field(ge=0, le=12)]
+    """Hexes it may move."""
     capacity: Nat = 0
+    """Hold capacity for small ships (small ships: 0, BG-8.8)."""
     weapons: list[WeaponData] = Field(min_length=1, max_length=4)
+    """Its weapons (one primary)."""
     powers: list[Power] = Field(default_factory=list, max_length=4)
+    """Its powers."""
     damage_mods: dict[Ident, int | Literal["immune"]] = Field(default_factory=dict)
+    """Damage tag -> modifier, or immune."""
     text: Text = ""
+    """The card's rules text."""
 
     @property
     def cost(self) -> int:
@@ -173,14 +217,23 @@ class VersionData(Model):
 
 class ShipData(Model):
     key: Ident
+    """The ship's id."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     faction: Literal["isn", "wretch"]
+    """Isn or wretch."""
     size: Literal["small", "medium", "large"]
+    """Small, medium or large (BG-3.2)."""
     squadron_size: Literal[1, 3] = 1
+    """Ships per card: 1, or 3 for a small squadron (BG-1.2)."""
     grid: list[Annotated[str, Field(pattern=r"^[#.]{10}$")]] = Field(min_length=8, max_length=8)
+    """The 8 x 10 silhouette: '#' a hit cell, '.' a miss (BG-12.5)."""
     versions: dict[Literal["standard", "seasoned", "veteran"], VersionData]
+    """Standard, seasoned and veteran versions; launch costs rise."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> ShipData:
@@ -224,42 +277,69 @@ class ShipData(Model):
 class Selector(Model):
     """A target of a tactic card: ``as`` names it in the action's ``targets``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     name_as: Ident = Field(alias="as")
+    """The name effects use for this target."""
     kind: Literal["self_side", "enemy_side", "friendly_ship", "enemy_ship", "attached_card"]
+    """What is targeted."""
     size: list[Literal["small", "medium", "large"]] | None = None
+    """Allowed sizes."""
     shields: Literal["up", "down"] | None = None
+    """The target's shields must be up or down."""
     within: Annotated[int, Field(ge=0, le=30)] | None = None
+    """Range in hexes."""
     of: Literal["friendly_ship", "enemy_ship"] | None = None
+    """For an attached card: whose ship."""
     names: list[Ident] | None = None
+    """Allowed ship keys."""
     active: bool | None = None
+    """The ship is (not) the active one."""
     loaded: bool | None = None
+    """The ship carries (or not) other ships."""
 
 
 class AttachTo(Model):
     solo: bool | None = None
+    """A single ship may carry it."""
     squadron: bool | None = None
+    """A squadron may carry it."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Sizes that may carry it."""
     names: list[Ident] | None = None
+    """Ship keys that may carry it."""
 
 
 class TacticData(Model):
     id: Ident
+    """The card's id."""
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """Its name."""
     faction: Literal["isn", "wretch"]
+    """Isn or wretch."""
     type: Literal["hero", "upgrade", "weapon", "event", "sabotage"]
+    """Hero, upgrade and weapon cards attach to a ship (BG-14.1)."""
     cost: Annotated[int, Field(ge=0, le=20)]
+    """Energy to play it."""
     copies_max: Annotated[int, Field(ge=1, le=3)]
+    """Copies a deck may hold (at most 3, D-18)."""
     timing: Literal["own_energy", "own_deploy", "own_action", "activation_start", "before_attack_roll",
                     "after_attack_roll", "any_own_turn", "enemy_activation", "enemy_hit"]
+    """When it may be played."""
     targets: list[Selector] = Field(default_factory=list, max_length=3)
+    """What it targets."""
     attach_to: AttachTo | None = None
+    """Which ships it may attach to."""
     duration: Literal["instant", "attached", "end_of_activation", "end_of_turn"] = "instant"
+    """How long its effects last."""
     effects: list[Effect] = Field(min_length=1, max_length=6)
+    """Its effects, in order."""
     text: Text = ""
+    """The card's rules text."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> TacticData:
@@ -289,110 +369,170 @@ class Rect(Model):
     """Offset rectangle (odd-r): columns and rows, both inclusive."""
 
     cols: tuple[int, int]
+    """First and last column."""
     rows: tuple[int, int]
+    """First and last row."""
 
 
 class Obstacle(Model):
     kind: Literal["asteroid", "debris"]
+    """Asteroid or debris."""
     hexes: list[Hex] = Field(min_length=1)
+    """The hexes it covers (column, row)."""
 
 
 class TileSlot(Model):
     hex: Hex
+    """The tile's hex (column, row)."""
     tile: Literal["energy_source", "orbital_market", "shield_regenerator", "alien_artifact",
                   "observation_station", "warp_gate", "victory_point"]
+    """The tile."""
     face: Literal["up", "down"] = "up"
+    """Face up or down at the start."""
 
 
 class BoardData(Model):
     id: Ident
+    """The board's id."""
     name: str = ""
+    """Its name."""
     full: list[Hex] | Rect
+    """The board's hexes: a list or a rectangle."""
     half: Literal["rim"] | list[Hex] = "rim"
+    """The half hexes: the rim or a list."""
     zones: dict[Literal["A", "B"], list[Hex] | list[Rect]]
+    """Each side's deployment zone."""
     obstacles: list[Obstacle] = Field(default_factory=list)
+    """Asteroids and debris."""
     tile_slots: list[TileSlot] = Field(default_factory=list)
+    """Tiles placed at the start."""
     vp_tile: Hex | None = None
+    """The victory-point tile's hex."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
 
 # ---------------------------------------------------------------------- missions (§6.3)
 class SeatData(Model):
     seat: Nat
+    """The seat number (0..n-1)."""
     side: Literal["A", "B"]
+    """Its side."""
     faction: Literal["isn", "wretch"]
+    """Its faction (one per side, BG-18.1)."""
 
 
 class FleetEntry(Model):
     ship: Ident
+    """A ship key."""
     version: Literal["standard", "seasoned", "veteran"] = "standard"
+    """Its version."""
     seat: Nat | None = None
+    """The seat that commands it."""
 
 
 class FleetRule(Model):
     """BG-4.1 a fixed fleet (``list``) or a budget."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     mode: Literal["fixed", "budget"]
+    """A fixed list or a budget (BG-4.1)."""
     entries: list[FleetEntry] | None = Field(default=None, alias="list")
+    """The fixed fleet."""
     budget: Nat | None = None
+    """The fleet budget."""
 
 
 class DeckRule(Model):
     """BG-4.3 a fixed deck (``list``) or a constructed one (``presets`` are offered as examples)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     mode: Literal["fixed", "constructed"]
+    """A fixed deck or a constructed one (BG-4.3)."""
     cards: list[Ident] | None = Field(default=None, alias="list")
+    """The fixed deck's card ids."""
     presets: list[list[Ident]] | None = None
+    """Example decks offered."""
 
 
 class Preplaced(Model):
     side: Literal["A", "B"]
+    """The side."""
     ship: Ident
+    """A ship key."""
     hexes: list[list[Hex]]
+    """The hexes of each ship of the card."""
 
 
 class VictoryData(Model):
     """A victory condition (BG-17.1): ``destroy_all``, ``destroy_named``, ``hold_tile``, ``ships_in_hexes``."""
 
     type: Literal["destroy_all", "destroy_named", "hold_tile", "ships_in_hexes"]
+    """The condition (BG-17.1)."""
     side: Literal["A", "B"] | None = None
+    """The side it applies to."""
     ship: Ident | None = None
+    """The named ship."""
     tile: Hex | None = None
+    """The tile's hex."""
     rounds: Pos | None = None
+    """Rounds to hold it."""
     hexes: list[Hex] | None = None
+    """The hexes to reach."""
     n: Pos | None = None
+    """Ships needed."""
     sizes: list[Literal["small", "medium", "large"]] | None = None
+    """Ship sizes that count."""
 
 
 class Overrides(Model):
     obstacles: list[Obstacle] | None = None
+    """Obstacles replacing the boards'."""
     tiles: list[TileSlot] | None = None
+    """Tiles replacing the boards'."""
 
 
 class MissionData(Model):
     id: Ident
+    """The mission's id."""
     name: str
+    """Its name."""
     number: Annotated[int, Field(ge=0, le=99)] = 0
+    """Its number in the mission book."""
     seats: list[SeatData] = Field(min_length=2, max_length=4)
+    """The seats and their sides."""
     boards: list[Ident] = Field(min_length=1)
+    """Board ids, placed in order."""
     overrides: Overrides = Overrides()
+    """Obstacles and tiles of this mission."""
     fleets: dict[Literal["A", "B"], FleetRule]
+    """Each side's fleet rule."""
     decks: dict[Literal["A", "B"], DeckRule]
+    """Each side's deck rule."""
     prepped: dict[Literal["A", "B"], list[Ident]] = Field(default_factory=dict)
+    """Tactic cards each side starts with in play."""
     preplaced: list[Preplaced] = Field(default_factory=list)
+    """Ships on the board at the start."""
     start: dict[Literal["energy", "hand"], Nat] = Field(default_factory=lambda: {"energy": 15, "hand": 5})
+    """Starting energy and hand size."""
     energy_income: dict[Literal["A", "B"], Nat] = Field(default_factory=dict)
+    """Energy each side gains each round."""
     mirror: bool = False
+    """Both sides play one faction."""
     victory: list[VictoryData] = Field(default_factory=lambda: [VictoryData(type="destroy_all")])
+    """The victory conditions."""
     max_rounds: Annotated[int, Field(ge=1, le=99)] = 20
+    """Rounds before the game ends."""
     text: Text = ""
+    """The mission's story and special rules."""
     pack_id: Ident = "house"
+    """The pack it comes from (set by the pack)."""
     content_source: Literal["house", "owner"] = "house"
+    """House or owner (set by the pack)."""
 
     @model_validator(mode="after")
     def _rules(self) -> MissionData:
@@ -426,11 +566,13 @@ class Pack:
     """A validated pack: records by key plus its id, source and digest."""
 
     pack_id: str
+    """The pack it comes from (set by the pack)."""
     source: str
     digest: str
     ships: dict[str, ShipData] = field(default_factory=dict)
     tactics: dict[str, TacticData] = field(default_factory=dict)
     boards: dict[str, BoardData] = field(default_factory=dict)
+    """Board ids, placed in order."""
     missions: dict[str, MissionData] = field(default_factory=dict)
 
     @property
@@ -462,8 +604,8 @@ SECTIONS: dict[str, tuple[type[Model], str]] = {
 class PackDoc(BaseModel):
     """A Battleship Galaxies pack (rules doc "Owner packs"): ships, tactic cards, boards and missions. An owner
     pack may leave sections out; they come from the house pack. Every record is checked by its model; the
-    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry by
-    :meth:`problems`."""
+    references between sections (mission boards, fleets, decks, prepped cards) and the boards' geometry once
+    every record is valid."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -4,9 +4,7 @@
 edited set beside the bundled set's run with the same seeds; ``GET /api/workbench/runs/{id}`` tells its state,
 progress and, once done, both results; ``GET .../games`` gives the per-game records; ``DELETE`` cancels it (its
 starter only). A run belongs to the signed-in account, else to the client's address; the bounds are
-:class:`~..workbench_runs.RunLimits`. The engine is :mod:`..workbench_runs`.
-
-``GET /workbench/{game}/{kind}`` is the editor page (the one page of the web client)."""
+:class:`~..workbench_runs.RunLimits`. The engine is :mod:`..workbench_runs`."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ import weakref
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
 from pydantic import Field
 
 from spacetable.core import catalog
@@ -27,12 +24,10 @@ from ..service import MatchService
 from ..workbench_runs import BalanceRuns, RunLimits, balance_kinds, simulator
 from .accounts import optional_session
 from .deps import Ctx, client
-from .pages import WEB_DIR
 from .schemas import Body
 from .workbench import ProblemsError, check_size, kind_of, store
 
 router = APIRouter(tags=["workbench"])
-pages = APIRouter(include_in_schema=False)
 _runs: weakref.WeakKeyDictionary[MatchService, BalanceRuns] = weakref.WeakKeyDictionary()
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 RunId = Annotated[str, Field(pattern=r"^[0-9a-f]{24}$")]
@@ -164,8 +159,3 @@ async def cancel_run(run_id: str, request: Request) -> dict[str, Any]:
 def _check_id(run_id: str) -> None:
     if len(run_id) != 24 or any(ch not in "0123456789abcdef" for ch in run_id):
         raise ServiceError(404, "wb_no_run", "no such balance run")
-
-
-@pages.get("/workbench/{game}/{kind}")
-async def editor_page(game: str, kind: str) -> FileResponse:
-    return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

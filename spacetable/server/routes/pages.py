@@ -17,5 +17,7 @@ router = APIRouter(include_in_schema=False)
 @router.get("/player/{username}")
 @router.get("/leaderboard/{game}")
 @router.get("/account")
+@router.get("/workbench")
+@router.get("/workbench/{rest:path}")
 async def index(match_id: str | None = None, username: str | None = None, game: str | None = None) -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"})

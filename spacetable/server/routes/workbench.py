@@ -21,6 +21,7 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from spacetable.core import catalog, content
+from spacetable.core.errors import ConfigError
 from spacetable.games.kinds import load_all
 
 from ..errors import ServiceError
@@ -150,6 +151,8 @@ async def bundled_entry(game: str, kind: str, name: str) -> dict[str, Any]:
         return {"name": name, "content": content.bundled(k.key, check_name(name))}
     except catalog.CatalogError as exc:
         raise ServiceError(404, "no_such_entry", str(exc)) from None
+    except ConfigError as exc:  # an operator's entry that does not load names itself, never a path
+        raise ServiceError(422, "bad_entry", str(exc)) from None
 
 
 @router.post("/validate/{game}/{kind}")

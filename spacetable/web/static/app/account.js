@@ -7,6 +7,7 @@ import { html, useEffect, useState } from "./lib.js";
 import { api, mySeats, rememberSeat } from "./api.js";
 import { t } from "./i18n.js";
 import { notify, notifyError } from "./ui.js";
+import { PublicSets } from "./workbench.js";
 
 let state = { account: null, csrf: null, config: { passwords: false, passkeys: true } };
 const listeners = new Set();
@@ -296,6 +297,7 @@ export function PlayerPage({ username, navigate, lobby }) {
       <th scope="col">${t("account.won")}</th><th scope="col">${t("account.lost")}</th><th scope="col">${t("account.drawn")}</th></tr></thead>
       <tbody>${p.stats.map((r) => html`<tr key=${r.game}><td>${r.game}${r.by_seat.length > 1 ? html`<br /><small>${r.by_seat.map((b) =>
         t("account.by_seat", { n: b.seat + 1, won: b.win, played: b.played })).join(" · ")}</small>` : ""}</td><td>${r.played}</td><td>${r.win}</td><td>${r.loss}</td><td>${r.draw}</td></tr>`)}</tbody></table>
+    <${PublicSets} username=${p.username} navigate=${navigate} />
     <h2>${t("account.history")}</h2>
     <div class="filters" role="group" aria-label=${t("account.filters")}>
       <label>${t("account.game")}<select data-testid="filter-game" onChange=${set("game")}><option value="">${t("account.all")}</option>

@@ -12,6 +12,7 @@ import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
 import { TutorialPage } from "./tutorial.js";
 import { WorkbenchEditorPage } from "./workbench-editor.js";
+import { WorkbenchPage } from "./workbench.js";
 import { Notices, notifyError } from "./ui.js";
 
 function route(path) {
@@ -24,6 +25,7 @@ function route(path) {
   if ((m = path.match(/^\/leaderboard\/([\w-]+)\/?$/))) return { page: "leaderboard", id: m[1] };
   if (path === "/account") return { page: "account" };
   if ((m = path.match(/^\/workbench\/([a-z][a-z0-9_]*)\/([a-z][a-z0-9_]*)\/?$/))) return { page: "wb-editor", id: m[1], kind: m[2] };
+  if (path === "/workbench" || path === "/workbench/") return { page: "workbench" };
   return { page: "lobby" };
 }
 
@@ -68,6 +70,7 @@ function App() {
   else if (r.page === "tutorial") page = html`<${TutorialPage} key=${key} gameId=${r.id} lobby=${lobby} lang=${lang} navigate=${navigate} />`;
   else if (r.page === "account") page = html`<${AccountPage} key=${key} navigate=${navigate} lang=${lang} />`;
   else if (r.page === "player") page = html`<${PlayerPage} key=${key} username=${r.id} lobby=${lobby} navigate=${navigate} />`;
+  else if (r.page === "workbench") page = html`<${WorkbenchPage} key=${key} navigate=${navigate} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "wb-editor") page = html`<${WorkbenchEditorPage} key=${key} game=${r.id} kind=${r.kind} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
@@ -76,6 +79,7 @@ function App() {
       <a href="/" class="brand" data-testid="home-link" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Logo} /><span>spacetable</span></a>
       <nav aria-label=${t("nav.main")}><a href="/" data-testid="nav-lobby" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>${t("nav.lobby")}</a>
         <a href="/leaderboard/fullmetal" data-testid="nav-leaderboard" onClick=${(e) => { e.preventDefault(); navigate("/leaderboard/fullmetal"); }}>${t("account.leaderboards")}</a>
+        <a href="/workbench" data-testid="nav-workbench" onClick=${(e) => { e.preventDefault(); navigate("/workbench"); }}>${t("wb.sets.nav")}</a>
         <${AccountMenu} navigate=${navigate} /><${Bell} navigate=${navigate} /></nav>
       <label class="lang"><${Icon} name="globe" /><span class="sr-only">${t("nav.language")}</span>
         <select id="lang-select" data-testid="lang-select" value=${lang} onChange=${(e) => changeLang(e.target.value)}>

@@ -82,7 +82,7 @@ function BalancePanel({ game, kind, spec, content, valid, setId }) {
 }
 
 /** Where a set comes from and where it goes: start from a bundled or saved set; save under a name; play. */
-function SetBar({ game, kind, names, mySets, onLoad, content, valid, saved, setSaved }) {
+function SetBar({ game, kind, names, mySets, onLoad, content, valid, saved, setSaved, choice }) {
   const account = useAccount();
   const [name, setName] = useState(saved ? saved.name : "");
   const [pub, setPub] = useState(false);
@@ -93,7 +93,7 @@ function SetBar({ game, kind, names, mySets, onLoad, content, valid, saved, setS
     try {
       let res;
       if (saved && saved.name === name) {
-        res = await accountApi(`/api/workbench/sets/${saved.id}`, { game, kind, name, content, public: pub }, "PUT");
+        res = await accountApi(`/api/workbench/sets/${encodeURIComponent(saved.id)}`, { name, content, public: pub }, "PUT");
         res = { id: saved.id, ...(res || {}) };
       } else res = await accountApi("/api/workbench/sets", { game, kind, name, content, public: pub });
       setSaved({ id: res.id, name });
@@ -118,7 +118,7 @@ function SetBar({ game, kind, names, mySets, onLoad, content, valid, saved, setS
   return html`<section class="wb-panel wb-setbar" aria-labelledby="wb-set-title">
     <h2 id="wb-set-title" class="sr-only">${t("wb.form.set")}</h2>
     <label class="field"><span>${t("wb.form.start_from")}</span>
-      <select data-testid="start-from" onChange=${(e) => onLoad(e.target.value)}>
+      <select data-testid="start-from" value=${choice} onChange=${(e) => onLoad(e.target.value)}>
         ${names.map((n) => html`<option value=${"bundled:" + n}>${t("wb.form.bundled", { name: n })}</option>`)}
         ${mySets.map((s) => html`<option value=${"set:" + s.id}>${s.name}${s.mine === false ? ` (${t("wb.form.public")})` : ""}</option>`)}
       </select></label>
@@ -151,6 +151,8 @@ export function WorkbenchEditorPage({ game, kind }) {
   const [runSpec, setRunSpec] = useState(null);
   const [saved, setSaved] = useState(null);
   const [failed, setFailed] = useState(null);
+  const [choice, setChoice] = useState("");
+  const [opened, setOpened] = useState(null);
   const seq = useRef(0);
   const timer = useRef(null);
   const account = useAccount();
@@ -167,8 +169,11 @@ export function WorkbenchEditorPage({ game, kind }) {
         const ns = list.map((x) => x.name);
         setNames(ns);
         setRunSpec(runKinds.find((k) => k.key === `${game}/${kind}`) || null);
+        // /workbench/<game>/<kind>?set=<id> (the workbench home's "open") starts from that set
+        const wanted = new URLSearchParams(location.search).get("set");
         const first = ns.includes("house") ? "house" : ns[0];
-        if (first) await load("bundled:" + first);
+        if (wanted) await load("set:" + wanted);
+        else if (first) await load("bundled:" + first);
       } catch (e) { if (alive) { setFailed(e); notifyError(e); } }
     })();
     return () => { alive = false; clearTimeout(timer.current); };
@@ -183,6 +188,7 @@ export function WorkbenchEditorPage({ game, kind }) {
   }, [account.account, game, kind, saved && saved.id]);
 
   async function load(choice) {
+    setChoice(choice);
     try {
       let c;
       if (choice.startsWith("bundled:")) {
@@ -192,6 +198,7 @@ export function WorkbenchEditorPage({ game, kind }) {
         const id = choice.slice(4);
         const s = await api(`/api/workbench/sets/${encodeURIComponent(id)}`);
         c = s.content;
+        setOpened({ id, name: s.name, mine: s.mine });
         setSaved(s.mine === false ? null : { id, name: s.name });
       }
       setContent(c);
@@ -252,7 +259,8 @@ export function WorkbenchEditorPage({ game, kind }) {
     <div class="wb-head"><h1>${kindLabel(game, kind)}</h1>
       <a href="/workbench" class="small">${t("wb.form.back")}</a></div>
     <p class="help">${t("wb.form.intro")}</p>
-    <${SetBar} game=${game} kind=${kind} names=${names} mySets=${mySets} onLoad=${load} content=${content} valid=${valid}
+    <${SetBar} game=${game} kind=${kind} names=${names} onLoad=${load} content=${content} valid=${valid}
+      mySets=${opened && !mySets.some((x) => x.id === opened.id) ? [...mySets, opened] : mySets} choice=${choice}
       saved=${saved} setSaved=${setSaved} />
     <section class="wb-panel wb-check" aria-labelledby="wb-check-title" data-testid="problems">
       <h2 id="wb-check-title">${t("wb.form.check")}</h2>

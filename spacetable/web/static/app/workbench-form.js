@@ -103,7 +103,7 @@ function titleOf(s, key) {
 
 function Problems({ list, id }) {
   if (!list.length) return null;
-  return html`<ul class="wb-problems" id=${id} data-testid="field-problems">
+  return html`<ul class="wb-field-problems" id=${id} data-testid="field-problems">
     ${list.map((p) => html`<li>${p.message}${p.rule && !String(p.message).includes(p.rule) ? html` <span class="wb-rule">(${p.rule})</span>` : null}</li>`)}</ul>`;
 }
 
