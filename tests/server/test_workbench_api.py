@@ -198,6 +198,8 @@ def test_migration_0009_up_down_up_and_sets_on_both_databases(db_url: str, inbox
                                                   "content": doc, "public": True}, headers=h).json()["id"]
         assert [s["id"] for s in TestClient(c.app).get("/api/workbench/sets?game=worlds").json()["public"]] == [sid]
         assert c.get("/api/workbench/sets?game=tremble").json()["mine"] == []
+        exported = c.get("/api/account/export").json()["workbench_sets"]
+        assert [(s["name"], s["public"], s["content"]) for s in exported] == [("short", True, doc)]
         r = c.post("/api/account/delete", json={"confirm": "gil"}, headers=h)
         assert r.status_code == 200, r.text
         assert TestClient(c.app).get(f"/api/workbench/sets/{sid}").status_code == 404

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -54,6 +55,7 @@ Pos = Annotated[int, Field(ge=1, le=1000)]
 Ident = Annotated[str, Field(min_length=1, max_length=48, pattern=r"^[a-z0-9][a-z0-9_\-]*$")]
 Text = Annotated[str, Field(max_length=600)]
 Hex = tuple[int, int]
+_IDENT = re.compile(r"[a-z0-9][a-z0-9_\-]{0,47}")
 
 
 class PackError(ConfigError):
@@ -629,8 +631,10 @@ class PackDoc(BaseModel):
         for section in SECTIONS:
             records = out.get(section)
             if isinstance(records, list):
-                out[section] = [{"pack_id": out.get("pack_id"), "content_source": source, **r} if isinstance(r, dict)
-                                else r for r in records]
+                stamp = {"content_source": source}
+                if isinstance(out.get("pack_id"), str) and _IDENT.fullmatch(out["pack_id"]):
+                    stamp["pack_id"] = out["pack_id"]  # (a bad pack_id is one problem, of the pack, not of each record)
+                out[section] = [{**stamp, **r} if isinstance(r, dict) else r for r in records]
         return out
 
     def pack(self, base: Pack | None, digest: str = "") -> Pack:

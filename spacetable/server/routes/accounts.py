@@ -323,9 +323,12 @@ async def totp_disable(body: Code, a: Accounts, c: Ctx, s: Writer) -> dict[str, 
 
 
 @router.get("/api/account/export")
-async def export(k: Keeper, s: Signed) -> JSONResponse:
-    """Everything stored about the account, as a JSON download."""
+async def export(request: Request, k: Keeper, s: Signed) -> JSONResponse:
+    """Everything stored about the account, as a JSON download (its workbench sets included)."""
+    from .workbench import store
+
     data = await k.export(s.account_id)
+    data["workbench_sets"] = await store(request).owned(s.account_id)
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="spacetable-{s.account["username"]}'
                                                               f'.json"', "Cache-Control": "no-store"})
 

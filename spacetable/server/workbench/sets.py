@@ -79,6 +79,15 @@ class SetStore:
 
         return [_summary(r, viewer) for r in await self.storage.read(job)]
 
+    async def owned(self, account_id: str) -> list[dict[str, Any]]:
+        """Every set of an account with its content (the account's data export)."""
+        async def job(tx: Tx) -> list[dict[str, Any]]:
+            return await tx.fetch("SELECT id, game, kind, name, public, content, created_at, updated_at FROM "
+                                  "workbench_sets WHERE account_id = :a ORDER BY created_at, id", {"a": account_id})
+
+        return [{**r, "public": bool(r["public"]), "content": json.loads(r["content"])}
+                for r in await self.storage.read(job)]
+
     async def get(self, set_id: str, viewer: str | None) -> dict[str, Any]:
         """A set with its content; 404 when there is none or it is private and not ``viewer``'s."""
         async def job(tx: Tx) -> list[dict[str, Any]]:
