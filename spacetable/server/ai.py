@@ -227,6 +227,10 @@ class AIRunner:
             self._pools[lane] = pool
         return pool
 
+    def background_executor(self) -> concurrent.futures.Executor:
+        """The computer-only lane's pool (lower CPU priority): background jobs such as the workbench's balance runs."""
+        return self._executor(COMPUTER)
+
     def warm(self) -> None:
         """Start the person lane's worker processes now (with the games imported): a process takes seconds to start
         on a busy machine, and the first person's AI reply should not wait for it."""

@@ -58,6 +58,7 @@ from .notify.dispatcher import AccountsDirectory, Notifier, NotifyConfig
 from .notify.events import MatchWatcher
 from .presentation_routes import make_router
 from .routes import ROUTERS
+from .routes import balance as balance_routes
 from .routes.deps import Context, ctx, seat_link
 from .routes.pages import WEB_DIR
 from .service import MatchService
@@ -115,7 +116,7 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
                db_writers: int = 2, accounts: dict[str, Any] | None = None,
-               notify: dict[str, Any] | None = None) -> FastAPI:
+               notify: dict[str, Any] | None = None, workbench: dict[str, Any] | None = None) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
@@ -123,7 +124,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
     PostgreSQL connections committing actions (group commit); ``accounts``: :class:`AccountSettings` fields
     (mail relay, public URL, cookies; docs/accounts.md); ``notify``: :class:`NotifyConfig` fields (notifications:
-    VAPID contact; docs/server.md)."""
+    VAPID contact; docs/server.md); ``workbench``: the balance runs' settings (``ray``: a Ray address or ``local``,
+    ``workers``, ``max_games``, ``per_user``, ``max_active``; docs/workbench.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
@@ -163,6 +165,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         await notifier.stop()
         if account_service.mailer is not None:
             account_service.mailer.close()  # the kept relay connections
+        if getattr(_app.state, "workbench_runs", None) is not None:
+            _app.state.workbench_runs.close()
         await ratings.stop()
         await service.stop()
 
@@ -178,6 +182,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.state.notifier = notifier
     app.state.chat = chat
     app.state.presence = presence
+    app.state.workbench = workbench or {}
     app.add_middleware(BodyGuard, max_body=limits.max_body)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
@@ -193,6 +198,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     app.include_router(social_seeks.router)
     app.include_router(social_rematch.router)
     app.include_router(social_presence.router)
+    app.include_router(balance_routes.router)
     app.mount("/static", StaticFiles(directory=WEB_DIR / "static"), name="static")
     return app
 

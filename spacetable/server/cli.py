@@ -125,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--push-allow-insecure-loopback", action="store_true",
                    help="FOR TESTS ONLY: accept Web Push endpoints on loopback over plain http (a test push service); "
                         "never on a real server")
+    w = p.add_argument_group("the workbench's balance runs (see docs/workbench-balance.md)")
+    w.add_argument("--workbench-ray", default=os.environ.get("SPACETABLE_WORKBENCH_RAY"), metavar="ADDRESS",
+                   help="play balance runs on Ray (local, auto, HOST:6379, ray://HOST:10001) rather than on the "
+                        "server's own worker pool")
+    w.add_argument("--workbench-max-games", type=int, default=2000, help="most games of one balance run (default 2000)")
     b = p.add_argument_group("limits (see docs/server.md, Security model)")
     b.add_argument("--max-body", type=int, default=d.max_body, help=f"largest request body in bytes (default {d.max_body})")
     b.add_argument("--max-config", type=int, default=d.max_config,
@@ -346,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
                    "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
                    "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
                                 "secure_cookies": args.secure_cookies},
-                   "notify": notify_settings(args)}
+                   "notify": notify_settings(args),
+                   "workbench": {"ray": args.workbench_ray, "max_games": args.workbench_max_games}}
         common: dict[str, Any] = {
             "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level,
             "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,

@@ -27,7 +27,7 @@ NEW_RENDERERS = ("arena", "tremble", "worlds", "galaxies", "fullmetal")
 #: Namespaces of the keys the client and the server's presentation module use.
 NAMESPACES = ("app", "nav", "ui", "conn", "board", "play", "match", "resign", "leave", "share", "log", "clock", "seat",
               "level", "status", "result", "ending", "replay", "gone", "rules", "rule", "lobby", "option", "preset",
-              "agent", "error", "game", "arena", "tremble", "worlds", "galaxies", "fm")
+              "agent", "error", "game", "arena", "tremble", "worlds", "galaxies", "fm", "wb")
 
 
 def catalogues(folder: Path) -> dict[str, dict[str, str]]:

@@ -37,11 +37,16 @@ def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
     players, seed, ais, card_set, iterations, index = args
     seat_ai = seat_assignment(players, ais, index)
     agents = [make_agent(seat_ai[i], mix_seed(seed, i), iterations=iterations or None) for i in range(players)]
-    s = GAME.initial_state({"players": players, "card_set": card_set, "log_events": False}, seed)
+    # ``card_set``: a catalogue name, or a player's own set as its canonical JSON (``cards.content_key``)
+    config: dict[str, Any] = {"players": players, "card_set": card_set, "log_events": False}
+    if card_set.startswith("{"):
+        config.update(card_set="custom", card_set_content=json.loads(card_set))
+    s = GAME.initial_state(config, seed)
     bought: list[list[str]] = [[] for _ in range(players)]
     battles = 0
     contests = 0
     slot_seen = (-1, -1)
+    actions = 0
     while True:
         seats = GAME.to_act(s)
         if not seats:
@@ -56,6 +61,7 @@ def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
         if action.get("type") == "reward":
             contests += 1
         GAME.apply_in_place(s, seat, action)  # the simulation owns its state; every action is still validated
+        actions += 1
     out = GAME.outcome(s)
     assert out is not None
     return {
@@ -68,7 +74,15 @@ def play_one(args: tuple[int, int, list[str], str, int, int]) -> dict[str, Any]:
         "battles": battles,
         "rewards": contests,
         "trophies": out.details["trophies"],
+        "actions": actions,
     }
+
+
+def make_tasks(players: int, games: int, seed: int, ais: list[str], card_set: str = "house",
+               iterations: int = 0) -> list[tuple[int, int, list[str], str, int, int]]:
+    """The tasks of :func:`play_one` for a run of ``games`` games: game ``g`` gets the seed ``mix_seed(seed, g)``, so
+    two runs with the same seed (the workbench's edited set and its bundled set) play the same deals."""
+    return [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations, g) for g in range(games)]
 
 
 def simulate(
@@ -84,7 +98,7 @@ def simulate(
 ) -> list[dict[str, Any]]:
     """Play ``games`` games here (``jobs`` processes) or on a Ray cluster (``ray``: an address or ``local``,
     :mod:`spacetable.ai.runner`); the records come back in game order whatever finished first."""
-    tasks = [(players, mix_seed(seed, g) % (1 << 62), ais, card_set, iterations, g) for g in range(games)]
+    tasks = make_tasks(players, games, seed, ais, card_set, iterations)
     order = {t[1]: i for i, t in enumerate(tasks)}
     results: list[dict[str, Any]] = []
     bar = Progress(TextColumn("tremble {task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -96,7 +110,8 @@ def simulate(
     return results
 
 
-def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(results: list[dict[str, Any]], label: str | None = None) -> dict[str, Any]:
+    """The balance figures of a run (``label``: the card set's name; the house set's by default)."""
     if not results:
         return {}
     n = results[0]["players"]
@@ -120,7 +135,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "games": g,
         "players": n,
-        "card_set": get_set("house").label,
+        "card_set": label or get_set("house").label,
         "seat_win_rate": [w / g for w in seat_wins],
         "max_seat_deviation": max(abs(w / g - 1 / n) for w in seat_wins),
         "ai_win_rate_per_seat": {k: ai_wins.get(k, 0) / ai_games[k] for k in ai_games},

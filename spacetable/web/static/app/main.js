@@ -13,6 +13,7 @@ import { ReplayPage } from "./replay.js";
 import { GuidePage } from "./guide.js";
 import { TutorialPage } from "./tutorial.js";
 import { MapEditorPage } from "./workbench-map.js";
+import { WorkbenchEditorPage } from "./workbench-editor.js";
 import { WorkbenchPage } from "./workbench.js";
 import { Notices, notifyError } from "./ui.js";
 
@@ -27,6 +28,7 @@ function route(path) {
   if ((m = path.match(/^\/challenge\/([\w-]+)\/?$/))) return { page: "challenge", id: m[1] };
   if (path === "/account") return { page: "account" };
   if (/^\/workbench\/map\/?$/.test(path)) return { page: "mapeditor" };
+  if ((m = path.match(/^\/workbench\/([a-z][a-z0-9_]*)\/([a-z][a-z0-9_]*)\/?$/))) return { page: "wb-editor", id: m[1], kind: m[2] };
   if (path === "/workbench" || path === "/workbench/") return { page: "workbench" };
   return { page: "lobby" };
 }
@@ -76,6 +78,7 @@ function App() {
   else if (r.page === "workbench") page = html`<${WorkbenchPage} key=${key} navigate=${navigate} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} key=${key} game=${r.id} lobby=${lobby} navigate=${navigate} />`;
   else if (r.page === "challenge") page = html`<${ChallengePage} key=${key} id=${r.id} lobby=${lobby} navigate=${navigate} />`;
+  else if (r.page === "wb-editor") page = html`<${WorkbenchEditorPage} key=${key} game=${r.id} kind=${r.kind} />`;
   else page = html`<${LobbyPage} key=${key} lobby=${lobby} navigate=${navigate} lang=${lang} />`;
   document.title = t("app.title");
   return html`<header class="topbar">
