@@ -203,3 +203,15 @@ def test_migration_0009_up_down_up_and_sets_on_both_databases(db_url: str, inbox
         r = c.post("/api/account/delete", json={"confirm": "gil"}, headers=h)
         assert r.status_code == 200, r.text
         assert TestClient(c.app).get(f"/api/workbench/sets/{sid}").status_code == 404
+
+
+def test_checks_are_rate_limited(sqlite_url: str) -> None:
+    """The workbench's checks (validate, reading a file) count against the checks' rate limit, like the legal
+    list's: a flood gets 429 with Retry-After, not the server's time."""
+    with make_client(sqlite_url, None, rate_check="3/minute") as c:
+        doc = tremble_house(c)
+        codes = [c.post("/api/workbench/validate/tremble/card_sets", json={"content": doc}).status_code
+                 for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        r = c.post("/api/workbench/import/check", content=b"{}")
+        assert r.status_code == 429 and r.headers.get("retry-after")

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import Field
+from starlette.concurrency import run_in_threadpool
 
 from spacetable.core import catalog, content
 from spacetable.core.errors import ConfigError
@@ -27,6 +28,7 @@ from spacetable.games.kinds import load_all
 from ..errors import ServiceError
 from ..workbench.sets import SetStore, not_found
 from .accounts import MaybeSession, Writer, accounts
+from .deps import Client, Ctx
 from .schemas import Body
 
 router = APIRouter(prefix="/api/workbench", tags=["workbench"])
@@ -156,11 +158,13 @@ async def bundled_entry(game: str, kind: str, name: str) -> dict[str, Any]:
 
 
 @router.post("/validate/{game}/{kind}")
-async def validate_content(game: str, kind: str, body: ContentBody) -> dict[str, Any]:
-    """``{ok, problems: [{path, message, rule}]}`` (413 above the kind's size limit)."""
+async def validate_content(game: str, kind: str, body: ContentBody, c: Ctx, client: Client) -> dict[str, Any]:
+    """``{ok, problems: [{path, message, rule}]}`` (413 above the kind's size limit; the checks' rate limit, and
+    the work off the event loop: a large map takes a second or two)."""
+    await c.limiter.hit("check", client)
     k = kind_of(game, kind)
     check_size(k, body.content)
-    problems = content.validate(k.key, body.content)
+    problems = await run_in_threadpool(content.validate, k.key, body.content)
     return {"ok": not problems, "problems": [p.to_json() for p in problems]}
 
 
@@ -168,7 +172,7 @@ async def validate_content(game: str, kind: str, body: ContentBody) -> dict[str,
 @router.post("/sets", status_code=201)
 async def create_set(body: NewSet, request: Request, s: Writer) -> dict[str, Any]:
     k = kind_of(body.game, body.kind)
-    text = valid(k, body.content)
+    text = await run_in_threadpool(valid, k, body.content)
     set_id = await store(request).create(s.account_id, k.game, k.name, check_name(body.name), text, body.public)
     return {"id": set_id}
 
@@ -195,7 +199,7 @@ async def change_set(set_id: str, body: ChangeSet, request: Request, s: Writer) 
         raise not_found()
     text = None
     if body.content is not None:
-        text = valid(kind_of(current["game"], current["kind"]), body.content)
+        text = await run_in_threadpool(valid, kind_of(current["game"], current["kind"]), body.content)
     name = check_name(body.name) if body.name is not None else None
     await st.update(set_id, s.account_id, name, text, body.public)
     return {"id": set_id}
@@ -276,22 +280,24 @@ async def import_set(request: Request, s: Writer, game: Annotated[str | None, Qu
     """Store one file as a new set of the signed-in account (validated, capped, the name checked)."""
     env = await read_import(request, game, kind, name)
     k = kind_of(env.game, env.kind)
-    text = valid(k, env.content)
+    text = await run_in_threadpool(valid, k, env.content)
     set_id = await store(request).create(s.account_id, k.game, k.name, check_name(env.name), text, env.public)
     return {"id": set_id, "game": k.game, "kind": k.name, "name": env.name}
 
 
 @router.post("/import/check")
-async def check_import(request: Request, game: Annotated[str | None, Query(max_length=32)] = None,
+async def check_import(request: Request, c: Ctx, client: Client,
+                       game: Annotated[str | None, Query(max_length=32)] = None,
                        kind: Annotated[str | None, Query(max_length=32)] = None,
                        name: Annotated[str | None, Query(max_length=64)] = None) -> dict[str, Any]:
     """Read one file without storing it (the editors open a file with this): ``{game, kind, name, content, ok,
     problems}``."""
+    await c.limiter.hit("check", client)
     env = await read_import(request, game, kind, name)
     k = kind_of(env.game, env.kind)
     check_size(k, env.content)
     check_name(env.name)
-    problems = content.validate(k.key, env.content)
+    problems = await run_in_threadpool(content.validate, k.key, env.content)
     return {"game": k.game, "kind": k.name, "name": env.name, "content": env.content, "ok": not problems,
             "problems": [p.to_json() for p in problems]}
 
