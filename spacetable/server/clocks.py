@@ -77,6 +77,20 @@ INCREMENT_SECONDS = (0.0, 600.0)
 DAYS = (1, 14)
 
 
+def clock_spec(clock_kind: str | None, turn_seconds: float | None, increment: float) -> dict[str, Any] | None:
+    """The creation's ``clock`` that gives a match these fields back (:func:`time_control`'s inverse), for a match
+    made like another one (a rematch); ``None`` for a match made with ``turn_seconds`` alone."""
+    if clock_kind is None:
+        return None
+    if clock_kind == "none" or turn_seconds is None:
+        return {"kind": "none"}
+    if clock_kind == "increment":
+        return {"kind": "increment", "seconds": turn_seconds, "increment": increment}
+    if clock_kind == "days":
+        return {"kind": "days", "days": round(turn_seconds / 86400)}
+    return {"kind": "move", "seconds": turn_seconds}
+
+
 def time_control(spec: dict[str, Any] | None, turn_seconds: float | None) -> tuple[str | None, float | None, float]:
     """A creation's ``clock`` (``{"kind", "seconds"?, "increment"?, "days"?}``) as the match's (kind, turn seconds,
     increment); without one, ``turn_seconds`` as before (per move). Raises a 422 with the bound a value broke."""

@@ -299,3 +299,24 @@ def test_presence_across_two_processes(nim: None, sqlite_url: str, redis_url: st
             assert two.get(f"/api/matches/{mid}/presence").json() == {"seats": [False, True]}
             ann.post("/api/account/presence", {"invisible": True})
             assert two.get("/api/presence/lobby").json()["players"] == []
+
+
+@pytest.mark.parametrize("clock", [{"kind": "increment", "seconds": 300.0, "increment": 5.0}, {"kind": "days", "days": 3},
+                                   {"kind": "move", "seconds": 60.0}, {"kind": "none"}])
+def test_rematch_keeps_the_time_control_and_the_lapse_policy(app_client: TestClient, clock: dict[str, Any]) -> None:
+    """A rematch is made with the match's own time control and what a lapse does (issue 21), not only its
+    per-move seconds: an increment clock stays an increment clock, days stay days, a claim stays a claim."""
+    c = app_client
+    lapse = {"lapse": "claim"} if clock["kind"] != "none" else {}  # a lapse needs a clock
+    r = c.post("/api/matches", json={**NIM, "join_seat": 0, "player_name": "Gus", "clock": clock, **lapse})
+    assert r.status_code == 201, r.text
+    mid, token0 = r.json()["match"]["id"], r.json()["token"]
+    token1 = c.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Hal"}).json()["token"]
+    finish(c, mid, {0: token0, 1: token1})
+    c.post(f"/api/matches/{mid}/rematch", json={"seat": 0, "token": token0})
+    new = c.post(f"/api/matches/{mid}/rematch", json={"seat": 1, "token": token1}).json()["match"]
+    old, made = c.get(f"/api/matches/{mid}").json(), c.get(f"/api/matches/{new}").json()
+    assert made["clock"] == old["clock"] and made["clock"]["kind"] == clock["kind"]
+    assert made["turn_seconds"] == old["turn_seconds"]
+    assert c.app.state.service.lapses.policy(new) == (  # type: ignore[attr-defined]
+        ("claim", None) if lapse else ("forfeit", None))

@@ -30,6 +30,7 @@ from pydantic import Field
 from sqlalchemy import insert, select, update
 
 from ..accounts.service import b64url
+from ..clocks import clock_spec
 from ..errors import ServiceError
 from ..live import LiveMatch
 from ..notify.store import begin as store_begin
@@ -114,8 +115,12 @@ async def _your_link(c: Any, a: Any, m: LiveMatch, row: Any, seat: int, token_ha
 async def _make(c: Any, a: Any, m: LiveMatch) -> str:
     """The new match, every human seat taken by the same player (moved on), the computer seats as they were."""
     ai = {i: s.agent for i, s in enumerate(m.seats) if s.kind == "ai"}
-    new, _ = await c.service.lobby.create(m.game.id, m.config, None, m.name, ai, m.ai_seconds, m.turn_seconds,
-                                          m.open_seed, None, "")
+    clock = clock_spec(m.clock_kind, m.turn_seconds, m.clock_increment)  # the same time control
+    lapses = getattr(c.service, "lapses", None)  # and what a lapse does (server/absence)
+    lapse, agent = await asyncio.to_thread(lapses.policy, m.id) if lapses is not None else ("forfeit", None)
+    new, _ = await c.service.lobby.create(m.game.id, m.config, None, m.name, ai, m.ai_seconds,
+                                          None if clock else m.turn_seconds, m.open_seed, None, "", clock=clock,
+                                          lapse=None if lapse == "forfeit" else lapse, lapse_agent=agent)
     bound = await _bound(c, m)
     rated = await a.is_rated(m.id)
     for seat in humans(m):
@@ -123,8 +128,7 @@ async def _make(c: Any, a: Any, m: LiveMatch) -> str:
         old = m.seats[seat]
         if seat in bound:
             token = await a.seat_token(new.id, seat2, bound[seat])
-            await c.service.join(new.id, seat2, old.name, token)
-            await a.bind_seat(new.id, seat2, bound[seat], new.game.id, rated, token)
+            await a.join_seat(new.id, seat2, bound[seat], old.name, new.game.id, rated, token)  # bound as it joins
         else:
             token = await _guest_token(a, new.id, seat2, old.token_hash or "")
             await c.service.join(new.id, seat2, old.name, token)

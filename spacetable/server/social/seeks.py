@@ -207,12 +207,11 @@ async def accept(seek_id: str, request: Request, c: Ctx, a: Accounts, s: Writer)
     m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, row.turn_seconds, False,
                                         None, "")
     mine_ = 1 - theirs
+    # each seat bound to its account in its join's own transaction (the "your turn" of the start finds it)
     token_p = await a.seat_token(m.id, theirs, row.account_id)
-    await c.service.join(m.id, theirs, poster["display_name"], token_p)
-    await a.bind_seat(m.id, theirs, row.account_id, m.game.id, row.rated, token_p)
+    await a.join_seat(m.id, theirs, row.account_id, poster["display_name"], m.game.id, row.rated, token_p)
     token = await a.seat_token(m.id, mine_, s.account_id)
-    await c.service.join(m.id, mine_, s.account["display_name"], token)
-    await a.bind_seat(m.id, mine_, s.account_id, m.game.id, row.rated, token)
+    await a.join_seat(m.id, mine_, s.account_id, s.account["display_name"], m.game.id, row.rated, token)
     c.service.watch(m, None, None)  # both seats bound: the poster is told that the match started
 
     def done() -> None:
