@@ -226,7 +226,7 @@ class Game(ABC, Generic[S]):
 
     def balance_hooks(self) -> BalanceHooks | None:
         """How the workbench's balance runs play a content kind of the game (declared with :meth:`provide`, or a
-        function returning it: the simulation's module is imported on first use); ``None``: the game has none."""
+        function returning it for a simulation slow to import); ``None``: the game has none."""
         source = self._provided.get("balance")
         got = source() if callable(source) else source
         return got if isinstance(got, BalanceHooks) else None

@@ -104,9 +104,9 @@ class BalanceHooks:
     ``content_key(document)``: the config key of a content document (the bundled set's own content gives
     ``bundled``; raises ``ValueError`` with the problems when it is not a valid set); ``label(key)``: a set's name.
     ``tasks(players, games, seed, ai, key)``: the run's tasks, one a game, each a picklable tuple whose second item
-    is the game's seed; ``play(task)``: the JSON record of one game (a module-level function: it runs in worker
-    processes or on Ray, and the same task always gives the same record); ``summarize(records, label)``: the
-    run's figures (JSON) from its records in task order."""
+    is the game's seed; ``play(task)``: the JSON record of one game, with that ``seed`` (a module-level function:
+    it runs in worker processes or on Ray, and the same task always gives the same record);
+    ``summarize(records, label)``: the run's figures (JSON) from its records in task order."""
 
     kind: str
     bundled: str

@@ -8,12 +8,11 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
-import importlib
 from typing import Any
 
-from spacetable.core.hooks import AnalysisHooks, BalanceHooks
+from spacetable.core.hooks import AnalysisHooks
 
-from . import ai, cli
+from . import ai, balance, cli
 from .game import GAME, TrembleGame
 from .sampling import sample_action
 
@@ -23,13 +22,7 @@ def _playout(state: Any, seat: int, rng: Any) -> dict[str, Any]:
     return sample_action(state, GAME.cards(state), seat, rng)
 
 
-def _balance() -> BalanceHooks:
-    # the workbench's balance runs of card sets (.balance imports the simulation, only when a run asks for it)
-    hooks: BalanceHooks = importlib.import_module(f"{__name__}.balance").HOOKS
-    return hooks
-
-
 TrembleGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
-                    analysis=AnalysisHooks(playout=_playout), balance=_balance)
+                    analysis=AnalysisHooks(playout=_playout), balance=balance.HOOKS)
 
 __all__ = ["GAME", "TrembleGame"]
