@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import ConfigError, NotYourTurn, RuleError
-from .hooks import AgentSpec, AnalysisHooks, Calculator, Command, PromptCommand
+from .hooks import AgentSpec, AnalysisHooks, BalanceHooks, Calculator, Command, MapHooks, PromptCommand
 from .i18n import remembered, render_cached
 from .moves import MoveTable, check_json_action
 from .rng import Rng, mix_seed
@@ -193,12 +193,15 @@ class Game(ABC, Generic[S]):
     def provide(cls, *, agents: Iterable[AgentSpec] | Callable[[], Iterable[AgentSpec]] = (),
                 commands: Iterable[Command] = (), notation_help: str = "",
                 calculators: Iterable[Calculator] = (), prompt_commands: Iterable[PromptCommand] = (),
-                analysis: AnalysisHooks | Callable[[], AnalysisHooks] | None = None) -> None:
+                analysis: AnalysisHooks | Callable[[], AnalysisHooks] | None = None,
+                balance: BalanceHooks | Callable[[], BalanceHooks] | None = None,
+                maps: MapHooks | Callable[[], MapHooks] | None = None) -> None:
         """Declare what the game offers the tools around it: its AI players (or a function
         returning them, for players whose module is slow to import), its extra ``spacetable``
         commands, the plain-text help of its typed notation, its calculators (what-if
-        computations the browser asks the server for) and the words it adds to the terminal's
-        play prompt.
+        computations the browser asks the server for), the words it adds to the terminal's
+        play prompt, and what it lends the post-game analysis and the designer's workbench
+        (balance runs of a content kind, the map editor's operations).
 
         A game package calls this in its ``__init__`` once the facade, ``ai`` and ``cli``
         modules are imported (those import the facade, so the facade cannot import them).
@@ -206,7 +209,7 @@ class Game(ABC, Generic[S]):
         worker processes see them too."""
         cls._provided = {"agents": agents, "commands": tuple(commands), "notation_help": notation_help,
                          "calculators": tuple(calculators), "prompt_commands": tuple(prompt_commands),
-                         "analysis": analysis}
+                         "analysis": analysis, "balance": balance, "maps": maps}
 
     def agents(self) -> list[AgentSpec]:
         """The game's own AI players (levels, names, factories), the default one first; the
@@ -220,6 +223,20 @@ class Game(ABC, Generic[S]):
         source = self._provided.get("analysis")
         got = source() if callable(source) else source
         return got if isinstance(got, AnalysisHooks) else AnalysisHooks()
+
+    def balance_hooks(self) -> BalanceHooks | None:
+        """How the workbench's balance runs play a content kind of the game (declared with :meth:`provide`, or a
+        function returning it for a simulation slow to import); ``None``: the game has none."""
+        source = self._provided.get("balance")
+        got = source() if callable(source) else source
+        return got if isinstance(got, BalanceHooks) else None
+
+    def map_hooks(self) -> MapHooks | None:
+        """The operations of the game's map editor (declared with :meth:`provide`, or a function returning them);
+        ``None``: the game has no map editor."""
+        source = self._provided.get("maps")
+        got = source() if callable(source) else source
+        return got if isinstance(got, MapHooks) else None
 
     def commands(self) -> list[Command]:
         """Extra ``spacetable`` sub-commands the game contributes (``odds``, ``advise``...)."""

@@ -92,3 +92,54 @@ class AnalysisHooks:
     exact: Callable[[Any], list[float] | None] | None = None
     playout: Callable[[Any, int, Any], dict[str, Any]] | None = None
     evaluate: Callable[[Any], list[float]] | None = None
+
+
+@dataclass(frozen=True)
+class BalanceHooks:
+    """What a game lends the designer's workbench for balance runs of one of its content kinds (the server's
+    ``/api/workbench/runs``): N seeded simulated games of an edited set beside the bundled set's with the same seeds.
+
+    ``kind``: the content kind's name within the game (``card_sets``); ``bundled``: the name of the bundled set;
+    ``players``: the seat counts (min, max, default); ``ais``: the players a run may seat, ``default_ai`` among them.
+    ``content_key(document)``: the config key of a content document (the bundled set's own content gives
+    ``bundled``; raises ``ValueError`` with the problems when it is not a valid set); ``label(key)``: a set's name.
+    ``tasks(players, games, seed, ai, key)``: the run's tasks, one a game, each a picklable tuple whose second item
+    is the game's seed; ``play(task)``: the JSON record of one game, with that ``seed`` (a module-level function:
+    it runs in worker processes or on Ray, and the same task always gives the same record);
+    ``summarize(records, label)``: the run's figures (JSON) from its records in task order."""
+
+    kind: str
+    bundled: str
+    players: tuple[int, int, int]
+    ais: tuple[str, ...]
+    default_ai: str
+    content_key: Callable[[Any], str]
+    label: Callable[[str], str]
+    tasks: Callable[[int, int, int, str, str], list[Any]]
+    play: Callable[[Any], dict[str, Any]]
+    summarize: Callable[[list[dict[str, Any]], str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class MapTool:
+    """One operation of a game's map editor (``POST /api/workbench/<game>/map/<name>``).
+
+    ``body``: the pydantic model of its request (unknown fields refused, every size bounded: the server validates
+    the request against it, 422 otherwise); ``run(body) -> answer``: JSON-ready data from the validated body, run on
+    a worker thread; a map it cannot use raises ``ValueError`` with the reason (422)."""
+
+    name: str
+    body: type[Any]
+    run: Callable[[Any], dict[str, Any]]
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class MapHooks:
+    """What a game lends the designer's map editor: its operations (start a map, check one, lay its ore, read and
+    write the game's map file...), each a :class:`MapTool`."""
+
+    tools: tuple[MapTool, ...] = ()
+
+    def tool(self, name: str) -> MapTool | None:
+        return next((t for t in self.tools if t.name == name), None)

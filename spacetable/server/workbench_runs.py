@@ -1,8 +1,8 @@
 """Balance runs of the designer's workbench (issue 25, goal 3): N simulated games of an edited set, beside the
 bundled set's games with the same seeds.
 
-A run plays the game's own simulation (for Tremble, :mod:`spacetable.games.tremble.simulate`: the same games,
-seats and records as ``spacetable simulate tremble``) in a worker pool of the server's AI pool kind (an
+A run plays the game's own simulation, as the game lends it (``Game.provide(balance=BalanceHooks(...))``; for
+Tremble the same games, seats and records as ``spacetable simulate tremble``) in a worker pool of the server's AI pool kind (an
 :class:`~.ai.AIRunner` of its own, in its computer-only lane at a lower CPU priority, so that a person's AI seat
 never waits behind a balance run), or on Ray when the operator configured it (``serve --workbench-ray ADDRESS``,
 through :func:`spacetable.ai.runner.run_tasks`). The back end decides where a game runs, never its result: game
@@ -25,7 +25,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import math
 import secrets
 import threading
 import time
@@ -36,6 +35,10 @@ from typing import Any
 from sqlalchemy import Float, Integer, String, Text, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column
+
+from spacetable.core.hooks import BalanceHooks
+from spacetable.core.stats import wilson
+from spacetable.games import UnknownGame, available, get_game
 
 from .ai import AIRunner
 from .db import Base
@@ -87,106 +90,37 @@ class RunLimits:
 
 
 # --------------------------------------------------------------------------------------------- simulators
-@dataclass(frozen=True)
-class Simulator:
-    """How one content kind is balance-tested: its bundled set, its seats and AIs, and the game's simulation."""
-
-    kind: str
-    bundled: str
-    players: tuple[int, int, int]  # min, max, default
-    ais: tuple[str, ...]
-    default_ai: str
-    #: the config key of a content document (raises ValueError with the problems when it is not a valid set)
-    content_key: Callable[[Any], str]
-    #: the label of a set by config key
-    label: Callable[[str], str]
-    tasks: Callable[..., list[Any]]
-    play: Callable[[Any], dict[str, Any]]
-    summarize: Callable[[list[dict[str, Any]], str], dict[str, Any]]
+#: a kind's balance runs as its game lends them (``<game>/<kind>`` -> the game's hooks)
+_made: dict[str, BalanceHooks] = {}
 
 
-def _tremble() -> Simulator:
-    from spacetable.games.tremble import simulate as sim
-    from spacetable.games.tremble.cards import HOUSE_DIR, CardSetError, content_key, get_set, set_document
-
-    house = content_key(set_document(HOUSE_DIR))
-
-    def key(doc: Any) -> str:
-        k = content_key(doc)
-        if k == house:
-            return "house"  # the bundled set sent as content: the same games as the bundled run
-        try:
-            get_set(k)
-        except CardSetError as exc:
-            raise ValueError(str(exc)) from None
-        return k
-
-    def tasks(players: int, games: int, seed: int, ai: str, card_set: str) -> list[Any]:
-        return sim.make_tasks(players, games, seed, [ai], card_set)
-
-    def summarize(records: list[dict[str, Any]], label: str) -> dict[str, Any]:
-        out = sim.summarize(records, label)
-        return _figures(records, out)
-
-    return Simulator("tremble/card_sets", "house", (2, 5, 4), ("random", "heuristic"), "heuristic", key,
-                     lambda k: get_set(k).label, tasks, sim.play_one, summarize)
-
-
-_SIMULATORS: dict[str, Callable[[], Simulator]] = {"tremble/card_sets": _tremble}
-_made: dict[str, Simulator] = {}
-
-
-def simulator(kind: str) -> Simulator:
+def simulator(kind: str) -> BalanceHooks:
+    """The balance runs of content kind ``kind`` (``<game>/<kind>``), as its game lends them with
+    ``Game.provide(balance=...)``; 404 with the reason when the game is unknown or lends none for this kind."""
     if kind not in _made:
-        make = _SIMULATORS.get(kind)
-        if make is None:
-            raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind}")
-        _made[kind] = make()
+        game_id, _, name = kind.partition("/")
+        try:
+            hooks = get_game(game_id).balance_hooks()
+        except UnknownGame:
+            raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind[:100]}: no such game") from None
+        if hooks is None:
+            raise ServiceError(404, "wb_no_balance",
+                               f"there is no balance run for {kind[:100]}: {game_id} lends no balance runs")
+        if hooks.kind != name:
+            raise ServiceError(404, "wb_no_balance", f"there is no balance run for {kind[:100]}: {game_id} "
+                                                     f"balance-tests {game_id}/{hooks.kind} only")
+        _made[kind] = hooks
     return _made[kind]
 
 
 def balance_kinds() -> list[str]:
-    return sorted(_SIMULATORS)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate ``wins / n`` (a shared win counts as a fraction)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def _histogram(values: list[int], bins: int = 20) -> dict[str, Any]:
-    """Counts of ``values`` in at most ``bins`` equal integer bins: ``{start, width, counts}``."""
-    if not values:
-        return {"start": 0, "width": 1, "counts": []}
-    lo, hi = min(values), max(values)
-    width = max(1, math.ceil((hi - lo + 1) / bins))
-    counts = [0] * ((hi - lo) // width + 1)
-    for v in values:
-        counts[(v - lo) // width] += 1
-    return {"start": lo, "width": width, "counts": counts}
-
-
-def _figures(records: list[dict[str, Any]], summary: dict[str, Any]) -> dict[str, Any]:
-    """What the browser draws beside ``simulate``'s summary: intervals and the histograms of its plots."""
-    g = summary["games"]
-    summary["seat_win_ci"] = [list(wilson(w * g, g)) for w in summary["seat_win_rate"]]
-    bought_n: dict[str, int] = {}
-    for r in records:
-        for seat in r["bought"]:
-            for c in set(seat):
-                bought_n[c] = bought_n.get(c, 0) + 1
-    summary["win_when_bought_ci"] = {c: list(wilson(summary["win_when_bought"][c] * n, n)) for c, n in bought_n.items()}
-    summary["score_histogram"] = _histogram([x // 1000 for r in records for x in r["scores"]])
-    summary["battles_histogram"] = _histogram([r["battles"] for r in records], bins=30)
-    summary["length_histogram"] = _histogram([r.get("actions", 0) for r in records])
-    summary["actions_per_game"] = sum(r.get("actions", 0) for r in records) / max(1, g)
-    return summary
+    """The content kinds that have balance runs (every game asked)."""
+    kinds = []
+    for game_id in available():
+        hooks = get_game(game_id).balance_hooks()
+        if hooks is not None:
+            kinds.append(f"{game_id}/{hooks.kind}")
+    return sorted(kinds)
 
 
 # -------------------------------------------------------------------------------------------------- runs
@@ -195,7 +129,7 @@ class _Live:
     """A run of this process: its games (the edited set's, then the bundled set's when not cached)."""
 
     id: str
-    sim: Simulator
+    sim: BalanceHooks
     parts: list[tuple[str, str, list[Any]]]  # (row id, set key, tasks)
     cancel: threading.Event = field(default_factory=threading.Event)
     done: int = 0
@@ -276,7 +210,7 @@ class BalanceRuns:
             return len(conn.execute(stmt).all())
 
     # ------------------------------------------------------------------ start
-    def check(self, sim: Simulator, games: int, seed: int, players: int | None, ai: str | None) -> tuple[int, str]:
+    def check(self, sim: BalanceHooks, games: int, seed: int, players: int | None, ai: str | None) -> tuple[int, str]:
         if not 1 <= games <= self.limits.max_games:
             raise ServiceError(422, "bad_request", f"games must be 1 to {self.limits.max_games}")
         if not 0 <= seed < 1 << 62:
@@ -527,4 +461,4 @@ class BalanceRuns:
             self._ray_started = False
 
 
-__all__ = ["BalanceRuns", "RunLimits", "RunRow", "Simulator", "balance_kinds", "simulator", "wilson"]
+__all__ = ["BalanceRuns", "RunLimits", "RunRow", "balance_kinds", "simulator", "wilson"]

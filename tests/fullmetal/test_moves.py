@@ -178,7 +178,7 @@ def test_sub_seeds_come_from_seed_for_and_keep_their_values() -> None:
 #: The package's modules in import order: each imports only modules listed before it.
 ORDER = ["terrain", "fmp", "mapgen", "variants", "state", "ap", "tides", "firezones", "pontoons", "movement",
          "mountains", "transport", "building", "fire", "capture", "endgame", "spaceship", "setup", "mapcheck", "flow", "legal",
-         "clock", "notation", "render", "game", "scenario", "commander", "planner", "analysis", "ai", "cli",
+         "clock", "notation", "render", "game", "scenario", "commander", "planner", "analysis", "ai", "cli", "mapeditor",
          "__init__"]
 
 

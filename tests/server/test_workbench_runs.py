@@ -222,3 +222,21 @@ def test_old_runs_are_pruned_per_user(tmp_path: Path) -> None:
         # the newest finished runs stay (the pruning happens when a run starts), with their bundled runs only
         assert [c.get(f"/api/workbench/runs/{i}").status_code for i in ids] == [404, 200, 200, 200]
         assert runs_stored(c) == 6
+
+
+def test_balance_runs_come_from_the_games_hooks_and_a_game_without_one_is_refused_with_the_reason(
+        client: TestClient) -> None:
+    from spacetable.games import get_game
+
+    kinds = client.get("/api/workbench/runs/kinds").json()
+    assert [k["key"] for k in kinds] == ["tremble/card_sets"]  # the one game that lends balance runs
+    hooks = get_game("tremble").balance_hooks()
+    assert hooks is not None and kinds[0]["ais"] == list(hooks.ais) and kinds[0]["bundled"] == hooks.bundled
+    assert get_game("galaxies").balance_hooks() is None
+    for game, kind, reason in (("galaxies", "packs", "galaxies lends no balance runs"),
+                               ("tremble", "other", "tremble balance-tests tremble/card_sets only"),
+                               ("nogame", "packs", "no such game")):
+        r = client.post("/api/workbench/runs", json={"game": game, "kind": kind, "content": {}, "games": 5})
+        assert r.status_code == 404, r.text
+        assert r.json()["error"]["code"] == "wb_no_balance" and reason in r.json()["error"]["message"]
+    assert runs_stored(client) == 0

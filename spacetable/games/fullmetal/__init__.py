@@ -5,10 +5,11 @@ Importing the package declares the game's AI players and commands on the game
 themselves, which is why the facade cannot declare them.
 """
 
-from . import ai, analysis, cli
+from . import ai, analysis, cli, mapeditor
 from .game import GAME, FullMetalGame
 
 FullMetalGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
-                      prompt_commands=cli.PROMPT_COMMANDS, analysis=analysis.HOOKS)
+                      prompt_commands=cli.PROMPT_COMMANDS, analysis=analysis.HOOKS,
+                      maps=mapeditor.HOOKS)
 
 __all__ = ["GAME", "FullMetalGame"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from spacetable.core.hooks import AnalysisHooks
 
-from . import ai, cli
+from . import ai, balance, cli
 from .game import GAME, TrembleGame
 from .sampling import sample_action
 
@@ -23,6 +23,6 @@ def _playout(state: Any, seat: int, rng: Any) -> dict[str, Any]:
 
 
 TrembleGame.provide(agents=ai.AGENT_SPECS, commands=cli.COMMANDS, notation_help=cli.NOTATION,
-                    analysis=AnalysisHooks(playout=_playout))
+                    analysis=AnalysisHooks(playout=_playout), balance=balance.HOOKS)
 
 __all__ = ["GAME", "TrembleGame"]

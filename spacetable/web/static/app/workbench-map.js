@@ -1,6 +1,6 @@
 // The Full Metal map editor (/workbench/map, issue 25; docs/workbench-map.md). A map is its layers {width, height,
 // terrain, ore, zones} (rows in the .fmp alphabet); the server starts, checks, spreads ore, reads and writes .fmp
-// (/api/workbench/map/*, spacetable/games/fullmetal/mapcheck.py), so the rules are checked in one place. Painting:
+// (/api/workbench/fullmetal/map/*, spacetable/games/fullmetal/mapeditor.py), so the rules are checked in one place. Painting:
 // drag with a mouse, a pen or a finger; or move the cursor with the arrow keys and paint with Space. Every problem
 // names its rule and links to it in the players' guide. "Play" starts a match on the map (map=custom, map_content);
 // "Save" keeps it as a named set of the workbench (POST /api/workbench/sets, content of the kind fullmetal/maps).
@@ -175,7 +175,7 @@ export function MapEditorPage({ navigate }) {
     setCheck(null);
     let live = true;
     const timer = setTimeout(() => {
-      api("/api/workbench/map/check", { body: { map, ...rules } })
+      api("/api/workbench/fullmetal/map/check", { body: { map, ...rules } })
         .then((r) => { if (live) setCheck(r); }).catch((e) => { if (live) notifyError(e); });
     }, 350);
     return () => { live = false; clearTimeout(timer); };
@@ -191,7 +191,7 @@ export function MapEditorPage({ navigate }) {
 
   async function newMap(s) {
     try {
-      const r = await api("/api/workbench/map/new", { body: s });
+      const r = await api("/api/workbench/fullmetal/map/new", { body: s });
       setMap(r.map); setPast([]); setMarks([]); setCursor([0, 0]); setSaved(null);
     } catch (e) { notifyError(e); }
   }
@@ -237,13 +237,13 @@ export function MapEditorPage({ navigate }) {
 
   async function spread() {
     try {
-      const r = await api("/api/workbench/map/spread", { body: { map, ...ore } });
+      const r = await api("/api/workbench/fullmetal/map/spread", { body: { map, ...ore } });
       remember(); setMap({ ...map, ore: r.ore });
     } catch (e) { notifyError(e); }
   }
   function clearOre() { remember(); setMap({ ...map, ore: null }); }
 
-  async function fmpText() { return (await api("/api/workbench/map/write", { body: { map } })).fmp; }
+  async function fmpText() { return (await api("/api/workbench/fullmetal/map/write", { body: { map } })).fmp; }
   async function exportFmp() {
     try { download((name || "map") + ".fmp", await fmpText()); } catch (e) { notifyError(e); }
   }
@@ -255,7 +255,7 @@ export function MapEditorPage({ navigate }) {
     const buf = await f.arrayBuffer();
     const text = new TextDecoder("windows-1252").decode(buf);
     try {
-      const r = await api("/api/workbench/map/read", { body: { fmp: text } });
+      const r = await api("/api/workbench/fullmetal/map/read", { body: { fmp: text } });
       remember(); setMap(r.map); setMarks([]); setSaved(null);
       const base = f.name.replace(/\.fmp$/i, "").replace(/[^A-Za-z0-9_-]/g, "-").replace(/^[-_]+/, "").slice(0, 64);
       if (base) setName(base);
