@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
 
-from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_of, seat_state, shot, version, wait_version_change
+from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_of, seat_state, shot, version, wait_played
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
 
@@ -207,7 +207,7 @@ def test_worlds_full_game_by_board_gestures(server: str, browser: Browser) -> No
             shots["results"] = True
         before = version(page)
         done.append(perform(page, snap, rng, shots, phone, url))
-        wait_version_change(page, before)
+        wait_played(page, before, done[-1])
     else:
         raise AssertionError("the skirmish did not end")
     page.wait_for_selector("[data-testid=result]")
