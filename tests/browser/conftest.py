@@ -26,7 +26,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: float = 30) -> Iterator[str]:
+def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: float = 180) -> Iterator[str]:
     """``spacetable serve`` on a free port with the SQLite file ``db`` and extra ``args``; its log beside ``db``.
     Yields the base address once ``/health`` answers; stops the server afterwards."""
     port = _free_port()
@@ -44,7 +44,9 @@ def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: 
             except httpx.HTTPError:
                 pass
             if time.time() > end or proc.poll() is not None:
-                raise RuntimeError("server did not start")
+                log.flush()
+                tail = db.with_suffix(".log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"server did not start within {wait:.0f} s (exit {proc.poll()}); its log: {tail}")
             time.sleep(0.1)
         yield base
     finally:
