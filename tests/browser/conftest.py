@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from ..chromium import ARGS, require_chromium
+from .pages import OPENED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,3 +78,13 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=executable, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def close_pages() -> Iterator[None]:
+    """Close the pages a test opened (``pages.open_page``) once it is over."""
+    yield
+    while OPENED:
+        ctx = OPENED.pop()
+        with contextlib.suppress(Exception):  # a browser already gone (its module's teardown) closed it anyway
+            ctx.close()

@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+#: The contexts opened by ``open_page`` during the current test: closed after it (tests/browser/conftest.py), so that
+#: the pages of finished tests no longer follow their matches (sockets, animations) while later tests run.
+OPENED: list[BrowserContext] = []
 
 #: The page is ready for the seat's next decision, or the game is over.
 READY_OR_OVER = """() => {
@@ -27,6 +30,7 @@ READY_OR_OVER = """() => {
 def open_page(browser: Browser, viewport: dict[str, int] | None = None, lang: str | None = None) -> Page:
     """A new page whose console errors and uncaught exceptions are kept in ``page.errors``."""
     ctx = browser.new_context(viewport=viewport or DESKTOP, has_touch=viewport == PHONE)
+    OPENED.append(ctx)
     if lang:
         ctx.add_init_script(f"localStorage.setItem('spacetable.lang', {json.dumps(lang)})")
     page = ctx.new_page()
