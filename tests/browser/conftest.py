@@ -69,10 +69,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """One chromium per test module (Playwright's sync API runs one driver at a time; modules elsewhere, such as
-    tests/arena/test_renderer.py, start their own)."""
+    """One chromium for the browser tests (each test's pages in contexts of their own, closed after it), stopped
+    after the last of them: Playwright's sync API runs one driver at a time, and tests elsewhere (such as
+    tests/arena/test_renderer.py) start their own, or run event loops of their own."""
     executable = require_chromium()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=ARGS)

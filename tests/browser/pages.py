@@ -31,6 +31,7 @@ def open_page(browser: Browser, viewport: dict[str, int] | None = None, lang: st
     """A new page whose console errors and uncaught exceptions are kept in ``page.errors``."""
     ctx = browser.new_context(viewport=viewport or DESKTOP, has_touch=viewport == PHONE)
     OPENED.append(ctx)
+    ctx.set_default_timeout(90_000)  # a busy machine (CI shares its cores) may take more than Playwright's 30 s
     if lang:
         ctx.add_init_script(f"localStorage.setItem('spacetable.lang', {json.dumps(lang)})")
     page = ctx.new_page()
