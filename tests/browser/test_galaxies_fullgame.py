@@ -270,10 +270,12 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
             snapshot("deploy")
             tap(page, "tray:" + action["card"])
         if action["type"] == "move" and "move" not in shots:
-            tap(page, action["ship"])
+            if not is_selected(page, action["ship"]):  # a tap on the selected ship would put it down again
+                tap(page, action["ship"])
             snapshot("move")
         if action["type"] == "attack" and "attack" not in shots:
-            if page.locator(f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
+            if not is_selected(page, action["ship"]) and page.locator(
+                    f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
                 tap(page, action["ship"])
             page.click(f"[data-testid=gx-weapon-{action['weapon']}]")
             snapshot("attack")
