@@ -128,14 +128,16 @@ class TempPostgres:
     def url(self, database: str = "postgres", driver: str = "psycopg") -> str:
         return f"postgresql+{driver}://{self.user}@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self, name: str | None = None) -> str:
-        """A new empty database; returns its SQLAlchemy URL."""
+    def create_database(self, name: str | None = None, template: str | None = None) -> str:
+        """A new database, empty or a copy of the database ``template`` (no one may be connected to it); returns
+        its SQLAlchemy URL."""
         import psycopg
 
         self._databases += 1
         name = name or f"t{os.getpid()}_{self._databases}"
+        copy = f' TEMPLATE "{template}"' if template else ""
         with psycopg.connect(f"host=127.0.0.1 port={self.port} user={self.user} dbname=postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{copy}')
         return self.url(name)
 
     def drop_database(self, url: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from ..chromium import ARGS, require_chromium
+from .pages import OPENED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +45,9 @@ def running_server(db: Path, args: list[str], *, host: str = "127.0.0.1", wait: 
             except httpx.HTTPError:
                 pass
             if time.time() > end or proc.poll() is not None:
-                raise RuntimeError("server did not start")
+                log.flush()
+                tail = db.with_suffix(".log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"server did not start within {wait:.0f} s (exit {proc.poll()}); its log: {tail}")
             time.sleep(0.1)
         yield base
     finally:
@@ -66,12 +69,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """One chromium per test module (Playwright's sync API runs one driver at a time; modules elsewhere, such as
-    tests/arena/test_renderer.py, start their own)."""
+    """One chromium for the browser tests (each test's pages in contexts of their own, closed after it), stopped
+    after the last of them: Playwright's sync API runs one driver at a time, and tests elsewhere (such as
+    tests/arena/test_renderer.py) start their own, or run event loops of their own."""
     executable = require_chromium()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def close_pages() -> Iterator[None]:
+    """Close the pages a test opened (``pages.open_page``) once it is over."""
+    yield
+    while OPENED:
+        ctx = OPENED.pop()
+        with contextlib.suppress(Exception):  # a browser already gone (its module's teardown) closed it anyway
+            ctx.close()

@@ -8,11 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+#: The contexts opened by ``open_page`` during the current test: closed after it (tests/browser/conftest.py), so that
+#: the pages of finished tests no longer follow their matches (sockets, animations) while later tests run.
+OPENED: list[BrowserContext] = []
 
 #: The page is ready for the seat's next decision, or the game is over.
 READY_OR_OVER = """() => {
@@ -26,6 +30,8 @@ READY_OR_OVER = """() => {
 def open_page(browser: Browser, viewport: dict[str, int] | None = None, lang: str | None = None) -> Page:
     """A new page whose console errors and uncaught exceptions are kept in ``page.errors``."""
     ctx = browser.new_context(viewport=viewport or DESKTOP, has_touch=viewport == PHONE)
+    OPENED.append(ctx)
+    ctx.set_default_timeout(90_000)  # a busy machine (CI shares its cores) may take more than Playwright's 30 s
     if lang:
         ctx.add_init_script(f"localStorage.setItem('spacetable.lang', {json.dumps(lang)})")
     page = ctx.new_page()
@@ -139,3 +145,40 @@ def show(page: Page, place: str) -> None:
           const r = el.getBoundingClientRect(), o = board.getBoundingClientRect();
           return r.left >= o.left - 1 && r.right <= o.right + 1 && r.top >= o.top - 1 && r.bottom <= o.bottom + 1;
         }""", arg=place, timeout=10_000)
+
+
+#: What the page shows when a gesture did nothing: the selection, the composer's actions, open menus and notices.
+_PAGE_STATE = """() => {
+  const q = (s) => [...document.querySelectorAll(s)];
+  const m = document.querySelector('[data-testid=match-page]');
+  const t = document.querySelector('[data-testid=turn-indicator]');
+  const v = document.querySelector('[data-testid=version]');
+  return {
+    version: v && v.dataset.version, caught_up: m && m.dataset.caughtUp, my_turn: t && t.dataset.myTurn,
+    selected: q('[data-testid=board] .is-selected, [data-testid=tray] .is-selected').map((e) => e.getAttribute('data-place')),
+    targets: q('[data-testid=board] .is-target').length,
+    menu: q('[data-testid=action-menu] [data-action]').map((e) => e.getAttribute('data-action')),
+    composer: q('[data-testid=composer] button[data-action]').map((e) => e.getAttribute('data-action')),
+    checked: q('[data-testid=composer] [aria-checked=true]').map((e) => e.getAttribute('data-testid')),
+    notices: q('[data-testid=notices] .notice').map((e) => e.innerText.replace(/\\s+/g, ' ').trim()),
+  };
+}"""
+
+
+def page_state(page: Page) -> dict[str, Any]:
+    """The page's state for a failure message (see ``_PAGE_STATE``)."""
+    try:
+        state: dict[str, Any] = page.evaluate(_PAGE_STATE)
+    except Exception as e:  # a failure message must not hide the failure
+        return {"unreadable": str(e)}
+    state["errors"] = errors_of(page)
+    return state
+
+
+def wait_played(page: Page, before: int, what: Any, timeout: int = 120_000) -> None:
+    """Wait until the page's version moves on from ``before`` after the gestures for ``what``; if it never does, fail
+    naming ``what`` and what the page showed (a gesture that did nothing)."""
+    try:
+        wait_version_change(page, before, timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the gestures for {what} did nothing; the page: {page_state(page)}") from None

@@ -73,7 +73,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, inbox: tuple[Inbox, int]) -> 
     with running_server(db, ["--ai-workers", "0", "--rate-create", "none", "--rate-join", "none", "--rate-act", "none",
                              "--rate-signin", "none", "--rate-signin-account", "none", "--rate-mail", "none",
                              "--smtp-url", f"smtp://127.0.0.1:{inbox[1]}", "--mail-from", "table@example.org"],
-                        host="localhost", wait=60) as base:
+                        host="localhost") as base:
         yield base
     # no secret in any log line: no cookie, password or mailed token
     text = Path(db.with_suffix(".log")).read_text(encoding="utf-8", errors="replace")

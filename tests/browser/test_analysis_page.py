@@ -10,7 +10,7 @@ from playwright.sync_api import Browser
 
 from .pages import create, errors_of, goto, open_page, seat_url
 
-pytestmark = pytest.mark.learn
+pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
 
 def test_analyse_a_finished_match_shows_the_chart(server: str, browser: Browser) -> None:

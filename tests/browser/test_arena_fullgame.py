@@ -27,7 +27,7 @@ from .pages import (
     shot,
     tap,
     version,
-    wait_version_change,
+    wait_played,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(600)]
@@ -126,7 +126,7 @@ def test_arena_full_game_by_board_gestures(server: str, browser: Browser) -> Non
         action = choose(snap, rng)
         before = version(page)
         perform(page, snap, action)
-        wait_version_change(page, before)
+        wait_played(page, before, action)
     else:
         raise AssertionError("the game did not end")
     page.wait_for_selector("[data-testid=result]")

@@ -287,19 +287,21 @@ def compare(png: bytes, name: str) -> None:
     assert abs(spread_got - spread_ref) <= 0.35 * spread_ref + 4, f"{name}: contrast {spread_got:.1f} against {spread_ref:.1f}"
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 @pytest.mark.parametrize(("game", "config"), GAMES, ids=[g for g, _ in GAMES])
-def test_board_screenshots_match_their_references(server: str, browser: Browser, viewport: dict[str, int], game: str,
+def test_board_screenshots_match_their_references(server: str, browser: Browser, game: str,
                                                   config: dict[str, Any]) -> None:
-    page = open_page(browser, viewport)
+    """The same match (its first decision) on a desktop and on a phone."""
     mid, seat, token = start(server, game, config)
-    goto(page, seat_url(server, mid, seat, token))
-    ready(page)
-    page.wait_for_timeout(600)  # the opening zoom and the pieces' glides
-    board = page.locator("[data-testid=board]")
-    png = board.screenshot(animations="disabled")
-    compare(png, f"{game}-{'phone' if viewport == PHONE else 'desktop'}")
-    assert errors_of(page) == []
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = open_page(browser, viewport)
+        goto(page, seat_url(server, mid, seat, token))
+        ready(page)
+        page.wait_for_timeout(600)  # the opening zoom and the pieces' glides
+        board = page.locator("[data-testid=board]")
+        png = board.screenshot(animations="disabled")
+        compare(png, f"{game}-{name}")
+        assert errors_of(page) == []
+        page.context.close()
 
 
 # ------------------------------------------------------------------------------------------------- Arena

@@ -2,7 +2,8 @@
 controls (the folded list of every legal action is never used).
 
 The match is created from the lobby (the "First contact" preset: fixed fleets, house mission 1). Ships are launched
-by picking a card behind the screen (the tray under the board) and tapping a marked hex of the starting zone (BG-8.1);
+by picking a card behind the screen (the tray under the board) and tapping a marked hex of the starting zone (BG-8.1;
+a card in a hold beside its transporter, the frame's menu when a two-hex ship fits there several ways);
 a card is activated by tapping one of its ships (BG-9.2); a ship moves by selecting it and tapping the marked hex
 where its footprint ends (BG-10; the frame's menu when one hex ends several footprints); an attack by picking the
 weapon in the composer and tapping the ringed enemy (BG-12.5, the odds shown); charges, energy choices, the first
@@ -29,7 +30,7 @@ from .pages import (
     seat_state,
     shot,
     version,
-    wait_version_change,
+    wait_played,
 )
 from .test_accessibility import serious
 
@@ -183,7 +184,10 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
             cargo.first.check()
         footprint = next(iter(action["placement"].values()))
         tap(page, hk(footprint[0]))
-        if page.locator("[data-testid=board] .gx-pinned").count():  # it fits there several ways: tap its second hex
+        if kind == "launch_from_hold":  # a two-hex ship that fits beside its transporter several ways: the frame's menu
+            same_place = [a for a in snap["legal"] if a["type"] == kind and a["card"] == action["card"]
+                          and next(iter(a["placement"].values()))[0] == footprint[0]]
+        elif page.locator("[data-testid=board] .gx-pinned").count():  # it fits there several ways: tap its second hex
             tap(page, hk(footprint[1]))
     elif kind == "activate":
         card = next(c for c in view["cards"] if c["id"] == action["card"])
@@ -266,16 +270,18 @@ def test_galaxies_full_game_by_board_gestures(server: str, browser: Browser) -> 
             snapshot("deploy")
             tap(page, "tray:" + action["card"])
         if action["type"] == "move" and "move" not in shots:
-            tap(page, action["ship"])
+            if not is_selected(page, action["ship"]):  # a tap on the selected ship would put it down again
+                tap(page, action["ship"])
             snapshot("move")
         if action["type"] == "attack" and "attack" not in shots:
-            if page.locator(f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
+            if not is_selected(page, action["ship"]) and page.locator(
+                    f"[data-testid=board] .ship[data-place='{action['ship']}'].is-source").count():
                 tap(page, action["ship"])
             page.click(f"[data-testid=gx-weapon-{action['weapon']}]")
             snapshot("attack")
         before = version(page)
         perform(page, snap, action)
-        wait_version_change(page, before)
+        wait_played(page, before, {"window": window, "action": action})
     else:
         raise AssertionError("the game did not end")
     page.wait_for_selector("[data-testid=result]")

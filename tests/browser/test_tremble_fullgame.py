@@ -29,7 +29,7 @@ from .pages import (
     seat_state,
     shot,
     version,
-    wait_version_change,
+    wait_played,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
@@ -291,7 +291,7 @@ def test_tremble_full_game_by_board_gestures(server: str, browser: Browser) -> N
             shots.add("reward")
         before = version(page)
         phases.append(decide(page, snap, rng, state))
-        wait_version_change(page, before)
+        wait_played(page, before, {"phase": phases[-1], "legal": [a["type"] for a in snap["legal"]]})
         # a city's results once its dice are rolled: the winner of a battle, or the army fights of a catch
         if "story" not in shots and \
                 page.locator("[data-testid=tremble-battle] tr.won, [data-testid=tremble-catch] li").count():

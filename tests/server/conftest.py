@@ -10,6 +10,7 @@ tests are skipped with the reason, except under ``CI=true`` where they fail (``.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from spacetable import games
 from spacetable.server.app import create_app
+from spacetable.server.db import make_engine, run_migrations
 from spacetable.server.devservers import TempPostgres, TempRedis, postgres_bin, redis_bin
 from spacetable.server.limits import Limits
 from spacetable.server.live import LiveMatch
@@ -106,11 +108,58 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'server.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated to the newest revision once per session (``db_url`` copies it)."""
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        run_migrations(engine)
+        with engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the main file
+    finally:
+        engine.dispose()
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_template(postgres: TempPostgres | str) -> str | None:
+    """A PostgreSQL database migrated to the newest revision once per session (``db_url`` clones it), or None."""
+    if isinstance(postgres, str):
+        return None
+    url = postgres.create_database("spacetable_template")
+    engine = make_engine(url)
+    try:
+        run_migrations(engine)
+    finally:
+        engine.dispose()  # a template database is cloned only while no one is connected to it
+    return "spacetable_template"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The database of a test app: a SQLite file, then a PostgreSQL database (the same test on both)."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The database of a test app: a SQLite file, then a PostgreSQL database (the same test on both), already at
+    the newest revision (a copy of a template migrated once per session: an app's start-up migration finds nothing
+    to do; tests/server/test_accounts_migration.py migrates ``empty_db_url`` from nothing)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+        path = tmp_path / "server.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    template = request.getfixturevalue("pg_template")
+    postgres = request.getfixturevalue("postgres")
+    if template is None:
+        unavailable(postgres)
+    url = postgres.create_database(template=template)
+    yield url
+    postgres.drop_database(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database (no tables): a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
     return url
 

@@ -27,8 +27,8 @@ def alembic(engine: sa.Engine, action: str, target: str) -> None:
         getattr(command, action)(cfg, target)
 
 
-def test_upgrade_downgrade_upgrade(db_url: str) -> None:
-    engine = make_engine(db_url)
+def test_upgrade_downgrade_upgrade(empty_db_url: str) -> None:
+    engine = make_engine(empty_db_url)
     try:
         alembic(engine, "upgrade", "0003")
         assert not TABLES & set(sa.inspect(engine).get_table_names())

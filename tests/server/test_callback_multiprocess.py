@@ -56,7 +56,7 @@ class Server:
                "--mail-from", "table@example.org", "--public-url", PUBLIC, "--push-allow-insecure-loopback"]
         self.log = log.open("ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log)
-        if not wait_until_healthy(self.port, self.proc, 60):
+        if not wait_until_healthy(self.port, self.proc, 180):
             raise AssertionError(f"server did not start; see {log}")
 
     def stop(self) -> None:

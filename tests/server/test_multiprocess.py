@@ -51,7 +51,7 @@ class Server:
         self.log_path = log
         self.log = log.open("ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self.log)
-        if not wait_until_healthy(self.port, self.proc, 120):
+        if not wait_until_healthy(self.port, self.proc, 180):
             raise AssertionError(f"server did not start; see {log}")
 
     def log_text(self) -> str:
