@@ -1,0 +1,92 @@
+"""The card and scenario editors in Chromium (issue 25): a designer signed up with a passkey changes a Battleship
+Galaxies tactic card's cost in the form (a value out of range is shown at its field first, then fixed), saves the
+pack as a named set and plays with it: the match opens with the edited card; then a Worlds & Suns scenario's round
+limit is changed and played the same way. Both editors are axe-clean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .pages import READY_OR_OVER, errors_of, goto
+from .test_accessibility import serious
+from .test_accounts import authenticator, new_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.workbench, pytest.mark.timeout(600)]
+
+VALID = "[data-testid=wb-editor][data-valid=yes]"
+INVALID = "[data-testid=wb-editor][data-valid=no] [data-testid=check-state][data-state=invalid]"
+
+
+def fetch_json(page: Page, path: str) -> Any:
+    return page.evaluate("(p) => fetch(p).then((r) => r.json())", path)
+
+
+def set_field(page: Page, testid: str, bad: str, good: str) -> None:
+    """A value the schema refuses, shown at its field and blocking save and play; then a good one, accepted."""
+    field = page.locator(f"[data-testid='{testid}']")
+    field.fill(bad)
+    page.wait_for_selector(INVALID, timeout=60_000)
+    assert field.get_attribute("aria-invalid") == "true"
+    assert page.locator(f"[data-path='{testid.removeprefix('field-')}'] [data-testid=field-problems] li").count() >= 1
+    assert page.locator("[data-testid=set-play]").is_disabled()
+    field.fill(good)
+    page.wait_for_selector(VALID, timeout=60_000)
+    assert field.get_attribute("aria-invalid") is None
+
+
+def play(page: Page) -> dict[str, Any]:
+    """"Play with this set": the match page opens, seat 0 mine, the computer on the others; its configuration."""
+    page.click("[data-testid=set-play]")
+    page.wait_for_url("**/match/**", timeout=120_000)
+    page.wait_for_selector("[data-testid=match-page]", timeout=120_000)
+    page.wait_for_function(READY_OR_OVER, timeout=120_000)
+    mid = page.url.split("/match/")[1].split("#")[0]
+    config: dict[str, Any] = fetch_json(page, f"/api/matches/{mid}/config")
+    return config
+
+
+def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: str, browser: Browser) -> None:
+    site = server.replace("127.0.0.1", "localhost")  # a secure context: passkeys work
+    ctx, page = new_page(browser)
+    authenticator(ctx, page)
+    goto(page, site + "/account")
+    page.click("[data-testid=mode-signup]")
+    page.fill("[data-testid=username]", "Shipwright")
+    page.click("[data-testid=passkey-signup]")
+    page.wait_for_selector("[data-testid=signed-in-as]")
+
+    # Battleship Galaxies: a tactic card's cost (0 to 20) changed
+    goto(page, site + "/workbench/galaxies/packs")
+    page.wait_for_selector(VALID, timeout=60_000)
+    page.locator("[data-testid='card-tactics.0'] summary").click()
+    cost = page.locator("[data-testid='field-tactics.0.cost']")
+    assert cost.input_value() == "3"
+    set_field(page, "field-tactics.0.cost", "25", "7")
+    assert serious(page) == [], "galaxies pack editor"
+
+    # saved as a named set: listed among the designer's sets with the edited cost
+    page.fill("[data-testid=set-name]", "vale-costs-7")
+    page.click("[data-testid=set-save]")
+    page.wait_for_selector("[data-testid=saved-as]", timeout=60_000)
+    sets = fetch_json(page, "/api/workbench/sets?game=galaxies&kind=packs")
+    mine = [s for s in (sets if isinstance(sets, list) else sets["mine"]) if s["name"] == "vale-costs-7"]
+    assert len(mine) == 1
+    stored = fetch_json(page, f"/api/workbench/sets/{mine[0]['id']}")
+    assert stored["content"]["tactics"][0]["cost"] == 7
+
+    config = play(page)
+    assert config["pack_content"]["tactics"][0]["id"] == "isn-cmdr-vale"
+    assert config["pack_content"]["tactics"][0]["cost"] == 7
+
+    # Worlds & Suns: the scenario's round limit (1 to 100) changed and played
+    goto(page, site + "/workbench/worlds/scenarios")
+    page.wait_for_selector(VALID, timeout=60_000)
+    set_field(page, "field-max_rounds", "0", "4")
+    assert serious(page) == [], "worlds scenario editor"
+    config = play(page)
+    assert config["scenario_json"]["max_rounds"] == 4
+    assert errors_of(page) == []
+    ctx.close()
