@@ -1,7 +1,7 @@
 """The card and scenario editors in Chromium (issue 25): a designer signed up with a passkey changes a Battleship
 Galaxies tactic card's cost in the form (a value out of range is shown at its field first, then fixed), saves the
 pack as a named set and plays with it: the match opens with the edited card; then a Worlds & Suns scenario's round
-limit is changed and played the same way. Both editors are axe-clean."""
+limit is changed and played the same way, the board showing it, and a first move made. Both editors are axe-clean."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import READY_OR_OVER, errors_of, goto
+from .pages import READY_OR_OVER, errors_of, goto, version, wait_version_change
 from .test_accessibility import serious
 from .test_accounts import authenticator, new_page
+from .test_worlds_fullgame import tap_place
 
 pytestmark = [pytest.mark.browser, pytest.mark.workbench, pytest.mark.timeout(600)]
 
@@ -88,5 +89,13 @@ def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: s
     assert serious(page) == [], "worlds scenario editor"
     config = play(page)
     assert config["scenario_json"]["max_rounds"] == 4
+    # the board shows the edited limit, and a first move is played on it: red attacks the contested World
+    page.wait_for_selector("[data-testid=worlds-board]")
+    assert "Round 1 of 4" in page.inner_text("[data-testid=worlds-round]")
+    tap_place(page, "card:M.w1")
+    page.wait_for_selector("[data-testid=board] [data-place='attack:M.w1']")
+    before = version(page)
+    tap_place(page, "attack:M.w1")
+    wait_version_change(page, before)
     assert errors_of(page) == []
     ctx.close()
