@@ -1,10 +1,12 @@
 """The card and scenario editors in Chromium (issue 25): a designer signed up with a passkey changes a Battleship
-Galaxies tactic card's cost in the form (a value out of range is shown at its field first, then fixed), saves the
-pack as a named set and plays with it: the match opens with the edited card; then a Worlds & Suns scenario's round
+Galaxies tactic card's cost and a ship's launch cost in the form (values out of range are shown at their fields
+first, then fixed), saves the pack as a named set and plays with it: the match opens with the edited cards, the
+ship valued at its new cost in the fleet it seals; then a Worlds & Suns scenario's round
 limit is changed and played the same way, the board showing it, and a first move made. Both editors are axe-clean."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -66,6 +68,20 @@ def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: s
     cost = page.locator("[data-testid='field-tactics.0.cost']")
     assert cost.input_value() == "3"
     set_field(page, "field-tactics.0.cost", "25", "7")
+    # and a ship's launch cost, in its versions (a mapping the form edits as JSON): a negative cost is named at it
+    page.locator("[data-testid='card-ships.0'] summary").click()
+    versions = page.locator("[data-path='ships.0.versions'] textarea")
+    doc = json.loads(versions.input_value())
+    assert doc["standard"]["launch_cost"] == 18
+    doc["standard"]["launch_cost"] = -1
+    versions.fill(json.dumps(doc))
+    page.wait_for_selector(INVALID, timeout=60_000)
+    assert versions.get_attribute("aria-invalid") == "true"
+    assert "standard.launch_cost" in page.inner_text("[data-path='ships.0.versions'] [data-testid=field-problems]")
+    doc["standard"]["launch_cost"] = 16
+    versions.fill(json.dumps(doc))
+    page.wait_for_selector(VALID, timeout=60_000)
+    assert versions.get_attribute("aria-invalid") is None
     assert serious(page) == [], "galaxies pack editor"
 
     # saved as a named set: listed among the designer's sets with the edited cost
@@ -81,6 +97,13 @@ def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: s
     config = play(page)
     assert config["pack_content"]["tactics"][0]["id"] == "isn-cmdr-vale"
     assert config["pack_content"]["tactics"][0]["cost"] == 7
+    # the board's fleet building (the skirmish mission, BG-4.4) values the Everest at its edited cost; a first
+    # move: the fleet of that one ship sealed
+    page.check("[data-testid=gx-fleet-everest]")
+    assert page.inner_text("[data-testid=gx-fleet-total]").startswith("Fleet value 16 of")
+    before = version(page)
+    page.click("[data-testid=gx-seal-fleet]")
+    wait_version_change(page, before)
 
     # Worlds & Suns: the scenario's round limit (1 to 100) changed and played
     goto(page, site + "/workbench/worlds/scenarios")

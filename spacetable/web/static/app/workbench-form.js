@@ -175,8 +175,13 @@ export function Field({ root, schema, value, path, name, onChange, problems, req
       ${long ? html`<textarea rows="3" ...${common}></textarea>` : html`<input type="text" ...${common} />`}
       ${help}<${Problems} list=${here} id=${probId} /></div>`;
   }
-  return html`<${JsonField} value=${value} path=${path} label=${label} help=${help} described=${described}
-    onChange=${onChange} here=${here} probId=${probId} id=${id} />`;
+  // a value edited as JSON has no fields of its own: the problems inside it are shown at it, each with its place
+  const inside = problems.filter((p) => normPath(p.path).startsWith(path + "."))
+    .map((p) => ({ ...p, message: `${normPath(p.path).slice(path.length + 1)}: ${p.message}` }));
+  const all = [...here, ...inside];
+  const jsonDescribed = [hint ? hintId : null, all.length ? probId : null].filter(Boolean).join(" ") || null;
+  return html`<${JsonField} value=${value} path=${path} label=${label} help=${help} described=${jsonDescribed}
+    onChange=${onChange} here=${all} probId=${probId} id=${id} />`;
 }
 
 /** A value the form has no fields for (a mapping, a list of values, a free shape), edited as JSON. */
