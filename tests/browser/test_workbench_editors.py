@@ -1,8 +1,8 @@
 """The card and scenario editors in Chromium (issue 25): a designer signed up with a passkey changes a Battleship
 Galaxies tactic card's cost and a ship's launch cost in the form (values out of range are shown at their fields
 first, then fixed), saves the pack as a named set and plays with it: the match opens with the edited cards, the
-ship valued at its new cost in the fleet it seals; then a Worlds & Suns scenario's round
-limit is changed and played the same way, the board showing it, and a first move made. Both editors are axe-clean."""
+ship valued at its new cost in the fleet it seals; then a Worlds & Suns scenario's round limit is changed and
+played the same way, the board showing it, and a first move made. Both editors are axe-clean."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import READY_OR_OVER, errors_of, goto, version, wait_version_change
+from .pages import OPENED, READY_OR_OVER, errors_of, goto, version, wait_version_change
 from .test_accessibility import serious
 from .test_accounts import authenticator, new_page
 from .test_worlds_fullgame import tap_place
@@ -54,6 +54,7 @@ def play(page: Page) -> dict[str, Any]:
 def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: str, browser: Browser) -> None:
     site = server.replace("127.0.0.1", "localhost")  # a secure context: passkeys work
     ctx, page = new_page(browser)
+    OPENED.append(ctx)  # closed after the test, passed or failed
     authenticator(ctx, page)
     goto(page, site + "/account")
     page.click("[data-testid=mode-signup]")
@@ -93,10 +94,13 @@ def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: s
     assert len(mine) == 1
     stored = fetch_json(page, f"/api/workbench/sets/{mine[0]['id']}")
     assert stored["content"]["tactics"][0]["cost"] == 7
+    assert stored["content"]["ships"][0]["versions"]["standard"]["launch_cost"] == 16
+    page.wait_for_selector(f"[data-testid=start-from] option[value='set:{mine[0]['id']}']", state="attached")
 
     config = play(page)
     assert config["pack_content"]["tactics"][0]["id"] == "isn-cmdr-vale"
     assert config["pack_content"]["tactics"][0]["cost"] == 7
+    assert config["pack_content"]["ships"][0]["versions"]["standard"]["launch_cost"] == 16
     # the board's fleet building (the skirmish mission, BG-4.4) values the Everest at its edited cost; a first
     # move: the fleet of that one ship sealed
     page.check("[data-testid=gx-fleet-everest]")
@@ -121,4 +125,3 @@ def test_a_galaxies_pack_and_a_worlds_scenario_edited_saved_and_played(server: s
     tap_place(page, "attack:M.w1")
     wait_version_change(page, before)
     assert errors_of(page) == []
-    ctx.close()
