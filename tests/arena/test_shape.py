@@ -249,7 +249,7 @@ def test_agents_hook_matches_the_registry() -> None:
 
 # ------------------------------------------------------------------------ import order
 ORDER = ["board", "state", "movement", "teleports", "bonus", "endings", "setup", "turns", "flow", "keys", "notation",
-         "views", "game", "fast", "solver", "tables", "ai", "cli"]
+         "views", "game", "fast", "solver", "tables", "analysis", "ai", "cli"]
 
 
 def _imports(name: str) -> tuple[set[str], list[int]]:

@@ -27,7 +27,7 @@ LAYERS = [
     ["sampling"],
     ["ai"],
     ["simulate"],
-    ["cli"],
+    ["balance", "cli"],
     ["__init__"],
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
