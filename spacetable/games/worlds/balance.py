@@ -184,8 +184,9 @@ def content_key(doc: Any) -> str:
 
 
 def label(key: str) -> str:
+    """A scenario's title: its label, else its id, else its catalogue name (``your scenario`` for content)."""
     data = json.loads(key) if key.startswith("{") else scen.named(key)
-    return str(data.get("label") or data.get("id") or key)
+    return str(data.get("label") or data.get("id") or (key if not key.startswith("{") else "your scenario"))[:200]
 
 
 def tasks(players: int, games: int, seed: int, ai: str, key: str) -> list[Any]:
