@@ -1,10 +1,12 @@
 """Worlds & Suns' commands for ``spacetable`` (combat chapter only, WS-0.3): ``odds`` (exact combat
-odds, WS-9), ``advise`` (the allocation advisor, WS-10) and ``check`` (step files), and the notation
-help of the terminal prompt.
+odds, WS-9), ``advise`` (the allocation advisor, WS-10), ``simulate`` (a balance run of a scenario) and ``check``
+(step files), and the notation help of the terminal prompt.
 
 * ``spacetable odds worlds --scenario FILE [--side NAME] [--plot out.png] [--json]``
 * ``spacetable advise worlds --scenario FILE [--side NAME] [--objective win|no_loss|losses|net]
   [--opponent fixed|best-response]``
+* ``spacetable simulate worlds --scenario NAME|FILE [--games N] [--seed S] [--ai advisor,random] [--jobs J | --ray A]
+  [--json]``: the games of the workbench's balance runs (:mod:`.balance`)
 
 Play is the shared terminal loop: ``spacetable play worlds --scenario s1-example --vs ai``.
 """
@@ -17,11 +19,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from spacetable.commands import check_command
+from spacetable.commands import check_command, count
 from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import Command
 from spacetable.core.steps import run_steps
 
+from . import balance
 from . import scenario as scen
 from .advisor import FIXED, WORST_CASE, Advice, Situation, advise
 from .game import GAME
@@ -235,7 +238,54 @@ def _expectations(state: WorldsState, exp: dict[str, Any]) -> list[str]:
     return out
 
 
+def _add_simulate_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--scenario", default=balance.BUNDLED,
+                    help=f"a scenario of the catalogue by name, or a JSON file (default {balance.BUNDLED})")
+    ap.add_argument("--games", type=count(1, 100_000), default=20, help="games to play (default 20)")
+    ap.add_argument("--seed", type=int, default=1, help="the run's seed: game g plays mix_seed(seed, g) (default 1)")
+    ap.add_argument("--ai", default=balance.DEFAULT_AI,
+                    help=f"comma list of AI players, rotated over the seats game by game: {', '.join(balance.AIS)} "
+                         f"(default {balance.DEFAULT_AI})")
+    ap.add_argument("--json", action="store_true", help="print the summary and the records as JSON")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=count(1), default=1, help="worker processes (default 1)")
+    where.add_argument("--ray", metavar="ADDRESS", help="run the games on a Ray cluster or 'local' (docs/scale.md)")
+
+
+def simulate(args: argparse.Namespace) -> int:
+    ais = [a.strip() for a in args.ai.split(",") if a.strip()]
+    bad = [a for a in ais if a not in balance.AIS]
+    if not ais or bad:
+        raise ConfigError(f"--ai: one or more of {', '.join(balance.AIS)}")
+    path = Path(args.scenario)
+    if path.suffix == ".json" and path.is_file():
+        try:
+            key = balance.content_key(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"{args.scenario}: {exc}") from None
+    else:
+        scen.named(args.scenario)
+        key = args.scenario
+    records = balance.simulate(args.games, args.seed, ais, key, jobs=args.jobs, ray=args.ray)
+    summary = balance.summarize(records, balance.label(key))
+    if args.json:
+        print(json.dumps({"summary": summary, "games": records}, indent=1))
+        return 0
+    sides = summary["sides"]
+    print(f"{NOTICE}\n\n{summary['scenario']}: {summary['games']} games, {'/'.join(ais)}")
+    for i, side in enumerate(sides):
+        lo, hi = summary["seat_win_ci"][i]
+        print(f"  {side} wins {summary['seat_win_rate'][i]:.1%} (95% {lo:.1%}-{hi:.1%})")
+    print(f"  draws {summary['draw_rate']:.1%}; {summary['battles_per_game']:.2f} combats, "
+          f"{summary['rounds_per_game']:.2f} rounds, {summary['actions_per_game']:.1f} actions a game")
+    for k, lost in summary["lost_per_game"].items():
+        print(f"  {k}: {lost:.2f} lost a game, {summary['purchase_rate'].get(k, 0):.1%} survive")
+    return 0
+
+
 COMMANDS = (
+    Command("simulate", "AI-against-AI skirmishes of a scenario with its balance figures", _add_simulate_arguments,
+            simulate),
     Command("odds", "exact combat odds of a scenario's combat block (WS-9)", _add_odds_arguments, odds),
     Command("advise", "the best allocation, event cards and energy with their value (WS-10)", _add_advise_arguments,
             advise_cmd),

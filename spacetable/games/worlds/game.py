@@ -91,7 +91,8 @@ class WorldsGame(Game[WorldsState]):
     # ------------------------------------------------------------ configuration
     def options(self) -> list[Option]:
         return [
-            Option("scenario", "s1-example", tuple(scen.shipped_names()), "str", "shipped scenario (WS-8.1)"),
+            Option("scenario", "s1-example", tuple(scen.names()), "str",
+                   "a scenario of the catalogue: shipped, or the operator's data folder (WS-8.1)"),
             Option("scenario_json", None, None, "json", "a full worlds-skirmish/1 scenario; overrides 'scenario'"),
         ]
 
@@ -106,7 +107,7 @@ class WorldsGame(Game[WorldsState]):
             data: dict[str, Any] = config["scenario_json"]
             scen.validate(data)
             return data
-        return scen.load(str(config.get("scenario", "s1-example")))
+        return scen.named(str(config.get("scenario", "s1-example")))
 
     def player_names(self, config: dict[str, Any]) -> list[str]:
         try:

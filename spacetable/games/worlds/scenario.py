@@ -31,18 +31,34 @@ def shipped_names() -> list[str]:
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
 
 
+def names() -> list[str]:
+    """Names of the scenarios of the catalogue: the shipped ones and the operator's data folder's
+    (``DATA/worlds/scenarios/<name>.json``; a shipped name wins)."""
+    return catalog.names(SCENARIOS)
+
+
+def named(name: str) -> dict[str, Any]:
+    """A scenario of the catalogue by name (shipped or the operator's), validated by :class:`Scenario`; a
+    :class:`ConfigError` names the entry, never a path. Configurations reach scenarios only this way."""
+    try:
+        data = json.loads(catalog.read_bytes(SCENARIOS, name).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ConfigError(f"scenario {name!r} is not a JSON document") from None
+    validate(data)
+    out: dict[str, Any] = data
+    return out
+
+
 def load(name_or_file: str) -> dict[str, Any]:
-    """A shipped scenario by name, or a JSON file by path; validated (WS-8.1)."""
+    """A scenario of the catalogue by name, or (for the terminal's commands) a JSON file by path; validated
+    (WS-8.1)."""
     path = Path(name_or_file)
     if path.suffix == ".json" and path.exists():
         data = json.loads(path.read_text(encoding="utf-8"))
-    elif name_or_file in shipped_names():
-        text = resources.files(__package__).joinpath(f"scenarios/{name_or_file}.json").read_text(encoding="utf-8")
-        data = json.loads(text)
-    else:
-        raise ConfigError(f"no scenario {name_or_file!r}: not a file, and not one of {shipped_names()}")
-    validate(data)
-    return data
+        validate(data)
+        out: dict[str, Any] = data
+        return out
+    return named(name_or_file)
 
 
 #: Bounds of a scenario sent as content (``scenario_json``): pieces of one kind on one card, pieces in all,
