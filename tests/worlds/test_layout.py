@@ -33,6 +33,7 @@ LAYERS = [
     ["advisor"],
     ["ai"],
     ["situation"],
+    ["balance"],
     ["cli"],
     ["__init__"],
 ]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from spacetable.ai.runner import run_tasks
+from spacetable.core import catalog
 from spacetable.core.errors import ConfigError
 from spacetable.core.hooks import BalanceHooks
 from spacetable.core.rng import mix_seed
@@ -159,8 +161,6 @@ def summarize(records: list[dict[str, Any]], label: str) -> dict[str, Any]:
 def simulate(games: int, seed: int, ais: list[str], key: str = BUNDLED, jobs: int = 1,
              ray: str | None = None) -> list[dict[str, Any]]:
     """Play a run here (``jobs`` processes) or on Ray; the records in game order."""
-    from spacetable.ai.runner import run_tasks
-
     tasks = make_tasks(games, seed, ais, key)
     order = {t[1]: i for i, t in enumerate(tasks)}
     out = run_tasks(play_one, tasks, jobs=jobs, ray=ray)
@@ -171,8 +171,6 @@ def simulate(games: int, seed: int, ais: list[str], key: str = BUNDLED, jobs: in
 def content_key(doc: Any) -> str:
     """The key of a scenario sent as content: the name of the bundled scenario when it is that one, else its
     canonical JSON; ``ValueError`` naming every problem when it is not a valid scenario."""
-    from spacetable.core import catalog
-
     try:
         catalog.check_content(scen.SCENARIOS, doc)
         scen.validate(doc)
