@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,6 +68,7 @@ def test_the_policy_plays_tactic_cards_and_the_summary_has_the_panels_figures() 
     assert s["battles_per_game"] == sum(r["attacks"] for r in records) / 2
     for key in ("max_seat_deviation", "score_p50", "rounds_per_game", "ends"):
         assert key in s
+    assert s["fair_share"] == pytest.approx((1 - s["draw_rate"]) / 2) and s["terms"] == balance.TERMS
     assert json.loads(json.dumps(s)) == s
 
 
@@ -85,3 +87,13 @@ def test_content_keys_and_labels() -> None:
     assert json.loads(balance._config(key, 2, ""))["pack_content"] == edited()
     assert json.loads(balance._config("house", 2, ""))["pack_content"] is None
     assert balance.play_one(task)["seed"] == task[1]
+
+
+def test_the_panels_words_for_galaxies_exist_in_every_language() -> None:
+    root = Path(__file__).resolve().parents[2] / "spacetable" / "web" / "static" / "i18n"
+    for lang in ("en", "fr", "nl", "ru"):
+        catalogue = json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
+        for name, suffix in balance.TERMS.items():
+            assert f"wb.run.{name}" in catalogue and catalogue[f"wb.run.{suffix}"], (lang, suffix)
+        for ai in balance.HOOKS.ais:
+            assert catalogue[f"wb.run.ai.{ai}"], (lang, ai)

@@ -27,6 +27,11 @@ from .packs import HOUSE_LABEL, _bundled_document, _canonical, load_pack_content
 #: second a game; it plays no tactic cards), ``policy`` the hard level's heuristic (plays them; about 3 s a game),
 #: ``random`` a rough first look
 BALANCE_AIS = ("greedy", "policy", "random")
+#: the browser panel's words for Galaxies' figures: Tremble's figure name -> the suffix of a ``wb.run.*`` key
+TERMS = {"battles": "gx_attacks", "battles_chart": "gx_attacks_chart", "score_chart": "gx_score_chart",
+         "score_median": "gx_score_median", "thousand_humans": "gx_points", "cards_caption": "gx_cards_caption",
+         "cards_chart": "gx_cards_chart", "bought_mine": "gx_used_mine", "bought_bundled": "gx_used_bundled",
+         "won_mine": "gx_won_mine", "won_bundled": "gx_won_bundled"}
 #: one task: (pack: ``house`` or the owner pack's canonical JSON, game seed, the AI of each seat, each seat's AI seed,
 #: players, mission id or ``""`` for the default of the seat count)
 Task = tuple[str, int, tuple[str, ...], tuple[int, ...], int, str]
@@ -155,6 +160,10 @@ def summarize(records: list[dict[str, Any]], label: str = HOUSE_LABEL) -> dict[s
         "battles_histogram": histogram([r["attacks"] for r in records], bins=30),
         "length_histogram": histogram([r["actions"] for r in records]),
         "rounds_histogram": histogram([r["rounds"] for r in records]),
+        # the panel's fair line: each side, hence each of its seats, wins half of the decisive games
+        "fair_share": (1 - draws / g) / 2,
+        # the panel's words for this game's figures (wb.run.<term> in the browser's catalogues)
+        "terms": dict(TERMS),
     }
 
 
