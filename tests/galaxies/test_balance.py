@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from spacetable.cli import main
 from spacetable.games import get_game
 from spacetable.games.galaxies import balance
 from spacetable.games.galaxies.packs import HOUSE_LABEL, _bundled_document, _canonical
@@ -97,3 +98,13 @@ def test_the_panels_words_for_galaxies_exist_in_every_language() -> None:
             assert f"wb.run.{name}" in catalogue and catalogue[f"wb.run.{suffix}"], (lang, suffix)
         for ai in balance.HOOKS.ais:
             assert catalogue[f"wb.run.ai.{ai}"], (lang, ai)
+
+
+def test_simulate_plays_the_same_games_and_writes_their_records(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run.json"
+    assert main(["simulate", "galaxies", "--games", "1", "--seed", "3", "--seats", "greedy", "--out", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    rec = balance.play_one(("house", 3, ("greedy", "greedy"), (3, 4), 2, "m2-skirmish"))
+    assert data["games"] == [rec] and data["summary"] == balance.summarize([rec], HOUSE_LABEL)
+    assert f"round {rec['rounds']}, {rec['actions']} actions, {rec['attacks']} attacks" in capsys.readouterr().out

@@ -20,7 +20,7 @@ from spacetable.commands import agent_list, agent_names, check_command, count, s
 from spacetable.core.errors import ConfigError, SpacetableError
 from spacetable.core.hooks import Command
 
-from .balance import play_one
+from .balance import label, play_one, summarize
 from .game import GAME
 from .odds import attack_odds, hit_chance
 from .packs import Pack, _canonical, bundled_pack, load_pack_content
@@ -73,6 +73,7 @@ def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", default="tactician,greedy", help=f"AI players by seat (the last repeats; seats are not "
                    f"rotated, --swap plays each seed again with them reversed): {agent_list(GAME)}")
     p.add_argument("--swap", action="store_true", help="play every seed twice, with the seats' agents swapped")
+    p.add_argument("--out", default=None, help="write every game's record and the balance figures to this JSON file")
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -87,11 +88,13 @@ def simulate(args: argparse.Namespace) -> int:
     pack = "house" if content is None else _canonical(content)
     mission = str(cfg["mission"])
     wins: dict[str, float] = {}
+    records: list[dict[str, Any]] = []
     for g in range(args.games):
         for swap in ((False, True) if args.swap else (False,)):
             order = list(reversed(names)) if swap else names
             t0 = time.perf_counter()
             rec = play_one((pack, args.seed + g, tuple(order), tuple(args.seed + 97 * g + i for i in range(n)), n, mission))
+            records.append(rec)
             winners = sorted({order[w] for w in rec["winners"]})
             for w in winners:
                 wins[w] = wins.get(w, 0) + 1 / len(winners)
@@ -100,6 +103,10 @@ def simulate(args: argparse.Namespace) -> int:
                   f"{time.perf_counter() - t0:.1f}s)")
     print("wins: " + (", ".join(f"{name} {count:g}" for name, count in wins.items()) or "none")
           + " (a shared win counts as a fraction)")
+    if args.out:
+        summary = summarize(records, bundled_pack("house").label if content is None else label(pack))
+        Path(args.out).write_text(json.dumps({"summary": summary, "games": records}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
     return 0
 
 
