@@ -16,15 +16,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from spacetable.ai.agents import make_agent
-from spacetable.ai.base import play_game
 from spacetable.commands import agent_list, agent_names, check_command, count, seconds
 from spacetable.core.errors import ConfigError, SpacetableError
 from spacetable.core.hooks import Command
 
+from .balance import label, play_one, summarize
 from .game import GAME
 from .odds import attack_odds, hit_chance
-from .packs import Pack, bundled_pack, load_pack_content
+from .packs import Pack, _canonical, bundled_pack, load_pack_content
 from .scenario import check_file
 
 __all__ = ["COMMANDS", "NOTATION", "check_file", "odds_report"]
@@ -74,32 +73,40 @@ def _add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", default="tactician,greedy", help=f"AI players by seat (the last repeats; seats are not "
                    f"rotated, --swap plays each seed again with them reversed): {agent_list(GAME)}")
     p.add_argument("--swap", action="store_true", help="play every seed twice, with the seats' agents swapped")
+    p.add_argument("--out", default=None, help="write every game's record and the balance figures to this JSON file")
 
 
 def simulate(args: argparse.Namespace) -> int:
+    """The games one by one with :func:`.balance.play_one` (the workbench's balance runs play the same function)."""
     cfg = _config(args)
     n = GAME.num_players(cfg)
     if args.games < 1:
         raise ConfigError("--games must be 1 or more")
     names = agent_names(GAME, args.seats)
     names = (names + [names[-1]] * n)[:n]
+    content = cfg.get("pack_content")
+    pack = "house" if content is None else _canonical(content)
+    mission = str(cfg["mission"])
     wins: dict[str, float] = {}
+    records: list[dict[str, Any]] = []
     for g in range(args.games):
         for swap in ((False, True) if args.swap else (False,)):
             order = list(reversed(names)) if swap else names
-            agents = [make_agent(GAME, order[i], args.seed + 97 * g + i, args.seconds) for i in range(n)]
             t0 = time.perf_counter()
-            state, log = play_game(GAME, agents, cfg, args.seed + g)
-            steps = len(log)
-            out = GAME.outcome(state)
-            assert out is not None
-            winners = sorted({order[w] for w in out.winners})
+            rec = play_one((pack, args.seed + g, tuple(order), tuple(args.seed + 97 * g + i for i in range(n)), n, mission))
+            records.append(rec)
+            winners = sorted({order[w] for w in rec["winners"]})
             for w in winners:
                 wins[w] = wins.get(w, 0) + 1 / len(winners)
-            print(f"game {g}{' swapped' if swap else ''}: {','.join(order)} -> {'/'.join(winners) or 'draw'} ({out.kind}, "
-                  f"round {state.round}, {steps} actions, {time.perf_counter() - t0:.1f}s)")
+            print(f"game {g}{' swapped' if swap else ''}: {','.join(order)} -> {'/'.join(winners) or 'draw'} ({rec['end']}, "
+                  f"round {rec['rounds']}, {rec['actions']} actions, {rec['attacks']} attacks, "
+                  f"{time.perf_counter() - t0:.1f}s)")
     print("wins: " + (", ".join(f"{name} {count:g}" for name, count in wins.items()) or "none")
           + " (a shared win counts as a fraction)")
+    if args.out:
+        summary = summarize(records, bundled_pack("house").label if content is None else label(pack))
+        Path(args.out).write_text(json.dumps({"summary": summary, "games": records}, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
     return 0
 
 

@@ -101,6 +101,13 @@ def play_one(task: Task) -> dict[str, Any]:
     }
 
 
+#: the balance panel's words for a scenario's figures (keys of ``wb.run.*``, in place of a card set's)
+TERMS = {"battles": "ws_combats", "battles_chart": "ws_combats", "score_chart": "ws_score_chart",
+         "score_median": "ws_score_median", "thousand_humans": "ws_material", "cards_caption": "ws_pieces_caption",
+         "cards_chart": "ws_pieces_chart", "bought_mine": "ws_survived_mine", "bought_bundled": "ws_survived_bundled",
+         "won_mine": "ws_won_mine", "won_bundled": "ws_won_bundled"}
+
+
 def make_tasks(games: int, seed: int, ais: list[str] | tuple[str, ...], key: str = BUNDLED) -> list[Task]:
     """The tasks of a run of ``games`` games: game ``g`` plays the seed ``mix_seed(seed, g)``."""
     return [(key, mix_seed(seed, g) % (1 << 62), tuple(ais), g) for g in range(games)]
@@ -137,6 +144,7 @@ def summarize(records: list[dict[str, Any]], label: str) -> dict[str, Any]:
         "games": g,
         "players": 2,
         "scenario": label,
+        "terms": dict(TERMS),
         "sides": records[0]["sides"],
         "seat_win_rate": rates,
         "seat_win_ci": [list(wilson(w, g)) for w in wins],

@@ -9,6 +9,8 @@ const W = 320;
 const H = 180;
 const PAD = { l: 36, r: 8, t: 10, b: 26 };
 const pct = (x) => `${Math.round(x * 1000) / 10}%`;
+// A game's summary may name its own words for some figures (``terms``: figure -> the suffix of a wb.run.* key).
+const term = (summary, name) => t(`wb.run.${(summary && summary.terms && summary.terms[name]) || name}`);
 
 function Frame({ title, desc, children, testid }) {
   return html`<svg class="wb-chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${`${title}. ${desc}`} data-testid=${testid}
@@ -38,7 +40,7 @@ export function SeatChart({ summary, max, label, testid }) {
       <line class="wb-ci" x1=${PAD.l + (i + 0.4) * iw} x2=${PAD.l + (i + 0.6) * iw} y1=${y(ci[i][1])} y2=${y(ci[i][1])} />
       <line class="wb-ci" x1=${PAD.l + (i + 0.4) * iw} x2=${PAD.l + (i + 0.6) * iw} y1=${y(ci[i][0])} y2=${y(ci[i][0])} />
       <text class="wb-label" x=${PAD.l + (i + 0.5) * iw} y=${H - 8} text-anchor="middle">${t("wb.run.seat_n", { n: i + 1 })}</text></g>`)}
-    <line class="wb-fair" x1=${PAD.l} x2=${W - PAD.r} y1=${y(1 / n)} y2=${y(1 / n)} />
+    <line class="wb-fair" x1=${PAD.l} x2=${W - PAD.r} y1=${y(summary.fair_share ?? 1 / n)} y2=${y(summary.fair_share ?? 1 / n)} />
   </${Frame}>`;
 }
 
@@ -75,9 +77,9 @@ export function CardTable({ mine, bundled }) {
     return r ? html`<span class="muted small"> (${pct(r[0])}–${pct(r[1])})</span>` : null;
   };
   return html`<div class="wb-table-wrap"><table class="wb-cards" data-testid="run-cards">
-    <caption>${t("wb.run.cards_caption")}</caption>
-    <thead><tr><th scope="col">${t("wb.run.card")}</th><th scope="col">${t("wb.run.bought_mine")}</th><th scope="col">${t("wb.run.bought_bundled")}</th>
-      <th scope="col">${t("wb.run.won_mine")}</th><th scope="col">${t("wb.run.won_bundled")}</th></tr></thead>
+    <caption>${term(mine, "cards_caption")}</caption>
+    <thead><tr><th scope="col">${t("wb.run.card")}</th><th scope="col">${term(mine, "bought_mine")}</th><th scope="col">${term(mine, "bought_bundled")}</th>
+      <th scope="col">${term(mine, "won_mine")}</th><th scope="col">${term(mine, "won_bundled")}</th></tr></thead>
     <tbody>${cards.map((c) => html`<tr><th scope="row">${c}</th>${cell(mine.purchase_rate[c])}${cell(bundled && bundled.purchase_rate[c])}
       <td><span>${mine.win_when_bought[c] === undefined ? "—" : pct(mine.win_when_bought[c])}</span>${ci(c)}</td>
       ${cell(bundled && bundled.win_when_bought[c])}</tr>`)}</tbody></table></div>`;
@@ -99,22 +101,22 @@ export function Comparison({ mine, bundled }) {
         ${row(t("wb.run.games"), (s) => num(s.games))}
         ${mine.seat_win_rate.map((_, i) => row(t("wb.run.seat_win", { seat: i + 1 }), (s) => html`${pct(s.seat_win_rate[i])} <span class="muted small">(${pct(s.seat_win_ci[i][0])}–${pct(s.seat_win_ci[i][1])})</span>`))}
         ${row(t("wb.run.deviation"), (s) => pct(s.max_seat_deviation))}
-        ${row(t("wb.run.battles"), (s) => num(Math.round(s.battles_per_game * 100) / 100))}
+        ${row(term(mine, "battles"), (s) => num(Math.round(s.battles_per_game * 100) / 100))}
         ${row(t("wb.run.length"), (s) => num(Math.round(s.actions_per_game * 10) / 10))}
-        ${row(t("wb.run.score_median"), (s) => num(s.score_p50))}
+        ${row(term(mine, "score_median"), (s) => num(s.score_p50))}
       </tbody></table></div>
     <h3>${t("wb.run.seat_chart")}</h3>
     ${pair((s, k) => html`<${SeatChart} summary=${s} max=${seatMax} label=${k === "mine" ? t("wb.run.this_set") : t("wb.run.bundled_set")} testid=${"seat-chart-" + k} />`)}
-    <h3>${t("wb.run.score_chart")}</h3>
-    ${pair((s, k) => html`<${HistChart} hist=${s.score_histogram} max=${histMax("score_histogram")} title=${t("wb.run.score_chart")}
-      label=${k === "mine" ? t("wb.run.this_set") : t("wb.run.bundled_set")} unit=${t("wb.run.thousand_humans")} testid=${"score-chart-" + k} />`)}
-    <h3>${t("wb.run.battles_chart")}</h3>
-    ${pair((s, k) => html`<${HistChart} hist=${s.battles_histogram} max=${histMax("battles_histogram")} title=${t("wb.run.battles_chart")}
+    <h3>${term(mine, "score_chart")}</h3>
+    ${pair((s, k) => html`<${HistChart} hist=${s.score_histogram} max=${histMax("score_histogram")} title=${term(mine, "score_chart")}
+      label=${k === "mine" ? t("wb.run.this_set") : t("wb.run.bundled_set")} unit=${term(mine, "thousand_humans")} testid=${"score-chart-" + k} />`)}
+    <h3>${term(mine, "battles_chart")}</h3>
+    ${pair((s, k) => html`<${HistChart} hist=${s.battles_histogram} max=${histMax("battles_histogram")} title=${term(mine, "battles_chart")}
       label=${k === "mine" ? t("wb.run.this_set") : t("wb.run.bundled_set")} unit="" testid=${"battles-chart-" + k} />`)}
     <h3>${t("wb.run.length_chart")}</h3>
     ${pair((s, k) => html`<${HistChart} hist=${s.length_histogram} max=${histMax("length_histogram")} title=${t("wb.run.length_chart")}
       label=${k === "mine" ? t("wb.run.this_set") : t("wb.run.bundled_set")} unit=${t("wb.run.actions")} testid=${"length-chart-" + k} />`)}
-    <h3>${t("wb.run.cards_chart")}</h3>
+    <h3>${term(mine, "cards_chart")}</h3>
     <${CardTable} mine=${mine} bundled=${bundled} />
   </div>`;
 }
