@@ -53,7 +53,7 @@ def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(("argv", "message"), [
     (["perft", "worlds", "--depth", "1"], "worlds does not support perft; perft is available for: arena"),
     (["odds", "arena"], "arena does not support odds; odds is available for: worlds"),
-    (["simulate", "arena"], "arena does not support simulate; simulate is available for: tremble, fullmetal"),
+    (["simulate", "arena"], "arena does not support simulate; simulate is available for: worlds, tremble, fullmetal, galaxies"),
     (["play", "chess"], "unknown game 'chess'"),
     (["simulate", "fullmetal", "--seats", "foo,bar"], "unknown AI 'foo' for fullmetal; choose from: planner, commander"),
     (["play", "arena", "--board", "7x7"], "option board must be one of"),
@@ -67,7 +67,7 @@ def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str])
     (["check", "no-such-thing"], "is neither a file nor a game"),
     (["check", "fullmetal/s99"], "no bundled fullmetal scenario of that name"),
     (["check"], "name scenario files, games"),
-    (["advise", "worlds", "--scenario", "nowhere"], "no scenario 'nowhere'"),
+    (["advise", "worlds", "--scenario", "nowhere"], "no scenario named 'nowhere'"),
 ])
 def test_bad_input_is_one_clear_error_and_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     try:
