@@ -77,20 +77,25 @@ def _row(request: Request, challenge_id: str) -> Any:
     return row
 
 
+def checked_config(game_id: str, config: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The game and its normalised configuration for a challenge or a seek (404 unknown game, 422 bad options)."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame:
+        raise ServiceError(404, "unknown_game", f"unknown game {game_id!r}") from None
+    try:
+        return game, game.normalize_config(config)
+    except Exception as exc:
+        raise ServiceError(422, "bad_config", str(exc)) from None
+
+
 @router.post("/api/challenges", status_code=201)
 async def create(body: NewChallenge, request: Request, c: Ctx, a: Accounts, s: Writer, client: Client) -> dict[str, Any]:
     await c.limiter.hit("create", client)
     chat = request.app.state.chat
     if await asyncio.to_thread(chat.suspended, s.account_id):
         raise ServiceError(403, "suspended", "this account is suspended")
-    try:
-        game = get_game(body.game)
-    except UnknownGame:
-        raise ServiceError(404, "unknown_game", f"unknown game {body.game!r}") from None
-    try:
-        cfg = game.normalize_config(body.config)
-    except Exception as exc:
-        raise ServiceError(422, "bad_config", str(exc)) from None
+    game, cfg = checked_config(body.game, body.config)
     to = None
     if body.username is not None:
         other = await a.by_username(body.username)

@@ -23,9 +23,8 @@ from fastapi import APIRouter, Request
 from pydantic import Field, model_validator
 from sqlalchemy import func, insert, select, update
 
-from spacetable.games import UnknownGame, get_game
-
 from ..accounts.ratings import MODEL, ordinal
+from ..challenges import checked_config
 from ..errors import ServiceError
 from ..notify.store import begin as store_begin
 from ..routes.accounts import Accounts, MaybeSession, Writer
@@ -119,14 +118,7 @@ async def post(body: NewSeek, request: Request, c: Ctx, s: Writer, client: Clien
     await c.limiter.hit("create", client)
     if await asyncio.to_thread(request.app.state.chat.suspended, s.account_id):
         raise ServiceError(403, "suspended", "this account is suspended")
-    try:
-        game = get_game(body.game)
-    except UnknownGame:
-        raise ServiceError(404, "unknown_game", f"unknown game {body.game!r}") from None
-    try:
-        cfg = game.normalize_config(body.config)
-    except Exception as exc:
-        raise ServiceError(422, "bad_config", str(exc)) from None
+    game, cfg = checked_config(body.game, body.config)
     if game.min_players > 2 or int(cfg.get("players", 2) or 2) != 2:
         raise ServiceError(422, "bad_config", "a seek is for two players")
     sid = secrets.token_urlsafe(12)
