@@ -270,6 +270,36 @@ async def _shared(redis_url: str) -> None:
         await two.stop()
 
 
+def test_presence_burst_of_seat_sockets_through_redis(redis_url: str) -> None:
+    """Hundreds of seat sockets opening at once (more than a Redis client's pool of connections) are all seen by the
+    other process, and all gone once released: the writes go in batches, not one connection each."""
+    asyncio.run(_burst(redis_url))
+
+
+async def _burst(redis_url: str) -> None:
+    one, two = Presence(redis_url, ttl=600, prefix="test-burst:"), Presence(redis_url, ttl=600, prefix="test-burst:")
+    await one.start()
+    await two.start()
+    try:
+        rooms = [f"m:{i}" for i in range(300)]
+        for room in rooms:
+            one.hold(room, "0")
+            one.hold(room, "1")
+        await _until(lambda: _all(two, rooms), [["0", "1"]] * len(rooms))
+        for room in rooms:
+            one.release(room, "0")
+        one.hold(rooms[0], "0")  # held again before the writer ran: the last change wins
+        await _until(lambda: _all(two, rooms[:2]), [["0", "1"], ["1"]])
+        await _until(lambda: _all(two, rooms), [["0", "1"]] + [["1"]] * (len(rooms) - 1))
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+async def _all(p: Presence, rooms: list[str]) -> list[list[str]]:
+    return [sorted(await p.members(room)) for room in rooms]
+
+
 async def _until(read: Any, want: Any) -> None:
     for _ in range(400):
         if await read() == want:

@@ -57,21 +57,27 @@ class Presence:
         #: beats (without Redis): room -> member -> until
         self.beats: dict[str, dict[str, float]] = defaultdict(dict)
         self._redis: Any = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        #: seat sockets' changes not yet written to Redis: (room, member) -> True (held) / False (released)
+        self._pending: dict[tuple[str, str], bool] = {}
+        self._wake: asyncio.Event | None = None
         self._refresher: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         if self.redis_url:
             import redis.asyncio as redis
 
             self._redis = redis.from_url(self.redis_url, health_check_interval=10, socket_keepalive=True)
+            self._wake = asyncio.Event()
             self._refresher = asyncio.create_task(self._refresh(), name="spacetable-presence")
+            self._writer = asyncio.create_task(self._write(), name="spacetable-presence-writer")
 
     async def stop(self) -> None:
-        if self._refresher is not None:
-            self._refresher.cancel()
-            with contextlib.suppress(BaseException):
-                await self._refresher
+        for task in (self._refresher, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2):
@@ -81,26 +87,44 @@ class Presence:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
+    async def _write(self) -> None:
+        """The one writer of the seat sockets' changes: whatever piled up since the last write goes in one pipeline,
+        so a burst of sockets opening or closing costs one round trip and one connection, not one each."""
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, {}
+            if not batch:
+                continue
+            until = time.time() + self.ttl
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for (room, member), held in batch.items():
+                    if held:
+                        pipe.zadd(self.prefix + room, {member: until})
+                    else:
+                        pipe.zrem(self.prefix + room, member)
+                await pipe.execute()
+            except Exception as e:  # Redis down: the refresher writes held members again, released ones expire
+                log.warning("presence: Redis unreachable (%s)", type(e).__name__)
 
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("presence: Redis unreachable (%s)", type(task.exception()).__name__)
+    def _queue(self, room: str, member: str, held: bool) -> None:
+        self._pending[room, member] = held
+        if self._wake is not None:
+            self._wake.set()
 
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 3)
             with contextlib.suppress(Exception):
-                until = time.time() + self.ttl
+                now = time.time()
+                pipe = self._redis.pipeline(transaction=False)
                 for room, members in list(self.held.items()):
                     if members:
-                        await self._redis.zadd(self.prefix + room, dict.fromkeys(members, until))
-                for room in list(self.held):  # the expired members of every room this process holds
-                    await self._redis.zremrangebyscore(self.prefix + room, "-inf", time.time())
+                        pipe.zadd(self.prefix + room, dict.fromkeys(members, now + self.ttl))
+                    pipe.zremrangebyscore(self.prefix + room, "-inf", now)  # the expired members of the room
+                await pipe.execute()
 
     # ---------------------------------------------------------------------------------------------- writes
     def hold(self, room: str, member: str) -> None:
@@ -108,7 +132,7 @@ class Presence:
         members = self.held[room]
         members[member] = members.get(member, 0) + 1
         if self._redis is not None and members[member] == 1:
-            self._spawn(self._redis.zadd(self.prefix + room, {member: time.time() + self.ttl}))
+            self._queue(room, member, True)
 
     def release(self, room: str, member: str) -> None:
         members = self.held.get(room)
@@ -120,7 +144,7 @@ class Presence:
             if not members:
                 del self.held[room]
             if self._redis is not None:
-                self._spawn(self._redis.zrem(self.prefix + room, member))
+                self._queue(room, member, False)
 
     async def beat(self, room: str, member: str) -> None:
         """A member present for ``ttl`` seconds from now."""
