@@ -55,6 +55,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -514,10 +515,12 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
     procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers, not args.no_meter)
              for port in ports]
-    spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{setup.label.split()[0].lower()}-{k}.txt")
-             for k, p in enumerate(procs)] if args.profile else []
+    spies: list[subprocess.Popen[bytes]] = []
     rows = []
     try:
+        if args.profile:
+            spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{setup.label.split()[0].lower()}-{k}.txt")
+                     for k, p in enumerate(procs)]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         run_phase(bases, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
         phases = [("paced", args.think_ms, args.seconds)]
@@ -565,7 +568,11 @@ def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
     """``--profile DIR``: sample a server process with py-spy (``pip install py-spy``) until it ends, in py-spy's raw
     (collapsed stacks) format; ``python bench/profile_summary.py FILE`` summarises it."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--format", "raw",
+    beside = Path(sys.executable).with_name("py-spy")  # installed in this virtual environment, or on the PATH
+    spy = str(beside) if beside.exists() else shutil.which("py-spy")
+    if spy is None:
+        raise SystemExit("--profile needs py-spy: pip install py-spy")
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--format", "raw",
                              "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

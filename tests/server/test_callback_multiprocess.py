@@ -8,6 +8,7 @@ SMTP server received with the outbox: each delivery row sent once, each received
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import re
@@ -156,9 +157,28 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
                 "seat": seat, "token": tokens[seat], "version": summary["version"], "action": options[moves % len(options)]})
             assert r.status_code == 200, r.text
             moves += 1
+
+        def outbox() -> Any:
+            with engine.connect() as conn:
+                return conn.execute(text("SELECT id, channel, status, kind, account_id, payload FROM notify_outbox")).all()
+
+        seen: list[int] = []
+
+        def delivered() -> bool:
+            # a process stores an action's notifications just after answering it: the outbox is complete once every
+            # row is handled, the push service and the mailbox hold as many as the rows sent, and no row came since
+            # the last look
+            rows = outbox()
+            seen.append(len(rows))
+            return (len(seen) > 1 and seen[-2] == seen[-1] and {r.status for r in rows} <= {"sent", "dropped"}
+                    and len(push.received) >= len([r for r in rows if r.channel == "push" and r.status == "sent"])
+                    and len([m for m in box.messages if m["List-Unsubscribe"]])
+                    >= len([r for r in rows if r.channel == "email" and r.status == "sent"]))
+
         wait_for(settled, what="deliveries")
-        with engine.connect() as conn:
-            rows = conn.execute(text("SELECT id, channel, status, kind, account_id, payload FROM notify_outbox")).all()
+        with contextlib.suppress(AssertionError):  # when it times out, the asserts below say what is missing
+            wait_for(lambda: time.sleep(0.3) or delivered(), timeout=30.0, what="deliveries received")
+        rows = outbox()
         sent_push = [r for r in rows if r.channel == "push" and r.status == "sent"]
         sent_mail = [r for r in rows if r.channel == "email" and r.status == "sent"]
         assert len([r for r in sent_push if r.kind == "your_turn"]) >= 3, rows

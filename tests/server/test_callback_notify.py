@@ -264,6 +264,37 @@ def test_two_processes_deliver_each_event_once(engine: Engine, push_service: Pus
     assert {r.status for r in outbox(engine)} == {"sent"}
 
 
+def test_hooks_emitting_on_every_action_are_stored_in_batches(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``emit_soon`` (the match hook, after every action) stores what piled up in one transaction: a hundred hooks of
+    one turn of the event loop cost one worker-thread job, not a hundred, and lose nothing; the same event given
+    twice is stored once."""
+    transactions: list[int] = []
+    enqueue = store.enqueue
+
+    def counted(conn: Any, batch: list[Event]) -> int:
+        transactions.append(len(batch))
+        return enqueue(conn, batch)
+
+    monkeypatch.setattr(store, "enqueue", counted)
+    n = notifier(engine)
+
+    async def go() -> None:
+        for k in range(100):
+            n.emit_soon(lambda k=k: [Event("alice", "your_turn", f"b{k}:1", {"match": f"b{k}", "seat": 0})])
+        n.emit_soon([Event("bob", "match_end", "b0:end", {"match": "b0"})])
+        n.emit_soon([Event("bob", "match_end", "b0:end", {"match": "b0"})])
+        for _ in range(200):
+            if n._soon_task is None and not n._soon:
+                break
+            await asyncio.sleep(0.01)
+
+    run(go())
+    assert transactions == [102]
+    with engine.connect() as conn:  # the bell's inbox: one row an event
+        rows = conn.execute(text("SELECT account_id, kind FROM notify_inbox")).all()
+    assert sorted(tuple(r) for r in rows) == [("alice", "your_turn")] * 100 + [("bob", "match_end")]
+
+
 # ------------------------------------------------------------------------------- mail
 def test_your_turn_mail_quiet_period_and_unsubscribe_link(engine: Engine, smtp: tuple[Inbox, Mailer]) -> None:
     inbox, relay = smtp

@@ -99,6 +99,9 @@ class Notifier:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
+        #: what ``emit_soon`` was given and is not being stored yet, and the task storing it
+        self._soon: list[Iterable[Event] | Callable[[], list[Event]]] = []
+        self._soon_task: asyncio.Task[None] | None = None
         #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
         self.housekeeping: list[Callable[[], Any]] = []
 
@@ -129,23 +132,43 @@ class Notifier:
     async def emit(self, events: Iterable[Event] | Callable[[], list[Event]]) -> int:
         """Store ``events`` (each once however often emitted) and deliver them soon. ``events`` may be a function
         giving them (run in the worker thread: it may read the database)."""
+        return await self._emit_all([events if callable(events) else list(events)])
+
+    async def _emit_all(self, items: list[Iterable[Event] | Callable[[], list[Event]]]) -> int:
+        """Store the events of every one of ``items`` in one worker-thread job and one transaction."""
 
         def job() -> int:
-            batch = events() if callable(events) else list(events)
+            batch = [e for item in items for e in (item() if callable(item) else item)]
             if not batch:
                 return 0
             with store_begin(self.engine) as conn:
                 return store.enqueue(conn, batch)
 
         added = await asyncio.to_thread(job)
-        self._wake.set()
+        if added:
+            self._wake.set()
         return added
 
     def emit_soon(self, events: Iterable[Event] | Callable[[], list[Event]]) -> None:
-        """:meth:`emit` from synchronous code on the event loop (a match hook); errors are logged."""
-        task = asyncio.get_running_loop().create_task(self.emit(events if callable(events) else list(events)))
-        self._pending.add(task)
-        task.add_done_callback(self._done)
+        """:meth:`emit` from synchronous code on the event loop (a match hook, after every action); errors are
+        logged. What is emitted while a batch is being stored waits for the next one: one worker-thread job and one
+        transaction per batch, not per action (the server's hot path, issue 26)."""
+        self._soon.append(events if callable(events) else list(events))
+        if self._soon_task is None:
+            task = self._soon_task = asyncio.get_running_loop().create_task(self._emit_queued())
+            self._pending.add(task)
+            task.add_done_callback(self._done)
+
+    async def _emit_queued(self) -> None:
+        try:
+            while self._soon:
+                items, self._soon = self._soon, []
+                try:
+                    await self._emit_all(items)
+                except Exception:
+                    log.error("storing %d notification batches failed", len(items), exc_info=True)
+        finally:
+            self._soon_task = None
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._pending.discard(task)
