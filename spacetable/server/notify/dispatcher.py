@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import secrets
 import time
@@ -27,6 +28,10 @@ from .store import Delivery, Event
 from .store import begin as store_begin
 
 log = logging.getLogger("spacetable.server.notify")
+#: the deliveries sent in the batch a round is delivering (recorded together at its end, ``Notifier.round``)
+_SENT: contextvars.ContextVar[list[Delivery] | None] = contextvars.ContextVar("spacetable_notify_sent", default=None)
+#: what may be emitted: events, a function giving them (run in the worker thread), or events for a match's seats
+Emitted = Iterable[Event] | Callable[[], list[Event]] | store.SeatEvents
 
 
 @dataclass
@@ -88,8 +93,6 @@ class Notifier:
         self.engine = engine
         self.config = config
         self.directory = directory
-        #: the deliveries sent in the batch being delivered (recorded together at its end, ``round``)
-        self._sent: list[Delivery] | None = None
         #: the operator's SMTP relay (``server/mail.py``); ``None``: no mail channel
         self.mailer = mail
         self.token = f"n-{secrets.token_hex(8)}"
@@ -100,7 +103,7 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
         #: what ``emit_soon`` was given and is not being stored yet, and the task storing it
-        self._soon: list[Iterable[Event] | Callable[[], list[Event]]] = []
+        self._soon: list[Emitted] = []
         self._soon_task: asyncio.Task[None] | None = None
         #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
         self.housekeeping: list[Callable[[], Any]] = []
@@ -134,11 +137,16 @@ class Notifier:
         giving them (run in the worker thread: it may read the database)."""
         return await self._emit_all([events if callable(events) else list(events)])
 
-    async def _emit_all(self, items: list[Iterable[Event] | Callable[[], list[Event]]]) -> int:
-        """Store the events of every one of ``items`` in one worker-thread job and one transaction."""
+    async def _emit_all(self, items: list[Emitted]) -> int:
+        """Store the events of every one of ``items`` in one worker-thread job: the seats' accounts read in one query,
+        the events written in one transaction (none when there are none)."""
 
         def job() -> int:
-            batch = [e for item in items for e in (item() if callable(item) else item)]
+            seats = [i for i in items if isinstance(i, store.SeatEvents)]
+            batch = [e for i in items if not isinstance(i, store.SeatEvents) for e in (i() if callable(i) else i)]
+            if seats:
+                with self.engine.connect() as conn:
+                    batch += store.seat_events(conn, seats)
             if not batch:
                 return 0
             with store_begin(self.engine) as conn:
@@ -149,11 +157,11 @@ class Notifier:
             self._wake.set()
         return added
 
-    def emit_soon(self, events: Iterable[Event] | Callable[[], list[Event]]) -> None:
+    def emit_soon(self, events: Emitted) -> None:
         """:meth:`emit` from synchronous code on the event loop (a match hook, after every action); errors are
         logged. What is emitted while a batch is being stored waits for the next one: one worker-thread job and one
         transaction per batch, not per action (the server's hot path, issue 26)."""
-        self._soon.append(events if callable(events) else list(events))
+        self._soon.append(events if callable(events) or isinstance(events, store.SeatEvents) else list(events))
         if self._soon_task is None:
             task = self._soon_task = asyncio.get_running_loop().create_task(self._emit_queued())
             self._pending.add(task)
@@ -206,12 +214,14 @@ class Notifier:
                     async with sem:
                         await self.deliver(row)
 
-                # the batch's sent deliveries are recorded in one transaction at its end (not one each)
-                self._sent = []
+                # the batch's sent deliveries are recorded in one transaction at its end (not one each); the list
+                # is this round's own (a context variable: rounds running at once each keep theirs)
+                sent: list[Delivery] = []
+                mark = _SENT.set(sent)
                 try:
                     await asyncio.gather(*(one(r) for r in rows))
                 finally:
-                    sent, self._sent = self._sent, None
+                    _SENT.reset(mark)
                     if sent:
                         await asyncio.to_thread(store.finish, self.engine, [r.id for r in sent], self.token, "sent")
                         for r in sent:
@@ -250,8 +260,9 @@ class Notifier:
             await self._retry(row, type(exc).__name__)
 
     async def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
-        if status == "sent" and self._sent is not None:
-            self._sent.append(row)
+        batch = _SENT.get()
+        if status == "sent" and batch is not None:
+            batch.append(row)
             return
         await asyncio.to_thread(store.finish, self.engine, [row.id], self.token, status, error)
         if status == "sent":

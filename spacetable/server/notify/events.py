@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from .store import Event
+from .store import SeatEvents
 
 if TYPE_CHECKING:
     from ..live import LiveMatch
@@ -68,25 +68,11 @@ class MatchWatcher:
 
     def __call__(self, m: LiveMatch, seat: int | None = None, action: dict[str, Any] | None = None) -> None:
         found = match_events(m, seat, action)
-        if not found:
-            return
-        correspondence = not m.turn_seconds or m.turn_seconds >= CORRESPONDENCE_SECONDS
-        engine = self.notifier.engine
-
-        def events() -> list[Event]:
-            accounts = seat_accounts(engine, m.id)
-            return [Event(accounts[s], kind, key, data, correspondence=correspondence)
-                    for s, kind, key, data in found if s in accounts]
-
-        self.notifier.emit_soon(events)
+        if found:
+            correspondence = not m.turn_seconds or m.turn_seconds >= CORRESPONDENCE_SECONDS
+            self.notifier.emit_soon(SeatEvents(m.id, tuple(found), correspondence))
 
     def mention(self, m: LiveMatch, seat: int, writer: Any, text: str, message_id: int) -> None:
         """A chat message names the player at ``seat`` (``@name``): a ``chat_mention`` for their account."""
-        engine = self.notifier.engine
         data = {"match": m.id, "game": m.game.id, "name": m.name or "", "by": writer.name, "text": text[:140]}
-
-        def events() -> list[Event]:
-            account = seat_accounts(engine, m.id).get(seat)
-            return [Event(account, "chat_mention", f"{m.id}:chat:{message_id}", data)] if account else []
-
-        self.notifier.emit_soon(events)
+        self.notifier.emit_soon(SeatEvents(m.id, ((seat, "chat_mention", f"{m.id}:chat:{message_id}", data),)))

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import bindparam, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -168,6 +168,29 @@ class Event:
     #: a correspondence "your turn": it goes by mail too, after the quiet period (a live match's turn: page
     #: and push only)
     correspondence: bool = False
+
+
+@dataclass(frozen=True)
+class SeatEvents:
+    """Events for whoever sits with an account at some seats of a match (``found``: seat, kind, key, data). The
+    accounts are looked up when the events are stored (``account_seats``, issue 20), for a whole batch of matches in
+    one query (:func:`seat_events`); a seat without an account gets nothing."""
+
+    match_id: str
+    found: tuple[tuple[int, str, str, dict[str, Any]], ...]
+    correspondence: bool = False
+
+
+def seat_events(conn: Connection, items: list[SeatEvents]) -> list[Event]:
+    """The :class:`Event` of each of ``items``' seats that has an account now."""
+    accounts: dict[tuple[str, int], str] = {}
+    stmt = text("SELECT match_id, seat, account_id FROM account_seats WHERE match_id IN :m AND account_id IS NOT NULL"
+                ).bindparams(bindparam("m", expanding=True))
+    for part in _chunks(sorted({i.match_id for i in items})):
+        for match_id, seat, account in conn.execute(stmt, {"m": part}):
+            accounts[str(match_id), int(seat)] = str(account)
+    return [Event(accounts[i.match_id, seat], kind, key, data, correspondence=i.correspondence)
+            for i in items for seat, kind, key, data in i.found if (i.match_id, seat) in accounts]
 
 
 def next_digest(now: float, hour: int) -> float:
