@@ -88,6 +88,11 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         b.keyboard.press("Enter")
         b.wait_for_selector("[data-testid=bell-count]", state="detached", timeout=WAIT)
         b.keyboard.press("Escape")
+        b.wait_for_selector("[data-testid=bell-panel]", state="detached")
+        b.click("[data-testid=bell-button]")  # open again, then a tap elsewhere on the page closes it
+        b.wait_for_selector("[data-testid=bell-panel]")
+        b.mouse.click(5, b.viewport_size["height"] - 5 if b.viewport_size else 600)
+        b.wait_for_selector("[data-testid=bell-panel]", state="detached")
         # ... and her lobby lists it: accepted, she is seated
         b.click("[data-testid=challenge-row] [data-testid=challenge-accept]", timeout=WAIT)
         mid, seat_b, token_b = seat_of(b)
@@ -110,16 +115,25 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         a.wait_for_selector(f"[data-testid=match-page][data-match='{mid2}']", timeout=WAIT)
         _, seat_a2, _ = seat_of(a)
         assert seat_a2 == 1 - seat_a
-        # an open seek: altair posts it in the lobby, bellatrix sees it live and takes it; both are seated
+        # an open seek with a correspondence clock whose lapse lets the other claim the win: altair posts it in the
+        # lobby, bellatrix sees it live with its time control and takes it; both are seated, on that clock
         goto(a, site + "/")
         a.click("[data-testid=game-card-arena]")
         a.click("[data-testid=mode-seek]")
+        a.select_option("[data-testid=clock-kind]", "days")
+        a.fill("[data-testid=clock-days]", "2")
+        a.select_option("[data-testid=clock-lapse]", "claim")
         a.click("[data-testid=seek-post]")
         a.wait_for_selector("[data-testid=my-seek]", timeout=WAIT)
         goto(b, site + "/")
+        b.wait_for_selector("[data-testid=seek-row]", timeout=WAIT)
+        listed = b.inner_text("[data-testid=seek-row]").replace("\xa0", " ")
+        assert "2 days" in listed and "claim the win" in listed, listed
         b.click("[data-testid=seek-row] [data-testid=seek-accept]", timeout=WAIT)
         mid3, seat_b3, _ = seat_of(b)
         assert mid3 not in (mid, mid2)
+        made = httpx.get(f"{site}/api/matches/{mid3}").json()
+        assert made["clock"]["kind"] == "days" and made["turn_seconds"] == 2 * 86400
         a.wait_for_selector("[data-testid=my-seek]", state="detached", timeout=WAIT)
         open_account_match(a, site, mid3)
         _, seat_a3, _ = seat_of(a)
@@ -128,6 +142,7 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         mid4, seat4, token4 = create(site, "arena", ai={1: "random"}, ai_seconds=0.05)
         assert seat4 == 0 and token4
         goto(a, seat_url(site, mid4, 0, token4))
+        a.wait_for_selector("[data-testid=match-page][data-caught-up=yes]", timeout=WAIT)  # laid out: a click lands
         a.click("[data-testid=resign]", timeout=WAIT)
         a.click("[data-testid=confirm-yes]")
         a.click("[data-testid=result] [data-testid=rematch]", timeout=WAIT)

@@ -350,3 +350,48 @@ def test_rematch_keeps_the_time_control_and_the_lapse_policy(app_client: TestCli
     assert made["turn_seconds"] == old["turn_seconds"]
     assert c.app.state.service.lapses.policy(new) == (  # type: ignore[attr-defined]
         ("claim", None) if lapse else ("forfeit", None))
+
+
+@pytest.mark.parametrize("how", ["challenge", "link", "seek"])
+def test_challenges_and_seeks_carry_the_whole_time_control(app_client: TestClient, how: str) -> None:
+    """A challenge (named or by link) and a seek make their match with the time control and the lapse policy they
+    were posted with (issue 21: "game, options, rated or casual, clock"), not only a per-move seconds; what the
+    creation form would refuse is refused when posted (422) and stores nothing."""
+    c = app_client
+    ann, bob = Player(c, "ann" + how), Player(c, "bob" + how)
+    path = "/api/seeks" if how == "seek" else "/api/challenges"
+    who = {"username": bob.id.removeprefix("id-")} if how == "challenge" else {}
+    table = "seeks" if how == "seek" else "challenges"
+    for bad in ({"clock": {"kind": "increment", "seconds": 5}},  # a bank under 60 s... and a clock under 10 s
+                {"clock": {"kind": "days", "days": 30}},
+                {"clock": {"kind": "move", "seconds": 60}, "turn_seconds": 60},  # both ways at once
+                {"lapse": "claim"},  # a lapse policy needs a clock
+                {"clock": {"kind": "move", "seconds": 60}, "lapse": "pass"},  # nim's rules name no pass
+                {"clock": {"kind": "move", "seconds": 60}, "lapse": "computer", "lapse_agent": "nobody"},
+                {"clock": {"kind": "move", "seconds": 60}, "lapse_agent": "random"},  # an agent without 'computer'
+                {"clock": {"kind": "sundial"}}):
+        r = ann.post(path, {**NIM, **who, **bad})
+        assert r.status_code == 422, (bad, r.text)
+    assert count(c, f"SELECT COUNT(*) FROM {table}") == 0
+    clock = {"kind": "increment", "seconds": 600.0, "increment": 5.0}
+    r = ann.post(path, {**NIM, **who, "clock": clock, "lapse": "claim"})
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    if how == "seek":
+        listed = next(s for s in c.get("/api/seeks").json()["seeks"] if s["id"] == cid)
+        made = bob.post(f"/api/seeks/{cid}/accept")
+    else:
+        listed = bob.get(f"/api/challenges/{cid}").json()
+        made = bob.post(f"/api/challenges/{cid}/accept")
+    assert (listed["clock"], listed["lapse"], listed["turn_seconds"]) == (clock, "claim", 600.0)
+    assert made.status_code == 200, made.text
+    m = c.get(f"/api/matches/{made.json()['match']}").json()
+    assert m["clock"]["kind"] == "increment" and m["turn_seconds"] == 600.0 and m["clock"]["increment"] == 5.0
+    assert c.app.state.service.lapses.policy(m["id"]) == ("claim", None)  # type: ignore[attr-defined]
+    # the plain per-move seconds of before still work, with no lapse policy stored
+    r = ann.post(path, {**NIM, **who, "turn_seconds": 90})
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    made = bob.post(f"/api/seeks/{cid}/accept" if how == "seek" else f"/api/challenges/{cid}/accept")
+    m = c.get(f"/api/matches/{made.json()['match']}").json()
+    assert m["turn_seconds"] == 90 and c.app.state.service.lapses.policy(m["id"]) == ("forfeit", None)  # type: ignore[attr-defined]

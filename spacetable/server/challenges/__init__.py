@@ -23,13 +23,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from spacetable.games import UnknownGame, get_game
 
+from ..clocks import time_control
 from ..db import Base
 from ..errors import ServiceError
 from ..notify.store import Event
 from ..notify.store import begin as store_begin
 from ..routes.accounts import Accounts, Signed, Writer
 from ..routes.deps import Client, Ctx, seat_link
-from ..routes.schemas import Body
+from ..routes.schemas import TimeChoice
 
 EXPIRES = 7 * 86400.0
 router = APIRouter(tags=["challenges"])
@@ -46,6 +47,9 @@ class ChallengeRow(Base):
     config: Mapped[str] = mapped_column(Text)
     rated: Mapped[bool] = mapped_column(Boolean)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: JSON ``{"clock", "lapse", "lapse_agent"}``: the match's time control and lapse policy as the creation form
+    #: gives them (:func:`checked_time_control`); ``None``: ``turn_seconds`` alone (per move) or no clock
+    time_control: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: the challenger's seat
     seat: Mapped[int] = mapped_column(Integer)
     #: open | accepted | declined | withdrawn
@@ -54,7 +58,7 @@ class ChallengeRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
-class NewChallenge(Body):
+class NewChallenge(TimeChoice):
     username: str | None = Field(default=None, max_length=64, description="the challenged player; none: a link")
     game: str = Field(max_length=64)
     config: dict[str, Any] = Field(default_factory=dict)
@@ -63,9 +67,39 @@ class NewChallenge(Body):
     seat: int = Field(default=0, ge=0, le=1)
 
 
+def time_fields(row: Any) -> dict[str, Any]:
+    """A challenge's or a seek's time control as the API shows it: ``turn_seconds`` (the seconds of a turn, or the
+    bank of an increment clock), ``clock`` (``None``: per move, or none without ``turn_seconds``), ``lapse``."""
+    tc = json.loads(row.time_control) if row.time_control else {}
+    return {"turn_seconds": row.turn_seconds, "clock": tc.get("clock"), "lapse": tc.get("lapse") or "forfeit",
+            "lapse_agent": tc.get("lapse_agent")}
+
+
+def match_time_args(row: Any) -> dict[str, Any]:
+    """The time arguments of ``lobby.create`` for the match a challenge or a seek makes."""
+    tc = json.loads(row.time_control) if row.time_control else {}
+    return {"turn_seconds": None if tc.get("clock") else row.turn_seconds, "clock": tc.get("clock"),
+            "lapse": tc.get("lapse"), "lapse_agent": tc.get("lapse_agent")}
+
+
+def checked_time_control(service: Any, game: Any, body: Any) -> tuple[float | None, str | None]:
+    """A challenge's or a seek's time control checked as the match's creation will check it (422 with the bound a
+    value broke): its seconds per turn and the JSON stored with it (``None`` for a plain ``turn_seconds``)."""
+    clock = body.clock.model_dump(exclude_none=True) if body.clock is not None else None
+    _kind, seconds, _increment = time_control(clock, body.turn_seconds)
+    lapses = getattr(service, "lapses", None)
+    if body.lapse is not None and lapses is not None:
+        lapses.check(game, body.lapse, body.lapse_agent, seconds)
+    elif body.lapse_agent is not None:
+        raise ServiceError(422, "bad_config", "an agent goes with the lapse policy 'computer' only")
+    if clock is None and body.lapse is None:
+        return seconds, None
+    return seconds, json.dumps({"clock": clock, "lapse": body.lapse, "lapse_agent": body.lapse_agent}, sort_keys=True)
+
+
 def _public(row: Any) -> dict[str, Any]:
     return {"id": row.id, "game": row.game, "config": json.loads(row.config), "rated": row.rated,
-            "turn_seconds": row.turn_seconds, "seat": row.seat, "status": row.status, "match": row.match_id,
+            **time_fields(row), "seat": row.seat, "status": row.status, "match": row.match_id,
             "open": row.to_account is None, "created_at": row.created_at, "link": f"/challenge/{row.id}"}
 
 
@@ -96,6 +130,7 @@ async def create(body: NewChallenge, request: Request, c: Ctx, a: Accounts, s: W
     if await asyncio.to_thread(chat.suspended, s.account_id):
         raise ServiceError(403, "suspended", "this account is suspended")
     game, cfg = checked_config(body.game, body.config)
+    seconds, tc = checked_time_control(c.service, game, body)
     to = None
     if body.username is not None:
         other = await a.by_username(body.username)
@@ -110,8 +145,8 @@ async def create(body: NewChallenge, request: Request, c: Ctx, a: Accounts, s: W
         raise ServiceError(422, "bad_config", "a rated challenge names its opponent")
     cid = secrets.token_urlsafe(12)
     row = {"id": cid, "from_account": s.account_id, "to_account": to, "game": game.id,
-           "config": json.dumps(cfg, sort_keys=True), "rated": body.rated, "turn_seconds": body.turn_seconds,
-           "seat": body.seat, "status": "open", "match_id": None, "created_at": time.time()}
+           "config": json.dumps(cfg, sort_keys=True), "rated": body.rated, "turn_seconds": seconds,
+           "time_control": tc, "seat": body.seat, "status": "open", "match_id": None, "created_at": time.time()}
 
     def job() -> None:
         with store_begin(c.service.engine) as conn:
@@ -201,8 +236,9 @@ async def accept(challenge_id: str, request: Request, c: Ctx, a: Accounts, s: Wr
 
     if not await asyncio.to_thread(claim):
         raise ServiceError(409, "challenge_closed", "the challenge was answered meanwhile")
-    m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, row.turn_seconds, False,
-                                        None, "")
+    args = match_time_args(row)
+    m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, args.pop("turn_seconds"),
+                                        False, None, "", **args)
     theirs, mine_ = row.seat, 1 - row.seat
     token_c = await a.seat_token(m.id, theirs, row.from_account)
     await a.join_seat(m.id, theirs, row.from_account, challenger["display_name"], m.game.id, row.rated, token_c)

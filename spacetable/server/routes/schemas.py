@@ -26,7 +26,17 @@ class TimeControl(Body):
     days: int | None = Field(default=None, ge=1, le=14)
 
 
-class CreateMatch(Body):
+class TimeChoice(Body):
+    """The time control of a match to make and what a lapse does (a creation, a challenge, a seek)."""
+
+    clock: TimeControl | None = Field(default=None, description="the time control (instead of turn_seconds)")
+    lapse: Literal["forfeit", "claim", "computer", "pass"] | None = Field(
+        default=None, description="what a lapsed clock does: the absent seat forfeits, the waiting seats may claim the "
+        "win, a computer takes the seat, or the absent seat passes (games whose rules name a pass)")
+    lapse_agent: str | None = Field(default=None, max_length=64, description="the computer level for lapse 'computer'")
+
+
+class CreateMatch(TimeChoice):
     game: str = Field(max_length=64)
     config: dict[str, Any] = Field(default_factory=dict)
     seed: int | None = Field(default=None, description="a chosen seed; only with open_seed (everybody sees it)")
@@ -36,11 +46,6 @@ class CreateMatch(Body):
                                             description="seat -> agent name (null: the game's default AI)")
     ai_seconds: float = Field(default=1.0, description="thinking time per AI move, seconds (0.01..120)")
     turn_seconds: float | None = Field(default=None, description="per-turn clock in seconds; none = no clock")
-    clock: TimeControl | None = Field(default=None, description="the time control (instead of turn_seconds)")
-    lapse: Literal["forfeit", "claim", "computer", "pass"] | None = Field(
-        default=None, description="what a lapsed clock does: the absent seat forfeits, the waiting seats may claim the "
-        "win, a computer takes the seat, or the absent seat passes (games whose rules name a pass)")
-    lapse_agent: str | None = Field(default=None, max_length=64, description="the computer level for lapse 'computer'")
     join_seat: int | None = Field(default=None, description="take this seat at once; the reply carries its token")
     player_name: str = Field(default="", max_length=100)
     content_set: str | None = Field(default=None, max_length=32,

@@ -20,6 +20,8 @@ class SeekRow(Base):
     config: Mapped[str] = mapped_column(Text)
     rated: Mapped[bool] = mapped_column(Boolean)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: JSON ``{"clock", "lapse", "lapse_agent"}`` of the match to make (``challenges.time_control``)
+    time_control: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: the taker's rating (the conservative figure of the profile, ``mu - 3 sigma``) must be in this range
     min_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
     max_rating: Mapped[float | None] = mapped_column(Float, nullable=True)

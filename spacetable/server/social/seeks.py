@@ -24,12 +24,12 @@ from pydantic import Field, model_validator
 from sqlalchemy import func, insert, select, update
 
 from ..accounts.ratings import MODEL, ordinal
-from ..challenges import checked_config
+from ..challenges import checked_config, checked_time_control, match_time_args, time_fields
 from ..errors import ServiceError
 from ..notify.store import begin as store_begin
 from ..routes.accounts import Accounts, MaybeSession, Writer
 from ..routes.deps import Client, Ctx, seat_link
-from ..routes.schemas import Body
+from ..routes.schemas import TimeChoice
 from .models import SeekRow
 
 MAX_OPEN = 3
@@ -39,7 +39,7 @@ router = APIRouter(tags=["seeks"])
 SEEK_COLS = SeekRow.__table__.c
 
 
-class NewSeek(Body):
+class NewSeek(TimeChoice):
     game: str = Field(max_length=64)
     config: dict[str, Any] = Field(default_factory=dict)
     rated: bool = False
@@ -74,7 +74,7 @@ def _rating(request: Request, account_id: str, game: str) -> float:
 def _public(row: Any, names: dict[str, dict[str, Any]], ratings: dict[str, float]) -> dict[str, Any]:
     who = names.get(row.account_id, {})
     return {"id": row.id, "game": row.game, "config": json.loads(row.config), "rated": row.rated,
-            "turn_seconds": row.turn_seconds, "min_rating": row.min_rating, "max_rating": row.max_rating,
+            **time_fields(row), "min_rating": row.min_rating, "max_rating": row.max_rating,
             "status": row.status, "created_at": row.created_at, "by": who.get("username"),
             "by_name": who.get("display_name"), "by_rating": ratings.get(row.id)}
 
@@ -119,12 +119,13 @@ async def post(body: NewSeek, request: Request, c: Ctx, s: Writer, client: Clien
     if await asyncio.to_thread(request.app.state.chat.suspended, s.account_id):
         raise ServiceError(403, "suspended", "this account is suspended")
     game, cfg = checked_config(body.game, body.config)
+    seconds, tc = checked_time_control(c.service, game, body)
     if game.min_players > 2 or int(cfg.get("players", 2) or 2) != 2:
         raise ServiceError(422, "bad_config", "a seek is for two players")
     sid = secrets.token_urlsafe(12)
     now = time.time()
     row = {"id": sid, "account_id": s.account_id, "game": game.id, "config": json.dumps(cfg, sort_keys=True),
-           "rated": body.rated, "turn_seconds": body.turn_seconds, "min_rating": body.min_rating,
+           "rated": body.rated, "turn_seconds": seconds, "time_control": tc, "min_rating": body.min_rating,
            "max_rating": body.max_rating, "status": "open", "match_id": None, "seat": None, "created_at": now}
 
     def job() -> bool:
@@ -196,8 +197,9 @@ async def accept(seek_id: str, request: Request, c: Ctx, a: Accounts, s: Writer)
 
     if not await asyncio.to_thread(claim):
         raise ServiceError(409, "seek_closed", "the seek was taken meanwhile")
-    m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, row.turn_seconds, False,
-                                        None, "")
+    args = match_time_args(row)
+    m, _ = await c.service.lobby.create(row.game, json.loads(row.config), None, "", {}, 1.0, args.pop("turn_seconds"),
+                                        False, None, "", **args)
     mine_ = 1 - theirs
     # each seat bound to its account in its join's own transaction (the "your turn" of the start finds it)
     token_p = await a.seat_token(m.id, theirs, row.account_id)

@@ -60,6 +60,23 @@ export function timeControlBody(v) {
   return { clock, lapse: v.lapse };
 }
 
+/** A time control in words: "2 minutes per move", "10 minutes + 5 seconds per move", "Correspondence: 3 days per
+ *  move", "No clock" (``kind``: none, move, increment or days; ``seconds``: a turn's time or the bank). */
+export function timeControlText(kind, seconds, increment) {
+  if (!kind || kind === "none" || !seconds) return t("absent.clock_none");
+  if (kind === "increment") return t("absent.shown_increment", { time: duration(seconds), inc: duration(increment || 0) });
+  return t(kind === "days" ? "absent.shown_days" : "absent.shown_move", { time: duration(seconds) });
+}
+
+/** The time control of a challenge or a seek (``clock``: as posted, or ``null`` with plain ``turn_seconds``) and
+ *  what a lapse does, in words. */
+export function offerTimeText(offer) {
+  const c = offer.clock;
+  const text = c ? timeControlText(c.kind, c.kind === "days" ? (c.days || 0) * 86400 : c.seconds, c.increment)
+    : timeControlText(offer.turn_seconds ? "move" : "none", offer.turn_seconds, 0);
+  return offer.lapse && offer.lapse !== "forfeit" ? `${text} · ${t("absent.lapse_" + offer.lapse)}` : text;
+}
+
 /** The match's clock: its kind, the banks, who is on vacation, and "Claim the win" for a waiting seat. */
 export function ClockPanel({ match, matchId, seat, token, seatName, now }) {
   const [clock, setClock] = useState(null);
@@ -73,9 +90,7 @@ export function ClockPanel({ match, matchId, seat, token, seatName, now }) {
     return () => clearInterval(every);
   }, [matchId, key]);
   if (!clock || clock.kind === "none") return null;
-  const kindText = clock.kind === "move" ? t("absent.shown_move", { time: duration(clock.turn_seconds) })
-    : clock.kind === "increment" ? t("absent.shown_increment", { time: duration(clock.turn_seconds), inc: duration(clock.increment) })
-      : t("absent.shown_days", { time: duration(clock.turn_seconds) });
+  const kindText = timeControlText(clock.kind, clock.turn_seconds, clock.increment);
   const waiting = match.status === "running" && seat !== null && !match.to_act.includes(seat);
   const lapsed = (clock.lapsed || []).filter((s) => s !== seat);
   const canClaim = waiting && token && lapsed.length && ["claim", "pass"].includes(clock.lapse);

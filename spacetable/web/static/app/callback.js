@@ -94,6 +94,15 @@ export function Bell({ navigate }) {
     window.addEventListener("focus", focus);
     return () => { clearInterval(every); window.removeEventListener("focus", focus); };
   }, [signed]);
+  const root = useRef(null);
+  useEffect(() => {  // an open panel closes on a tap elsewhere and on Escape (it never hides the page for good)
+    if (!open) return undefined;
+    const away = (e) => { if (root.current && !root.current.contains(e.target)) setOpen(false); };
+    const esc = (e) => { if (e.key === "Escape") setOpen(false); };
+    document.addEventListener("pointerdown", away, true);
+    document.addEventListener("keydown", esc);
+    return () => { document.removeEventListener("pointerdown", away, true); document.removeEventListener("keydown", esc); };
+  }, [open]);
   useEffect(() => {
     const base = document.title.replace(/^\(\d+\) /, "");
     document.title = inbox.unread > 0 && signed ? `(${inbox.unread}) ${base}` : base;
@@ -109,7 +118,7 @@ export function Bell({ navigate }) {
     load();
   }
   const label = t("bell.title", { n: inbox.unread });
-  return html`<span class="bell" data-testid="bell">
+  return html`<span class="bell" data-testid="bell" ref=${root}>
     <button type="button" class="btn ghost bell-button" aria-expanded=${open} title=${label} onClick=${toggle} data-testid="bell-button">
       <span class="sr-only">${label}</span>
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor"

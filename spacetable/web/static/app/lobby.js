@@ -8,7 +8,7 @@ import { cardOf } from "./gamecards.js";
 import { t, tMaybe } from "./i18n.js";
 import { Icon } from "./icons.js";
 import { Button, CopyField, Fold, notify, notifyError } from "./ui.js";
-import { ClockChoice, LobbySocial, postChallenge, postSeek } from "./social.js";
+import { LobbySocial, postChallenge, postSeek } from "./social.js";
 import { tutorialProgress } from "./progress.js";
 import { TimeControlFields, defaultTimeControl, timeControlBody, waitingText } from "./absent.js";
 
@@ -107,7 +107,6 @@ function CreatePanel({ g, navigate }) {
 
   const [rated, setRated] = useState(false);
   const [opponent, setOpponent] = useState("");
-  const [clock, setClock] = useState(0);
   const [range, setRange] = useState({ min: "", max: "" });
   const [challengeLink, setChallengeLink] = useState(null);
   const social = mode === "challenge" || mode === "seek";
@@ -132,7 +131,7 @@ function CreatePanel({ g, navigate }) {
     if (social) {  // a challenge or an open seek (social.js): the server seats both players once it is taken
       setBusy(true);
       try {
-        const body = { game: g.id, config, rated, turn_seconds: clock > 0 ? clock : null };
+        const body = { game: g.id, config, rated, ...timeControlBody(timeControl) };
         if (mode === "seek") {
           await postSeek(body, range.min, range.max);
           notify({ kind: "ok", text: t("social.seek_posted") });
@@ -206,7 +205,8 @@ function CreatePanel({ g, navigate }) {
         <input type="number" min="-1000" max="1000" step="1" value=${range.min} data-testid="seek-min" onInput=${(e) => setRange({ ...range, min: e.target.value })} /></label>
         <label class="inline-field">${t("social.max_rating")}
         <input type="number" min="-1000" max="1000" step="1" value=${range.max} data-testid="seek-max" onInput=${(e) => setRange({ ...range, max: e.target.value })} /></label>`}
-      <${ClockChoice} value=${clock} set=${setClock} testid="social-clock" /></div>
+      </div>
+      <${TimeControlFields} value=${timeControl} onChange=${setTimeControl} game=${g} />
       ${challengeLink ? html`<${CopyField} label=${t("social.challenge_link")} value=${challengeLink} testid="challenge-link" />` : null}
       <div class="create-row"><${Button} kind="primary big" icon=${mode === "seek" ? "eye" : "friend"} disabled=${busy} onClick=${create}
         testid=${mode === "seek" ? "seek-post" : "challenge-create"} label=${mode === "seek" ? t("social.post_seek") : t("social.send_challenge")} /></div>` : html`
@@ -224,7 +224,7 @@ function CreatePanel({ g, navigate }) {
         ${agents.length ? html`<div class="option"><label for="ai-seconds">${t("lobby.ai_seconds")}</label>
           <input id="ai-seconds" type="number" min="0.05" max="120" step="0.05" value=${aiSeconds} data-testid="ai-seconds" onInput=${(e) => setAiSeconds(e.target.value)} />
           <p class="help">${t("lobby.ai_seconds_help")}</p></div>` : null}
-        <${TimeControlFields} value=${timeControl} onChange=${setTimeControl} game=${g} />
+        ${social ? null : html`<${TimeControlFields} value=${timeControl} onChange=${setTimeControl} game=${g} />`}
       </div>
     </${Fold}>
   </section>`;

@@ -6,6 +6,7 @@ import { api, rememberSeat, seatLink } from "./api.js";
 import { accountApi, useAccount } from "./account.js";
 import { t, tMaybe } from "./i18n.js";
 import { Button, CopyField, notify, notifyError } from "./ui.js";
+import { TimeControlFields, defaultTimeControl, offerTimeText, timeControlBody } from "./absent.js";
 
 const BEAT_MS = 30000;
 const POLL_MS = 5000;
@@ -13,12 +14,6 @@ const POLL_MS = 5000;
 function gameName(lobby, id) {
   const g = (lobby || []).find((x) => x.id === id);
   return tMaybe(`game.${id}.name`) || (g ? g.name : id);
-}
-function clockLabel(seconds) {
-  if (!seconds) return t("social.no_clock");
-  if (seconds >= 86400) return t("social.days_per_move", { n: Math.round(seconds / 86400) });
-  if (seconds >= 60) return t("social.minutes_per_move", { n: Math.round(seconds / 60) });
-  return t("social.seconds_per_move", { n: Math.round(seconds) });
 }
 function Kind({ rated }) {
   return html`<span class=${"tag" + (rated ? " rated" : "")}>${t(rated ? "social.rated" : "social.casual")}</span>`;
@@ -96,13 +91,13 @@ export function PlayerSocial({ username, lobby, navigate }) {
   const acc = useAccount();
   const [game, setGame] = useState(lobby && lobby.length ? lobby[0].id : "");
   const [rated, setRated] = useState(false);
-  const [clock, setClock] = useState(0);
+  const [timeControl, setTimeControl] = useState(defaultTimeControl());
   const [sent, setSent] = useState(false);
   const me = acc.account && acc.account.username.toLowerCase() === username.toLowerCase();
   async function send(e) {
     e.preventDefault();
     try {
-      await accountApi("/api/challenges", { username, game, rated, turn_seconds: clock > 0 ? clock : null });
+      await accountApi("/api/challenges", { username, game, rated, ...timeControlBody(timeControl) });
       setSent(true);
       notify({ text: t("social.challenge_sent", { name: username }) });
     } catch (err) { notifyError(err); }
@@ -112,18 +107,11 @@ export function PlayerSocial({ username, lobby, navigate }) {
       <h2 id="challenge-h">${t("social.challenge_player")}</h2>
       <label class="inline-field">${t("account.game")} <select data-testid="challenge-game" value=${game} onChange=${(e) => setGame(e.target.value)}>
         ${(lobby || []).map((g) => html`<option value=${g.id}>${gameName(lobby, g.id)}</option>`)}</select></label>
-      <${ClockChoice} value=${clock} set=${setClock} testid="challenge-clock" />
+      <${TimeControlFields} value=${timeControl} onChange=${setTimeControl} game=${(lobby || []).find((g) => g.id === game)} />
       <label class="check"><input type="checkbox" checked=${rated} data-testid="challenge-rated" onChange=${(e) => setRated(e.target.checked)} />
         <span>${t("account.rated_match")}</span></label>
       <${Button} type="submit" kind="primary" icon="friend" label=${t("social.challenge")} testid="challenge-send" disabled=${sent} />
     </form>` : null}`;
-}
-
-/** The turn clock of a challenge or seek: none, minutes or days per move. */
-export function ClockChoice({ value, set, testid }) {
-  const options = [0, 300, 900, 86400, 3 * 86400];
-  return html`<label class="inline-field">${t("social.clock")} <select data-testid=${testid} value=${String(value)}
-    onChange=${(e) => set(Number(e.target.value))}>${options.map((s) => html`<option value=${String(s)}>${clockLabel(s)}</option>`)}</select></label>`;
 }
 
 /** A challenge opened by its link: who, what; accept (signed in) or decline. */
@@ -137,7 +125,7 @@ export function ChallengePage({ id, lobby, navigate }) {
   const mine = acc.account && c.by && acc.account.username === c.by.username;
   return html`<section class="card challenge-page" data-testid="challenge-page" aria-labelledby="challenge-page-h">
     <h1 id="challenge-page-h">${t("social.challenge_from", { name: c.by ? c.by.display_name : "?" })}</h1>
-    <p>${gameName(lobby, c.game)} · <${Kind} rated=${c.rated} /> · ${clockLabel(c.turn_seconds)}</p>
+    <p>${gameName(lobby, c.game)} · <${Kind} rated=${c.rated} /> · ${offerTimeText(c)}</p>
     ${c.status !== "open" ? html`<p role="status" data-testid="challenge-status">${t("social.status." + c.status)}</p>`
       : mine ? html`<${CopyField} label=${t("social.challenge_link")} value=${location.origin + c.link} testid="challenge-link" />`
       : acc.account ? html`<${ChallengeAnswer} c=${c} navigate=${navigate} />`
@@ -214,7 +202,7 @@ export function LobbySocial({ lobby, navigate }) {
       <h2 id="challenges-in-h">${t("social.challenges_to_you")} <span class="count">${data.to_me.length}</span></h2>
       <ul class="matches">${data.to_me.map((c) => html`<li data-testid="challenge-row" data-challenge=${c.id}>
         <span class="match-game">${gameName(lobby, c.game)}</span> <${PlayerLink} who=${c.by} navigate=${navigate} />
-        <${Kind} rated=${c.rated} /> <span class="muted small">${clockLabel(c.turn_seconds)}</span>
+        <${Kind} rated=${c.rated} /> <span class="muted small">${offerTimeText(c)}</span>
         <${ChallengeAnswer} c=${c} navigate=${navigate} onDone=${() => refresh.current()} /></li>`)}</ul></section>` : null}
     ${signed && data.from_me.length ? html`<section class="card list" data-testid="challenges-out" aria-labelledby="challenges-out-h">
       <h2 id="challenges-out-h">${t("social.your_challenges")} <span class="count">${data.from_me.length}</span></h2>
@@ -235,13 +223,13 @@ export function LobbySocial({ lobby, navigate }) {
         <span class="match-game">${gameName(lobby, s.game)}</span>
         <${PlayerLink} who=${{ username: s.by, display_name: s.by_name }} navigate=${navigate} />
         <span class="muted small">${t("account.rating")} ${Math.round(s.by_rating)}${range(s)}</span>
-        <${Kind} rated=${s.rated} /> <span class="muted small">${clockLabel(s.turn_seconds)}</span>
+        <${Kind} rated=${s.rated} /> <span class="muted small">${offerTimeText(s)}</span>
         ${signed ? html`<${Button} kind="primary" icon="play" label=${t("social.accept")} onClick=${() => take(s)} testid="seek-accept" />` : null}</li>`)}</ul>`
         : html`<p class="muted small">${t("social.no_seeks")}</p>`}
       ${!signed ? html`<p class="muted small">${t("social.sign_in_to_seek")}</p>` : null}
       ${open.length ? html`<h3>${t("social.your_seeks")}</h3><ul class="matches">${open.map((s) => html`<li data-testid="my-seek">
         <span class="match-game">${gameName(lobby, s.game)}</span> <${Kind} rated=${s.rated} />
-        <span class="muted small">${clockLabel(s.turn_seconds)}${range(s)}</span>
+        <span class="muted small">${offerTimeText(s)}${range(s)}</span>
         <${Button} icon="close" label=${t("social.cancel")} onClick=${() => cancel(s)} testid="seek-cancel" /></li>`)}</ul>` : null}
     </section>
     <section class="card list" data-testid="online" aria-labelledby="online-h">
@@ -253,7 +241,7 @@ export function LobbySocial({ lobby, navigate }) {
   </div>`;
 }
 
-/** Post a challenge or a seek from the lobby's form (``body``: game, config, rated, turn_seconds). */
+/** Post a challenge or a seek from the lobby's form (``body``: game, config, rated, clock and lapse). */
 export async function postChallenge(body, username) {
   const res = await accountApi("/api/challenges", { ...body, username: username || null });
   window.dispatchEvent(new Event("spacetable:social"));
