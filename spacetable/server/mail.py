@@ -28,8 +28,12 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from email.message import EmailMessage
-from email.utils import formataddr, make_msgid
+from email.header import Header
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
+from email.utils import formataddr, formatdate, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 log = logging.getLogger("spacetable.server.mail")
@@ -42,6 +46,9 @@ PUBLIC_URL_ENV = "SPACETABLE_PUBLIC_URL"
 class MailError(Exception):
     """The relay refused or could not be reached (the message says which, never with secrets)."""
 
+
+#: headers written as given, one line each up to the standard's 998 characters (no folding of a long link)
+POLICY = compat32.clone(max_line_length=998)
 
 @dataclass(frozen=True)
 class SmtpRelay:
@@ -105,28 +112,38 @@ class Mailer:
         #: idle connections: (connection, messages sent on it, when it was last used)
         self._idle: list[tuple[smtplib.SMTP, int, float]] = []
         self._lock = threading.Lock()
+        self._context: ssl.SSLContext | None = None
 
     def build(self, to: str, subject: str, text: str, html: str | None = None,
-              headers: Mapping[str, str] | None = None) -> EmailMessage:
-        msg = EmailMessage()
-        msg["From"] = formataddr((self.sender_name, self.sender))
-        msg["To"] = to
-        msg["Subject"] = subject
-        msg["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or None)
-        msg["Auto-Submitted"] = "auto-generated"
+              headers: Mapping[str, str] | None = None) -> Message:
+        """The message: UTF-8 text (and an HTML alternative), the subject and the sender's name encoded (RFC 2047)
+        where they are not ASCII. Built with the standard library's MIME classes, which write headers as given
+        (about ten times cheaper than the header-parsing ``EmailMessage``: notifications send thousands)."""
         for name, value in (headers or {}).items():
             if "\n" in name or "\r" in name or "\n" in value or "\r" in value:
                 raise ValueError("a mail header may not contain a line break")
-            msg[name] = value
-        msg.set_content(text)
+        if "\n" in to or "\r" in to or "\n" in subject or "\r" in subject:
+            raise ValueError("a mail header may not contain a line break")
+        msg: Message = MIMEText(text, "plain", "utf-8", policy=POLICY)
         if html is not None:
-            msg.add_alternative(html, subtype="html")
+            alternative = MIMEMultipart("alternative", policy=POLICY)
+            alternative.attach(msg)
+            alternative.attach(MIMEText(html, "html", "utf-8", policy=POLICY))
+            msg = alternative
+        msg["From"] = formataddr((self.sender_name, self.sender), charset="utf-8")
+        msg["To"] = to if to.isascii() else Header(to, "utf-8").encode()
+        msg["Subject"] = subject if subject.isascii() else Header(subject, "utf-8").encode()
+        msg["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2] or None)
+        msg["Date"] = formatdate(usegmt=True)
+        msg["Auto-Submitted"] = "auto-generated"
+        for name, value in (headers or {}).items():
+            msg[name] = value if value.isascii() else Header(value, "utf-8").encode()
         return msg
 
     def _connect(self) -> smtplib.SMTP:
         r = self.relay
-        context = ssl.create_default_context()
         smtp: smtplib.SMTP
+        context = self._tls_context() if r.tls or r.starttls else None
         if r.tls:
             smtp = smtplib.SMTP_SSL(r.host, r.port, timeout=r.timeout, context=context)
         else:
@@ -143,6 +160,14 @@ class Mailer:
             raise
         self.connections += 1
         return smtp
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """The TLS settings of the relay's connections, made once (reading the system's certificates takes tens of
+        milliseconds)."""
+        with self._lock:
+            if self._context is None:
+                self._context = ssl.create_default_context()
+            return self._context
 
     @staticmethod
     def _quit(smtp: smtplib.SMTP) -> None:
@@ -184,7 +209,7 @@ class Mailer:
         for smtp, _n, _t in idle:
             self._quit(smtp)
 
-    def _send_sync(self, msg: EmailMessage) -> None:
+    def _send_sync(self, msg: Message) -> None:
         kept = self._take()
         if kept is not None:
             smtp, count = kept

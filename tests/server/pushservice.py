@@ -131,6 +131,8 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # connections kept open between pushes, as real push services do
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = self.rfile.read(length)

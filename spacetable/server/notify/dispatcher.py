@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, text
+from sqlalchemy.engine import Connection, Engine
 
 from ..mail import Mailer, MailError
 from . import mailer, push, store, texts
@@ -73,6 +73,31 @@ class Stats:
     dropped: int = 0
     retried: int = 0
     failed: int = 0
+
+
+@dataclass
+class Known:
+    """What a round reads once for its whole batch of deliveries (one worker-thread job, one connection) instead of
+    once a delivery: which seats still have to act, the accounts' contacts and mail modes, the push subscriptions."""
+
+    waiting: set[tuple[str, int]] = field(default_factory=set)
+    contacts: dict[str, Contact | None] = field(default_factory=dict)
+    email_modes: dict[str, str] = field(default_factory=dict)
+    subscriptions: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+
+def waiting_seats(conn: Connection, match_ids: Iterable[str]) -> set[tuple[str, int]]:
+    """The (match, seat) pairs of ``match_ids`` whose seat is still to act in a running match."""
+    import json
+
+    out: set[tuple[str, int]] = set()
+    ids = sorted(set(match_ids))
+    for k in range(0, len(ids), 500):
+        for row in conn.execute(text("SELECT id, status, to_act FROM matches WHERE id IN :m").bindparams(
+                bindparam("m", expanding=True)), {"m": ids[k:k + 500]}):
+            if row.status == "running" and row.to_act:
+                out.update((str(row.id), int(s)) for s in json.loads(row.to_act))
+    return out
 
 
 def match_waits(engine: Engine, match_id: str, seat: int) -> bool:
@@ -209,10 +234,11 @@ class Notifier:
             rows = await asyncio.to_thread(store.claim, self.engine, self.token, self.config.batch, now)
             if rows:
                 sem = asyncio.Semaphore(self.config.concurrency)
+                known = await asyncio.to_thread(self.known, rows)
 
-                async def one(row: Delivery, sem: asyncio.Semaphore = sem) -> None:
+                async def one(row: Delivery, sem: asyncio.Semaphore = sem, known: Known = known) -> None:
                     async with sem:
-                        await self.deliver(row)
+                        await self.deliver(row, known)
 
                 # the batch's sent deliveries are recorded in one transaction at its end (not one each); the list
                 # is this round's own (a context variable: rounds running at once each keep theirs)
@@ -234,22 +260,44 @@ class Notifier:
             if len(rows) < self.config.batch and not digests:
                 return handled
 
-    async def deliver(self, row: Delivery) -> None:
-        """Send one claimed delivery and record the result."""
+    def known(self, rows: list[Delivery]) -> Known:
+        """:class:`Known` for a claimed batch (run in a worker thread)."""
+        k = Known()
+        turns = [r for r in rows if r.kind == "your_turn" and r.data.get("match") is not None
+                 and r.data.get("seat") is not None]
+        accounts = sorted({r.account_id for r in rows})
+        targets = sorted({r.target for r in rows if r.channel == "push" and r.target})
+        with self.engine.connect() as conn:
+            if turns:
+                k.waiting = waiting_seats(conn, (str(r.data["match"]) for r in turns))
+            if any(r.channel == "email" for r in rows):
+                k.email_modes = {a: store.settings(conn, a).email_mode for a in accounts}
+            if targets:
+                k.subscriptions = push.subscriptions(conn, targets)
+        k.contacts = {a: self.directory(a) for a in accounts}
+        return k
+
+    async def deliver(self, row: Delivery, known: Known | None = None) -> None:
+        """Send one claimed delivery and record the result (``known``: what the round read for its batch; without
+        it, read here)."""
         data = row.data
         try:
-            if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None \
-                    and not await asyncio.to_thread(match_waits, self.engine, str(data["match"]), int(data["seat"])):
-                await self._finish(row, "dropped", "already played")
-                return
-            contact = await asyncio.to_thread(self.directory, row.account_id)
+            if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None:
+                waits = (str(data["match"]), int(data["seat"])) in known.waiting if known is not None else \
+                    await asyncio.to_thread(match_waits, self.engine, str(data["match"]), int(data["seat"]))
+                if not waits:
+                    await self._finish(row, "dropped", "already played")
+                    return
+            contact = known.contacts.get(row.account_id) if known is not None else \
+                await asyncio.to_thread(self.directory, row.account_id)
             if contact is None:
                 await self._finish(row, "dropped", "no such account")
                 return
             if row.channel == "push":
-                await self._push(row, data, contact)
+                await self._push(row, data, contact, known)
             elif row.channel == "email":
-                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False, ids=[row.id]):
+                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False, ids=[row.id],
+                                     known=known):
                     await self._finish(row, "sent")
                 else:
                     await self._finish(row, "dropped", "no mail relay, address or consent")
@@ -279,8 +327,9 @@ class Notifier:
         else:
             self.stats.retried += 1
 
-    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact) -> None:
-        info = await asyncio.to_thread(push.subscription, self.engine, row.target or "")
+    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact, known: Known | None = None) -> None:
+        info = known.subscriptions.get(row.target or "") if known is not None else \
+            await asyncio.to_thread(push.subscription, self.engine, row.target or "")
         if info is None:
             await self._finish(row, "dropped", "subscription removed")
             return
@@ -301,7 +350,7 @@ class Notifier:
         await self._finish(row, "sent")
 
     async def _email(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact,
-                     digest: bool, ids: list[int]) -> bool:
+                     digest: bool, ids: list[int], known: Known | None = None) -> bool:
         """Send one mail (one event, or a digest); ``False`` when there is nobody or nothing to send it by."""
         if self.mailer is None or not contact.email:
             return False
@@ -310,7 +359,8 @@ class Notifier:
             with self.engine.connect() as conn:
                 return store.settings(conn, account_id).email_mode
 
-        if await asyncio.to_thread(mode) == "off":
+        got = known.email_modes.get(account_id) if known is not None else None
+        if (got if got is not None else await asyncio.to_thread(mode)) == "off":
             return False
         subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
                                                 items, digest=digest)
