@@ -156,6 +156,13 @@ def test_passkey_sign_up_and_sign_in_from_a_second_context(browser: Browser, sit
     assert me(page2)["account"]["username"] == "Nova"
     assert len(page2.locator("[data-testid=sessions] li").all()) == 2
     assert serious(page2) == [], "settings page"
+    # the language chosen in the settings is the page's at once (no reload), and the account keeps it
+    page2.select_option("[data-testid=settings-lang]", "nl")
+    page2.wait_for_selector("[data-testid=app][data-lang=nl]")
+    assert page2.input_value("[data-testid=lang-select]") == "nl"
+    assert me(page2)["account"]["lang"] == "nl"
+    page2.select_option("[data-testid=settings-lang]", "en")
+    page2.wait_for_selector("[data-testid=app][data-lang=en]")
     # sign out everywhere: the first context is signed out too
     page2.click("[data-testid=signout-all]")
     page2.wait_for_selector("[data-testid=account-signin]")

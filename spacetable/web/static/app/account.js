@@ -204,7 +204,12 @@ function Settings({ navigate }) {
   })();
   const run = (f) => async (e) => { if (e) e.preventDefault(); try { await f(); } catch (err) { notifyError(err); } };
   const save = run(async () => { const me = await accountApi("/api/account/settings", { display_name: display }); state = { ...state, account: me }; publish(); notify({ kind: "ok", text: t("account.saved") }); });
-  const setLangPref = run(async (lang) => { const me = await accountApi("/api/account/settings", { lang }); state = { ...state, account: me }; publish(); });
+  const setLangPref = (lang) => run(async () => {
+    const me = await accountApi("/api/account/settings", { lang });
+    state = { ...state, account: me };
+    publish();
+    window.dispatchEvent(new CustomEvent("spacetable:lang", { detail: lang }));  // main.js switches the page's language
+  })();
   const signOut = run(async () => { await accountApi("/api/account/signout"); await loadAccount(); navigate("/"); });
   const everywhere = run(async () => { await accountApi("/api/account/sessions/end", { id: "all" }); await loadAccount(); navigate("/"); });
   const endOne = (id) => run(async () => { await accountApi("/api/account/sessions/end", { id }); reload(); })();

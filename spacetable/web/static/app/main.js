@@ -51,7 +51,10 @@ function App() {
     api("/api/lobby").then(setLobby).catch((e) => { notifyError(e); setLobby([]); });
     const pop = () => setLoc((l) => ({ path: location.pathname, n: l.n + 1 }));
     window.addEventListener("popstate", pop);
-    return () => window.removeEventListener("popstate", pop);
+    // the account's settings chose another language: the page speaks it at once (no reload)
+    const chosen = (e) => { if (LANGS.includes(e.detail)) setLang(e.detail).then(setLangState); };
+    window.addEventListener("spacetable:lang", chosen);
+    return () => { window.removeEventListener("popstate", pop); window.removeEventListener("spacetable:lang", chosen); };
   }, []);
   useEffect(() => { if (lang && lobby) document.body.dataset.ready = "yes"; }, [lang, lobby]);
 
