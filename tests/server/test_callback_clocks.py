@@ -309,3 +309,27 @@ def test_mailer_reuses_relay_connections(mailbox: tuple[Mailbox, int]) -> None: 
     while len(box.messages) < 7 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(box.messages) == 7 and mailer.connections == 2
+
+
+def test_a_claim_in_a_three_seat_match_resigns_every_lapsed_seat(sqlite_url: str) -> None:
+    """Tremble for three opens with a sealed buy that every seat makes at once: when two seats let their time run
+    out, one claim by the seat that played resigns both (not one claim each), and the claimer wins."""
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        data = create(c, "tremble", config={"players": 3}, join_seat=0, clock={"kind": "move", "seconds": 120},
+                      lapse="claim")
+        mid, t0 = data["match"]["id"], data["token"]
+        join(c, mid, 1)
+        join(c, mid, 2)
+        assert sorted(c.get(f"/api/matches/{mid}").json()["to_act"]) == [0, 1, 2]
+        m = live(c, mid)
+        assert act(c, mid, 0, t0, m.game.timeout_action(m.state, 0)).status_code == 200
+        later(c, 121)
+        expire(c, mid)  # with "claim" nothing is played for the absent seats
+        assert sorted(c.get(f"/api/matches/{mid}/clock").json()["lapsed"]) == [1, 2]
+        r = c.post(f"/api/matches/{mid}/claim", json={"seat": 0}, headers={"X-Seat-Token": t0})
+        assert r.status_code == 200, r.text
+        assert r.json()["absent_seats"] == [1, 2] and r.json()["absent"] == 1
+        s = c.get(f"/api/matches/{mid}").json()
+        assert s["status"] == "finished" and s["outcome"]["winners"] == [0], s
+        log = c.get(f"/api/matches/{mid}/state").json()["log"]
+        assert [(e["seat"], e["source"]) for e in log[-2:]] == [(1, "timeout"), (2, "timeout")]

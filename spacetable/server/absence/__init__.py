@@ -188,24 +188,38 @@ class Lapses:
         if m.status != "running" or seat in m.to_act() or not absent:
             raise ServiceError(409, "not_lapsed", "nobody's time is out: a win is claimed once the absent seat's "
                                "clock has run out")
-        target = absent[0]
 
-        async def op(mm: LiveMatch) -> int:
+        async def op(mm: LiveMatch) -> tuple[int, list[int]]:
             from ..service import Conflict
 
-            if mm.status != "running" or target not in mm.to_act():
+            done: list[int] = []
+            for target in absent:  # every seat whose time is out (3+ seats: several may be), each in turn
+                if mm.status != "running" or target not in mm.to_act():
+                    continue  # it acted meanwhile, or the match ended with an earlier one
+                action = resignation(mm.game, mm.state, target)
+                if action is None:
+                    continue
+                if not await service._act_locked(mm, target, mm.version, action, "timeout"):
+                    raise Conflict
+                done.append(target)
+            if not done:
                 raise ServiceError(409, "not_lapsed", "the absent seat acted meanwhile")
-            legal = [a for a in mm.game.legal_actions(mm.state, target) if a.get("type") == "resign"]
-            action = legal[0] if legal else timeout_action(mm.game, mm.state, target)
-            if action is None:
-                raise ServiceError(409, "not_lapsed", "the absent seat has no move to be played for it now")
-            if not await service._act_locked(mm, target, mm.version, action, "timeout"):
-                raise Conflict
-            log.info("win claimed", extra={"match": mm.id, "seat": seat, "absent": target})
-            return mm.version
+            log.info("win claimed", extra={"match": mm.id, "seat": seat, "absent": done})
+            return mm.version, done
 
-        version = await service.mutate(m.id, op)
-        return {"claimed": True, "absent": target, "version": version}
+        version, done = await service.mutate(m.id, op)
+        return {"claimed": True, "absent": done[0], "absent_seats": done, "version": version}
+
+
+def resignation(game: Any, state: Any, seat: int) -> dict[str, Any] | None:
+    """What a claim plays for an absent seat: its resignation (the core move, open at any time in most games even
+    where the legal list leaves it out), else the rules' timeout move (``None``: none now)."""
+    action = {"type": "resign"}
+    try:
+        game.apply(state, seat, action)  # pure: only asks whether the rules take it now
+    except Exception:  # refused (a game without resignation): the timeout move instead
+        return timeout_action(game, state, seat)
+    return action
 
 
 def year_start(t: float) -> float:
