@@ -62,6 +62,10 @@ class Catchup:
             m.draining = False
 
     async def _apply(self, m: LiveMatch, origin: str, notice: dict[str, Any]) -> None:
+        if notice.get("k") == "w":  # what a clock counts changed elsewhere (a vacation ended early): its owner
+            if m.owner == self.service.server_id and m.status == "running":  # sets the match's timer again
+                self.service.clocks.schedule(m)
+            return
         revision = int(notice["r"])
         if revision <= m.revision or m.evicted:
             return  # already known (it caught up from the database meanwhile)

@@ -232,6 +232,35 @@ def test_vacation_pauses_a_correspondence_clock(nim: None, sqlite_url: str, mail
         assert s["status"] == "finished" and s["outcome"]["winners"] == [1]
 
 
+def test_a_vacation_ended_early_resets_the_clock_of_the_process_running_the_match(
+        nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
+    """Ended early in a process that does not run the match's clock, a vacation is announced to the others
+    (``{"k": "w"}``), and the process that runs it sets the match's timer again at once (not at the latest end)."""
+    box, port = mailbox
+    with TestClient(make_app(sqlite_url, port)) as ann:
+        _bob, csrf_a, _csrf_b, mid, _ta, _tb = accounts_table(ann, box)
+        service = ann.app.state.service  # type: ignore[attr-defined]
+        start = ann.get(f"/api/matches/{mid}").json()["turn_started_at"]
+        service.clocks.now = lambda: start + 3600
+        assert ann.put("/api/account/vacation", json={"on": True}, headers={"X-CSRF-Token": csrf_a}).status_code == 200
+        m = live(ann, mid)
+        m.owner = "another-process"  # the match's clock runs elsewhere
+        published: list[tuple[str, dict[str, Any]]] = []
+        service.fanout.publish = lambda match_id, notice: published.append((match_id, notice))
+        scheduled: list[str] = []
+        schedule = service.clocks.schedule
+        service.clocks.schedule = lambda mm: (scheduled.append(mm.id), schedule(mm))
+        service.clocks.now = lambda: start + 7200
+        assert ann.put("/api/account/vacation", json={"on": False}, headers={"X-CSRF-Token": csrf_a}).status_code == 200
+        assert published == [(mid, {"k": "w"})] and scheduled == []  # told to the owner, not set here
+        # the owner gets the notice: its timer is set again; a process that does not run the clock ignores it
+        ann.portal.call(service.catchup._apply, m, "another-process", {"k": "w"})  # type: ignore[union-attr]
+        assert scheduled == []
+        m.owner = service.server_id
+        ann.portal.call(service.catchup._apply, m, "another-process", {"k": "w"})  # type: ignore[union-attr]
+        assert scheduled == [mid]
+
+
 def test_account_bound_in_the_join_transaction(nim: None, sqlite_url: str, mailbox: tuple[Mailbox, int]) -> None:  # noqa: F811
     """The watchers run as soon as the join that starts the match is committed: the joining account must already
     be bound to its seat then, or its first notification would be lost."""

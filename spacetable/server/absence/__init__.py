@@ -274,7 +274,8 @@ class Vacations:
         return await asyncio.to_thread(self.status, account_id, now)
 
     async def reschedule(self, account_id: str) -> None:
-        """The clocks of the account's matches this process runs are set again (a vacation ended early)."""
+        """The clocks of the account's matches are set again (a vacation ended early): here for the matches this
+        process runs, by a notice (``{"k": "w"}``, ``catchup.py``) for those another process runs."""
         def ids() -> list[str]:
             with self.service.engine.connect() as conn:
                 return [r[0] for r in conn.execute(text("SELECT match_id FROM account_seats WHERE account_id = :a"),
@@ -282,8 +283,11 @@ class Vacations:
 
         for match_id in await asyncio.to_thread(ids):
             m = self.service.matches.get(match_id)
-            if m is not None and m.owner == self.service.server_id and m.status == "running":
-                self.service.clocks.schedule(m)
+            if m is not None and m.owner == self.service.server_id:
+                if m.status == "running":
+                    self.service.clocks.schedule(m)
+            else:
+                self.service.fanout.publish(match_id, {"k": "w"})
 
     def intervals(self, account_id: str) -> list[tuple[float, float]]:
         with self.service.engine.connect() as conn:
