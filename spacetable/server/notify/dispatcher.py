@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import json
 import logging
 import secrets
 import time
@@ -87,9 +88,8 @@ class Known:
 
 
 def waiting_seats(conn: Connection, match_ids: Iterable[str]) -> set[tuple[str, int]]:
-    """The (match, seat) pairs of ``match_ids`` whose seat is still to act in a running match."""
-    import json
-
+    """The (match, seat) pairs of ``match_ids`` whose seat is still to act in a running match (a "your turn" not
+    yet answered)."""
     out: set[tuple[str, int]] = set()
     ids = sorted(set(match_ids))
     for k in range(0, len(ids), 500):
@@ -98,17 +98,6 @@ def waiting_seats(conn: Connection, match_ids: Iterable[str]) -> set[tuple[str, 
             if row.status == "running" and row.to_act:
                 out.update((str(row.id), int(s)) for s in json.loads(row.to_act))
     return out
-
-
-def match_waits(engine: Engine, match_id: str, seat: int) -> bool:
-    """Is ``seat`` still to act in the running match (a "your turn" not yet answered)?"""
-    with engine.connect() as conn:
-        row = conn.execute(text("SELECT status, to_act FROM matches WHERE id = :m"), {"m": match_id}).first()
-    if row is None or row.status != "running" or not row.to_act:
-        return False
-    import json
-
-    return seat in json.loads(row.to_act)
 
 
 class Notifier:
@@ -277,19 +266,15 @@ class Notifier:
         k.contacts = {a: self.directory(a) for a in accounts}
         return k
 
-    async def deliver(self, row: Delivery, known: Known | None = None) -> None:
-        """Send one claimed delivery and record the result (``known``: what the round read for its batch; without
-        it, read here)."""
+    async def deliver(self, row: Delivery, known: Known) -> None:
+        """Send one claimed delivery and record the result (``known``: what the round read for its batch)."""
         data = row.data
         try:
-            if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None:
-                waits = (str(data["match"]), int(data["seat"])) in known.waiting if known is not None else \
-                    await asyncio.to_thread(match_waits, self.engine, str(data["match"]), int(data["seat"]))
-                if not waits:
-                    await self._finish(row, "dropped", "already played")
-                    return
-            contact = known.contacts.get(row.account_id) if known is not None else \
-                await asyncio.to_thread(self.directory, row.account_id)
+            if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None \
+                    and (str(data["match"]), int(data["seat"])) not in known.waiting:
+                await self._finish(row, "dropped", "already played")
+                return
+            contact = known.contacts.get(row.account_id)
             if contact is None:
                 await self._finish(row, "dropped", "no such account")
                 return
@@ -327,9 +312,8 @@ class Notifier:
         else:
             self.stats.retried += 1
 
-    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact, known: Known | None = None) -> None:
-        info = known.subscriptions.get(row.target or "") if known is not None else \
-            await asyncio.to_thread(push.subscription, self.engine, row.target or "")
+    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact, known: Known) -> None:
+        info = known.subscriptions.get(row.target or "")
         if info is None:
             await self._finish(row, "dropped", "subscription removed")
             return
@@ -373,8 +357,13 @@ class Notifier:
         ids = [r.id for r in lines]
 
         def still_due() -> list[Delivery]:
-            return [r for r in lines if not (r.kind == "your_turn" and r.data.get("match") is not None
-                                             and not match_waits(self.engine, str(r.data["match"]), int(r.data["seat"])))]
+            turns = [r for r in lines if r.kind == "your_turn" and r.data.get("match") is not None]
+            if not turns:
+                return lines
+            with self.engine.connect() as conn:
+                waiting = waiting_seats(conn, (str(r.data["match"]) for r in turns))
+            return [r for r in lines if r.kind != "your_turn" or r.data.get("match") is None
+                    or (str(r.data["match"]), int(r.data["seat"])) in waiting]
 
         try:
             contact = await asyncio.to_thread(self.directory, account_id)

@@ -175,17 +175,8 @@ def unsubscribe(engine: Engine, account_id: str, endpoint: str) -> bool:
             PushSubscriptionRow.endpoint_hash == digest, PushSubscriptionRow.account_id == account_id)).rowcount)
 
 
-def subscription(engine: Engine, sub_id: str) -> dict[str, Any] | None:
-    with engine.connect() as conn:
-        row = conn.execute(select(PushSubscriptionRow.endpoint, PushSubscriptionRow.p256dh, PushSubscriptionRow.auth)
-                           .where(PushSubscriptionRow.id == sub_id)).first()
-    if row is None:
-        return None
-    return {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}}
-
-
 def subscriptions(conn: Connection, sub_ids: list[str]) -> dict[str, dict[str, Any] | None]:
-    """:func:`subscription` of each of ``sub_ids`` in one query (``None``: removed meanwhile)."""
+    """The endpoint and keys of each of ``sub_ids``, in one query (``None``: removed meanwhile)."""
     out: dict[str, dict[str, Any] | None] = dict.fromkeys(sub_ids)
     for k in range(0, len(sub_ids), 500):
         for row in conn.execute(select(PushSubscriptionRow.id, PushSubscriptionRow.endpoint, PushSubscriptionRow.p256dh,
