@@ -5,8 +5,9 @@ a rematch needs every player and swaps the seats, an invisible account never sho
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -252,11 +253,21 @@ def test_presence_shared_through_redis(redis_url: str) -> None:
     asyncio.run(_shared(redis_url))
 
 
-async def _shared(redis_url: str) -> None:
-    one, two = Presence(redis_url, ttl=30, prefix="test-presence:"), Presence(redis_url, ttl=30, prefix="test-presence:")
+@contextlib.asynccontextmanager
+async def two_processes(redis_url: str, ttl: float, prefix: str) -> AsyncIterator[tuple[Presence, Presence]]:
+    """Two processes' presence on one Redis, started and stopped."""
+    one, two = Presence(redis_url, ttl=ttl, prefix=prefix), Presence(redis_url, ttl=ttl, prefix=prefix)
     await one.start()
     await two.start()
     try:
+        yield one, two
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+async def _shared(redis_url: str) -> None:
+    async with two_processes(redis_url, 30, "test-presence:") as (one, two):
         one.hold("m:x", "1")
         await _until(lambda: two.members("m:x"), ["1"])
         await two.beat("lobby", "acc")
@@ -265,9 +276,6 @@ async def _shared(redis_url: str) -> None:
         await _until(lambda: two.members("m:x"), [])
         await two.leave("lobby", "acc")
         assert not await one.present("lobby", "acc")
-    finally:
-        await one.stop()
-        await two.stop()
 
 
 def test_presence_burst_of_seat_sockets_through_redis(redis_url: str) -> None:
@@ -277,10 +285,7 @@ def test_presence_burst_of_seat_sockets_through_redis(redis_url: str) -> None:
 
 
 async def _burst(redis_url: str) -> None:
-    one, two = Presence(redis_url, ttl=600, prefix="test-burst:"), Presence(redis_url, ttl=600, prefix="test-burst:")
-    await one.start()
-    await two.start()
-    try:
+    async with two_processes(redis_url, 600, "test-burst:") as (one, two):
         rooms = [f"m:{i}" for i in range(300)]
         for room in rooms:
             one.hold(room, "0")
@@ -291,9 +296,6 @@ async def _burst(redis_url: str) -> None:
         one.hold(rooms[0], "0")  # held again before the writer ran: the last change wins
         await _until(lambda: _all(two, rooms[:2]), [["0", "1"], ["1"]])
         await _until(lambda: _all(two, rooms), [["0", "1"]] + [["1"]] * (len(rooms) - 1))
-    finally:
-        await one.stop()
-        await two.stop()
 
 
 async def _all(p: Presence, rooms: list[str]) -> list[list[str]]:
