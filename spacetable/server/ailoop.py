@@ -15,25 +15,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from spacetable.core.rng import mix_seed
 from spacetable.core.serial import to_jsonable
 
 from .ai import AIRunner
+from .clocks import Act
 from .errors import ServiceError
+from .limits import Limits
 from .live import LiveMatch, Seat
-
-if TYPE_CHECKING:
-    from .service import MatchService
 
 log = logging.getLogger("spacetable.server")
 
 
 class AiSeats:
-    def __init__(self, service: MatchService, runner: AIRunner) -> None:
-        self.service = service
+    def __init__(self, matches: dict[str, LiveMatch], limits: Limits, server_id: str, runner: AIRunner, act: Act) -> None:
+        self.matches = matches  # the matches in memory (``registry.Registry.matches``)
+        self.limits = limits
+        self.server_id = server_id
         self.runner = runner
+        self.act = act
         #: moves computed (``/health`` and the tests of SRV-X3)
         self.moves = 0
         #: match id -> the client address that created it or made it computer-only (fair shares, SRV-AI5);
@@ -50,12 +51,12 @@ class AiSeats:
         ``ai_only_seconds`` (422), or ``ai_only_matches`` unfinished computer-only matches already (429)."""
         if not self.computer_only(seats):
             return
-        limits = self.service.limits
+        limits = self.limits
         if ai_seconds > limits.ai_only_seconds:
             raise ServiceError(422, "bad_config", f"a match with computer seats only thinks at most "
                                f"{limits.ai_only_seconds:g} s a move (ai_seconds); seat a person for more")
         address = client or "-"
-        mine = sum(1 for m in self.service.matches.values()
+        mine = sum(1 for m in self.matches.values()
                    if m.id != match_id and m.status != "finished" and not m.evicted
                    and self.addresses.get(m.id) == address and self.computer_only(m.seats))
         if mine >= limits.ai_only_matches:
@@ -66,9 +67,14 @@ class AiSeats:
     def remember(self, match_id: str, client: str | None) -> None:
         """Count ``match_id`` for ``client``'s address (bounded: entries of matches out of memory are dropped)."""
         self.addresses[match_id] = client or "-"
-        if len(self.addresses) > 2 * self.service.limits.max_live_matches + 100:
-            for mid in [mid for mid in self.addresses if mid not in self.service.matches]:
+        if len(self.addresses) > 2 * self.limits.max_live_matches + 100:
+            for mid in [mid for mid in self.addresses if mid not in self.matches]:
                 del self.addresses[mid]
+
+    def on_change(self, m: LiveMatch, owned: bool) -> None:
+        """After a change of ``m`` (``changes.Due``): its AI seats move if this process owns it."""
+        if owned:
+            self.start(m)
 
     def start(self, m: LiveMatch) -> None:
         """Run the AI loop of ``m`` if an AI seat is to act and no loop runs yet."""
@@ -77,7 +83,7 @@ class AiSeats:
             m.ai_task = asyncio.get_running_loop().create_task(self._loop(m))
 
     async def _loop(self, m: LiveMatch) -> None:
-        me = self.service.server_id
+        me = self.server_id
         while m.status == "running" and m.owner == me and not m.evicted:
             seats = [s for s in m.to_act() if m.seats[s].kind == "ai"]
             if not seats:
@@ -85,7 +91,7 @@ class AiSeats:
             seat, version, state = seats[0], m.version, m.state
             seed = mix_seed(m.seed, "ai", version, seat)
             person = any(s.kind == "human" for s in m.seats)
-            seconds = m.ai_seconds if person else min(m.ai_seconds, self.service.limits.ai_only_seconds)
+            seconds = m.ai_seconds if person else min(m.ai_seconds, self.limits.ai_only_seconds)
             try:
                 action = await self.runner.choose(m.game, state, seat, m.seats[seat].agent or "", seed, seconds,
                                                   match_id=m.id, address=self.addresses.get(m.id), person=person)
@@ -101,7 +107,7 @@ class AiSeats:
             if m.version != version:
                 continue
             try:
-                await self.service.act(m.id, seat, None, version, to_jsonable(action), source="ai")
+                await self.act(m.id, seat, None, version, to_jsonable(action), source="ai")
             except ServiceError as exc:
                 if exc.code == "stale_version":
                     continue

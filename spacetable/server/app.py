@@ -139,8 +139,8 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     notify_config = NotifyConfig(**{"public_url": account_service.settings.public_url or NotifyConfig.public_url,
                                     **(notify or {})})
     notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
-    service.lapses = Lapses(service)  # type: ignore[attr-defined]
-    service.vacations = Vacations(service)  # type: ignore[attr-defined]
+    service.lapses = Lapses(service)
+    service.vacations = Vacations(service)
     watcher = MatchWatcher(notifier)
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url)

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import render
 from .jsonio import dumps as _dumps
-from .live import Entry, LiveMatch, Subscriber
+from .live import Entry, LiveMatch, Subscriber, bound
 
 
 def entry_json(m: LiveMatch, index: int, e: Entry, viewer: int | None, lang: str | None = "en") -> dict[str, Any]:
@@ -56,14 +56,6 @@ def unsubscribe(m: LiveMatch, sub: Subscriber) -> None:
 def text_langs(m: LiveMatch) -> set[str]:
     """The languages the match's clients read texts in now."""
     return {sub.lang for sub in m.subscribers if sub.texts}
-
-
-def bound(m: LiveMatch, sub: Subscriber) -> bool:
-    """A seat's client still holds the seat's current token (SRV-A4); spectators always pass."""
-    if sub.seat is None:
-        return True
-    seat = m.seats[sub.seat]
-    return seat.kind == "human" and seat.token_hash is not None and sub.token_hash == seat.token_hash
 
 
 def kick(m: LiveMatch, sub: Subscriber) -> None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from spacetable.core.game import Action, Game
 from spacetable.core.serial import action_key
@@ -29,8 +30,19 @@ from spacetable.core.serial import action_key
 from .errors import ServiceError
 from .live import LiveMatch, Seat
 
-if TYPE_CHECKING:
-    from .service import MatchService
+#: plays an action for a seat as the server (the service's ``act``): ``act(match_id, seat, token, version, action,
+#: source=...)``
+Act = Callable[..., Awaitable[int]]
+
+
+class Vacations(Protocol):
+    async def paused(self, match_id: str, seat: int, since: float) -> float:
+        """Seconds of ``seat``'s turn since ``since`` that its account spent on vacation."""
+
+
+class Lapses(Protocol):
+    async def on_lapse(self, m: LiveMatch, seat: int) -> bool:
+        """Apply the match's lapse policy to ``seat`` whose time ran out; ``True`` if it handled the lapse."""
 
 log = logging.getLogger("spacetable.server")
 
@@ -165,8 +177,12 @@ def bank_deadline(m: LiveMatch, to_act: tuple[int, ...] | None = None) -> float 
 class Clocks:
     """The timers of the matches this process owns."""
 
-    def __init__(self, service: MatchService) -> None:
-        self.service = service
+    def __init__(self, act: Act) -> None:
+        self.act = act
+        #: accounts' vacations (``absence.Vacations``, issue 21) and the absent players' policies
+        #: (``absence.Lapses``); set by the app, none without accounts
+        self.vacations: Vacations | None = None
+        self.lapses: Lapses | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         #: the clocks' time (tests inject theirs)
         self.now = time.time
@@ -187,10 +203,17 @@ class Clocks:
         deadline = m.deadline()
         if deadline is None or m.clock_kind != "days" or m.turn_started_at is None:
             return deadline
-        vacations = getattr(self.service, "vacations", None)
+        vacations = self.vacations
         if vacations is None:
             return deadline
         return deadline + await vacations.paused(m.id, seat, m.turn_started_at)
+
+    def on_change(self, m: LiveMatch, owned: bool) -> None:
+        """After a change of ``m`` (``changes.Due``): its timer set if this process owns it, else stopped."""
+        if owned:
+            self.schedule(m)
+        else:
+            self.cancel(m)
 
     def schedule(self, m: LiveMatch) -> None:
         self.cancel(m)
@@ -223,7 +246,7 @@ class Clocks:
             if due is not None and due > self.now() + 0.001:
                 later.append(due)  # a vacation paused this seat's clock: not yet
                 continue
-            lapses = getattr(self.service, "lapses", None)  # absent players' policy (issue 21, server/absence)
+            lapses = self.lapses  # absent players' policy (issue 21, server/absence)
             if lapses is not None and await lapses.on_lapse(m, seat):
                 continue
             action = timeout_action(m.game, m.state, seat)
@@ -231,7 +254,7 @@ class Clocks:
                 continue
             log.info("clock ran out", extra={"match": m.id, "seat": seat})
             try:
-                await self.service.act(m.id, seat, None, m.version, action, source="timeout")
+                await self.act(m.id, seat, None, m.version, action, source="timeout")
             except ServiceError as exc:
                 log.warning("timeout action refused in match %s: %s", m.id, exc.message)
                 return

@@ -23,13 +23,10 @@ import secrets
 import socket
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import repo
+from .catchup import Catchup
 from .tasks import stop_tasks
-
-if TYPE_CHECKING:
-    from .service import MatchService
 
 log = logging.getLogger("spacetable.server")
 
@@ -59,8 +56,11 @@ def new_server_id() -> str:
 
 
 class Leases:
-    def __init__(self, service: MatchService, lease_seconds: float = 10.0) -> None:
-        self.service = service
+    def __init__(self, catchup: Catchup, lease_seconds: float = 10.0) -> None:
+        self.catchup = catchup
+        self.storage = catchup.storage
+        self.server_id = catchup.changes.server_id
+        self.matches = catchup.registry.matches
         self.lease = lease_seconds
         self.host = host_key()
         self.pid = os.getpid()
@@ -85,7 +85,7 @@ class Leases:
             await stop_tasks([self._task], "lease tasks")
             self._task = None
         with contextlib.suppress(Exception):  # a clean stop frees this process's matches at once
-            await self.service.storage.write(lambda tx: repo.drop_servers(tx, [self.service.server_id]))
+            await self.storage.write(lambda tx: repo.drop_servers(tx, [self.server_id]))
 
     async def _run(self) -> None:
         beats = 0
@@ -97,51 +97,50 @@ class Leases:
                 beats += 1
                 if beats % 1000 == 0:  # now and then: heartbeats of processes gone for an hour or more
                     before = time.time() - max(3600.0, 10 * self.lease)
-                    await self.service.storage.write(lambda tx, t=before: repo.drop_silent_servers(tx, t))
+                    await self.storage.write(lambda tx, t=before: repo.drop_silent_servers(tx, t))
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be away for a while; try again at the next interval
                 log.warning("heartbeat or scan failed", exc_info=True)
 
     async def beat(self) -> None:
-        me = self.service.server_id
-        await self.service.storage.write(lambda tx: repo.heartbeat(tx, me, self.host, self.pid, self.started_at, time.time()))
+        me = self.server_id
+        await self.storage.write(lambda tx: repo.heartbeat(tx, me, self.host, self.pid, self.started_at, time.time()))
 
     async def forget_dead_neighbours(self) -> None:
         """Delete the heartbeats of processes of this host that no longer exist."""
-        rows = await self.service.storage.read(repo.servers)
+        rows = await self.storage.read(repo.servers)
         dead = [r["id"] for r in rows if r["host"] == self.host and r["pid"] != self.pid and not pid_alive(r["pid"])]
         if dead:
             log.info("forgetting %d stopped server processes of this host", len(dead))
-            await self.service.storage.write(lambda tx: repo.drop_servers(tx, dead))
+            await self.storage.write(lambda tx: repo.drop_servers(tx, dead))
 
     async def alive(self) -> list[str]:
         since = time.time() - self.lease
-        return [r["id"] for r in await self.service.storage.read(repo.servers) if r["seen_at"] >= since]
+        return [r["id"] for r in await self.storage.read(repo.servers) if r["seen_at"] >= since]
 
     async def scan(self, limit: int = 200) -> int:
         """Take over the due matches of gone processes, and load this process's own due matches that are out of
         memory; returns how many were loaded."""
-        service = self.service
-        me = service.server_id
+        me = self.server_id
         others = [s for s in await self.alive() if s != me]
         gone = self._others - set(others)
         self._others = set(others)
         if gone:  # a process stopped: what it committed last may not have been announced (SRV-X2)
-            await service.resync()
+            await self.catchup.resync()
         horizon = time.time() + 2 * self.interval
-        rows = await service.storage.read(lambda tx: repo.orphans(tx, horizon, others, limit))
+        rows = await self.storage.read(lambda tx: repo.orphans(tx, horizon, others, limit))
         loaded = 0
         for row in rows:
             match_id = row["id"]
             if row["owner"] != me:
-                claimed = await service.storage.write(lambda tx, r=row: repo.claim(tx, r["id"], r["revision"], r["owner"], me))
+                claimed = await self.storage.write(lambda tx, r=row: repo.claim(tx, r["id"], r["revision"], r["owner"], me))
                 if not claimed:
                     continue
                 self.taken_over += 1
                 log.info("took over a match", extra={"match": match_id, "from": row["owner"]})
-            elif match_id in service.matches:
+            elif match_id in self.matches:
                 continue
-            if await service.adopt(match_id):
+            if await self.catchup.adopt(match_id):
                 loaded += 1
         return loaded

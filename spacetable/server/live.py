@@ -356,3 +356,11 @@ class LiveMatch:
             "seed": self.seed if self.open_seed or self.status == "finished" else None,
             "broken": None,
         }
+
+
+def bound(m: LiveMatch, sub: Subscriber) -> bool:
+    """A seat's client still holds the seat's current token (SRV-A4); spectators always pass."""
+    if sub.seat is None:
+        return True
+    seat = m.seats[sub.seat]
+    return seat.kind == "human" and seat.token_hash is not None and sub.token_hash == seat.token_hash

@@ -11,31 +11,36 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spacetable.core.errors import ConfigError
 from spacetable.games import UnknownGame, get_game
 
 from . import repo
 from .ai import agent_registry
+from .ailoop import AiSeats
+from .changes import Changes, seat_fields
 from .clocks import time_control
 from .db import dumps
 from .errors import ServiceError
+from .limits import Limits
 from .live import LiveMatch, Seat, hash_token, public_config
-
-if TYPE_CHECKING:
-    from .service import MatchService
+from .registry import Registry
 
 log = logging.getLogger("spacetable.server")
 
 
-def seat_fields(s: Seat) -> dict[str, Any]:
-    return {"kind": s.kind, "name": s.name, "token_hash": s.token_hash, "agent": s.agent}
-
-
 class Lobby:
-    def __init__(self, service: MatchService) -> None:
-        self.service = service
+    """Creation of matches (into the registry, through the storage) and the lobby's pages."""
+
+    def __init__(self, registry: Registry, changes: Changes, limits: Limits, ai_seats: AiSeats) -> None:
+        self.registry = registry
+        self.changes = changes
+        self.storage = changes.storage
+        self.limits = limits
+        self.ai_seats = ai_seats
+        #: the absent players' policies (``absence.Lapses``, issue 21); set by the app, none without accounts
+        self.lapses: Any = None
 
     async def create(
         self,
@@ -63,9 +68,9 @@ class Lobby:
         except UnknownGame:
             raise ServiceError(404, "unknown_game", f"unknown game {game_id!r}") from None
         size = len(dumps(config or {}).encode("utf-8", "surrogatepass"))
-        if size > self.service.limits.max_config:
+        if size > self.limits.max_config:
             raise ServiceError(413, "too_large",
-                               f"the config is {size} bytes; at most {self.service.limits.max_config} are accepted")
+                               f"the config is {size} bytes; at most {self.limits.max_config} are accepted")
         try:
             cfg = game.normalize_config(config)
         except ConfigError as exc:
@@ -75,7 +80,7 @@ class Lobby:
         if turn_seconds is not None and not 1 <= turn_seconds <= 30 * 86400:
             raise ServiceError(422, "bad_config", "turn_seconds must be in 1..2592000 (30 days)")
         clock_kind, turn_seconds, increment = time_control(clock, turn_seconds)
-        lapses = getattr(self.service, "lapses", None)  # the absent players' policies (server/absence)
+        lapses = self.lapses  # the absent players' policies (server/absence)
         policy = lapses.check(game, lapse, lapse_agent, turn_seconds) if lapse is not None and lapses else None
         if seed is not None and not open_seed:
             raise ServiceError(422, "bad_config", "a chosen seed needs \"open_seed\": true: every seat then sees it "
@@ -101,7 +106,7 @@ class Lobby:
                 raise ServiceError(422, "bad_config", f"join_seat {join_seat} is an AI seat")
             token = secrets.token_urlsafe(18)
             seats[join_seat] = Seat("human", (player_name or f"Player {join_seat + 1}")[:100], hash_token(token), None)
-        self.service.ai_seats.check_ai_only(seats, ai_seconds, client)
+        self.ai_seats.check_ai_only(seats, ai_seconds, client)
         try:
             state = game.initial_state(cfg, seed)
         except ConfigError as exc:
@@ -110,33 +115,33 @@ class Lobby:
         m = LiveMatch(
             id=secrets.token_hex(8), game=game, name=name[:200], config=cfg, seed=seed, status="open", ai_seconds=ai_seconds,
             turn_seconds=turn_seconds, turn_started_at=None, created_at=t, updated_at=t, seats=seats, state=state,
-            open_seed=open_seed, owner=self.service.server_id, clock_kind=clock_kind, clock_increment=increment,
+            open_seed=open_seed, owner=self.changes.server_id, clock_kind=clock_kind, clock_increment=increment,
         )
         self.maybe_start(m)
         row = {
             "id": m.id, "game": game.id, "name": m.name, "config": dumps(m.config), "seed": m.seed, "version": 0,
             "ai_seconds": m.ai_seconds, "turn_seconds": m.turn_seconds, "created_at": m.created_at,
-            "open_seed": m.open_seed, "broken": None, "revision": 0, "epoch": 0, **self.service.match_fields(m),
+            "open_seed": m.open_seed, "broken": None, "revision": 0, "epoch": 0, **self.changes.match_fields(m),
             "clock_kind": clock_kind, "clock_increment": increment if clock_kind == "increment" else None,
         }
         seat_rows = [{"match_id": m.id, "seat": i, **seat_fields(s)} for i, s in enumerate(m.seats)]
-        await self.service.fanout.watch(m.id)
+        await self.changes.fanout.watch(m.id)
         try:
             async def job(tx: Any) -> None:
                 await repo.insert_match(tx, row, seat_rows)
                 if policy is not None:  # the lapse policy chosen at creation, in the same transaction
                     await lapses.insert(tx, m.id, *policy)
 
-            await self.service.storage.write(job)
+            await self.storage.write(job)
         except Exception as exc:
-            self.service.fanout.unwatch(m.id)
+            self.changes.fanout.unwatch(m.id)
             log.exception("storing a new match failed")
             raise ServiceError(503, "storage_error", "the match could not be stored; nothing was created") from exc
-        self.service.matches[m.id] = m
-        self.service.ai_seats.remember(m.id, client)
-        self.service.registry.evict_over_cap()
+        self.registry.matches[m.id] = m
+        self.ai_seats.remember(m.id, client)
+        self.registry.evict_over_cap()
         log.info("match created", extra={"match": m.id, "game": game.id})
-        self.service.after_change(m)
+        self.changes.after_change(m)
         return m, token
 
     @staticmethod
@@ -153,11 +158,11 @@ class Lobby:
     async def summary(self, match_id: str) -> dict[str, Any]:
         """A match's summary; a broken match's comes from its stored row, with the reason (SRV-P4)."""
         try:
-            return (await self.service.get(match_id)).summary()
+            return (await self.registry.get(match_id)).summary()
         except ServiceError as exc:
             if exc.code != "broken":
                 raise
-        found = (await self.service.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
+        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         return self.row_summary(*found)
@@ -188,15 +193,15 @@ class Lobby:
             "undo_request": json.loads(row["undo_request"]) if row["undo_request"] else None,
             "created_at": row["created_at"], "updated_at": row["updated_at"], "open_seed": bool(row["open_seed"]),
             "seed": row["seed"] if row["open_seed"] or status == "finished" else None,
-            "broken": self.service.broken.get(row["id"], row["broken"]),
+            "broken": self.registry.broken.get(row["id"], row["broken"]),
         }
 
     async def full_config(self, match_id: str) -> dict[str, Any]:
         """The whole stored config (player content included) of a match, loaded or not."""
-        m = self.service.matches.get(match_id)
+        m = self.registry.matches.get(match_id)
         if m is not None:
             return m.config
-        found = (await self.service.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
+        found = (await self.storage.read(lambda tx: repo.match_rows(tx, [match_id]))).get(match_id)
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         config: dict[str, Any] = json.loads(found[0]["config"])
@@ -206,9 +211,9 @@ class Lobby:
                     limit: int = 50) -> tuple[list[dict[str, Any]], bool]:
         """One page of the lobby from the database (loaded or not), most recent first; and whether more follow. A
         match in memory and up to date is summarised from memory; the page is the same from every process."""
-        page, more = await self.service.storage.read(lambda tx: repo.lobby_page(tx, status, game, offset, limit))
+        page, more = await self.storage.read(lambda tx: repo.lobby_page(tx, status, game, offset, limit))
         out = []
         for row, seats in page:
-            m = self.service.matches.get(row["id"])
+            m = self.registry.matches.get(row["id"])
             out.append(m.summary() if m is not None and m.revision == row["revision"] else self.row_summary(row, seats))
         return out, more

@@ -9,18 +9,19 @@ import asyncio
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from spacetable.core.errors import ConfigError, RuleError, SpacetableError
 from spacetable.core.match import replay_states
 from spacetable.games import UnknownGame, get_game
 
 from . import repo
+from .changes import Changes
+from .clocks import Clocks
 from .errors import ServiceError
+from .limits import Limits
 from .live import LiveMatch, Seat, make_entry
-
-if TYPE_CHECKING:
-    from .service import MatchService
 
 log = logging.getLogger("spacetable.server")
 #: Seconds between two passes of the eviction sweep (SRV-M1).
@@ -39,8 +40,14 @@ def _reason(exc: BaseException) -> str:
 class Registry:
     """``matches``: the live matches by id; ``broken``: the ones that cannot be loaded, with the reason."""
 
-    def __init__(self, service: MatchService) -> None:
-        self.service = service
+    def __init__(self, changes: Changes, limits: Limits) -> None:
+        self.changes = changes
+        self.storage = changes.storage
+        self.fanout = changes.fanout
+        self.limits = limits
+        #: a notice that came while its match was loading, given on once the match is loaded (the catch-up
+        #: registers its ``notice`` here)
+        self.on_early_notice: Callable[[str, str, dict[str, Any]], None] = lambda match_id, origin, notice: None
         self.matches: dict[str, LiveMatch] = {}
         self.broken: dict[str, str] = {}
         self.loading: dict[str, asyncio.Future[LiveMatch]] = {}
@@ -74,19 +81,19 @@ class Registry:
         except BaseException as exc:
             fut.set_exception(exc)
             fut.exception()  # retrieved: nobody else may be waiting
-            self.service.fanout.unwatch(match_id)
+            self.fanout.unwatch(match_id)
             raise
         finally:
             self.loading.pop(match_id, None)
             early = self.early.pop(match_id, [])
         fut.set_result(m)
         for origin, notice in early:
-            self.service.catchup.notice(match_id, origin, notice)
+            self.on_early_notice(match_id, origin, notice)
         return m
 
     async def _load_now(self, match_id: str) -> LiveMatch:
-        await self.service.fanout.watch(match_id)  # before reading: no change committed after the read goes unheard
-        found = await self.service.storage.read(lambda tx: repo.load(tx, match_id))
+        await self.fanout.watch(match_id)  # before reading: no change committed after the read goes unheard
+        found = await self.storage.read(lambda tx: repo.load(tx, match_id))
         if found is None:
             raise ServiceError(404, "not_found", "no such match")
         row, seat_rows, action_rows = found
@@ -97,15 +104,14 @@ class Registry:
             log.error("match %s cannot be loaded: %s", match_id, reason, exc_info=not isinstance(exc, SpacetableError))
             self.broken[match_id] = reason
             if row["broken"] != reason:
-                await self.service.storage.write(lambda tx: repo.mark_broken(tx, match_id, reason))
+                await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, reason))
             raise ServiceError(409, "broken", f"this match cannot be loaded: {reason}") from None
         if row["broken"] is not None:
-            await self.service.storage.write(lambda tx: repo.mark_broken(tx, match_id, None))
+            await self.storage.write(lambda tx: repo.mark_broken(tx, match_id, None))
         self.broken.pop(match_id, None)
         self.matches[match_id] = m
         self.evict_over_cap()
-        if self.service.started:
-            self.service.after_change(m)
+        self.changes.after_change(m)  # what is due in it runs (once the service has started)
         return m
 
     def replay(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> LiveMatch:
@@ -147,7 +153,7 @@ class Registry:
     async def run(self) -> None:
         """The eviction sweep, every ``SWEEP_INTERVAL`` seconds (or half of ``--evict-finished``)."""
         while True:
-            await asyncio.sleep(min(SWEEP_INTERVAL, self.service.limits.evict_finished / 2 or SWEEP_INTERVAL))
+            await asyncio.sleep(min(SWEEP_INTERVAL, self.limits.evict_finished / 2 or SWEEP_INTERVAL))
             try:
                 self.sweep()
             except Exception:  # the sweep must never stop
@@ -164,14 +170,14 @@ class Registry:
         gone = 0
         for m in list(self.matches.values()):
             idle = now - m.last_used
-            limit = self.service.limits.evict_finished if m.status == "finished" else self.service.limits.evict_idle
+            limit = self.limits.evict_finished if m.status == "finished" else self.limits.evict_idle
             if idle >= limit and self.evictable(m):
                 self.evict(m)
                 gone += 1
         return gone
 
     def evict_over_cap(self) -> None:
-        over = len(self.matches) - self.service.limits.max_live_matches
+        over = len(self.matches) - self.limits.max_live_matches
         if over <= 0:
             return
         for m in sorted(self.matches.values(), key=lambda x: x.last_used):
@@ -185,6 +191,6 @@ class Registry:
         """Out of memory. A clock that runs out meanwhile is found by the lease scan (SRV-X3), which loads it."""
         m.evicted = True
         self.matches.pop(m.id, None)
-        self.service.clocks.cancel(m)
-        if self.service.started:
-            self.service.fanout.unwatch(m.id)
+        Clocks.cancel(m)
+        if self.changes.started:
+            self.fanout.unwatch(m.id)

@@ -3,10 +3,12 @@
 The service owns the matches this process holds in memory; every change of a match happens under the match's
 lock, is stored first (``storage.py``, a compare-and-set on the match's revision) and only then shown to the
 clients (``clients.py``) and announced to the other processes (``fanout.py``). Its parts have their own
-modules, each holding a reference to the service: the matches in memory (``registry.py``), creation and the
-lobby (``lobby.py``), changes from other processes (``catchup.py``), undo (``undo.py``), clocks
-(``clocks.py``), AI seats (``ailoop.py``), leases of AI seats and clocks across processes (``leases.py``);
-legal actions in messages are in ``legal.py``, queries in ``repo.py``.
+modules, and none of them knows the service: storing and showing a change (``changes.py``), the matches in
+memory (``registry.py``), changes from other processes (``catchup.py``), creation and the lobby (``lobby.py``),
+undo (``undo.py``), clocks (``clocks.py``), AI seats (``ailoop.py``), leases of AI seats and clocks across
+processes (``leases.py``), seats' tokens (``seats.py``); each gets the parts below it that it uses, and the two
+that play actions by themselves (a clock's timeout, an AI seat's move) get :meth:`MatchService.act` as a function.
+Legal actions in messages are in ``legal.py``, queries in ``repo.py``.
 
 Rule ids used in errors and docs (see ``docs/server.md``):
 
@@ -34,7 +36,6 @@ Rule ids used in errors and docs (see ``docs/server.md``):
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -45,19 +46,19 @@ from spacetable.core.errors import RuleError, SpacetableError
 from spacetable.core.game import Action, Game
 from spacetable.core.match import LogEntry, Match
 
-from . import clients, meter, render, repo
+from . import clients, meter, render, seats
 from .ai import AIRunner, agent_registry
 from .ailoop import AiSeats
 from .catchup import Catchup
-from .clocks import Clocks, wake_at, wake_time
+from .changes import Changes, Conflict, Watcher
+from .clocks import Clocks, wake_at
 from .db import dumps
 from .errors import ServiceError
 from .fanout import Fanout
 from .leases import Leases, new_server_id
-from .legal import prepare_legal
 from .limits import Limits
-from .live import Entry, LiveMatch, Seat, Subscriber, hash_token, make_entry
-from .lobby import Lobby, seat_fields
+from .live import Entry, LiveMatch, Seat, Subscriber, hash_token
+from .lobby import Lobby
 from .meter import METER, clock
 from .registry import Registry
 from .storage import Append, Storage, Tx
@@ -68,11 +69,8 @@ T = TypeVar("T")
 
 #: Engine exceptions on malformed input that are reported as CORE-ACTION, not as a server error.
 MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
-#: How often a change is tried again after other processes changed the match first (SRV-X1).
+#: How often an action is tried again after other processes changed the match first (SRV-X1).
 ATTEMPTS = 5
-#: A wrong token makes the stored match be read (was the seat taken through another process a moment ago?) at
-#: most once per this many seconds per match and revision (SRV-A3, SRV-X1).
-TOKEN_RECHECK = 1.0
 
 
 def check_turn(game: Game[Any], state: Any, seat: int, action: Action) -> None:
@@ -86,10 +84,6 @@ def check_turn(game: Game[Any], state: Any, seat: int, action: Action) -> None:
     game.check_turn(state, seat)
 
 
-class Conflict(Exception):
-    """Another process changed the match first (SRV-X1); the change was not stored."""
-
-
 class MatchService:
     """Owns the live matches of this process; all mutation happens on the event loop under a per-match lock,
     each change stored (one transaction, compare-and-set) before it is shown and announced."""
@@ -101,26 +95,54 @@ class MatchService:
         self.server_id = server_id or new_server_id()
         self.fanout = fanout or Fanout(self.server_id)
         self.fanout.server_id = self.server_id
-        self.registry = Registry(self)
-        self.catchup = Catchup(self)
-        self.lobby = Lobby(self)
+        # the parts, each given the parts below it that it uses (none of them knows the service)
+        self.changes = Changes(self.storage, self.fanout, self.server_id)
+        self.registry = Registry(self.changes, self.limits)
+        self.catchup = Catchup(self.registry, self.changes, self.spawn)
         self.fanout.on_notice = self.catchup.notice
         self.fanout.on_resync = self.catchup.resync_soon
         #: the matches in memory, and the ones that cannot be loaded (SRV-P4): id -> reason
         self.matches = self.registry.matches
         self.broken = self.registry.broken
-        self.clocks = Clocks(self)
-        self.ai_seats = AiSeats(self, AIRunner(ai_workers, self.limits.ai_only_workers))
-        self.undo = Undo(self)
-        self.leases = Leases(self, lease_seconds)
+        self.clocks = Clocks(self.act)
+        self.ai_seats = AiSeats(self.matches, self.limits, self.server_id,
+                                AIRunner(ai_workers, self.limits.ai_only_workers), self.act)
+        self.changes.due += [self.clocks, self.ai_seats]  # what runs in the matches this process owns (SRV-X3)
+        self.lobby = Lobby(self.registry, self.changes, self.limits, self.ai_seats)
+        self.undo = Undo(self.changes, self.catchup)
+        self.leases = Leases(self.catchup, lease_seconds)
         self.sockets = 0
         #: called after this process committed a change of a match: ``watcher(m, seat, action)`` (notifications,
         #: issue 21: ``notify.events.MatchWatcher``); a watcher must not block
-        self.watchers: list[Callable[[LiveMatch, int | None, Action | None], None]] = []
-        #: changes that found the match changed by another process first and were checked again (SRV-X1)
-        self.conflicts = 0
+        self.watchers: list[Watcher] = self.changes.watchers
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.started = False
+
+    @property
+    def started(self) -> bool:
+        return self.changes.started
+
+    @property
+    def conflicts(self) -> int:
+        """Changes that found the match changed by another process first and were checked again (SRV-X1)."""
+        return self.catchup.conflicts
+
+    @property
+    def lapses(self) -> Any:
+        """The absent players' policies (``absence.Lapses``, issue 21), used by creation and the clocks."""
+        return self.clocks.lapses
+
+    @lapses.setter
+    def lapses(self, lapses: Any) -> None:
+        self.clocks.lapses = self.lobby.lapses = lapses
+
+    @property
+    def vacations(self) -> Any:
+        """Accounts' vacations (``absence.Vacations``, issue 21), which pause correspondence clocks."""
+        return self.clocks.vacations
+
+    @vacations.setter
+    def vacations(self, vacations: Any) -> None:
+        self.clocks.vacations = vacations
 
     @property
     def engine(self) -> Any:
@@ -133,7 +155,7 @@ class MatchService:
         processes (this one's previous run included) where an AI or a clock must act."""
         await self.storage.start()
         await self.fanout.start()
-        self.started = True
+        self.changes.started = True
         await self.leases.start()
         self.spawn(self.registry.run())
         self.spawn(self.catchup.run())
@@ -151,7 +173,7 @@ class MatchService:
         await self.leases.stop()
         await self.fanout.stop()
         await self.storage.stop()
-        self.started = False
+        self.changes.started = False
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
@@ -181,63 +203,33 @@ class MatchService:
     async def summary(self, match_id: str) -> dict[str, Any]:
         return await self.lobby.summary(match_id)
 
-    def announce_change(self, m: LiveMatch, reason: str) -> None:
-        """Tell the other processes that ``m`` changed (not an action): they read it again (SRV-X2)."""
-        self.fanout.publish(m.id, {"k": "c", "r": m.revision, "e": m.epoch, "why": reason})
-
     def after_change(self, m: LiveMatch) -> None:
         """Run what is due in ``m`` if this process owns it (SRV-X3): its clock and its AI seats."""
-        if not self.started or m.evicted:
-            return
-        if m.owner != self.server_id:
-            self.clocks.cancel(m)
-            return
-        self.clocks.schedule(m)
-        self.ai_seats.start(m)
+        self.changes.after_change(m)
 
     # ------------------------------------------------------------------- lookups
 
-    def check_token(self, m: LiveMatch, seat: int, token: str | None) -> str:
-        """SRV-A3: only the holder of a seat's token acts for it; returns the token's hash."""
-        if not 0 <= seat < len(m.seats):
-            raise ServiceError(404, "no_such_seat", f"match {m.id} has seats 0..{len(m.seats) - 1}")
-        s = m.seats[seat]
-        digest = hash_token(token) if isinstance(token, str) and token else ""
-        if s.kind != "human" or not digest or s.token_hash is None or not secrets.compare_digest(s.token_hash, digest):
-            raise ServiceError(403, "bad_token", f"wrong or missing token for seat {seat} (SRV-A3)")
-        return digest
+    @staticmethod
+    def check_token(m: LiveMatch, seat: int, token: str | None) -> str:
+        """SRV-A3: only the holder of a seat's token acts for it; returns the token's hash (``seats.check_token``)."""
+        return seats.check_token(m, seat, token)
+
+    @staticmethod
+    def check_seat(m: LiveMatch, seat: int, token: str | None, sub: Subscriber | None) -> None:
+        """SRV-A3, SRV-A4 for a request (``seats.check_seat``)."""
+        seats.check_seat(m, seat, token, sub)
 
     async def authorize(self, m: LiveMatch, seat: int, token: str | None) -> str:
         """:meth:`check_token`, after catching up with the stored match if this copy missed a change (a seat taken
         through another process a moment ago, SRV-X1); returns the token's hash."""
         try:
-            return self.check_token(m, seat, token)
+            return seats.check_token(m, seat, token)
         except ServiceError as exc:
-            if not await self.behind(m, exc):
+            if not await self.catchup.refused_behind(m, exc):
                 raise
         async with m.lock:
             await self.sync(m)
-        return self.check_token(m, seat, token)
-
-    async def behind(self, m: LiveMatch, refusal: ServiceError) -> bool:
-        """Whether ``refusal`` may come from this copy of ``m`` having missed a change of another process (SRV-X1):
-        the stored revision is read (``catchup.behind``). For a wrong token (SRV-A3) it is read at most once per
-        :data:`TOKEN_RECHECK` seconds and revision of the match: failed token checks cost no database query each."""
-        if refusal.code == "bad_token":
-            now = time.monotonic()
-            if m.token_recheck == (m.revision, m.epoch) and now - m.token_recheck_at < TOKEN_RECHECK:
-                return False
-            m.token_recheck, m.token_recheck_at = (m.revision, m.epoch), now
-        return await self.catchup.behind(m)
-
-    def check_seat(self, m: LiveMatch, seat: int, token: str | None, sub: Subscriber | None) -> None:
-        """SRV-A3 for a request: a socket's seat was checked when it connected and still holds it (its token's hash
-        is compared, not computed again); a REST request shows the token."""
-        if sub is None:
-            self.check_token(m, seat, token)
-        elif sub.seat != seat or not clients.bound(m, sub):
-            raise ServiceError(403, "bad_token", f"this connection no longer holds seat {seat} (SRV-A4)")
-
+        return seats.check_token(m, seat, token)
 
     # ----------------------------------------------------------------- messages
     def snapshot(self, m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str | None = "en") -> dict[str, Any]:
@@ -257,95 +249,23 @@ class MatchService:
     # -------------------------------------------------------------- storing changes
     @staticmethod
     def memo(m: LiveMatch) -> Callable[[], None]:
-        """Remember the mutable lobby fields of a match, to restore them if storing fails."""
-        seats, status, started, outcome, updated = list(m.seats), m.status, m.turn_started_at, m.outcome, m.updated_at
-        undo = json.loads(json.dumps(m.undo_request))
-
-        def restore() -> None:
-            m.changed()
-            m.seats[:] = seats
-            m.status, m.turn_started_at, m.outcome, m.updated_at, m.undo_request = status, started, outcome, updated, undo
-
-        return restore
-
-    def match_fields(self, m: LiveMatch, state: Any = None) -> dict[str, Any]:
-        """The match row's fields for the in-memory ``m`` (with ``state`` instead of its own, if given)."""
-        if m.status != "running":
-            to_act: tuple[int, ...] = ()
-        else:
-            to_act = m.to_act() if state is None else tuple(m.game.to_act(state))
-        return {
-            "status": m.status, "turn_started_at": m.turn_started_at, "updated_at": m.updated_at,
-            "outcome": dumps(m.outcome) if m.outcome is not None else None,
-            "undo_request": dumps(m.undo_request) if m.undo_request is not None else None,
-            "to_act": dumps(list(to_act)), "wake_at": wake_time(m, to_act), "owner": self.server_id,
-            "started_at": m.started_at,
-        }
-
-    async def store(self, m: LiveMatch, restore: Callable[[], None], job: Callable[[Tx], Awaitable[bool]]) -> None:
-        """Store a change (a compare-and-set job); on a conflict (SRV-X1) or a failure undo the in-memory change:
-        :class:`Conflict`, or a 503 for the client (nothing changed)."""
-        try:
-            ok = await self.storage.write(job)
-        except Exception as exc:
-            restore()
-            log.exception("storing a change of match %s failed", m.id)
-            raise ServiceError(503, "storage_error", "the change could not be stored; nothing changed, try again") from exc
-        if not ok:
-            restore()
-            raise Conflict
+        """Remember the mutable lobby fields of a match, to restore them if storing fails (``changes.Changes.memo``)."""
+        return Changes.memo(m)
 
     async def store_change(self, m: LiveMatch, restore: Callable[[], None], reason: str,
                            seat: int | None = None, also: Callable[[Tx], Awaitable[None]] | None = None) -> None:
-        """Store the lobby fields of ``m`` (and one seat), then show the change to the clients and the other
-        processes. ``also``: more statements stored in the same transaction (an account's binding to the seat), so
-        the watchers, called once it is committed, see them."""
-        fields = self.match_fields(m)
-        seat_row = (seat, seat_fields(m.seats[seat])) if seat is not None else None
-
-        async def job(tx: Tx) -> bool:
-            ok = await repo.change(tx, m.id, m.revision, fields, seat_row)
-            if ok and also is not None:
-                await also(tx)
-            return ok
-
-        await self.store(m, restore, job)
-        m.revision += 1
-        m.owner = self.server_id
-        clients.broadcast_snapshots(m, reason)
-        self.announce_change(m, reason)
-        self.after_change(m)
-        self.watch(m, seat, None)
+        """Store the lobby fields of ``m`` (and one seat), then show and announce the change
+        (``changes.Changes.store_change``)."""
+        await self.changes.store_change(m, restore, reason, seat, also)
 
     def watch(self, m: LiveMatch, seat: int | None, action: Action | None) -> None:
         """Tell the watchers about a change this process committed (errors logged, never raised)."""
-        for w in self.watchers:
-            try:
-                w(m, seat, action)
-            except Exception:
-                log.exception("a match watcher failed")
+        self.changes.watch(m, seat, action)
 
     async def mutate(self, match_id: str, op: Callable[[LiveMatch], Awaitable[T]]) -> T:
-        """Run ``op`` on the match under its lock; when another process changed the match first (:class:`Conflict`),
-        catch up and run it again on the new state (SRV-X1). A refusal is checked against the stored match first:
-        a copy that missed a change (its notice still on the way) never refuses what the match allows."""
-        m = await self.get(match_id)
-        for _ in range(ATTEMPTS):
-            async with m.lock:
-                if m.evicted:  # left memory while this request waited: work on the reloaded match
-                    m = await self.get(match_id)
-                    continue
-                try:
-                    return await op(m)
-                except Conflict:
-                    self.conflicts += 1
-                    await self.sync(m)
-                except ServiceError as exc:
-                    if exc.status >= 500 or not await self.behind(m, exc):
-                        raise
-                    await self.sync(m)
-        raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
-
+        """Run ``op`` on the match under its lock, again on the newest state when another process changed it first
+        (SRV-X1, ``catchup.Catchup.mutate``)."""
+        return await self.catchup.mutate(match_id, op)
 
     # ---------------------------------------------------------------------- seats
     @staticmethod
@@ -366,7 +286,7 @@ class MatchService:
         async def op(m: LiveMatch) -> str:
             self._free_seat(m, seat)
             token_ = token or secrets.token_urlsafe(18)
-            restore = self.memo(m)
+            restore = Changes.memo(m)
             m.seats[seat] = Seat("human", (name or f"Player {seat + 1}")[:100], hash_token(token_), None)
             self.lobby.maybe_start(m)
             m.updated_at = time.time()
@@ -380,8 +300,8 @@ class MatchService:
         with a message, so that whoever takes the seat next is not seen through an old connection."""
 
         async def op(m: LiveMatch) -> None:
-            self.check_token(m, seat, token)
-            restore = self.memo(m)
+            seats.check_token(m, seat, token)
+            restore = Changes.memo(m)
             m.seats[seat] = Seat()
             m.updated_at = time.time()
             await self.store_change(m, restore, "update", seat)
@@ -397,13 +317,13 @@ class MatchService:
             if any(s.kind == "human" for s in m.seats):
                 if by_seat is None:
                     raise ServiceError(403, "bad_token", "a seated player's seat and token are needed to add an AI (SRV-A3)")
-                self.check_token(m, by_seat, token)
+                seats.check_token(m, by_seat, token)
             agents, default = agent_registry(m.game)
             if agent is not None and agent not in agents:
                 raise ServiceError(422, "bad_config", f"unknown agent {agent!r}; known: {sorted(agents)}")
             after = [*m.seats[:seat], Seat("ai"), *m.seats[seat + 1:]]
             self.ai_seats.check_ai_only(after, min(m.ai_seconds, self.limits.ai_only_seconds), client, m.id)
-            restore = self.memo(m)
+            restore = Changes.memo(m)
             m.seats[seat] = Seat("ai", f"AI ({agent or default})", None, agent or default)
             if self.ai_seats.computer_only(m.seats):
                 self.ai_seats.remember(m.id, client)
@@ -469,13 +389,13 @@ class MatchService:
                     continue
                 try:
                     if source == "player":
-                        self.check_seat(m, seat, token, sub)  # SRV-A3, SRV-A4 (on the newest state after a catch-up)
+                        seats.check_seat(m, seat, token, sub)  # SRV-A3, SRV-A4 (on the newest state after a catch-up)
                     self._checks(m, seat, version, source)
                     if await self._act_locked(m, seat, version, action, source):
                         return m.version
-                    self.conflicts += 1
+                    self.catchup.conflicts += 1
                 except ServiceError as exc:  # refused: unless this copy missed a change, the refusal stands
-                    if exc.status >= 500 or not await self.behind(m, exc):
+                    if exc.status >= 500 or not await self.catchup.refused_behind(m, exc):
                         raise
                 await self.sync(m)  # another process changed the match first (SRV-X1): check again on the new state
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
@@ -520,45 +440,12 @@ class MatchService:
         METER.actions += 1
         # committed: shown here, then announced to the other processes (SRV-X2)
         revision = m.revision + 1
-        self.fanout.publish(m.id, {"k": "a", "r": revision, "e": m.epoch, "i": m.version, "s": seat, "a": action,
-                                   "src": source, "t": started_at, "u": now})
-        await self.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now, revision=revision,
-                            owner=self.server_id, known=(out, new_to_act))
-        self.watch(m, seat, action)
+        changes = self.changes
+        changes.announce_action(m, revision, seat, action, source, started_at, now)
+        await changes.advance(m, seat, action, source, after, turn_started_at=started_at, updated_at=now,
+                              revision=revision, owner=self.server_id, known=(out, new_to_act))
+        changes.watch(m, seat, action)
         return True
-
-    async def advance(self, m: LiveMatch, seat: int, action: Action, source: str, after: Any, *,
-                       turn_started_at: float | None, updated_at: float, revision: int, owner: str | None,
-                       notify: bool = True, known: tuple[Any, tuple[int, ...]] | None = None) -> None:
-        """Make a stored action part of the live match: log entry, new state, event to the clients (SRV-V1).
-        ``known``: the outcome and the seats to act of ``after`` when the caller computed them already."""
-        game = m.game
-        t = clock()
-        if known is None:
-            out = game.outcome(after)
-            new_to_act = () if out is not None else tuple(game.to_act(after))
-        else:
-            out, new_to_act = known
-        t = METER.add("apply", t)
-        # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
-        # published, so that nobody sees the new state ahead of its event (SRV-V3)
-        legal = await prepare_legal(m, after, new_to_act)  # returns at once for other games (no suspension)
-        entry = make_entry(game, m.state, seat, action, source, len(m.seats))
-        entry.t = updated_at
-        METER.add("views", t)
-        render.log_texts(m, entry, m.state, clients.text_langs(m))
-        m.log.append(entry)
-        m.publish(after, legal, new_to_act if out is None else None)
-        m.status = "finished" if out is not None else "running"
-        m.turn_started_at = turn_started_at
-        m.updated_at = updated_at
-        m.outcome = out.to_json() if out is not None else None
-        m.undo_request = None
-        m.revision = revision
-        m.owner = owner
-        clients.broadcast_event(m)
-        if notify:
-            self.after_change(m)
 
     # ------------------------------------------------------------- legal actions
     async def check_action(self, match_id: str, seat: int, token: str | None, version: Any, action: Any) -> dict[str, Any]:
@@ -604,9 +491,6 @@ class MatchService:
         every logged action was applied when it was played)."""
         return Match(game=m.game.id, config=m.config, seed=m.seed, meta={"server_match": m.id, "name": m.name},
                      log=[LogEntry(e.seat, e.action) for e in m.log], engine=m.game)
-
-    def log_undo(self, m: LiveMatch) -> None:
-        log.info("undo", extra={"match": m.id, "version": m.version})
 
 
 __all__ = ["Conflict", "Entry", "LiveMatch", "MatchService", "ServiceError", "SpacetableError", "Subscriber", "hash_token"]

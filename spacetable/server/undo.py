@@ -15,16 +15,15 @@ the whole match.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spacetable.core.undo import UndoRefused, undo_point
 
-from . import clients, repo
+from .catchup import Catchup
+from .changes import Changes
 from .errors import ServiceError
 from .live import CHECKPOINT_EVERY, LiveMatch, Subscriber
-
-if TYPE_CHECKING:
-    from .service import MatchService
+from .seats import check_seat
 
 
 def point(m: LiveMatch, seat: int) -> int:
@@ -54,74 +53,58 @@ def point(m: LiveMatch, seat: int) -> int:
 
 
 class Undo:
-    """Undo requests and answers of a service's matches."""
+    """Undo requests and answers of the matches in memory: each a change under the match's lock, run again on the
+    newest state when another process changed the match first (``catchup.Catchup.mutate``)."""
 
-    def __init__(self, service: MatchService) -> None:
-        self.service = service
+    def __init__(self, changes: Changes, catchup: Catchup) -> None:
+        self.changes = changes
+        self.catchup = catchup
 
     async def request(self, match_id: str, seat: int, token: str | None, sub: Subscriber | None = None) -> dict[str, Any]:
-        service = self.service
+        changes = self.changes
 
         async def op(m: LiveMatch) -> dict[str, Any]:
-            service.check_seat(m, seat, token, sub)
+            check_seat(m, seat, token, sub)
             start = point(m, seat)
             others = [i for i, s in enumerate(m.seats) if s.kind == "human" and i != seat]
             if not others:  # SRV-U4: against AI only, no consent needed
-                await self._undo(m, start)
+                await changes.truncate(m, start)
                 return {"done": True, "version": m.version}
-            restore = service.memo(m)
+            restore = changes.memo(m)
             m.undo_request = {"seat": seat, "version": m.version, "to": start, "accepted": [seat], "waiting": others}
             m.updated_at = time.time()
-            await service.store_change(m, restore, "undo_request")
+            await changes.store_change(m, restore, "undo_request")
             return {"done": False, "waiting": others, "version": m.version}
 
-        return await service.mutate(match_id, op)
+        return await self.catchup.mutate(match_id, op)
 
     async def answer(self, match_id: str, seat: int, token: str | None, accept: bool,
                      sub: Subscriber | None = None) -> dict[str, Any]:
-        service = self.service
+        changes = self.changes
 
         async def op(m: LiveMatch) -> dict[str, Any]:
-            service.check_seat(m, seat, token, sub)
+            check_seat(m, seat, token, sub)
             req = m.undo_request
             if req is None or req["version"] != m.version:
                 raise ServiceError(409, "no_undo_request", "there is no pending undo request")
             if seat not in req["waiting"]:
                 raise ServiceError(409, "no_undo_request", f"seat {seat} is not asked to consent")
-            restore = service.memo(m)
+            restore = changes.memo(m)
             if not accept:
                 m.undo_request = None
-                await service.store_change(m, restore, "undo_declined")
+                await changes.store_change(m, restore, "undo_declined")
                 return {"done": False, "declined": True, "version": m.version}
             waiting = [s for s in req["waiting"] if s != seat]
             req = m.undo_request = {**req, "waiting": waiting, "accepted": [*req["accepted"], seat]}
             if req["waiting"]:
-                await service.store_change(m, restore, "undo_request")
+                await changes.store_change(m, restore, "undo_request")
                 return {"done": False, "waiting": req["waiting"], "version": m.version}
             try:
                 start = point(m, int(req["seat"]))
             except ServiceError:
                 restore()
                 raise
-            await self._undo(m, start)
+            await changes.truncate(m, start)
             return {"done": True, "version": m.version}
 
-        return await service.mutate(match_id, op)
-
-    async def _undo(self, m: LiveMatch, start: int) -> None:
-        """Take the log back to ``start`` entries: stored (compare-and-set, the epoch goes up), then shown."""
-        service = self.service
-        state = m.state_at(start)
-        restore = service.memo(m)
-        m.undo_request = None
-        m.updated_at = time.time()
-        fields = service.match_fields(m, state)
-        await service.store(m, restore, lambda tx: repo.truncate(tx, m.id, m.revision, start, fields))
-        m.truncate(start, state)
-        m.epoch += 1
-        m.revision += 1
-        m.owner = service.server_id
-        service.log_undo(m)
-        clients.broadcast_snapshots(m, "undo")
-        service.announce_change(m, "undo")
-        service.after_change(m)
+        return await self.catchup.mutate(match_id, op)

@@ -203,6 +203,34 @@ def test_the_server_modules_import_one_way() -> None:
         assert not backwards, f"{module} imports {backwards}, a step before it"
 
 
+#: the service's parts: each gets the parts below it that it uses, never the service
+PARTS = ("changes", "registry", "catchup", "lobby", "undo", "clocks", "ailoop", "leases", "seats")
+
+
+def test_the_services_parts_never_reach_back_to_the_service() -> None:
+    """``service.py`` builds its parts and calls them; none of them imports the service (not even for typing) or
+    holds it: each gets the parts below it that it uses (storage, fan-out, registry, changes), and the two that
+    play actions by themselves (a clock's timeout, an AI seat's move) a function. The parts import each other one
+    way only (no circle among them, the service last)."""
+    typed = server_imports(typing_too=True)
+    for part in PARTS:
+        assert "service" not in typed[part], f"{part} imports the service"
+        source = (SERVER / f"{part}.py").read_text(encoding="utf-8")
+        assert "MatchService" not in source and "self.service" not in source, f"{part} holds the service"
+    order: dict[str, int] = {}
+
+    def depth(part: str, seen: tuple[str, ...] = ()) -> int:
+        assert part not in seen, "circle among the parts: " + " -> ".join([*seen, part])
+        if part not in order:
+            order[part] = 1 + max((depth(q, (*seen, part)) for q in typed[part] if q in PARTS), default=0)
+        return order[part]
+
+    for part in PARTS:
+        depth(part)
+    assert order["changes"] < order["registry"] < order["catchup"] < order["undo"]
+    assert order["catchup"] < order["leases"] and order["registry"] < order["lobby"]
+
+
 def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """``serve --meter``: ``/health`` reports stored actions, measured windows and CPU per step (the bench divides
     them); with one window in one measured, every action's steps are counted."""

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from spacetable.server import service as service_module
+from spacetable.server import catchup as catchup_module
 from spacetable.server.app import create_app
 from spacetable.server.live import Subscriber
 
@@ -158,7 +158,7 @@ def test_a_failed_token_check_costs_no_database_query_each_time(tmp_path: Path, 
     """Item 5: with other processes sharing the matches (Redis fan-out), a wrong token made the service read the
     stored match every time (was the seat taken through another process?). Now at most once per
     ``TOKEN_RECHECK`` seconds and revision of the match (set to an hour here: no dependence on the machine's speed)."""
-    monkeypatch.setattr(service_module, "TOKEN_RECHECK", 3600.0)
+    monkeypatch.setattr(catchup_module, "TOKEN_RECHECK", 3600.0)
     app = create_app(f"sqlite:///{tmp_path / 'shared.sqlite3'}", ai_workers=0, redis_url=redis_url,
                      limits=lenient_limits())
     with TestClient(app) as client:

@@ -170,6 +170,7 @@ def test_a_sockets_token_is_hashed_once(client: TestClient, monkeypatch: pytest.
         return real(token)
 
     monkeypatch.setattr("spacetable.server.service.hash_token", counting)
+    monkeypatch.setattr("spacetable.server.seats.hash_token", counting)
     with client.websocket_connect(f"/ws/matches/{mid}?seat=0") as ws:
         ws.send_json({"type": "auth", "token": t0})
         snap = ws.receive_json()
