@@ -6,6 +6,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spacetable.cli import main
 from spacetable.core.errors import ConfigError, RuleError
@@ -14,7 +16,7 @@ from spacetable.core.rng import Rng
 from spacetable.games import get_game
 from spacetable.games.fullmetal.ai import AGENTS, DEFAULT_AGENT
 from spacetable.games.fullmetal.game import GAME
-from spacetable.games.fullmetal.render import svg_board
+from spacetable.games.fullmetal.render import cover_text, svg_board
 
 
 def start(seed: int = 1, players: int = 2, **cfg: object):
@@ -231,3 +233,9 @@ def test_cli_ai_game_and_simulate(capsys: pytest.CaptureFixture[str], tmp_path) 
                  "--svg", str(svg)]) == 0
     assert "wins per seat" in capsys.readouterr().out
     assert fmp.read_bytes().startswith(b"<FMP Format=4") and svg.read_text().startswith("<svg")
+
+
+@given(st.lists(st.integers(min_value=-3, max_value=300), max_size=64))
+def test_cover_text_writes_each_count_as_its_digit_capped_at_nine(row: list[int]) -> None:
+    """The view's cover grid (FM-15.2): one digit per cell, nine or more as 9, whatever the counts."""
+    assert cover_text(row) == "".join(str(min(9, c)) for c in row)

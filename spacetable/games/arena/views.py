@@ -7,15 +7,24 @@ house-layout label (AR-0.3), the position notation and, at the end, the result (
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from spacetable.core.game import Action
 
-from .board import CODES, COLOUR_NAMES
+from .board import CODES, COLOUR_NAMES, get_face
 from .endings import points_text
 from .notation import format_position
 from .setup import layout_action, layout_label
 from .state import OVER, PLACE, QUIET_LIMIT, ArenaState
+
+
+@cache
+def home_names(board: str, wide: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The cells of Red's and Blue's home areas (AR-2.4) by name: the same for every view of a face."""
+    face = get_face(board)
+    red, blue = (tuple(face.cell_name(x) for x in face.home(c, wide)) for c in (0, 1))
+    return red, blue
 
 
 def view(state: ArenaState, player: int | None) -> dict[str, Any]:
@@ -32,7 +41,7 @@ def view(state: ArenaState, player: int | None) -> dict[str, Any]:
         "ships": ships,
         "reserve": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == face.banished] for c in (0, 1)},
         "unplaced": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == -1] for c in (0, 1)},
-        "home_cells": {COLOUR_NAMES[c]: [face.cell_name(x) for x in face.home(c, state.wide)] for c in (0, 1)},
+        "home_cells": {COLOUR_NAMES[c]: list(names) for c, names in enumerate(home_names(state.board, state.wide))},
         "quiet": state.quiet, "quiet_limit": QUIET_LIMIT,
         "last_capturer": COLOUR_NAMES[state.last_capturer] if state.last_capturer >= 0 else None,
         "offer": COLOUR_NAMES[state.offer] if state.offer >= 0 else None,

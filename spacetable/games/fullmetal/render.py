@@ -19,6 +19,19 @@ COLOUR_NAMES = ("red", "blue", "green", "yellow")
 TERRAIN_FILL = {".": "#5b8fd6", "*": "#8fb6b0", "%": "#9aa86a", "$": "#d9c58f", "#": "#8a6e4b"}
 
 
+#: a cover count as its digit in the view, "9" standing for nine or more (a ``bytes.translate`` table: the cover
+#: grid of every player is written for each viewer and state, some thousands of cells)
+_COVER_DIGITS = bytes(48 + min(9, v) for v in range(256))
+
+
+def cover_text(row: list[int]) -> str:
+    """One player's cover counts (FM-15.2) as a string of digits, one per cell, capped at 9."""
+    try:
+        return bytes(row).translate(_COVER_DIGITS).decode("ascii")
+    except ValueError:  # a count outside 0..255 (never in play): the plain way
+        return "".join(str(min(9, c)) for c in row)
+
+
 def unit_json(state: FMState, u: Unit) -> dict[str, Any]:
     d: dict[str, Any] = {"id": u.id, "kind": u.kind, "colour": u.colour, "cells": [state.xy(c) for c in u.cells]}
     if u.carrier >= 0:
@@ -75,7 +88,7 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
         "graveyard": len(state.graveyard),
         "retreat_window": state.retreat_window,
         "retreat_only": None if state.retreat_only is None else list(state.retreat_only),
-        "cover": ["".join(str(min(9, c)) for c in row) for row in state.cov],
+        "cover": [cover_text(row) for row in state.cov],
         "sealed": state.sealed.view(player),
         "cards_left": len(state.pile) if state.config["tide_generator"] == "deck" else None,
         "config": {k: v for k, v in state.config.items()},
