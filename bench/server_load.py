@@ -42,6 +42,14 @@ prints the ratios (exit 1 over ``--tolerance``), ``--save-baseline`` stores a ru
 
     .venv/bin/python bench/server_load.py --game all --setups sqlite --seconds 10 --max-seconds 6 --check
 
+Before and after a change in one run: ``--against DIR`` names a second checkout of spacetable (for example
+``git worktree add /tmp/before <commit>``); each game, setup and repeat then runs that checkout's server and this
+one's in turn on the same machine (the clients and the bench stay this checkout's), their rows labelled
+``[before]`` (or ``--against-label``), and the ratios this / before are printed. A server without ``--meter`` runs
+unmetered (no CPU split for it).
+
+    .venv/bin/python bench/server_load.py --game all --setups sqlite --against /tmp/before --repeat 2
+
 Targets on the 2-core development machine (issue 26), Cosmic Arena, 200 matches: server CPU per action <= 0.6 ms
 paced, >= 2,000 actions/s in the max phase on SQLite, paced p99 < 25 ms; PostgreSQL within 10 % of SQLite; two
 processes on PostgreSQL + Redis at most 20 % more CPU per action than one. Figures are printed, never asserted.
@@ -91,7 +99,8 @@ def calm_actions(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict
 
 
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
-                 db_writers: int = 2, metered: bool = True) -> subprocess.Popen[bytes]:
+                 db_writers: int = 2, metered: bool = True, root: Path | None = None) -> subprocess.Popen[bytes]:
+    """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``)."""
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # one address plays every seat of every match here: no per-client rate limits, room for every socket
@@ -100,7 +109,10 @@ def start_server(database_url: str, port: int, log_level: str, redis_url: str | 
         cmd.append("--meter")
     if redis_url:
         cmd += ["--redis-url", redis_url]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
+    env = None
+    if root is not None:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+    proc = subprocess.Popen(cmd, cwd=root or ROOT, stdout=subprocess.DEVNULL, env=env)
     if wait_until_healthy(port, proc):
         return proc
     raise SystemExit("server did not start")
@@ -509,18 +521,29 @@ class Setup:
     #: pids whose CPU time is reported as the database's and Redis's (``None``: not measured)
     db_pid: int | None = None
     redis_pid: int | None = None
+    #: another checkout whose server runs (``--against``), and whether that server has ``--meter``
+    root: Path | None = None
+    metered: bool = True
+
+
+def has_meter(root: Path) -> bool:
+    """Whether the server of the checkout ``root`` knows ``--meter`` (older ones do not)."""
+    out = subprocess.run([sys.executable, "-m", "spacetable.server.cli", "--help"], cwd=root, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    return "--meter" in out.stdout
 
 
 def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
-    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers, not args.no_meter)
+    procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers,
+                          setup.metered and not args.no_meter, setup.root)
              for port in ports]
     spies: list[subprocess.Popen[bytes]] = []
     rows = []
     try:
         if args.profile:
-            spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{setup.label.split()[0].lower()}-{k}.txt")
-                     for k, p in enumerate(procs)]
+            tag = setup.label.split()[0].lower() + ("-against" if setup.root else "")
+            spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{tag}-{k}.txt") for k, p in enumerate(procs)]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         run_phase(bases, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
         phases = [("paced", args.think_ms, args.seconds)]
@@ -630,8 +653,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="run the servers without --meter: no CPU split, and not its cost (a few us an action)")
     p.add_argument("--profile", default=None, metavar="DIR",
                    help="sample each server process with py-spy (installed separately) into DIR (collapsed stacks)")
+    p.add_argument("--against", default=None, metavar="DIR",
+                   help="a second checkout of spacetable (e.g. a git worktree of an older commit): each game, setup "
+                        "and repeat runs its server and this one's in turn; the ratios this / it are printed")
+    p.add_argument("--against-label", default="before", help="--against: the label of its rows (before)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
+    against: Path | None = Path(args.against).resolve() if args.against else None
+    if against is not None and not (against / "spacetable" / "server" / "cli.py").exists():
+        p.error(f"--against {against}: not a spacetable checkout (no spacetable/server/cli.py)")
+    against_metered = has_meter(against) if against is not None else True
+    #: the servers each setup runs: (label suffix, checkout, metered); the other checkout's first, then this one's
+    versions: list[tuple[str, Path | None, bool]] = [("", None, True)]
+    if against is not None:
+        versions.insert(0, (f" [{args.against_label}]", against, against_metered))
     wanted = [x.strip() for x in args.setups.split(",") if x.strip()]
     unknown = set(wanted) - set(SETUPS)
     if unknown:
@@ -658,20 +693,22 @@ def main(argv: list[str] | None = None) -> int:
         redis_pid = redis.proc.pid if redis and redis.proc else None
         db_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
         with tempfile.TemporaryDirectory() as tmp:
-            for game, name in [(g, w) for g in games for _ in range(max(1, args.repeat)) for w in wanted]:
+            runs = [(g, w, v) for g in games for _ in range(max(1, args.repeat)) for w in wanted for v in versions]
+            for game, name, (suffix, root, metered) in runs:
                 args.game = game
                 if name == "sqlite":
-                    rows += bench(Setup("SQLite (WAL)", f"sqlite:///{Path(tmp) / f'bench-{game}-{len(rows)}.sqlite3'}"), args)
+                    rows += bench(Setup("SQLite (WAL)" + suffix, f"sqlite:///{Path(tmp) / f'bench-{game}-{len(rows)}.sqlite3'}",
+                                        root=root, metered=metered), args)
                     continue
                 if not (pg or args.pg_url) or (name.startswith("pg-redis") and not redis_url):
                     continue
                 url = args.pg_url or pg.create_database(f"bench_{game}_{name.replace('-', '_')}_{len(rows)}")  # type: ignore[union-attr]
                 if name == "pg":
-                    rows += bench(Setup("PostgreSQL", url, db_pid=db_pid), args)
+                    rows += bench(Setup("PostgreSQL" + suffix, url, db_pid=db_pid, root=root, metered=metered), args)
                 else:
                     n = 2 if name == "pg-redis-2" else 1
-                    rows += bench(Setup(f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}", url, n, redis_url,
-                                        db_pid=db_pid, redis_pid=redis_pid), args)
+                    rows += bench(Setup(f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}" + suffix, url, n,
+                                        redis_url, db_pid=db_pid, redis_pid=redis_pid, root=root, metered=metered), args)
     finally:
         if pg is not None:
             pg.stop()
@@ -684,6 +721,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = medians(rows)
         print_table(rows)
     print_ratios(rows)
+    if against is not None:
+        print_against(rows, f" [{args.against_label}]")
     status = 0
     if args.check:
         status = check(rows, Path(args.check), args.tolerance)
@@ -715,6 +754,22 @@ def print_ratios(rows: list[dict[str, str]]) -> None:
                 ratio = _num(r["server CPU ms/action"]) / _num(one["server CPU ms/action"])
                 print(f"{game} {phase}: two processes / one on PostgreSQL + Redis: server CPU per action {ratio:.2f} "
                       f"(the fan-out's cost; goal <= 1.20)")
+
+
+def print_against(rows: list[dict[str, str]], suffix: str) -> None:
+    """``--against``: per game, setup and phase, this checkout's figures against the other one's (last rows of each
+    when repeated: pass the medians)."""
+    by = {(r["game"], r["setup"], r["phase"]): r for r in rows}
+    print(f"\nthis checkout / {suffix.strip(' []')} (server CPU per action: lower is better):")
+    for (game, setup, phase), r in by.items():
+        old = by.get((game, setup + suffix, phase))
+        if setup.endswith(suffix) or old is None:
+            continue
+        cpu = _num(r["server CPU ms/action"]) / _num(old["server CPU ms/action"])
+        rate = _num(r["actions/s"]) / _num(old["actions/s"])
+        print(f"  {game} {setup} {phase}: server CPU per action {old['server CPU ms/action']} -> "
+              f"{r['server CPU ms/action']} ms ({cpu:.2f}); actions/s {old['actions/s']} -> {r['actions/s']} ({rate:.2f}); "
+              f"p99 {old['p99 ms']} -> {r['p99 ms']} ms")
 
 
 def check(rows: list[dict[str, str]], path: Path, tolerance: float) -> int:
