@@ -556,7 +556,9 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             def cpu() -> dict[str, float]:
                 out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
                 for base in bases:
-                    counters = health(base)["hotpath"]
+                    counters = health(base).get("hotpath")
+                    if counters is None:  # an older server (--against): no counters of its own
+                        continue
                     out["windows"] = out.get("windows", 0.0) + counters["windows"]
                     for step, value in counters["cpu_seconds"].items():
                         out["step:" + step] = out.get("step:" + step, 0.0) + value
