@@ -29,17 +29,39 @@ NONE: dict[str, Any] = {"legal": [], "legal_count": 0, "legal_complete": True}
 
 def _weight(action: Action) -> int:
     """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
-    return sum(len(v) for v in action.values() if isinstance(v, (list, dict)))
+    weight = 0
+    for v in action.values():  # a plain loop: this runs for each of thousands of actions (Tremble's buys)
+        if isinstance(v, (list, dict)):
+            weight += len(v)
+    return weight
 
 
 def select_legal(legal: list[Action], limit: int) -> list[Action]:
     """SRV-L1: all of ``legal`` if it has at most ``limit`` actions, else the ``limit`` simplest ones
-    (smallest ``_weight``, ties in canonical order), returned in canonical order."""
+    (smallest ``_weight``, ties in canonical order), returned in canonical order.
+
+    Without a sort: the weights are few, so the threshold weight ``t`` is found by counting; every action lighter
+    than ``t`` is kept, and of those weighing ``t`` the first ones in canonical order fill the rest."""
     if len(legal) <= limit:
         return legal
-    keep = sorted(range(len(legal)), key=lambda i: _weight(legal[i]))[:limit]
-    keep.sort()
-    return [legal[i] for i in keep]
+    weights = [_weight(a) for a in legal]
+    counts: dict[int, int] = {}
+    for w in weights:
+        counts[w] = counts.get(w, 0) + 1
+    lighter = 0
+    for t in sorted(counts):
+        if lighter + counts[t] >= limit:
+            break
+        lighter += counts[t]
+    room = limit - lighter  # how many of weight t are kept
+    out: list[Action] = []
+    for a, w in zip(legal, weights, strict=True):
+        if w < t:
+            out.append(a)
+        elif w == t and room > 0:
+            out.append(a)
+            room -= 1
+    return out
 
 
 def legal_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spacetable.core.rng import Rng
 from spacetable.games import available, get_game
@@ -109,6 +111,17 @@ def test_select_legal_keeps_the_simplest_in_canonical_order() -> None:
     assert select_legal(legal, 20) is legal
     chosen = select_legal(legal, 4)
     assert chosen == [legal[0], legal[1], legal[3], legal[6]]  # the three flat ones and the first with one entry
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), max_size=60), st.integers(1, 70))
+def test_select_legal_is_the_stable_sort_by_weight_cut_at_the_limit(shape: list[tuple[int, int]], limit: int) -> None:
+    """SRV-L1: the counting selection equals the plain definition: sort by weight (ties in canonical order), keep
+    the first ``limit``, give them back in canonical order."""
+    legal: list[dict[str, Any]] = [{"type": "t", "n": i, "a": [0] * a, "b": dict.fromkeys(range(b), 0)}
+                                   for i, (a, b) in enumerate(shape)]
+    weight = [a + b for a, b in shape]
+    expected = sorted(sorted(range(len(legal)), key=lambda i: weight[i])[:limit])
+    assert select_legal(legal, limit) == [legal[i] for i in expected]
 
 
 def test_long_legal_lists_are_sent_as_a_selection_and_paged(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
