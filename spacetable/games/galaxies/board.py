@@ -177,14 +177,21 @@ class Board:
 
     def to_json(self) -> dict[str, Any]:
         """The board for views: hex sets as runs ``[r, q_first, q_last]`` of consecutive axial hexes
-        per row (compact for any shape), obstacles as hex lists."""
+        per row (compact for any shape), obstacles as hex lists. Its hex sets never change, so the runs are
+        worked out once per board (every view of every seat writes them) and each call gets its own lists."""
+        made = self.__dict__.get("_json")
+        if made is None:
+            made = self.__dict__["_json"] = (
+                runs(self.full), runs(self.half), runs(self.zones[0]), runs(self.zones[1]),
+                sorted(map(list, self.asteroids)), sorted(map(list, self.debris)))
+        full, half, zone_a, zone_b, asteroid, debris = made
         return {
             "id": self.id,
             "layout": "axial pointy-top; runs are [r, q_first, q_last]",
-            "full": runs(self.full),
-            "half": runs(self.half),
-            "zones": {"A": runs(self.zones[0]), "B": runs(self.zones[1])},
-            "obstacles": {"asteroid": sorted(map(list, self.asteroids)), "debris": sorted(map(list, self.debris))},
+            "full": [list(x) for x in full],
+            "half": [list(x) for x in half],
+            "zones": {"A": [list(x) for x in zone_a], "B": [list(x) for x in zone_b]},
+            "obstacles": {"asteroid": [list(x) for x in asteroid], "debris": [list(x) for x in debris]},
         }
 
 
