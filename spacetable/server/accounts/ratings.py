@@ -168,12 +168,14 @@ class RatingKeeper:
 
         async def job(tx: Tx) -> str:
             nonlocal sides
-            # one query: each seat, its account and whether the seat ever moved itself
+            # one query: each seat, its account, whether the seat ever moved itself, and the account's rating for
+            # the game (one round trip fewer than reading the ratings apart)
             seats = await tx.fetch(
                 "SELECT s.seat, s.kind, b.account_id, EXISTS (SELECT 1 FROM actions a WHERE a.match_id = s.match_id "
-                "AND a.seat = s.seat AND a.source = 'player') AS moved FROM seats s LEFT JOIN account_seats b "
-                "ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
-                "WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id})
+                "AND a.seat = s.seat AND a.source = 'player') AS moved, r.mu, r.sigma FROM seats s "
+                "LEFT JOIN account_seats b ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
+                "LEFT JOIN ratings r ON r.account_id = b.account_id AND r.game = :g "
+                "WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id, "g": match_row["game"]})
             n = len(seats)
             bound = {r["seat"]: r["account_id"] for r in seats if r["account_id"] is not None}
             if any(r["kind"] == "human" and not r["moved"] for r in seats):
@@ -193,10 +195,7 @@ class RatingKeeper:
             if state == "counted":
                 if sides is None or len(sides) != n:
                     sides = sides_of(match_row, n)
-                keys = {f"a{s}": bound[s] for s in range(n)}
-                found = {r["account_id"]: r for r in await tx.fetch(
-                    "SELECT account_id, mu, sigma FROM ratings WHERE game = :g AND account_id IN "
-                    f"({', '.join(':' + k for k in keys)})", {"g": game, **keys})}
+                found = {r["account_id"]: r for r in seats if r["account_id"] is not None and r["mu"] is not None}
                 fresh = MODEL.rating()
                 before = {s: (found[bound[s]]["mu"], found[bound[s]]["sigma"]) if bound[s] in found
                           else (float(fresh.mu), float(fresh.sigma)) for s in range(n)}
