@@ -409,6 +409,33 @@ def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tu
     assert ann2[0]["sigma"] == pytest.approx(again[0][0].sigma, abs=1e-3)
 
 
+def test_no_your_turn_for_a_seat_at_the_table(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
+    """A player whose socket is open at the table sees the turn come: no "your turn" is stored for that seat (no bell,
+    push or mail); a player away from the table is told."""
+    box, _ = inbox
+    csrf_a = signup(web, box, 0, "ann@example.org", "ann")
+    bob, csrf_b = passkeyless_account("", web, box, 1, "bob")
+    r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 3}},
+                 headers={"X-CSRF-Token": csrf_a})
+    mid, token_a = r.json()["match"]["id"], r.json()["token"]
+    token_b = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b}).json()["token"]
+
+    def turns(c: TestClient) -> list[dict[str, Any]]:
+        return [i for i in c.get("/api/notify/inbox").json()["items"] if i["kind"] == "your_turn"]
+
+    assert wait_for(lambda: turns(web))  # the match started with ann to act, away from the table: told
+    take = {"type": "take", "heap": 0, "count": 1}
+    with bob.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": token_b})
+        assert ws.receive_json()["type"] == "snapshot"
+        play_nim(web, mid, {0: token_a}, [(0, take)])  # bob's turn, bob at the table
+        assert ws.receive_json()["type"] == "event"
+        play_nim(web, mid, {1: token_b}, [(1, take)])  # ann's turn again, ann still away
+    # the notifier stores in order: once ann's second turn is in, bob's would be too
+    assert len(wait_for(lambda: len(turns(web)) == 2 and turns(web))) == 2
+    assert turns(bob) == []
+
+
 def test_aborted_and_casual_matches(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
     box, _ = inbox
     csrf = signup(web, box, 0, "ivy@example.org", "ivy")
