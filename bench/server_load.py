@@ -339,8 +339,9 @@ def make_accounts(database_url: str, tables: int, seats: int) -> dict[int, list[
             name = f"bench{t}s{s}"
             account_id = secrets.token_hex(12)
             cookie, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+            email = f"{name}@example.org"
             accounts.append({"id": account_id, "username": name, "username_key": name, "display_name": f"Bench {t}.{s}",
-                             "email": f"{name}@example.org", "email_key": f"{name}@example.org", "email_verified": True, "lang": "en", "created_at": now})
+                             "email": email, "email_key": email, "email_verified": True, "lang": "en", "created_at": now})
             sessions.append({"id_hash": digest(cookie), "account_id": account_id, "csrf": csrf, "created_at": now,
                              "seen_at": now, "expires_at": now + 30 * 86400, "user_agent": "bench", "address": ""})
             out.setdefault(t, []).append((cookie, csrf))
