@@ -434,6 +434,18 @@ def test_no_your_turn_for_a_seat_at_the_table(nim: None, web: TestClient, inbox:
     # the notifier stores in order: once ann's second turn is in, bob's would be too
     assert len(wait_for(lambda: len(turns(web)) == 2 and turns(web))) == 2
     assert turns(bob) == []
+    # the end too: bob at the table is not told, ann away is
+
+    def ends(c: TestClient) -> list[dict[str, Any]]:
+        return [i for i in c.get("/api/notify/inbox").json()["items"] if i["kind"] == "match_end"]
+
+    with bob.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": token_b})
+        assert ws.receive_json()["type"] == "snapshot"
+        play_nim(web, mid, {0: token_a}, [(0, take)])  # ann takes the last stone
+        assert ws.receive_json()["type"] == "event"
+    assert wait_for(lambda: ends(web))
+    assert ends(bob) == [] and turns(bob) == []
 
 
 def test_aborted_and_casual_matches(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
