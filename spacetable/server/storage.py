@@ -165,12 +165,6 @@ class Storage(abc.ABC):
     async def read(self, job: Job[T]) -> T:
         """Run ``job`` in a read-only transaction."""
 
-    async def each(self, job: Job[T]) -> T:
-        """Run ``job`` with each of its statements committed on its own (PostgreSQL: no ``BEGIN`` and ``COMMIT``
-        round trips), for a job that reads, then writes in one statement whose own atomicity is all it needs;
-        SQLite: one transaction, as :meth:`write`."""
-        return await self.write(job)
-
 
 # ---------------------------------------------------------------------------------------------- SQLite
 class SqliteTx:
@@ -460,14 +454,6 @@ class PostgresStorage(Storage):
     async def read(self, job: Job[T]) -> T:
         async with self._pool.connection() as conn:
             return await job(PgTx(conn))
-
-    async def each(self, job: Job[T]) -> T:
-        async with self._pool.connection() as conn:
-            await conn.set_autocommit(True)
-            try:
-                return await job(PgTx(conn))
-            finally:
-                await conn.set_autocommit(False)
 
 
 def open_storage(url: str, **options: Any) -> Storage:

@@ -1,8 +1,7 @@
 """Ratings per game with OpenSkill (Plackett–Luce), results, history pages, statistics and leaderboards.
 
 A match one account sits in is recorded in ``account_matches`` (rated or casual, chosen by its creator). Once the
-match is over, one process (a compare-and-set on the row's state) counts it, all or nothing (SQLite: one
-transaction; PostgreSQL: one read, then one statement that does every write):
+match is over, one process (a compare-and-set on the row's state) counts it, in one transaction:
 
 * **aborted** when a seat taken by a person never moved itself (a match abandoned at the start): nothing counts;
 * otherwise every account seat gets its result (win, loss, draw) in ``account_results`` (history and statistics);
@@ -219,9 +218,7 @@ class RatingKeeper:
                     sides = await asyncio.to_thread(sides_of, match_row, n)
             except Exception:  # counted with one side per seat
                 sides = None
-        # PostgreSQL: the read, then one statement that writes everything or nothing (its compare-and-set decides):
-        # at READ COMMITTED a transaction around them would add two round trips and no guarantee
-        return await self.storage.each(job)
+        return await self.storage.write(job)
 
     #: each table's columns and one row's values (seat ``{s}``), with PostgreSQL's types (see ``_write``)
     _RATINGS = (("account_id", "a{s}", "varchar"), ("game", "g", "varchar"), ("mu", "mu{s}", "float8"),
