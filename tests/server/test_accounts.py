@@ -396,6 +396,18 @@ def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tu
     board = web.get("/api/leaderboard/nim", params={"provisional": "true"}).json()
     assert [b["username"] for b in board] == ["bob", "ann"]
     assert web.get("/api/leaderboard/nim").json() == []  # provisional ratings are left out by default
+    # counted once: counting it again (another process that read it as pending) writes nothing
+    keeper = web.app.state.ratings  # type: ignore[attr-defined]
+
+    async def count_again() -> str:
+        rows = await keeper.accounts.read(
+            "SELECT am.match_id, am.rated, m.game, m.config, m.seed, m.outcome, m.updated_at FROM account_matches am "
+            "JOIN matches m ON m.id = am.match_id WHERE am.match_id = :m", m=mid)
+        return str(await keeper.count(rows[0]))
+
+    assert web.portal.call(count_again) == ""  # type: ignore[union-attr]
+    assert len(web.get("/api/players/bob/ratings/nim").json()) == 1
+    assert len(web.get("/api/players/ann/history").json()) == 1
     # a second rated match between them starts from the stored ratings (ann wins this one)
     r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 3}, "rated": True},
                  headers={"X-CSRF-Token": csrf_a})
