@@ -24,6 +24,16 @@ Two load phases per setup:
 * **max** (``--max-seconds``, 0 to skip): no think time, every player answers at once: the most the setup
   does. Its latencies are mostly queueing (a closed loop that floods the server).
 
+``--accounts``: every seat is a signed-in account (one account and one session per seat of each table, written
+into the server's database before the run, as a sign-in would). The table's first account creates each match as a
+**rated** match through ``POST /api/account/matches``, the others join through the account routes (session cookie
+and CSRF token), and each seat's socket authenticates as the web page does (the session cookie on the handshake,
+``?seat=n``, then ``{"type": "auth", "token": T}``). The accounts' side of the server then runs as in play: seats
+bound to accounts, "your turn" notifications, the rating update at each match's end. Compare with the same run
+without it (issue 20: the paced figures within 10 %):
+
+    .venv/bin/python bench/server_load.py --setups sqlite --matches 200 --seconds 20 --max-seconds 0 --accounts
+
 The servers run in their own processes (``spacetable serve``) and the clients in one more process
 (``--client-procs``), so client and server share the machine's cores but not an interpreter. Clients do the
 minimum per message: websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the
@@ -78,6 +88,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
+from spacetable.server.accounts.service import CSRF_HEADER, SESSION_COOKIE
 from spacetable.server.cli import wait_until_healthy
 from spacetable.server.devservers import TempPostgres, TempRedis, free_port, postgres_bin, redis_bin
 from spacetable.server.meter import STEPS
@@ -143,9 +154,12 @@ class Window:
 
 
 async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Event,
-                      think: float) -> None:
+                      think: float, login: Login | None = None) -> None:
     loads, dumps, clock = json.loads, json.dumps, time.perf_counter
-    async with connect(ws_url, max_size=None, compression=None) as ws:
+    headers = {"Cookie": login.cookie_header} if login is not None else None
+    async with connect(ws_url, max_size=None, compression=None, additional_headers=headers) as ws:
+        if login is not None and login.token:
+            await ws.send(dumps({"type": "auth", "token": login.token}))
         pending: tuple[int, float] | None = None
         msg: dict[str, Any] = {}
         async for raw in ws:
@@ -192,8 +206,9 @@ class SeatConnection(asyncio.Protocol):
     packet, so that the load generator spends as little of the shared CPU as possible."""
 
     def __init__(self, ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Future[None],
-                 think: float) -> None:
+                 think: float, login: Login | None = None) -> None:
         self.ws = ClientProtocol(parse_uri(ws_url), max_size=None)
+        self.login = login
         self.seat, self.stats, self.rng, self.win, self.done, self.think = seat, stats, rng, win, done, think
         self.transport: asyncio.Transport | None = None
         self.pending: tuple[int, float] | None = None
@@ -203,7 +218,10 @@ class SeatConnection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio.Transport subclasses
-        self.ws.send_request(self.ws.connect())
+        request = self.ws.connect()
+        if self.login is not None:  # a signed-in browser sends its session cookie with the handshake
+            request.headers["Cookie"] = self.login.cookie_header
+        self.ws.send_request(request)
         self._flush()
 
     def _flush(self) -> None:
@@ -223,6 +241,9 @@ class SeatConnection(asyncio.Protocol):
                         self.on_message(raw)
             elif isinstance(event, Response) and event.status_code != 101:
                 self._finish(RuntimeError(f"WebSocket refused: {event.status_code}"))
+            elif isinstance(event, Response) and self.login is not None and self.login.token:
+                # the web page's way: the seat in the URL, the token in the first message
+                self.ws.send_text(json.dumps({"type": "auth", "token": self.login.token}).encode())
         self._flush()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -294,6 +315,58 @@ class SeatConnection(asyncio.Protocol):
             self.transport.close()
 
 
+@dataclass
+class Login:
+    """A signed-in seat (``--accounts``): the session cookie's value and its CSRF token; ``token``: the seat's token
+    once the account sits in a match."""
+
+    cookie: str
+    csrf: str
+    token: str = ""
+
+    @property
+    def cookie_header(self) -> str:
+        return f"{SESSION_COOKIE}={self.cookie}"
+
+    def headers(self) -> dict[str, str]:
+        return {"Cookie": self.cookie_header, CSRF_HEADER: self.csrf}
+
+
+def make_accounts(database_url: str, tables: int, seats: int) -> dict[int, list[tuple[str, str]]]:
+    """``--accounts``: one account and one session per seat of each table, written into the server's database (what
+    sign-ups and sign-ins leave there); per table, each seat's (cookie, CSRF token)."""
+    import secrets
+
+    from sqlalchemy import insert
+
+    from spacetable.server.accounts.models import AccountRow, AccountSessionRow
+    from spacetable.server.accounts.service import digest
+    from spacetable.server.db import make_engine
+
+    now = time.time()
+    out: dict[int, list[tuple[str, str]]] = {}
+    accounts, sessions = [], []
+    for t in range(tables):
+        for s in range(seats):
+            name = f"bench{t}s{s}"
+            account_id = secrets.token_hex(12)
+            cookie, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+            email = f"{name}@example.org"
+            accounts.append({"id": account_id, "username": name, "username_key": name, "display_name": f"Bench {t}.{s}",
+                             "email": email, "email_key": email, "email_verified": True, "lang": "en", "created_at": now})
+            sessions.append({"id_hash": digest(cookie), "account_id": account_id, "csrf": csrf, "created_at": now,
+                             "seen_at": now, "expires_at": now + 30 * 86400, "user_agent": "bench", "address": ""})
+            out.setdefault(t, []).append((cookie, csrf))
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(AccountRow), accounts)
+            conn.execute(insert(AccountSessionRow), sessions)
+    finally:
+        engine.dispose()
+    return out
+
+
 class Http:
     """A minimal keep-alive HTTP/1.1 JSON client, one connection per table: the lobby calls of the
     benchmark cost the client almost nothing (a shared connection pool with hundreds of waiting
@@ -304,22 +377,23 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
         for attempt in range(2):
             try:
-                return await self._post(path, body)
+                return await self._post(path, body, headers)
             except (ConnectionError, asyncio.IncompleteReadError):
                 await self.close()
                 if attempt == 1:
                     raise
         raise AssertionError("unreachable")
 
-    async def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def _post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
         data = json.dumps(body).encode()
-        self.writer.write(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+        extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self.writer.write(f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n{extra}"
                           f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
         head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
         status = int(head[0].split()[1])
@@ -338,7 +412,7 @@ class Http:
 
 
 async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
-                client: str = "sansio", texts: bool = False) -> None:
+                client: str = "sansio", texts: bool = False, logins: list[tuple[str, str]] | None = None) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
     server processes (``bases``) the table's lobby calls go to one of them and seat ``s`` connects to process
     ``(seed + s) % len(bases)``: the seats of a match are spread over the processes."""
@@ -347,20 +421,34 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
     host, port = base.removeprefix("http://").split(":")
     http = Http(host, int(port))
     while time.perf_counter() < win.stop:
-        data = await http.post("/api/matches", {"game": game, "config": config, "seed": rng.randrange(2**40), "open_seed": True,
-                                                 "join_seat": 0})
+        new = {"game": game, "config": config, "seed": rng.randrange(2**40), "open_seed": True, "join_seat": 0}
+        seats: list[Login | None]
+        if logins:  # signed in: a rated match between the table's accounts, through the account routes
+            seats = [Login(cookie, csrf) for cookie, csrf in logins]
+            data = await http.post("/api/account/matches", {**new, "rated": True}, seats[0].headers())  # type: ignore[union-attr]
+        else:
+            data = await http.post("/api/matches", new)
         mid, n = data["match"]["id"], len(data["match"]["seats"])
         tokens = [data["token"]]
         for s in range(1, n):
-            tokens.append((await http.post(f"/api/matches/{mid}/seats/{s}/join", {}))["token"])
-        urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}&token={tokens[s]}"
-                f"{'&texts=1' if texts else ''}" for s in range(n)]
+            if logins:
+                got = await http.post(f"/api/account/matches/{mid}/seats/{s}/join", {}, seats[s].headers())  # type: ignore[union-attr]
+            else:
+                got = await http.post(f"/api/matches/{mid}/seats/{s}/join", {})
+            tokens.append(got["token"])
+        if logins:
+            for s in range(n):
+                seats[s].token = tokens[s]  # type: ignore[union-attr]
+        else:
+            seats = [None] * n
+        urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}"
+                f"{'' if logins else '&token=' + tokens[s]}{'&texts=1' if texts else ''}" for s in range(n)]
         if client == "sansio":
-            await sansio_match(urls, stats, rng, win, think)
+            await sansio_match(urls, stats, rng, win, think, seats)
             stats.matches_done += 1
             continue
         done = asyncio.Event()
-        tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think))
+        tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think, seats[s]))
                  for s in range(n)]
         finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         done.set()  # the match is over, or time is up: the other seats stop listening
@@ -373,14 +461,16 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
     await http.close()
 
 
-async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float) -> None:
+async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float,
+                       logins: list[Login | None] | None = None) -> None:
     """Play one match with a ``SeatConnection`` per seat; returns when it is over or time is up."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     conns: list[SeatConnection] = []
     try:
         for seat, url in enumerate(urls):
-            conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think)
+            conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think,
+                                  logins[seat] if logins else None)
             host, port = url.removeprefix("ws://").split("/", 1)[0].split(":")
             await loop.create_connection(lambda conn=conn: conn, host, int(port))  # type: ignore[misc]
             conns.append(conn)
@@ -391,32 +481,37 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
 
 
 async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                     think: float, client: str = "sansio", texts: bool = False) -> Stats:
+                     think: float, client: str = "sansio", texts: bool = False,
+                     logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
     stats = Stats()
     now = time.perf_counter()
     win = Window(now + ramp, now + ramp + seconds)
-    await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts) for s in seeds))
+    await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts,
+                                 logins.get(s) if logins else None) for s in seeds))
     return stats
 
 
 def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
-                   think: float, client: str = "sansio", texts: bool = False) -> Stats:
+                   think: float, client: str = "sansio", texts: bool = False,
+                   logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts))
+        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins))
     except ImportError:
-        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts))
+        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins))
     stats.client_cpu = time.process_time() - cpu0
     return stats
 
 
-def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float) -> Stats:
+def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float,
+              logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
-    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client, args.texts)
+    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client, args.texts,
+             {t: logins[t] for t in share} if logins else None)
             for share in shares if share]
     with mp.get_context("spawn").Pool(len(jobs)) as pool:
         results = pool.starmap(client_process, jobs)
@@ -545,7 +640,13 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             tag = setup.label.split()[0].lower() + ("-against" if setup.root else "")
             spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{tag}-{k}.txt") for k, p in enumerate(procs)]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
-        run_phase(bases, args, 8, 1.5, 0.0, 0.0)  # warm-up (imports, caches): not counted
+        logins = None
+        if args.accounts:  # one account and session per seat of each table (the warm-up's tables are among them)
+            from spacetable.games import get_game
+
+            seats = get_game(args.game).num_players(json.loads(args.config))
+            logins = make_accounts(setup.database_url, max(8, args.matches), seats)
+        run_phase(bases, args, 8, 1.5, 0.0, 0.0, logins)  # warm-up (imports, caches): not counted
         phases = [("paced", args.think_ms, args.seconds)]
         if args.max_seconds > 0:
             phases.append(("max", 0.0, args.max_seconds))
@@ -570,11 +671,12 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                 return out
 
             before = cpu()
-            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp)
+            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins)
             used = {k: v - before[k] for k, v in cpu().items()}
-            rows.append(row(args.game, setup.label, phase, args.matches, think_ms, seconds, stats, used))
+            label = setup.label + (", signed in" if args.accounts else "")
+            rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used))
             r = rows[-1]
-            print(f"{setup.label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
+            print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
                   f"Redis {r['redis CPU ms/action']}; load average {os.getloadavg()[0]:.1f})", flush=True)
             print("  server CPU per action (ms): " + ", ".join(f"{k.removesuffix(' ms')} {r[k]}" for k in
@@ -637,6 +739,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--texts", action="store_true",
                    help="every seat's socket asks for texts (?texts=1), as the web page does; by default the clients "
                         "play as programs over the API and read notations only")
+    p.add_argument("--accounts", action="store_true",
+                   help="every seat signed in: an account and a session per seat (written into the database before the "
+                        "run), rated matches created and joined through the account routes, each socket authenticated "
+                        "as the web page does (session cookie, then the seat's token in an auth message)")
     p.add_argument("--check", nargs="?", const=str(BASELINE), default=None, metavar="FILE",
                    help=f"compare with a stored baseline (default {BASELINE.relative_to(ROOT)}): print the ratio of "
                         "server CPU per action and actions/s per game, setup and phase; exit 1 when CPU per action "
@@ -676,7 +782,7 @@ def main(argv: list[str] | None = None) -> int:
     games = list(GAMES) if args.game == "all" else [g.strip() for g in args.game.split(",") if g.strip()]
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
           f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
-          f"texts {'on' if args.texts else 'off'}", flush=True)
+          f"texts {'on' if args.texts else 'off'}{', every seat signed in' if args.accounts else ''}", flush=True)
     rows: list[dict[str, str]] = []
     pg: TempPostgres | None = None
     redis: TempRedis | None = None

@@ -173,6 +173,20 @@ def lenient_limits(**changes: Any) -> Limits:
                      "rate_auth_fail": None, "ws_rate": 1e6, "ws_snapshots": 10**6, **changes})
 
 
+def browser(running: TestClient) -> TestClient:
+    """Another browser (its own cookie jar) on the app ``running`` serves (a started ``with TestClient(app)``).
+
+    Its requests run on that client's event loop, where the app's lifespan started its tasks, locks and database
+    connection. A plain ``TestClient(app)`` outside ``with`` would run each request on an event loop of its own, in
+    another thread, at the same time as the app's loop: the app's asyncio objects (a match's lock, the notifier's
+    and the rating keeper's events, the SQLite connection) would be used from two threads, and a request waiting on
+    one of them could wait forever (tests/server/test_accounts.py::test_second_browser_on_the_app_loop)."""
+    assert running.portal is not None, "the app is not running: use `with TestClient(app) as c`"
+    other = TestClient(running.app)
+    other.portal = running.portal
+    return other
+
+
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     app = create_app(db_url, ai_workers=0, limits=lenient_limits())

@@ -4,10 +4,12 @@ history, profiles, leaderboards, export and deletion; hostile inputs. Mail goes 
 
 from __future__ import annotations
 
+import asyncio
 import email
 import json
 import re
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -25,7 +27,7 @@ from spacetable.server.accounts.ratings import rate, seat_ranks, sides_of
 from spacetable.server.app import create_app
 from spacetable.server.errors import ServiceError
 
-from .conftest import lenient_limits
+from .conftest import browser, lenient_limits
 
 pytestmark = pytest.mark.accounts
 
@@ -100,7 +102,7 @@ def signup(c: TestClient, box: Inbox, n: int, email_: str, username: str, passwo
 
 def passkeyless_account(db_url: str, c: TestClient, box: Inbox, n: int, name: str) -> tuple[TestClient, str]:
     """A second browser (its own cookie jar) signed up as ``name``."""
-    other = TestClient(c.app)
+    other = browser(c)
     csrf = signup(other, box, n, f"{name}@example.org", name)
     return other, csrf
 
@@ -166,7 +168,7 @@ def test_password_signup_verify_signin_and_csrf(web: TestClient, inbox: tuple[In
 def test_unknown_and_known_email_same_answer(web: TestClient, inbox: tuple[Inbox, int]) -> None:
     box, _ = inbox
     signup(web, box, 0, "bob@example.org", "bob")
-    fresh = TestClient(web.app)
+    fresh = browser(web)
     known = fresh.post("/api/account/reset/request", json={"email": "bob@example.org"})
     unknown = fresh.post("/api/account/reset/request", json={"email": "nobody@example.org"})
     assert known.status_code == unknown.status_code == 202 and known.json() == unknown.json()
@@ -192,7 +194,7 @@ def test_reset_token_single_use_and_expiry(web: TestClient, inbox: tuple[Inbox, 
     assert web.post("/api/account/reset", json={"token": token, "password": "another one!!"}).json()["error"]["code"] \
         == "used_token"
     # the old password is gone, the new one works
-    fresh = TestClient(web.app)
+    fresh = browser(web)
     assert fresh.post("/api/account/signin", json={"email": "cy@example.org", "password": "correct horse 1"}).status_code == 401
     assert fresh.post("/api/account/signin", json={"email": "cy@example.org", "password": "a new password"}).status_code == 200
     # an expired token is refused and changes nothing
@@ -210,7 +212,7 @@ def test_reset_token_single_use_and_expiry(web: TestClient, inbox: tuple[Inbox, 
 def test_sessions_list_and_sign_out_everywhere(web: TestClient, inbox: tuple[Inbox, int]) -> None:
     box, _ = inbox
     signup(web, box, 0, "dee@example.org", "dee")
-    phone = TestClient(web.app)
+    phone = browser(web)
     assert phone.post("/api/account/signin", json={"email": "dee@example.org", "password": "correct horse 1"}).status_code == 200
     csrf = web.get("/api/account/me").json()["csrf"]
     sessions = web.get("/api/account/sessions").json()
@@ -235,7 +237,7 @@ def test_totp_second_factor(web: TestClient, inbox: tuple[Inbox, int]) -> None:
     secret = web.post("/api/account/totp/setup", headers=h).json()["secret"]
     assert web.post("/api/account/totp/enable", json={"code": "000000"}, headers=h).status_code == 422
     assert web.post("/api/account/totp/enable", json={"code": pyotp.TOTP(secret).now()}, headers=h).json()["totp"]
-    fresh = TestClient(web.app)
+    fresh = browser(web)
     body = {"email": "eve@example.org", "password": "correct horse 1"}
     assert fresh.post("/api/account/signin", json=body).json()["error"]["code"] == "totp_required"
     assert fresh.post("/api/account/signin", json={**body, "totp": "123456"}).status_code == 401
@@ -314,6 +316,32 @@ def wait_for(check: Any, seconds: float = 30.0) -> Any:
         time.sleep(0.05)
 
 
+def test_second_browser_on_the_app_loop(nim: None, web: TestClient) -> None:
+    """A second browser's request that waits on the app (a match's lock, held on the app's event loop) goes on once
+    the app lets go. A ``TestClient(app)`` of its own would run the request on another event loop, in another
+    thread: the lock, released on the app's loop, would wake nothing there and the request would wait forever (what
+    stopped the rated-match test at pytest-timeout's 300 s once)."""
+    r = web.post("/api/matches", json={"game": "nim", "config": {"heaps": 1, "size": 2}, "join_seat": 0,
+                                       "player_name": "Jo"})
+    mid = r.json()["match"]["id"]
+    service = web.app.state.service  # type: ignore[attr-defined]
+
+    async def hold() -> None:
+        m = await service.get(mid)
+        await m.lock.acquire()
+        asyncio.get_running_loop().call_later(0.3, m.lock.release)
+
+    other = browser(web)
+    web.portal.call(hold)  # type: ignore[union-attr]
+    answers: list[Any] = []
+    t = threading.Thread(target=lambda: answers.append(other.post(f"/api/matches/{mid}/seats/1/join",
+                                                                  json={"name": "Kim"})), daemon=True)
+    t.start()
+    t.join(30)
+    assert answers, "the second browser's request still waits"
+    assert answers[0].status_code == 200, answers[0].text
+
+
 def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
     box, _ = inbox
     csrf_a = signup(web, box, 0, "ann@example.org", "ann")
@@ -323,14 +351,14 @@ def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tu
     assert r.status_code == 201, r.text
     mid, token_a = r.json()["match"]["id"], r.json()["token"]
     # a guest cannot take a seat of a rated match, nor put an AI there
-    guest = TestClient(web.app)
+    guest = browser(web)
     assert guest.post(f"/api/matches/{mid}/seats/1/join", json={}).json()["error"]["code"] == "rated_match"
     assert guest.post(f"/api/matches/{mid}/seats/1/ai", json={}).status_code == 409
     r = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b})
     assert r.status_code == 200, r.text
     token_b = r.json()["token"]
     # any device: the account's session gives its own seat's token, never another's
-    phone = TestClient(web.app)
+    phone = browser(web)
     phone.post("/api/account/signin", json={"email": "ann@example.org", "password": "correct horse 1"})
     csrf_phone = phone.get("/api/account/me").json()["csrf"]
     got = phone.post(f"/api/account/matches/{mid}/seats/0/token", headers={"X-CSRF-Token": csrf_phone})
@@ -368,6 +396,68 @@ def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tu
     board = web.get("/api/leaderboard/nim", params={"provisional": "true"}).json()
     assert [b["username"] for b in board] == ["bob", "ann"]
     assert web.get("/api/leaderboard/nim").json() == []  # provisional ratings are left out by default
+    # counted once: counting it again (another process that read it as pending) writes nothing
+    keeper = web.app.state.ratings  # type: ignore[attr-defined]
+
+    async def count_again() -> str:
+        rows = await keeper.accounts.read(
+            "SELECT am.match_id, am.rated, m.game, m.config, m.seed, m.outcome, m.updated_at FROM account_matches am "
+            "JOIN matches m ON m.id = am.match_id WHERE am.match_id = :m", m=mid)
+        return str(await keeper.count(rows[0]))
+
+    assert web.portal.call(count_again) == ""  # type: ignore[union-attr]
+    assert len(web.get("/api/players/bob/ratings/nim").json()) == 1
+    assert len(web.get("/api/players/ann/history").json()) == 1
+    # a second rated match between them starts from the stored ratings (ann wins this one)
+    r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 3}, "rated": True},
+                 headers={"X-CSRF-Token": csrf_a})
+    mid2, token_a2 = r.json()["match"]["id"], r.json()["token"]
+    token_b2 = bob.post(f"/api/account/matches/{mid2}/seats/1/join", headers={"X-CSRF-Token": csrf_b}).json()["token"]
+    take = {"type": "take", "heap": 0, "count": 1}
+    play_nim(web, mid2, {0: token_a2, 1: token_b2}, [(0, take), (1, take), (0, take)])  # both moved: counted
+    again = model.rate([[want[0][0]], [want[1][0]]], ranks=[0, 1])
+    ann2 = wait_for(lambda: [x for x in web.get("/api/players/ann").json()["ratings"] if x["games"] == 2])
+    assert ann2[0]["mu"] == pytest.approx(again[0][0].mu, abs=1e-3)
+    assert ann2[0]["sigma"] == pytest.approx(again[0][0].sigma, abs=1e-3)
+
+
+def test_no_your_turn_for_a_seat_at_the_table(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
+    """A player whose socket is open at the table sees the turn come: no "your turn" is stored for that seat (no bell,
+    push or mail); a player away from the table is told."""
+    box, _ = inbox
+    csrf_a = signup(web, box, 0, "ann@example.org", "ann")
+    bob, csrf_b = passkeyless_account("", web, box, 1, "bob")
+    r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 3}},
+                 headers={"X-CSRF-Token": csrf_a})
+    mid, token_a = r.json()["match"]["id"], r.json()["token"]
+    token_b = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b}).json()["token"]
+
+    def turns(c: TestClient) -> list[dict[str, Any]]:
+        return [i for i in c.get("/api/notify/inbox").json()["items"] if i["kind"] == "your_turn"]
+
+    assert wait_for(lambda: turns(web))  # the match started with ann to act, away from the table: told
+    take = {"type": "take", "heap": 0, "count": 1}
+    with bob.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": token_b})
+        assert ws.receive_json()["type"] == "snapshot"
+        play_nim(web, mid, {0: token_a}, [(0, take)])  # bob's turn, bob at the table
+        assert ws.receive_json()["type"] == "event"
+        play_nim(web, mid, {1: token_b}, [(1, take)])  # ann's turn again, ann still away
+    # the notifier stores in order: once ann's second turn is in, bob's would be too
+    assert len(wait_for(lambda: len(turns(web)) == 2 and turns(web))) == 2
+    assert turns(bob) == []
+    # the end too: bob at the table is not told, ann away is
+
+    def ends(c: TestClient) -> list[dict[str, Any]]:
+        return [i for i in c.get("/api/notify/inbox").json()["items"] if i["kind"] == "match_end"]
+
+    with bob.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": token_b})
+        assert ws.receive_json()["type"] == "snapshot"
+        play_nim(web, mid, {0: token_a}, [(0, take)])  # ann takes the last stone
+        assert ws.receive_json()["type"] == "event"
+    assert wait_for(lambda: ends(web))
+    assert ends(bob) == [] and turns(bob) == []
 
 
 def test_aborted_and_casual_matches(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
@@ -424,7 +514,7 @@ def test_claim_guest_seats_export_delete(nim: None, web: TestClient, inbox: tupl
     assert web.post("/api/account/delete", json={"confirm": "joe"}, headers=h).json() == {"deleted": True}
     assert web.get("/api/players/joe").status_code == 404
     assert web.get(f"/api/matches/{mid}").json()["seats"][0]["name"] == "Deleted player"
-    fresh = TestClient(web.app)
+    fresh = browser(web)
     assert fresh.post("/api/account/signin", json={"email": "joe@example.org", "password": "correct horse 1"}) \
         .status_code == 401
 
@@ -438,7 +528,7 @@ def test_a_seat_left_is_no_longer_the_accounts(nim: None, web: TestClient, inbox
     r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 2}}, headers=h)
     mid, token = r.json()["match"]["id"], r.json()["token"]
     assert web.post(f"/api/matches/{mid}/seats/0/leave", json={"token": token}).status_code == 200
-    guest = TestClient(web.app)
+    guest = browser(web)
     g0 = guest.post(f"/api/matches/{mid}/seats/0/join", json={"name": "Guest"}).json()["token"]
     g1 = guest.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Other"}).json()["token"]
     assert web.get("/api/account/matches").json() == []

@@ -20,7 +20,7 @@ from sqlalchemy import text
 
 from spacetable.server.app import create_app
 
-from .conftest import lenient_limits
+from .conftest import browser, lenient_limits
 from .pushservice import PushService
 
 pytestmark = pytest.mark.callback
@@ -73,13 +73,6 @@ def make_app(db_url: str, port: int) -> Any:
                       accounts={"smtp_url": f"smtp://127.0.0.1:{port}", "mail_from": "table@example.org",
                                 "public_url": "https://tables.example.org"},
                       notify={"push_allow_insecure_loopback": True, "poll": 0.2})
-
-
-def browser(c: TestClient) -> TestClient:
-    """Another browser (its own cookies) on the running app: requests go through the app's own event loop."""
-    other = TestClient(c.app)
-    other.portal = c.portal
-    return other
 
 
 def signup(c: TestClient, box: Mailbox, address: str, username: str) -> str:

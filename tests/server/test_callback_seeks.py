@@ -18,7 +18,7 @@ from spacetable.server.accounts.service import SESSION_COOKIE
 from spacetable.server.app import create_app
 from spacetable.server.social.presence import Presence
 
-from .conftest import lenient_limits
+from .conftest import browser, lenient_limits
 
 pytestmark = pytest.mark.callback
 NIM = {"game": "nim", "config": {"heaps": 1, "size": 1}}
@@ -32,8 +32,7 @@ def app_client(nim: None, sqlite_url: str) -> Iterator[TestClient]:
 
 class Player:
     def __init__(self, base: TestClient, username: str) -> None:
-        self.c = TestClient(base.app)
-        self.c.portal = base.portal
+        self.c = browser(base)
         self.id = "id-" + username
         with base.app.state.service.engine.begin() as conn:  # type: ignore[attr-defined]
             conn.execute(text("INSERT INTO accounts (id, username, username_key, display_name, lang, created_at) "

@@ -18,7 +18,7 @@ from spacetable.server.learn import store as learn_store_module
 from spacetable.server.learn.store import learn_store
 from spacetable.server.routes.guides import tutorial_steps
 
-from .conftest import create, join, lenient_limits
+from .conftest import browser, create, join, lenient_limits
 
 pytestmark = [pytest.mark.learn, pytest.mark.usefixtures("nim")]
 
@@ -139,7 +139,7 @@ def test_tutorial_progress_kept_with_the_account(signed_in: tuple[TestClient, st
     assert c.post("/api/account/tutorials/arena", json={"step": 1, "x": 1}, headers=h).status_code == 422
     assert c.get("/api/account/tutorials").json()["progress"] == got
     assert c.get("/api/account/export").json()["tutorials"][0]["game"] == "arena"
-    signed_out = TestClient(c.app)
+    signed_out = browser(c)
     assert signed_out.get("/api/account/tutorials").status_code == 401
     assert signed_out.post("/api/account/tutorials/arena", json={"step": 1}).status_code == 401
 

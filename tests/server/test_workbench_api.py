@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.conftest import browser
 from tests.server.test_accounts import Inbox, inbox, make_client, signup  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.workbench
@@ -24,7 +25,7 @@ def web(sqlite_url: str, inbox: tuple[Inbox, int]) -> Iterator[TestClient]:  # n
 
 
 def second(c: TestClient, box: Inbox, n: int, name: str) -> tuple[TestClient, dict[str, str]]:
-    other = TestClient(c.app)
+    other = browser(c)
     return other, {"X-CSRF-Token": signup(other, box, n, f"{name}@example.org", name)}
 
 
@@ -196,13 +197,13 @@ def test_migration_0009_up_down_up_and_sets_on_both_databases(db_url: str, inbox
         doc["max_rounds"] = 4
         sid = c.post("/api/workbench/sets", json={"game": "worlds", "kind": "scenarios", "name": "short",
                                                   "content": doc, "public": True}, headers=h).json()["id"]
-        assert [s["id"] for s in TestClient(c.app).get("/api/workbench/sets?game=worlds").json()["public"]] == [sid]
+        assert [s["id"] for s in browser(c).get("/api/workbench/sets?game=worlds").json()["public"]] == [sid]
         assert c.get("/api/workbench/sets?game=tremble").json()["mine"] == []
         exported = c.get("/api/account/export").json()["workbench_sets"]
         assert [(s["name"], s["public"], s["content"]) for s in exported] == [("short", True, doc)]
         r = c.post("/api/account/delete", json={"confirm": "gil"}, headers=h)
         assert r.status_code == 200, r.text
-        assert TestClient(c.app).get(f"/api/workbench/sets/{sid}").status_code == 404
+        assert browser(c).get(f"/api/workbench/sets/{sid}").status_code == 404
 
 
 def test_checks_are_rate_limited(sqlite_url: str) -> None:

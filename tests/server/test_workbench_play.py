@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from spacetable.server.app import create_app
 from tests.server.test_accounts import Inbox, inbox, make_client, signup  # noqa: F401 - fixture
 
-from .conftest import lenient_limits
+from .conftest import browser, lenient_limits
 
 pytestmark = [pytest.mark.workbench, pytest.mark.timeout(300)]
 
@@ -101,7 +101,7 @@ def test_a_saved_set_is_balance_tested_by_its_id_and_a_private_one_is_hidden(sql
         c.portal.call(c.app.state.workbench_runs.wait, run_id)  # type: ignore[union-attr]
         assert c.get(f"/api/workbench/runs/{run_id}").json()["state"] == "done"
         # somebody else (signed out): the private set is not found, nothing runs
-        other = TestClient(c.app)
+        other = browser(c)
         r = other.post("/api/workbench/runs", json=body)
         assert r.status_code == 404
         # and the run is its starter's to cancel

@@ -168,12 +168,14 @@ class RatingKeeper:
 
         async def job(tx: Tx) -> str:
             nonlocal sides
-            # one query: each seat, its account and whether the seat ever moved itself
+            # one query: each seat, its account, whether the seat ever moved itself, and the account's rating for
+            # the game (one round trip fewer than reading the ratings apart)
             seats = await tx.fetch(
                 "SELECT s.seat, s.kind, b.account_id, EXISTS (SELECT 1 FROM actions a WHERE a.match_id = s.match_id "
-                "AND a.seat = s.seat AND a.source = 'player') AS moved FROM seats s LEFT JOIN account_seats b "
-                "ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
-                "WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id})
+                "AND a.seat = s.seat AND a.source = 'player') AS moved, r.mu, r.sigma FROM seats s "
+                "LEFT JOIN account_seats b ON b.match_id = s.match_id AND b.seat = s.seat AND b.token_hash = s.token_hash "
+                "LEFT JOIN ratings r ON r.account_id = b.account_id AND r.game = :g "
+                "WHERE s.match_id = :m ORDER BY s.seat", {"m": match_id, "g": match_row["game"]})
             n = len(seats)
             bound = {r["seat"]: r["account_id"] for r in seats if r["account_id"] is not None}
             if any(r["kind"] == "human" and not r["moved"] for r in seats):
@@ -183,47 +185,30 @@ class RatingKeeper:
             else:
                 state = "casual"
             now = time.time()
-            if await tx.execute("UPDATE account_matches SET state = :s, done_at = :t WHERE match_id = :m "
-                                "AND state = 'pending'", {"s": state, "t": now, "m": match_id}) != 1:
-                return ""
-            if state == "aborted" or not bound:
-                return state
             game = match_row["game"]
+            p: dict[str, Any] = {"s": state, "g": game, "t": now, "m": match_id, "rt": state == "counted",
+                                 "ft": match_row["updated_at"]}
+            # the rows to write, each statement's rows with ``:name`` parameters (see ``_write``)
+            rated: list[int] = []
             deltas: dict[int, float] = {}
             if state == "counted":
                 if sides is None or len(sides) != n:
                     sides = sides_of(match_row, n)
-                keys = {f"a{s}": bound[s] for s in range(n)}
-                found = {r["account_id"]: r for r in await tx.fetch(
-                    "SELECT account_id, mu, sigma FROM ratings WHERE game = :g AND account_id IN "
-                    f"({', '.join(':' + k for k in keys)})", {"g": game, **keys})}
+                found = {r["account_id"]: r for r in seats if r["account_id"] is not None and r["mu"] is not None}
                 fresh = MODEL.rating()
                 before = {s: (found[bound[s]]["mu"], found[bound[s]]["sigma"]) if bound[s] in found
                           else (float(fresh.mu), float(fresh.sigma)) for s in range(n)}
                 after = rate(before, sides, seat_ranks(outcome, n))
-                p: dict[str, Any] = {"g": game, "t": now, "m": match_id}
-                rows = []
                 for s in range(n):
                     mu, sigma = after[s]
-                    p.update({f"a{s}": bound[s], f"mu{s}": mu, f"sg{s}": sigma, f"o{s}": ordinal(mu, sigma)})
-                    rows.append(s)
+                    p.update({f"mu{s}": mu, f"sg{s}": sigma, f"o{s}": ordinal(mu, sigma)})
                     deltas[s] = ordinal(mu, sigma) - ordinal(*before[s])
-                # one upsert for every seat's rating, one insert for their history (SQLite and PostgreSQL alike)
-                await tx.execute(
-                    "INSERT INTO ratings (account_id, game, mu, sigma, ordinal, games, updated_at) VALUES "
-                    + ", ".join(f"(:a{s}, :g, :mu{s}, :sg{s}, :o{s}, 1, :t)" for s in rows)
-                    + " ON CONFLICT (account_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                    "ordinal = excluded.ordinal, games = ratings.games + 1, updated_at = excluded.updated_at", p)
-                await tx.execute(
-                    "INSERT INTO rating_history (account_id, game, match_id, mu, sigma, at) VALUES "
-                    + ", ".join(f"(:a{s}, :g, :m, :mu{s}, :sg{s}, :t)" for s in rows), p)
-            q: dict[str, Any] = {"m": match_id, "g": game, "rt": state == "counted", "t": match_row["updated_at"]}
-            for s, account_id in bound.items():
-                q.update({f"a{s}": account_id, f"s{s}": s, f"r{s}": result_of(outcome, s), f"d{s}": deltas.get(s)})
-            await tx.execute(
-                "INSERT INTO account_results (account_id, match_id, seat, game, result, rated, delta, finished_at) VALUES "
-                + ", ".join(f"(:a{s}, :m, :s{s}, :g, :r{s}, :rt, :d{s}, :t)" for s in bound), q)
-            return state
+                    rated.append(s)
+            if state != "aborted":
+                for s, account_id in bound.items():
+                    p.update({f"a{s}": account_id, f"s{s}": s, f"r{s}": result_of(outcome, s), f"d{s}": deltas.get(s)})
+            results = [] if state == "aborted" else list(bound)
+            return state if await self._write(tx, p, rated, results) else ""
 
         if match_row["rated"]:  # a team game's sides, before the transaction (its set-up may take a moment)
             try:
@@ -234,6 +219,55 @@ class RatingKeeper:
             except Exception:  # counted with one side per seat
                 sides = None
         return await self.storage.write(job)
+
+    #: each table's columns and one row's values (seat ``{s}``), with PostgreSQL's types (see ``_write``)
+    _RATINGS = (("account_id", "a{s}", "varchar"), ("game", "g", "varchar"), ("mu", "mu{s}", "float8"),
+                ("sigma", "sg{s}", "float8"), ("ordinal", "o{s}", "float8"), ("games", "1", "int"),
+                ("updated_at", "t", "float8"))
+    _HISTORY = (("account_id", "a{s}", "varchar"), ("game", "g", "varchar"), ("match_id", "m", "varchar"),
+                ("mu", "mu{s}", "float8"), ("sigma", "sg{s}", "float8"), ("at", "t", "float8"))
+    _RESULTS = (("account_id", "a{s}", "varchar"), ("match_id", "m", "varchar"), ("seat", "s{s}", "int"),
+                ("game", "g", "varchar"), ("result", "r{s}", "varchar"), ("rated", "rt", "boolean"),
+                ("delta", "d{s}", "float8"), ("finished_at", "ft", "float8"))
+    _UPSERT = (" ON CONFLICT (account_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+               "ordinal = excluded.ordinal, games = ratings.games + 1, updated_at = excluded.updated_at")
+    _CAS = "UPDATE account_matches SET state = :s, done_at = :t WHERE match_id = :m AND state = 'pending'"
+
+    async def _write(self, tx: Tx, p: dict[str, Any], rated: list[int], results: list[int]) -> bool:
+        """The compare-and-set of the match's state (``False``: another process counted it first), then the ratings
+        of the seats ``rated`` (an upsert), their history and the results of the seats ``results``.
+
+        SQLite (statements cost microseconds there): one statement each. PostgreSQL: one statement in all (every
+        round trip counts): the inserts are data-modifying ``WITH`` parts that take their rows only if the
+        compare-and-set changed the match's row."""
+
+        def values(cols: tuple[tuple[str, str, str], ...], seats: list[int], typed: bool) -> str:
+            def one(col: tuple[str, str, str], s: int) -> str:
+                v = col[1].format(s=s)
+                v = v if v.isdigit() else ":" + v
+                return f"CAST({v} AS {col[2]})" if typed else v
+
+            return ", ".join("(" + ", ".join(one(c, s) for c in cols) + ")" for s in seats)
+
+        def names(cols: tuple[tuple[str, str, str], ...]) -> str:
+            return ", ".join(c[0] for c in cols)
+
+        parts = [(t, c, seats) for t, c, seats in (("ratings", self._RATINGS, rated), ("rating_history", self._HISTORY, rated),
+                                                  ("account_results", self._RESULTS, results)) if seats]
+        if self.storage.dialect != "postgresql":
+            if await tx.execute(self._CAS, p) != 1:
+                return False
+            for table, cols, seats in parts:
+                await tx.execute(f"INSERT INTO {table} ({names(cols)}) VALUES {values(cols, seats, False)}"
+                                 + (self._UPSERT if table == "ratings" else ""), p)
+            return True
+        withs = [f"cas AS ({self._CAS} RETURNING match_id)"]
+        for k, (table, cols, seats) in enumerate(parts):
+            withs.append(f"w{k} AS (INSERT INTO {table} ({names(cols)}) SELECT v.* FROM cas, (VALUES "
+                         f"{values(cols, seats, True)}) AS v ({names(cols)})" + (self._UPSERT if table == "ratings" else "")
+                         + ")")
+        rows = await tx.fetch("WITH " + ", ".join(withs) + " SELECT COUNT(*) AS n FROM cas", p)
+        return int(rows[0]["n"]) == 1
 
     # ------------------------------------------------------------------ reading
     async def profile(self, username: str) -> dict[str, Any]:
