@@ -869,10 +869,11 @@ def print_against(rows: list[dict[str, str]], suffix: str) -> None:
     when repeated: pass the medians)."""
     by = {(r["game"], r["setup"], r["phase"]): r for r in rows}
     print(f"\nthis checkout / {suffix.strip(' []')} (server CPU per action: lower is better):")
-    for (game, setup, phase), r in by.items():
-        old = by.get((game, setup + suffix, phase))
-        if setup.endswith(suffix) or old is None:
+    for (game, setup, phase), old in by.items():
+        r = by.get((game, setup.replace(suffix, ""), phase))
+        if suffix not in setup or r is None:
             continue
+        setup = setup.replace(suffix, "")
         cpu = _num(r["server CPU ms/action"]) / _num(old["server CPU ms/action"])
         rate = _num(r["actions/s"]) / _num(old["actions/s"])
         print(f"  {game} {setup} {phase}: server CPU per action {old['server CPU ms/action']} -> "
