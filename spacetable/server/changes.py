@@ -191,6 +191,7 @@ class Changes:
         # SRV-L4: a slow game's legal actions for the new state are listed off the loop *before* the state is
         # published, so that nobody sees the new state ahead of its event (SRV-V3)
         legal = await prepare_legal(m, after, new_to_act)  # returns at once for other games (no suspension)
+        t = clock()  # again after the wait: what the loop did meanwhile for other matches is not this step's
         entry = make_entry(game, m.state, seat, action, source, len(m.seats))
         entry.t = updated_at
         METER.add("views", t)

@@ -17,6 +17,7 @@ multi-card discards, named commanders, any 30-card deck).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -126,16 +127,27 @@ class PlayP(Params):
 
 # ----------------------------------------------------------------------- legal lists
 def _fleets(s: GState, seat: int) -> list[Action]:
+    """BG-4.4: every fleet of the side's ships (each ship in none or one of its versions) within the mission's budget."""
     side = s.side_of(seat)
     rule = s.missiondata.fleets[SIDES[side]]
-    ships = [x for x in s.pack.ships.values() if x.faction == s.sides[side].faction]
+    ships = tuple((x.key, tuple((v, x.versions[v].cost) for v in x.versions))
+                  for x in s.pack.ships.values() if x.faction == s.sides[side].faction)
+    return [{"type": "submit_fleet", "fleet": [{"ship": ship, "version": v} for ship, v in fleet]}
+            for fleet in _fleet_choices(ships, rule.budget)]
+
+
+@lru_cache(maxsize=256)
+def _fleet_choices(ships: tuple[tuple[str, tuple[tuple[str, int], ...]], ...],
+                   budget: int | None) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The fleets of :func:`_fleets` as (ship, version) pairs, for ships given as (key, ((version, cost), ...)):
+    the same for every match of a pack and mission, so worked out once (hundreds of combinations)."""
     out = []
-    for combo in product(*[[None, *x.versions] for x in ships]):
-        entries = [{"ship": x.key, "version": v} for x, v in zip(ships, combo, strict=True) if v]
-        cost = sum(x.versions[v].cost for x, v in zip(ships, combo, strict=True) if v)
-        if entries and (rule.budget is None or cost <= rule.budget):
-            out.append({"type": "submit_fleet", "fleet": entries})
-    return out
+    for combo in product(*[[None, *versions] for _, versions in ships]):
+        fleet = tuple((ship, v[0]) for (ship, _), v in zip(ships, combo, strict=True) if v)
+        cost = sum(v[1] for v in combo if v)
+        if fleet and (budget is None or cost <= budget):
+            out.append(fleet)
+    return tuple(out)
 
 
 def _decks(s: GState, seat: int) -> list[Action]:
