@@ -30,7 +30,7 @@ NONE: dict[str, Any] = {"legal": [], "legal_count": 0, "legal_complete": True}
 def _weight(action: Action) -> int:
     """How composite an action is: the number of entries in its list/dict values (0 for a flat action)."""
     weight = 0
-    for v in action.values():  # a plain loop: this runs for each of thousands of actions (Tremble's buys)
+    for v in action.values():  # a plain loop: this runs for each of thousands of actions (Tremble's plans)
         if isinstance(v, (list, dict)):
             weight += len(v)
     return weight
