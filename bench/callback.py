@@ -27,6 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing as mp
+import os
+import resource
 import socket
 import sys
 import tempfile
@@ -70,10 +72,12 @@ def receivers(pipe: Any) -> None:
     pipe.recv()
     smtp.stop()
     ps.stop()
-    pipe.send((len(ps.received), len(ps.rejected), box.n))
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    pipe.send((len(ps.received), len(ps.rejected), box.n, cpu.ru_utime + cpu.ru_stime))
 
 
 def fanout(args: argparse.Namespace) -> dict[str, str]:
+    load_before = os.getloadavg()[0]
     tmp = tempfile.mkdtemp(prefix="callback-bench-")
     url = args.database_url or f"sqlite:///{tmp}/bench.sqlite3"
     engine = make_engine(url)
@@ -101,9 +105,10 @@ def fanout(args: argparse.Namespace) -> dict[str, str]:
                                              batch=200, concurrency=args.concurrency),
                         contacts.get, mailer)
 
-    async def run() -> tuple[float, float]:
+    async def run() -> tuple[float, float, float]:
         notifier.vapid = await asyncio.to_thread(push.Vapid.load, engine)
         start = time.perf_counter()
+        cpu0 = time.process_time()
         events = [Event(a, "your_turn", f"m{i}:0:1", {"match": f"m{i}", "seat": 0, "game": "arena", "name": f"m{i}"},
                         correspondence=True) for i, a in enumerate(accounts)]
         for k in range(0, len(events), 500):
@@ -111,19 +116,21 @@ def fanout(args: argparse.Namespace) -> dict[str, str]:
         stored = time.perf_counter() - start
         while await notifier.round():
             pass
-        return stored, time.perf_counter() - start
+        return stored, time.perf_counter() - start, time.process_time() - cpu0
 
-    stored, total = asyncio.run(run())
+    stored, total, cpu = asyncio.run(run())
     mailer.close()
     here.send("stop")
-    pushes, rejected, mails = here.recv()
+    pushes, rejected, mails, receivers_cpu = here.recv()
     other.join(10)
     counts = store.counts(engine)
     n = args.events
     print(f"stored {n} events ({2 * n} deliveries) in {stored:.1f} s; outbox {counts}")
     return {"events": f"{n:,}", "store s": f"{stored:.1f}", "all delivered s": f"{total:.1f}",
             "deliveries/s": f"{2 * n / total:,.0f}", "pushes": f"{pushes:,}", "push rejected": str(rejected),
-            "mails": f"{mails:,}", "SMTP connections": str(mailer.connections), "target": "< 60 s"}
+            "mails": f"{mails:,}", "SMTP connections": str(mailer.connections),
+            "notifier CPU s": f"{cpu:.1f}", "receivers CPU s": f"{receivers_cpu:.1f}",
+            "load 1 min before/after": f"{load_before:.2f}/{os.getloadavg()[0]:.2f}", "target": "< 60 s"}
 
 
 # ------------------------------------------------------------------------------------------- chat under load

@@ -20,6 +20,7 @@ connection that the relay closed meanwhile is replaced once, transparently.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 import smtplib
@@ -28,6 +29,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.generator import BytesGenerator
 from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
@@ -209,12 +211,23 @@ class Mailer:
         for smtp, _n, _t in idle:
             self._quit(smtp)
 
-    def _send_sync(self, msg: Message) -> None:
+    def _deliver(self, smtp: smtplib.SMTP, msg: Message, to: str | None) -> None:
+        """Hand ``msg`` over on ``smtp``: the envelope is the mailer's own sender and the one recipient ``to`` (no
+        parsing of the headers back, as ``send_message`` does), with SMTPUTF8 where an address is not ASCII."""
+        if to is None or "<" in to or " " in to:
+            smtp.send_message(msg)
+            return
+        options = [] if to.isascii() and self.sender.isascii() else ["SMTPUTF8", "BODY=8BITMIME"]
+        with io.BytesIO() as out:
+            BytesGenerator(out, policy=msg.policy).flatten(msg, linesep="\r\n")
+            smtp.sendmail(self.sender, [to], out.getvalue(), mail_options=options)
+
+    def _send_sync(self, msg: Message, to: str | None = None) -> None:
         kept = self._take()
         if kept is not None:
             smtp, count = kept
             try:
-                smtp.send_message(msg)
+                self._deliver(smtp, msg, to)
             except (smtplib.SMTPServerDisconnected, smtplib.SMTPSenderRefused, OSError):
                 # the relay closed the kept connection meanwhile (or timed it out): once more on a new one
                 smtp.close()
@@ -226,7 +239,7 @@ class Mailer:
                 return
         smtp = self._connect()
         try:
-            smtp.send_message(msg)
+            self._deliver(smtp, msg, to)
         except BaseException:
             self._quit(smtp)
             raise
@@ -237,7 +250,7 @@ class Mailer:
         """Send one message (plain text, with an HTML alternative if given); :class:`MailError` if it fails."""
         msg = self.build(to, subject, text, html, headers)
         try:
-            await asyncio.to_thread(self._send_sync, msg)
+            await asyncio.to_thread(self._send_sync, msg, to)
         except (OSError, smtplib.SMTPException) as exc:
             # the class of the failure only: no addresses, bodies or credentials in the log
             log.warning("a mail could not be sent through %s:%d (%s)", self.relay.host, self.relay.port,
