@@ -102,7 +102,7 @@ def fanout(args: argparse.Namespace) -> dict[str, str]:
     contacts = {a: Contact(f"{a}@example.org", "en") for a in accounts}
     mailer = Mailer(SmtpRelay("127.0.0.1", port), "table@example.org")
     notifier = Notifier(engine, NotifyConfig(public_url="https://tables.example.org", push_allow_insecure_loopback=True,
-                                             batch=200, concurrency=args.concurrency),
+                                             batch=args.batch, concurrency=args.concurrency),
                         contacts.get, mailer)
 
     async def run() -> tuple[float, float, float]:
@@ -118,7 +118,11 @@ def fanout(args: argparse.Namespace) -> dict[str, str]:
             pass
         return stored, time.perf_counter() - start, time.process_time() - cpu0
 
+    ru0 = resource.getrusage(resource.RUSAGE_SELF)
     stored, total, cpu = asyncio.run(run())
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"notifier process: user {ru.ru_utime - ru0.ru_utime:.1f} s, system {ru.ru_stime - ru0.ru_stime:.1f} s, "
+          f"context switches {ru.ru_nvcsw - ru0.ru_nvcsw:,} voluntary, {ru.ru_nivcsw - ru0.ru_nivcsw:,} involuntary")
     mailer.close()
     here.send("stop")
     pushes, rejected, mails, receivers_cpu = here.recv()
@@ -300,6 +304,7 @@ def main() -> int:
     ap.add_argument("--events", type=int, default=10_000)
     ap.add_argument("--database-url")
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--batch", type=int, default=200)
     ap.add_argument("--matches", type=int, default=200)
     ap.add_argument("--users", type=int, default=1000)
     ap.add_argument("--chatters", type=int, default=200)

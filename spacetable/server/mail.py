@@ -160,7 +160,8 @@ class Mailer:
         except BaseException:
             self._quit(smtp)
             raise
-        self.connections += 1
+        with self._lock:
+            self.connections += 1
         return smtp
 
     def _tls_context(self) -> ssl.SSLContext:
@@ -245,19 +246,26 @@ class Mailer:
             raise
         self._give(smtp, 1)
 
-    async def send(self, to: str, subject: str, text: str, html: str | None = None,
-                   headers: Mapping[str, str] | None = None) -> None:
-        """Send one message (plain text, with an HTML alternative if given); :class:`MailError` if it fails."""
+    def send_sync(self, to: str, subject: str, text: str, html: str | None = None,
+                  headers: Mapping[str, str] | None = None) -> None:
+        """:meth:`send` from a worker thread (blocking): the notifications' delivery lanes."""
         msg = self.build(to, subject, text, html, headers)
         try:
-            await asyncio.to_thread(self._send_sync, msg, to)
+            self._send_sync(msg, to)
         except (OSError, smtplib.SMTPException) as exc:
             # the class of the failure only: no addresses, bodies or credentials in the log
             log.warning("a mail could not be sent through %s:%d (%s)", self.relay.host, self.relay.port,
                         type(exc).__name__)
             raise MailError(f"the mail relay failed ({type(exc).__name__})") from None
-        self.sent += 1
+        with self._lock:
+            self.sent += 1
         log.info("mail sent", extra={"relay": f"{self.relay.host}:{self.relay.port}"})
+
+    async def send(self, to: str, subject: str, text: str, html: str | None = None,
+                   headers: Mapping[str, str] | None = None) -> None:
+        """Send one message (plain text, with an HTML alternative if given); :class:`MailError` if it fails. Built
+        and sent in a worker thread."""
+        await asyncio.to_thread(self.send_sync, to, subject, text, html, headers)
 
 
 def mailer_from(settings: MailSettings) -> Mailer | None:
