@@ -303,8 +303,10 @@ def main() -> int:
     ap.add_argument("--part", choices=("fanout", "chat", "all"), default="all")
     ap.add_argument("--events", type=int, default=10_000)
     ap.add_argument("--database-url")
-    ap.add_argument("--concurrency", type=int, default=16)
-    ap.add_argument("--batch", type=int, default=200)
+    ap.add_argument("--concurrency", type=int, default=NotifyConfig.concurrency,
+                    help="the notifier's sending lanes (default: the server's, %(default)s)")
+    ap.add_argument("--batch", type=int, default=NotifyConfig.batch,
+                    help="deliveries claimed a round (default: the server's, %(default)s)")
     ap.add_argument("--matches", type=int, default=200)
     ap.add_argument("--users", type=int, default=1000)
     ap.add_argument("--chatters", type=int, default=200)

@@ -12,7 +12,8 @@ whatever needs mail (password accounts) is off. Sending runs in a thread (``smtp
 loop; the relay's password, the recipients' tokens and the message bodies are never logged.
 
 Connections to the relay are kept and reused (issue 21: a new connection, with its TLS handshake and login, per
-message was what limited the notification fan-out): at most :data:`POOL_SIZE` idle connections, each closed after
+message was what limited the notification fan-out): at most :data:`POOL_SIZE` idle connections (as many as the
+notifier's sending lanes), each closed after
 :data:`IDLE_SECONDS` unused or :data:`PER_CONNECTION` messages (relays limit messages per connection); a kept
 connection that the relay closed meanwhile is replaced once, transparently.
 """
@@ -96,7 +97,7 @@ class MailSettings:
 
 
 #: idle connections kept per relay, how long one is kept unused, how many messages one carries at most
-POOL_SIZE = 4
+POOL_SIZE = 8
 IDLE_SECONDS = 30.0
 PER_CONNECTION = 100
 

@@ -58,7 +58,8 @@ class NotifyConfig:
     #: tests only: push endpoints on loopback, over plain http (``--push-allow-insecure-loopback``)
     push_allow_insecure_loopback: bool = False
     poll: float = 2.0
-    batch: int = 50
+    #: deliveries claimed by one round's batch, and the lanes (threads) sending them
+    batch: int = 200
     concurrency: int = 8
 
     @property
