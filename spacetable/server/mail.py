@@ -35,8 +35,9 @@ from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.policy import compat32
+from email.policy import Compat32
 from email.utils import formataddr, formatdate, make_msgid
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 log = logging.getLogger("spacetable.server.mail")
@@ -50,8 +51,21 @@ class MailError(Exception):
     """The relay refused or could not be reached (the message says which, never with secrets)."""
 
 
+class _OneLine(Compat32):
+    """``compat32`` (headers written as given), where an ASCII header of one line that fits the standard's 998
+    characters is written straight away instead of through the ``Header`` folding machinery, which gives the same
+    line at several times the cost (a tenth of a notification mail's making)."""
+
+    def _fold(self, name: str, value: Any, sanitize: bool) -> str:
+        if isinstance(value, str) and value.isascii() and "\n" not in value and "\r" not in value \
+                and len(name) + len(value) + 2 <= (self.max_line_length or 998):
+            return f"{name}: {value}{self.linesep}"
+        out: str = super()._fold(name, value, sanitize)
+        return out
+
+
 #: headers written as given, one line each up to the standard's 998 characters (no folding of a long link)
-POLICY = compat32.clone(max_line_length=998)
+POLICY = _OneLine(max_line_length=998)
 
 @dataclass(frozen=True)
 class SmtpRelay:

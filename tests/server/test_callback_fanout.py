@@ -6,6 +6,7 @@ with the mailer's own envelope (and SMTPUTF8 where an address needs it)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import socket
 import threading
@@ -254,3 +255,25 @@ def test_a_round_with_every_kind_of_recipient(engine: Engine, push_service: Push
     assert [e.rcpt_tos for e in inbox.envelopes] == [["ann@example.org"]]
     assert sorted(r.message["kind"] for r in push_service.received) == ["your_turn"] * 3
     assert push_service.rejected == []
+
+
+def test_mail_bytes_as_the_standard_policy_writes_them() -> None:
+    """The one-line header shortcut writes what ``compat32`` (998 characters a line) writes, long and non-ASCII
+    headers included."""
+    from email.generator import BytesGenerator
+    from email.policy import compat32
+
+    from spacetable.server import mail
+
+    mailer = Mailer(SmtpRelay("127.0.0.1", 25), "tables@example.org")
+    long_link = "<https://tables.example.org/notify/unsubscribe/" + "a" * 1200 + ">"
+    for subject, headers in (("Your turn", {"List-Unsubscribe": "<https://x.example/u/1>", "Content-Language": "en"}),
+                             ("Ваш ход: Пятница", {"List-Unsubscribe": long_link, "X-Note": "café au lait"})):
+        msg = mailer.build("ann@example.org", subject, "text\nmore", "<p>html</p>", headers)
+        written = {}
+        for policy in (mail.POLICY, compat32.clone(max_line_length=998)):
+            with io.BytesIO() as out:
+                BytesGenerator(out, policy=policy).flatten(msg, linesep="\r\n")
+                written[type(policy).__name__] = out.getvalue()
+        fast, standard = written.values()
+        assert fast == standard and b"Subject: " in fast
