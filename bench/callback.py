@@ -5,7 +5,9 @@ subscription and e-mail on, stored and delivered by one process's :class:`Notifi
 server on loopback, both in another process as real ones would be (the test push service checks every VAPID signature
 and decrypts every payload, as a real push service and browser would; aiosmtpd receives every mail). Prints the time
 to store the events (one transaction per batch of 500), the time until every push and mail was delivered, deliveries
-per second, and the SMTP connections the mailer opened (it keeps and reuses them: ``server/mail.py``). Target: 10,000
+per second, the SMTP connections the mailer opened (it keeps and reuses them: ``server/mail.py``), the CPU time of
+the notifier's process and of the receivers' (they share the machine's cores) and the load average before and after.
+``--batch`` and ``--concurrency`` default to the server's own settings (``NotifyConfig``). Target: 10,000
 events under 60 s with one process. The database is a SQLite file in a temporary folder unless ``--database-url``
 names another.
 
