@@ -143,7 +143,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     service.vacations = Vacations(service)
     watcher = MatchWatcher(notifier)
     service.watchers.append(watcher)
-    chat = ChatService(storage.engine, redis_url)
+    chat = ChatService(storage.engine, redis_url, db=storage)
     chat.on_mention = watcher.mention
     presence = social_presence.Presence(redis_url)
     service.presence = presence  # type: ignore[attr-defined]

@@ -86,7 +86,7 @@ async def post(match_id: str, body: ChatPost, c: Ctx, request: Request, s: Maybe
     await c.service.authorize(m, body.seat, x_seat_token)
     if body.room != "players":
         raise ServiceError(403, "players_room", "a seated player writes in the players' chat")
-    account = (await asyncio.to_thread(seat_accounts, c.service.engine, m.id)).get(body.seat)
+    account = (await chat(request).seat_accounts(m.id)).get(body.seat)
     writer = ChatWriter(m.seats[body.seat].name, seat=body.seat, account_id=account)
     return await chat(request).post(m, body.room, writer, body.text, body.quick)
 
@@ -99,7 +99,7 @@ async def post_spectator(m: Any, body: ChatPost, c: Any, request: Request, s: An
     if s is None:
         raise ServiceError(401, "sign_in", "sign in to write in the spectators' chat")
     s = await write_session(request)  # the CSRF token, as every signed-in change
-    if s.account_id in (await asyncio.to_thread(seat_accounts, c.service.engine, m.id)).values():
+    if s.account_id in (await chat(request).seat_accounts(m.id)).values():
         raise ServiceError(403, "spectators_room", "a seated player writes in the players' chat")
     writer = ChatWriter(str(s.account["display_name"]), seat=None, account_id=s.account_id)
     return await chat(request).post(m, "spectators", writer, body.text, body.quick)

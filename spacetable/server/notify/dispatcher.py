@@ -1,8 +1,9 @@
 """The notification dispatcher of one server process: stores events (``emit``) and delivers what is due.
 
 Every process runs one; they share the outbox in the database. A round claims due deliveries
-(``store.claim``: each row by one process only), sends them with bounded concurrency off the event loop
-(pywebpush and smtplib block), and records each result: sent, dropped (the subscription is gone, the account
+(``store.claim``: each row by one process only), reads what they need in one go (``Notifier.known``), sends them
+off the event loop in ``concurrency`` lanes of the notifier's own threads (encryption, HTTP and SMTP block), and
+records each result, the batch's together: sent, dropped (the subscription is gone, the account
 unsubscribed, the turn already played) or tried again after a back-off, up to ``store.MAX_ATTEMPTS`` tries.
 A round runs every ``poll`` seconds, and at once after this process stored an event.
 """
@@ -11,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,8 +31,6 @@ from .store import Delivery, Event
 from .store import begin as store_begin
 
 log = logging.getLogger("spacetable.server.notify")
-#: the deliveries sent in the batch a round is delivering (recorded together at its end, ``Notifier.round``)
-_SENT: contextvars.ContextVar[list[Delivery] | None] = contextvars.ContextVar("spacetable_notify_sent", default=None)
 #: what may be emitted: events, a function giving them (run in the worker thread), or events for a match's seats
 Emitted = Iterable[Event] | Callable[[], list[Event]] | store.SeatEvents
 
@@ -58,7 +58,8 @@ class NotifyConfig:
     #: tests only: push endpoints on loopback, over plain http (``--push-allow-insecure-loopback``)
     push_allow_insecure_loopback: bool = False
     poll: float = 2.0
-    batch: int = 50
+    #: deliveries claimed by one round's batch, and the lanes (threads) sending them
+    batch: int = 200
     concurrency: int = 8
 
     @property
@@ -85,6 +86,16 @@ class Known:
     contacts: dict[str, Contact | None] = field(default_factory=dict)
     email_modes: dict[str, str] = field(default_factory=dict)
     subscriptions: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """How one delivery ended: ``sent``, ``dropped``, ``failed`` (``error``: why), ``gone`` (the push service
+    forgot the subscription: removed, the delivery dropped) or ``retry`` (after the back-off)."""
+
+    row: Delivery
+    status: str
+    error: str | None = None
 
 
 def waiting_seats(conn: Connection, match_ids: Iterable[str]) -> set[tuple[str, int]]:
@@ -116,6 +127,8 @@ class Notifier:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
+        #: the threads a round's lanes send in (``config.concurrency``), made at the first batch
+        self._pool: ThreadPoolExecutor | None = None
         #: what ``emit_soon`` was given and is not being stored yet, and the task storing it
         self._soon: list[Emitted] = []
         self._soon_task: asyncio.Task[None] | None = None
@@ -135,6 +148,9 @@ class Notifier:
         tasks = [t for t in [self._task, *self._pending] if t is not None]
         await stop_tasks(tasks, "notification tasks")
         self._task = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     @property
     def key(self) -> bytes:
@@ -222,25 +238,9 @@ class Notifier:
         while True:
             rows = await asyncio.to_thread(store.claim, self.engine, self.token, self.config.batch, now)
             if rows:
-                sem = asyncio.Semaphore(self.config.concurrency)
                 known = await asyncio.to_thread(self.known, rows)
-
-                async def one(row: Delivery, sem: asyncio.Semaphore = sem, known: Known = known) -> None:
-                    async with sem:
-                        await self.deliver(row, known)
-
-                # the batch's sent deliveries are recorded in one transaction at its end (not one each); the list
-                # is this round's own (a context variable: rounds running at once each keep theirs)
-                sent: list[Delivery] = []
-                mark = _SENT.set(sent)
-                try:
-                    await asyncio.gather(*(one(r) for r in rows))
-                finally:
-                    _SENT.reset(mark)
-                    if sent:
-                        await asyncio.to_thread(store.finish, self.engine, [r.id for r in sent], self.token, "sent")
-                        for r in sent:
-                            self.stats.sent[r.channel] += 1
+                outcomes = await self._send_batch(rows, known)
+                await asyncio.to_thread(self._record, outcomes)
                 handled += len(rows)
             digests = await asyncio.to_thread(store.claim_digests, self.engine, self.token, 20, now)
             for account, lines in digests.items():
@@ -260,44 +260,89 @@ class Notifier:
             if turns:
                 k.waiting = waiting_seats(conn, (str(r.data["match"]) for r in turns))
             if any(r.channel == "email" for r in rows):
-                k.email_modes = {a: store.settings(conn, a).email_mode for a in accounts}
+                k.email_modes = store.email_modes(conn, accounts)
             if targets:
                 k.subscriptions = push.subscriptions(conn, targets)
-        k.contacts = {a: self.directory(a) for a in accounts}
+            many = getattr(self.directory, "many", None)
+            if many is not None:
+                k.contacts = many(conn, accounts)
+        if many is None:
+            k.contacts = {a: self.directory(a) for a in accounts}
         return k
 
-    async def deliver(self, row: Delivery, known: Known) -> None:
-        """Send one claimed delivery and record the result (``known``: what the round read for its batch)."""
+    async def _send_batch(self, rows: list[Delivery], known: Known) -> list[Outcome]:
+        """Send a claimed batch: ``config.concurrency`` lanes in the notifier's own threads, each taking the next
+        delivery until none is left (one thread hop per lane, not per delivery; the event loop's default threads
+        stay free for the server's own work). Each delivery gets exactly one outcome."""
+        pending = iter(rows)
+        lock = threading.Lock()
+        out: list[Outcome] = []
+
+        def lane() -> None:
+            while True:
+                with lock:
+                    row = next(pending, None)
+                if row is None:
+                    return
+                outcome = self.deliver(row, known)
+                with lock:
+                    out.append(outcome)
+
+        loop = asyncio.get_running_loop()
+        pool = self._lanes()
+        await asyncio.gather(*(loop.run_in_executor(pool, lane) for _ in range(min(self.config.concurrency, len(rows)))))
+        return out
+
+    def _lanes(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max(1, self.config.concurrency), thread_name_prefix="notify")
+        return self._pool
+
+    def deliver(self, row: Delivery, known: Known) -> Outcome:
+        """Send one claimed delivery (blocking: a lane's thread) and say how it ended (``known``: what the round
+        read for its batch)."""
         data = row.data
         try:
             if row.kind == "your_turn" and data.get("match") is not None and data.get("seat") is not None \
                     and (str(data["match"]), int(data["seat"])) not in known.waiting:
-                await self._finish(row, "dropped", "already played")
-                return
+                return Outcome(row, "dropped", "already played")
             contact = known.contacts.get(row.account_id)
             if contact is None:
-                await self._finish(row, "dropped", "no such account")
-                return
+                return Outcome(row, "dropped", "no such account")
             if row.channel == "push":
-                await self._push(row, data, contact, known)
-            elif row.channel == "email":
-                if await self._email(row.account_id, [(row.kind, data)], contact, digest=False, ids=[row.id],
-                                     known=known):
-                    await self._finish(row, "sent")
-                else:
-                    await self._finish(row, "dropped", "no mail relay, address or consent")
+                return self._push(row, data, contact, known)
+            if row.channel == "email":
+                mail = self._mail(row.account_id, [(row.kind, data)], contact, False, [row.id],
+                                  known.email_modes.get(row.account_id))
+                if mail is None or self.mailer is None:
+                    return Outcome(row, "dropped", "no mail relay, address or consent")
+                self.mailer.send_sync(*mail)
+                return Outcome(row, "sent")
+            return Outcome(row, "dropped", f"no channel {row.channel}")
         except (push.PushFailed, MailError, OSError) as exc:
-            await self._retry(row, f"{type(exc).__name__}: {exc}"[:200])
+            return Outcome(row, "retry", f"{type(exc).__name__}: {exc}"[:200])
         except Exception as exc:
             log.exception("notification %s could not be delivered", row.id)
-            await self._retry(row, type(exc).__name__)
+            return Outcome(row, "retry", type(exc).__name__)
 
-    async def _finish(self, row: Delivery, status: str, error: str | None = None) -> None:
-        batch = _SENT.get()
-        if status == "sent" and batch is not None:
-            batch.append(row)
-            return
-        await asyncio.to_thread(store.finish, self.engine, [row.id], self.token, status, error)
+    def _record(self, outcomes: list[Outcome]) -> None:
+        """Record a batch's outcomes (a worker thread): the sent ones in one transaction, the dropped and failed ones
+        by reason, the gone subscriptions removed, each retry with its back-off."""
+        groups: dict[tuple[str, str | None], list[Outcome]] = {}
+        for o in outcomes:
+            if o.status == "gone":
+                push.forget(self.engine, o.row.target or "")
+                o.status, o.error = "dropped", "subscription gone"
+            if o.status == "retry":
+                self._retry(o.row, o.error or "")
+                continue
+            groups.setdefault((o.status, o.error), []).append(o)
+        for (status, error), group in groups.items():
+            store.finish(self.engine, [o.row.id for o in group], self.token, status, error)
+            for o in group:
+                self._count(o.row, status)
+
+    def _count(self, row: Delivery, status: str) -> None:
         if status == "sent":
             self.stats.sent[row.channel] += 1
         elif status == "dropped":
@@ -305,51 +350,53 @@ class Notifier:
         elif status == "failed":
             self.stats.failed += 1
 
-    async def _retry(self, row: Delivery, error: str) -> None:
-        if await asyncio.to_thread(store.retry, self.engine, row, self.token, error) == "failed":
+    def _retry(self, row: Delivery, error: str) -> None:
+        if store.retry(self.engine, row, self.token, error) == "failed":
             self.stats.failed += 1
             log.warning("notification %s given up after %d tries: %s", row.id, row.attempts, error)
         else:
             self.stats.retried += 1
 
-    async def _push(self, row: Delivery, data: dict[str, Any], contact: Contact, known: Known) -> None:
+    def _push(self, row: Delivery, data: dict[str, Any], contact: Contact, known: Known) -> Outcome:
         info = known.subscriptions.get(row.target or "")
         if info is None:
-            await self._finish(row, "dropped", "subscription removed")
-            return
+            return Outcome(row, "dropped", "subscription removed")
         title, body = texts.message(row.kind, data, contact.lang)
         message = {"title": title, "body": body, "url": texts.link("", data), "tag": f"{row.kind}:{data.get('match', '')}",
                    "kind": row.kind, "id": row.id}
         assert self.vapid is not None
         try:
-            await asyncio.to_thread(push.send, self.vapid, info, message, self.config.contact,
-                                    self.config.push_allow_insecure_loopback)
+            push.send(self.vapid, info, message, self.config.contact, self.config.push_allow_insecure_loopback)
         except push.Gone:
-            await asyncio.to_thread(push.forget, self.engine, row.target or "")
-            await self._finish(row, "dropped", "subscription gone")
-            return
+            return Outcome(row, "gone")
         except push.Refused as exc:
-            await self._finish(row, "failed", str(exc))
-            return
-        await self._finish(row, "sent")
+            return Outcome(row, "failed", str(exc))
+        return Outcome(row, "sent")
+
+    def _mail(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact, digest: bool,
+              ids: list[int], mode: str | None) -> tuple[str, str, str, None, dict[str, str]] | None:
+        """The arguments of :meth:`Mailer.send` for one mail (one event, or a digest); ``None`` when there is nobody
+        or nothing to send it by (``mode``: the account's mail mode, ``None``: not read)."""
+        if self.mailer is None or not contact.email or mode == "off":
+            return None
+        subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
+                                                items, digest=digest)
+        headers["X-Spacetable-Notification"] = ",".join(str(i) for i in ids)
+        return contact.email, subject, body, None, headers
 
     async def _email(self, account_id: str, items: list[tuple[str, dict[str, Any]]], contact: Contact,
-                     digest: bool, ids: list[int], known: Known | None = None) -> bool:
-        """Send one mail (one event, or a digest); ``False`` when there is nobody or nothing to send it by."""
-        if self.mailer is None or not contact.email:
-            return False
-
+                     digest: bool, ids: list[int]) -> bool:
+        """Send one mail (a digest); ``False`` when there is nobody or nothing to send it by."""
         def mode() -> str:
             with self.engine.connect() as conn:
                 return store.settings(conn, account_id).email_mode
 
-        got = known.email_modes.get(account_id) if known is not None else None
-        if (got if got is not None else await asyncio.to_thread(mode)) == "off":
+        if self.mailer is None or not contact.email or await asyncio.to_thread(mode) == "off":
             return False
-        subject, body, headers = mailer.compose(contact.lang, self.config.public_url, self.unsubscribe_link(account_id),
-                                                items, digest=digest)
-        headers["X-Spacetable-Notification"] = ",".join(str(i) for i in ids)
-        await self.mailer.send(contact.email, subject, body, headers=headers)
+        mail = self._mail(account_id, items, contact, digest, ids, None)
+        if mail is None:
+            return False
+        await self.mailer.send(*mail)
         return True
 
     async def deliver_digest(self, account_id: str, lines: list[Delivery]) -> None:
@@ -379,7 +426,7 @@ class Notifier:
                 self.stats.dropped += len(ids)
         except (MailError, OSError) as exc:
             for r in lines:
-                await self._retry(r, f"{type(exc).__name__}: {exc}"[:200])
+                await asyncio.to_thread(self._retry, r, f"{type(exc).__name__}: {exc}"[:200])
         finally:
             await asyncio.to_thread(store.release_digest, self.engine, account_id, self.token)
 
@@ -402,3 +449,19 @@ class AccountsDirectory:
         if row is None:
             return None
         return Contact(row.email if row.email and row.email_verified else None, row.lang or "en")
+
+    def many(self, conn: Connection, account_ids: list[str]) -> dict[str, Contact | None]:
+        """The contacts of ``account_ids`` on ``conn``, 500 a query (a delivery round's whole batch)."""
+        from sqlalchemy.exc import DBAPIError
+
+        out: dict[str, Contact | None] = dict.fromkeys(account_ids)
+        ids = sorted(set(account_ids))
+        try:
+            for k in range(0, len(ids), 500):
+                for row in conn.execute(text("SELECT id, email, email_verified, lang FROM accounts WHERE id IN :a")
+                                        .bindparams(bindparam("a", expanding=True)), {"a": ids[k:k + 500]}):
+                    out[str(row.id)] = Contact(row.email if row.email and row.email_verified else None, row.lang or "en")
+        except DBAPIError:  # a database without accounts
+            conn.rollback()
+            return dict.fromkeys(account_ids)
+        return out

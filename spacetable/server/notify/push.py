@@ -1,4 +1,4 @@
-"""Web Push (RFC 8030) with VAPID (RFC 8292) and encrypted payloads (RFC 8291), through ``pywebpush``.
+"""Web Push (RFC 8030) with VAPID (RFC 8292) and encrypted payloads (RFC 8291).
 
 * The VAPID key pair is made at the server's first start and kept in the database (``server_secrets``), so
   every process signs with the same key and browsers' subscriptions outlive restarts.
@@ -9,6 +9,9 @@
   --push-allow-insecure-loopback``) lets tests use a push service of their own on ``http://127.0.0.1``; it is
   off by default and for tests only.
 * A push service answering 404 or 410 says the subscription is gone: it is deleted.
+* Sending: the payload is encrypted by ``pywebpush``/``http_ece`` (a new ephemeral key per message), the VAPID token
+  is signed once per push service and reused until an hour before its end, and the request goes over connections
+  kept per push service (``urllib3``), without redirects.
 """
 
 from __future__ import annotations
@@ -22,14 +25,16 @@ import secrets
 import socket
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
+import certifi
+import urllib3
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
+from pywebpush import WebPusher, WebPushException
 from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Connection, Engine
 
@@ -203,54 +208,111 @@ class Refused(Exception):
     """The push service refused the message for good (400, 403, 413: a bad key, a payload too large)."""
 
 
-#: signed VAPID headers per (push service origin, contact), reused for an hour (a token is good for 12 h, RFC 8292)
+#: signed VAPID headers per (push service origin, contact, key): (renew after, headers). A token names its push
+#: service (``aud``) and its end (``exp``, at most 24 hours ahead, RFC 8292 section 2): one signature serves every push
+#: to that service until it is renewed, an hour before its end (ECDSA signing per push was a tenth of the fan-out)
 _SIGNED: dict[tuple[str, str, int], tuple[float, dict[str, str]]] = {}
-_LOCAL = threading.local()
+_SIGNED_LOCK = threading.Lock()
+#: how long a VAPID token lasts, and how long before its end it is renewed (seconds)
+VAPID_LIFETIME = 12 * 3600
+VAPID_MARGIN = 3600
 
 
-def vapid_headers(vapid: Vapid, endpoint: str, contact: str) -> dict[str, str]:
-    """The VAPID ``Authorization`` header for the push service of ``endpoint``: signed once an hour per service
-    rather than once per push."""
+def vapid_headers(vapid: Vapid, endpoint: str, contact: str, now: float | None = None) -> dict[str, str]:
+    """The VAPID ``Authorization`` header for the push service of ``endpoint``, signed once per service and reused
+    until :data:`VAPID_MARGIN` before its ``exp``."""
     parts = urlsplit(endpoint)
     aud = f"{parts.scheme}://{parts.netloc}"
     key = (aud, contact, id(vapid.signer))
-    now = time.time()
+    now = time.time() if now is None else now
     found = _SIGNED.get(key)
-    if found is None or found[0] < now:
-        headers = vapid.signer.sign({"sub": contact, "aud": aud, "exp": int(now) + 12 * 3600})
-        if len(_SIGNED) > 1000:
-            _SIGNED.clear()
-        found = _SIGNED[key] = (now + 3600, {str(k): str(v) for k, v in headers.items()})
+    if found is None or found[0] <= now:
+        exp = int(now) + VAPID_LIFETIME
+        headers = vapid.signer.sign({"sub": contact, "aud": aud, "exp": exp})
+        with _SIGNED_LOCK:
+            if len(_SIGNED) > 1000:
+                _SIGNED.clear()
+            found = _SIGNED[key] = (exp - VAPID_MARGIN, {str(k): str(v) for k, v in headers.items()})
     return dict(found[1])
 
 
-def _session() -> requests.Session:
-    """A kept HTTP session per delivery thread: connections to a push service are reused."""
-    session = getattr(_LOCAL, "session", None)
-    if session is None:
-        session = _LOCAL.session = requests.Session()
-    return session
+class _Pools:
+    """Kept HTTP connections to push services, shared by the delivery threads (``urllib3``'s pool manager: one
+    pool of up to :data:`POOL_SIZE` kept connections per origin; thread-safe). Requests go through the proxy of
+    ``HTTPS_PROXY``/``HTTP_PROXY`` where the environment names one (and ``NO_PROXY`` does not exempt the host),
+    read once, as ``requests`` did. TLS is verified against ``certifi``'s authorities. No redirect is followed
+    (a push service does not redirect, and a redirect could point inside the operator's network) and no request
+    is sent twice by the pool (a try that fails is the dispatcher's to repeat, after its back-off)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._direct: urllib3.PoolManager | None = None
+        self._proxied: dict[str, urllib3.ProxyManager] = {}
+        self._proxies: dict[str, str] | None = None
+
+    def _options(self) -> dict[str, Any]:
+        return {"num_pools": 64, "maxsize": POOL_SIZE, "block": False, "ca_certs": certifi.where(),
+                "retries": urllib3.Retry(total=0, read=False, redirect=False)}
+
+    def manager(self, scheme: str, host: str) -> urllib3.PoolManager:
+        with self._lock:
+            if self._proxies is None:
+                self._proxies = {k: v for k, v in urllib.request.getproxies().items() if k in ("http", "https")}
+            proxy = self._proxies.get(scheme)
+            if proxy and not urllib.request.proxy_bypass(host):
+                found = self._proxied.get(proxy)
+                if found is None:
+                    found = self._proxied[proxy] = urllib3.ProxyManager(proxy, **self._options())
+                return found
+            if self._direct is None:
+                self._direct = urllib3.PoolManager(**self._options())
+            return self._direct
+
+    def clear(self) -> None:
+        with self._lock:
+            for m in [self._direct, *self._proxied.values()]:
+                if m is not None:
+                    m.clear()
+            self._direct, self._proxied, self._proxies = None, {}, None
+
+
+#: kept connections to the push services per origin
+POOL_SIZE = 16
+POOLS = _Pools()
+
+
+def encrypt(info: dict[str, Any], payload: bytes) -> bytes:
+    """``payload`` encrypted for one subscription (RFC 8291, aes128gcm; ``pywebpush`` and ``http_ece``): a new
+    ephemeral ECDH key and salt every time, as the RFC requires."""
+    body: bytes = WebPusher(info).encode(payload, "aes128gcm")["body"]
+    return body
 
 
 def send(vapid: Vapid, info: dict[str, Any], message: dict[str, Any], contact: str, allow_loopback: bool) -> None:
     """Send ``message`` (JSON, encrypted with the subscription's keys) to one subscription. The endpoint's
     addresses are checked again first (a host that resolved to a public address may not any more)."""
+    endpoint = info["endpoint"]
     try:
-        check_endpoint(info["endpoint"], allow_loopback)
+        check_endpoint(endpoint, allow_loopback)
     except ServiceError as exc:
         raise Refused(exc.message) from None
     try:
-        webpush(info, json.dumps(message, ensure_ascii=False), ttl=TTL, timeout=TIMEOUT,
-                headers={"Urgency": "normal", **vapid_headers(vapid, info["endpoint"], contact)},
-                requests_session=_session())
-    except WebPushException as exc:
-        status = exc.response.status_code if exc.response is not None else None
-        if status in (404, 410):
-            raise Gone(str(status)) from None
-        if status is not None and (status == 429 or status >= 500):
-            raise PushFailed(f"push service answered {status}") from None
-        if status is not None:
-            raise Refused(f"push service answered {status}") from None
-        raise PushFailed("push request failed") from None
-    except OSError as exc:  # connection errors, timeouts (requests' errors are OSErrors)
+        body = encrypt(info, json.dumps(message, ensure_ascii=False).encode())
+    except (WebPushException, ValueError) as exc:
+        raise Refused(f"the subscription's keys cannot encrypt ({type(exc).__name__})") from None
+    headers = {"Content-Encoding": "aes128gcm", "TTL": str(TTL), "Urgency": "normal",
+               **vapid_headers(vapid, endpoint, contact)}
+    parts = urlsplit(endpoint)
+    try:
+        response = POOLS.manager(parts.scheme, parts.hostname or "").request(
+            "POST", endpoint, body=body, headers=headers, timeout=urllib3.Timeout(total=TIMEOUT), redirect=False)
+    except (urllib3.exceptions.HTTPError, OSError) as exc:  # connection errors, timeouts
         raise PushFailed(type(exc).__name__) from None
+    status = response.status
+    if status <= 202:
+        return
+    if status in (404, 410):
+        raise Gone(str(status))
+    if status == 429 or status >= 500:
+        raise PushFailed(f"push service answered {status}")
+    raise Refused(f"push service answered {status}")

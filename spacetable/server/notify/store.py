@@ -125,6 +125,16 @@ def settings(conn: Connection, account_id: str) -> Settings:
     return Settings(row.email_mode, row.quiet_minutes, row.digest_hour, bool(row.sound))
 
 
+def email_modes(conn: Connection, account_ids: Iterable[str]) -> dict[str, str]:
+    """The e-mail mode of each of ``account_ids`` (``instant`` where the account chose nothing), 500 a query."""
+    ids = sorted(set(account_ids))
+    out = dict.fromkeys(ids, Settings.email_mode)
+    for chunk in _chunks(ids):
+        out.update((str(a), str(m)) for a, m in conn.execute(
+            select(SettingsRow.account_id, SettingsRow.email_mode).where(SettingsRow.account_id.in_(chunk))))
+    return out
+
+
 def save_settings(conn: Connection, account_id: str, s: Settings) -> None:
     conn.execute(_insert(conn, SettingsRow).values(account_id=account_id))
     conn.execute(update(SettingsRow).where(SettingsRow.account_id == account_id).values(
