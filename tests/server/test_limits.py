@@ -353,3 +353,32 @@ def create_ai_match(base: str) -> str:
     data = httpx.post(base + "/api/matches", json={"game": "arena", "ai_seats": {"0": "random", "1": "random"},
                                                    "ai_seconds": 0.05}).json()
     return str(data["match"]["id"])
+
+
+@pytest.mark.hotpath
+def test_the_local_window_counts_as_the_librarys_moving_window() -> None:
+    """Issue 26: the in-process limiter (the library's synchronous store, called from the event loop) gives, hit by
+    hit, the moving-window answers of the library's asyncio store it replaces, and the same window statistics."""
+    import asyncio
+
+    from limits import parse_many
+    from limits.aio import storage, strategies
+
+    from spacetable.server.limits import LocalWindow
+
+    async def answers(make: Any) -> list[tuple[bool, bool, int]]:
+        limiter = make()
+        rules = parse_many("3/minute;5/hour")
+        out = []
+        for i in range(8):
+            for rule in rules:
+                key = f"client{i % 2}"
+                hit = await limiter.hit(rule, "act", key)
+                test = await limiter.test(rule, "act", key)
+                out.append((hit, test, (await limiter.get_window_stats(rule, "act", key)).remaining))
+        return out
+
+    local = asyncio.run(answers(LocalWindow))
+    library = asyncio.run(answers(lambda: strategies.MovingWindowRateLimiter(storage.MemoryStorage())))
+    assert local == library
+    assert [h for h, _, _ in local[:2]] == [True, True] and not all(h for h, _, _ in local)

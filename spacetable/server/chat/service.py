@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from limits import parse_many
-from limits.aio import storage, strategies
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from spacetable.core import i18n
 
 from ..errors import ServiceError
+from ..limits import window_limiter
 from ..notify.events import seat_accounts
 from ..notify.store import begin as store_begin
 from .models import BlockRow, ChatMessageRow, ChatReportRow, SuspensionRow
@@ -108,12 +108,7 @@ class ChatService:
         #: thread's connection held SQLite's one write lock against the actions' appends, which then waited in
         #: SQLite's busy handler with the event loop stopped (act p99 x2.5 with 200 players chatting, bench/callback.py)
         self.db = db
-        if redis_url:
-            uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
-            store: storage.Storage = storage.RedisStorage(uri, implementation="redispy", key_prefix="spacetable-chat")
-        else:
-            store = storage.MemoryStorage()
-        self._limiter = strategies.MovingWindowRateLimiter(store)
+        self._limiter = window_limiter(redis_url, "spacetable-chat")
         self._rules = parse_many(rate) if rate else []
         #: called with (match, seat mentioned, writer, text) for each @mention of a seated player's name
         self.on_mention: Any = None
