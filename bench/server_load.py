@@ -34,7 +34,8 @@ without it (issue 20: the paced figures within 10 %):
 
     .venv/bin/python bench/server_load.py --setups sqlite --matches 200 --seconds 20 --max-seconds 0 --accounts
 
-The servers run in their own processes (``spacetable serve``) and the clients in one more process
+The servers count every request against per-address rate limits as in production, set out of reach (one address
+plays every seat). The servers run in their own processes (``spacetable serve``) and the clients in one more process
 (``--client-procs``), so client and server share the machine's cores but not an interpreter. Clients do the
 minimum per message: websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the
 library's asyncio client), one ``json.loads``, a choice only when it is their turn, uvloop when installed, and
@@ -109,13 +110,18 @@ def calm_actions(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict
     return pool
 
 
+#: the rate limits the benchmark's servers run with: counted like the defaults (two windows), never reached
+UNREACHED = "1000000/second;60000000/minute"
+
+
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
                  db_writers: int = 2, metered: bool = True, root: Path | None = None) -> subprocess.Popen[bytes]:
     """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``)."""
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
-           # one address plays every seat of every match here: no per-client rate limits, room for every socket
-           "--rate-create", "none", "--rate-join", "none", "--rate-act", "none", "--max-sockets", "5000"]
+           # one address plays every seat of every match here: the per-address rate limits stay in place (each
+           # request is counted, as in production) but so high that they never refuse; room for every socket
+           "--rate-create", UNREACHED, "--rate-join", UNREACHED, "--rate-act", UNREACHED, "--max-sockets", "5000"]
     if metered:
         cmd.append("--meter")
     if redis_url:
