@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
 
 from spacetable import games
 from spacetable.server.app import create_app
@@ -24,6 +25,8 @@ from spacetable.server.db import make_engine, run_migrations
 from spacetable.server.devservers import TempPostgres, TempRedis, postgres_bin, redis_bin
 from spacetable.server.limits import Limits
 from spacetable.server.live import LiveMatch
+
+from .pushservice import PushService
 
 
 def in_ci() -> bool:
@@ -153,6 +156,23 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     url = postgres.create_database(template=template)
     yield url
     postgres.drop_database(url)
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """A synchronous engine on ``db_url`` (the notifier's and chat's own connections), migrated."""
+    e = make_engine(db_url)
+    run_migrations(e)
+    yield e
+    e.dispose()
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    """The test push service on loopback (checks VAPID, decrypts RFC 8291 payloads), stopped after the test."""
+    ps = PushService().start()
+    yield ps
+    ps.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

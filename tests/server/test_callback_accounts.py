@@ -61,13 +61,6 @@ def mailbox() -> Iterator[tuple[Mailbox, int]]:
         controller.stop()
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    ps = PushService().start()
-    yield ps
-    ps.stop()
-
-
 def make_app(db_url: str, port: int) -> Any:
     return create_app(db_url, ai_workers=0, limits=lenient_limits(),
                       accounts={"smtp_url": f"smtp://127.0.0.1:{port}", "mail_from": "table@example.org",

@@ -20,7 +20,6 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from spacetable.server.db import make_engine, run_migrations
 from spacetable.server.mail import Mailer, SmtpRelay
 from spacetable.server.notify import Contact, Event, Notifier, NotifyConfig, push, store
 from spacetable.server.notify.dispatcher import AccountsDirectory
@@ -28,21 +27,6 @@ from spacetable.server.notify.dispatcher import AccountsDirectory
 from .pushservice import PushService, unb64url
 
 pytestmark = pytest.mark.callback
-
-
-@pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    e = make_engine(db_url)
-    run_migrations(e)
-    yield e
-    e.dispose()
-
-
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    ps = PushService().start()
-    yield ps
-    ps.stop()
 
 
 def claims(headers: dict[str, str]) -> dict[str, Any]:
