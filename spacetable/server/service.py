@@ -203,10 +203,6 @@ class MatchService:
     async def summary(self, match_id: str) -> dict[str, Any]:
         return await self.lobby.summary(match_id)
 
-    def after_change(self, m: LiveMatch) -> None:
-        """Run what is due in ``m`` if this process owns it (SRV-X3): its clock and its AI seats."""
-        self.changes.after_change(m)
-
     # ------------------------------------------------------------------- lookups
 
     @staticmethod

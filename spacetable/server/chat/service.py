@@ -36,7 +36,6 @@ from spacetable.core import i18n
 
 from ..errors import ServiceError
 from ..limits import window_limiter
-from ..notify.events import seat_accounts
 from ..notify.store import begin as store_begin
 from .models import BlockRow, ChatMessageRow, ChatReportRow, SuspensionRow
 
@@ -103,10 +102,11 @@ SEAT_ACCOUNTS = "SELECT seat, account_id FROM account_seats WHERE match_id = :m 
 class ChatService:
     def __init__(self, engine: Engine, redis_url: str | None = None, rate: str | None = RATE, db: Any = None) -> None:
         self.engine = engine
-        #: the play server's storage (``server/storage.py``), when there is one: messages are written through it. On
-        #: SQLite that is the event loop's own connection, where a write takes microseconds; a write from a worker
-        #: thread's connection held SQLite's one write lock against the actions' appends, which then waited in
-        #: SQLite's busy handler with the event loop stopped (act p99 x2.5 with 200 players chatting, bench/callback.py)
+        #: the play server's storage (``server/storage.py``): messages are written and read through it. On SQLite that
+        #: is the event loop's own connection, where a write takes microseconds; a write from a worker thread's
+        #: connection held SQLite's one write lock against the actions' appends, which then waited in SQLite's busy
+        #: handler with the event loop stopped (act p99 x2.5 with 200 players chatting, bench/callback.py). Without
+        #: it (the operator's moderation commands) only the moderation methods, on ``engine``, are used.
         self.db = db
         self._limiter = window_limiter(redis_url, "spacetable-chat")
         self._rules = parse_many(rate) if rate else []
@@ -145,22 +145,13 @@ class ChatService:
         await self._rate(m.id, writer)
         now = time.time()
 
-        def job() -> int:
-            with store_begin(self.engine) as conn:
-                return int(conn.execute(insert(ChatMessageRow).values(
-                    match_id=m.id, room=room, seat=writer.seat, account_id=writer.account_id, name=writer.name[:100],
-                    text=body, quick=quick, created_at=now, hidden=False).returning(ChatMessageRow.id)).scalar_one())
+        async def write(tx: Any) -> int:
+            rows = await tx.fetch(INSERT_MESSAGE, {
+                "match_id": m.id, "room": room, "seat": writer.seat, "account_id": writer.account_id,
+                "name": writer.name[:100], "text": body, "quick": quick, "created_at": now, "hidden": False})
+            return int(rows[0]["id"])
 
-        if self.db is not None:
-            async def write(tx: Any) -> int:
-                rows = await tx.fetch(INSERT_MESSAGE, {
-                    "match_id": m.id, "room": room, "seat": writer.seat, "account_id": writer.account_id,
-                    "name": writer.name[:100], "text": body, "quick": quick, "created_at": now, "hidden": False})
-                return int(rows[0]["id"])
-
-            msg_id = await self.db.write(write)
-        else:
-            msg_id = await asyncio.to_thread(job)
+        msg_id = await self.play_db.write(write)
         if body and room == "players" and self.on_mention is not None:
             names = {s.name.casefold(): i for i, s in enumerate(m.seats) if s.kind == "human" and i != writer.seat}
             for name in {n.casefold() for n in MENTION.findall(body)}:
@@ -174,22 +165,6 @@ class ChatService:
         """The messages after ``after`` (a page), quick ones in ``lang``; hidden ones and those of accounts the
         reader (``reader``: an account id) blocked left out."""
 
-        def job() -> list[dict[str, Any]]:
-            q = select(ChatMessageRow.id, ChatMessageRow.seat, ChatMessageRow.name, ChatMessageRow.text,
-                       ChatMessageRow.quick, ChatMessageRow.created_at, ChatMessageRow.account_id).where(
-                ChatMessageRow.match_id == match_id, ChatMessageRow.room == room, ChatMessageRow.id > after,
-                ChatMessageRow.hidden.is_(False)).order_by(ChatMessageRow.id).limit(PAGE)
-            with self.engine.connect() as conn:
-                rows = conn.execute(q).all()
-                blocked = set(conn.execute(select(BlockRow.blocked_id).where(BlockRow.account_id == reader)).scalars()) \
-                    if reader else set()
-            return [{"id": r.id, "seat": r.seat, "name": r.name, "quick": r.quick, "at": r.created_at,
-                     "text": quick_text(r.quick, lang) if r.quick else r.text}
-                    for r in rows if not (r.account_id and r.account_id in blocked)]
-
-        if self.db is None:
-            return await asyncio.to_thread(job)
-
         async def on_db(tx: Any) -> list[dict[str, Any]]:
             rows = await tx.fetch(READ_MESSAGES, {"m": match_id, "room": room, "after": after, "hidden": False, "n": PAGE})
             blocked = {r["blocked_id"] for r in await tx.fetch(BLOCKED, {"a": reader})} if reader else set()
@@ -197,7 +172,7 @@ class ChatService:
                      "text": quick_text(r["quick"], lang) if r["quick"] else r["text"]}
                     for r in rows if not (r["account_id"] and r["account_id"] in blocked)]
 
-        out: list[dict[str, Any]] = await self.db.read(on_db)
+        out: list[dict[str, Any]] = await self.play_db.read(on_db)
         return out
 
     # ------------------------------------------------------------------ moderation
@@ -250,29 +225,32 @@ class ChatService:
                 conn.execute(insert(SuspensionRow).values(account_id=account_id, until=time.time() + days * 86400,
                                                           reason=reason[:300], created_at=time.time()))
 
-    async def is_suspended(self, account_id: str) -> bool:
-        """:meth:`suspended` through the play server's storage when there is one (no worker thread)."""
+    @property
+    def play_db(self) -> Any:
+        """The play server's storage, which posting and reading need."""
         if self.db is None:
-            return await asyncio.to_thread(self.suspended, account_id)
+            raise RuntimeError("posting and reading chat need the play server's storage (ChatService(..., db=storage))")
+        return self.db
+
+    async def is_suspended(self, account_id: str) -> bool:
+        """:meth:`suspended` through the play server's storage (no worker thread)."""
 
         async def job(tx: Any) -> list[dict[str, Any]]:
             rows: list[dict[str, Any]] = await tx.fetch(SUSPENDED, {"a": account_id})
             return rows
 
-        rows = await self.db.read(job)
+        rows = await self.play_db.read(job)
         return bool(rows) and float(rows[0]["until"]) > time.time()
 
     async def seat_accounts(self, match_id: str) -> dict[int, str]:
-        """The accounts seated in a match, seat -> account id (``notify.events.seat_accounts``, through the play
-        server's storage when there is one)."""
-        if self.db is None:
-            return await asyncio.to_thread(seat_accounts, self.engine, match_id)
+        """The accounts seated in a match, seat -> account id (as ``notify.events.seat_accounts``, through the play
+        server's storage)."""
 
         async def job(tx: Any) -> list[dict[str, Any]]:
             rows: list[dict[str, Any]] = await tx.fetch(SEAT_ACCOUNTS, {"m": match_id})
             return rows
 
-        return {int(r["seat"]): str(r["account_id"]) for r in await self.db.read(job)}
+        return {int(r["seat"]): str(r["account_id"]) for r in await self.play_db.read(job)}
 
     def suspended(self, account_id: str) -> bool:
         with self.engine.connect() as conn:
