@@ -235,6 +235,7 @@ def test_cli_ai_game_and_simulate(capsys: pytest.CaptureFixture[str], tmp_path) 
     assert fmp.read_bytes().startswith(b"<FMP Format=4") and svg.read_text().startswith("<svg")
 
 
+@pytest.mark.hotpath
 @given(st.lists(st.integers(min_value=-3, max_value=300), max_size=64))
 def test_cover_text_writes_each_count_as_its_digit_capped_at_nine(row: list[int]) -> None:
     """The view's cover grid (FM-15.2): one digit per cell, nine or more as 9, whatever the counts."""

@@ -113,6 +113,7 @@ def test_select_legal_keeps_the_simplest_in_canonical_order() -> None:
     assert chosen == [legal[0], legal[1], legal[3], legal[6]]  # the three flat ones and the first with one entry
 
 
+@pytest.mark.hotpath
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), max_size=60), st.integers(1, 70))
 def test_select_legal_is_the_stable_sort_by_weight_cut_at_the_limit(shape: list[tuple[int, int]], limit: int) -> None:
     """SRV-L1: the counting selection equals the plain definition: sort by weight (ties in canonical order), keep
