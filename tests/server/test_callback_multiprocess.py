@@ -140,6 +140,10 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
                 return conn.execute(text("SELECT count(*) FROM notify_outbox WHERE status = 'pending' AND due_at <= "
                                          ":now"), {"now": time.time()}).scalar_one() == 0
 
+        def turns() -> int:
+            with engine.connect() as conn:
+                return int(conn.execute(text("SELECT count(*) FROM notify_outbox WHERE kind = 'your_turn'")).scalar_one())
+
         moves = 0
         while moves < 24:
             wait_for(settled, what="deliveries")
@@ -153,14 +157,22 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
             if not options:  # the seat's legal actions are still being listed (SRV-L4): ask again
                 time.sleep(0.1)
                 continue
+            before = turns()
             r = via[seat].post(f"/api/matches/{mid}/actions", json={
                 "seat": seat, "token": tokens[seat], "version": summary["version"], "action": options[moves % len(options)]})
             assert r.status_code == 200, r.text
             moves += 1
+            after = via[seat].get(f"/api/matches/{mid}").json()
+            if after["status"] == "running" and seat not in after["to_act"]:
+                # the other seat's turn: its "your turn" is stored just after the answer, by the process that took
+                # the move. Wait for it, so that the next move does not end that turn before its rows are delivered
+                # (a "your turn" claimed after the turn has passed is dropped, not sent: a busy machine would
+                # otherwise leave the test too few to count)
+                wait_for(lambda n=before: turns() > n, what="the next seat's your-turn rows")
 
         def outbox() -> Any:
             with engine.connect() as conn:
-                return conn.execute(text("SELECT id, channel, status, kind, account_id, payload FROM notify_outbox")).all()
+                return conn.execute(text("SELECT id, channel, status, kind, account_id, payload, error FROM notify_outbox")).all()
 
         seen: list[int] = []
 
@@ -181,8 +193,9 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
         rows = outbox()
         sent_push = [r for r in rows if r.channel == "push" and r.status == "sent"]
         sent_mail = [r for r in rows if r.channel == "email" and r.status == "sent"]
-        assert len([r for r in sent_push if r.kind == "your_turn"]) >= 3, rows
-        assert {r.status for r in rows} <= {"sent", "dropped"}, rows
+        said = "\n".join(p.read_text(errors="replace")[-4000:] for p in (tmp_path / "a.log", tmp_path / "b.log"))
+        assert len([r for r in sent_push if r.kind == "your_turn"]) >= 3, (rows, said)
+        assert {r.status for r in rows} <= {"sent", "dropped"}, (rows, said)
         # pushes: as many received as rows sent, none twice, each verified and decrypted by the push service
         assert push.rejected == []
         pushed = sorted(x.message["id"] for x in push.received)
