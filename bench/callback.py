@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing as mp
 import os
 import resource
@@ -39,6 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import h11
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -157,15 +160,17 @@ def chat_tables(base: str, chatters: int) -> list[tuple[str, int, str]]:
 
 
 async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
-                seconds: float) -> dict[str, Any]:
-    """The connected users: chatters seated in their own matches (chatting if ``chat``), the others spectators of
-    the matches playing."""
+                seconds: float, part: str) -> dict[str, Any]:
+    """One part of the connected users (``users`` in all): the chatters seated in their own matches (``part``
+    "chatters", chatting if ``chat``) or the others, spectators of the matches playing ("watchers"). Each part runs
+    in its own process, so that a post's time is not the time the watchers' 800 sockets keep the process busy."""
     import random
 
     import httpx
     from websockets.asyncio.client import connect
 
     ws_base = base.replace("http://", "ws://")
+    expected = len(seats) if part == "chatters" else users - len(seats)
     out: dict[str, Any] = {"posted": 0, "refused": 0, "reads": 0, "sockets": 0, "chat_lat": [], "errors": {}}
     begun = time.perf_counter()
     window = begun + ramp
@@ -205,7 +210,7 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                         if first:
                             first = False
                             out["users connected"] = out.get("users connected", 0) + 1
-                            if out["users connected"] == users:
+                            if out["users connected"] == expected:
                                 out["connected s"] = round(time.perf_counter() - begun, 1)
                         while time.perf_counter() < stop:
                             try:
@@ -220,7 +225,8 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                     await asyncio.sleep(1)
 
         async def chatter(mid: str, seat: int, token: str, rng: random.Random) -> None:
-            headers = {"X-Seat-Token": token}
+            headers = [("x-seat-token", token)]
+            kept = KeptHttp(base)
             await asyncio.sleep(rng.uniform(0, every))
             last_read = 0.0
             while time.perf_counter() < stop:
@@ -228,35 +234,116 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                     t = time.perf_counter()
                     out.setdefault("first post s", round(t - begun, 1))
                     try:
-                        r = await http.post(f"/api/matches/{mid}/chat", json={"seat": seat, "text": f"gl hf {rng.random():.6f}"},
-                                            headers=headers)
-                        if r.status_code == 201:
+                        body = json.dumps({"seat": seat, "text": f"gl hf {rng.random():.6f}"}).encode()
+                        status = await kept.request("POST", f"/api/matches/{mid}/chat", body, headers)
+                        if status == 201:
                             out["posted"] += 1
                             if t >= window:
                                 out["chat_lat"].append(time.perf_counter() - t)
                         else:
                             out["refused"] += 1
-                            out["errors"][str(r.status_code)] = out["errors"].get(str(r.status_code), 0) + 1
+                            out["errors"][str(status)] = out["errors"].get(str(status), 0) + 1
                         if time.perf_counter() - last_read >= 4:
                             last_read = time.perf_counter()
-                            await http.get(f"/api/matches/{mid}/chat", params={"room": "players", "seat": seat},
-                                           headers=headers)
+                            await kept.request("GET", f"/api/matches/{mid}/chat?room=players&seat={seat}", None, headers)
                             out["reads"] += 1
                     except Exception as exc:
                         failed(exc)
                 await asyncio.sleep(every * rng.uniform(0.8, 1.2))
+            kept.close()
+
+        async def measure() -> None:  # the users' process's own CPU over the measured window (one core = 100 %)
+            await asyncio.sleep(max(0.0, window - time.perf_counter()))
+            c0, t0 = time.process_time(), time.perf_counter()
+            await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+            out["cpu %"] = 100.0 * (time.process_time() - c0) / max(1e-9, time.perf_counter() - t0)
 
         rng = random.Random(7)
-        tasks = [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
-        tasks += [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}", 0) for mid, seat, token in seats]
-        tasks += [hold(None, i) for i in range(users - len(seats))]
-        await asyncio.gather(refresh(), *tasks)
+        tasks = [measure()]
+        if part == "chatters":
+            tasks += [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
+            tasks += [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}", 0) for mid, seat, token in seats]
+        else:
+            tasks += [refresh(), *(hold(None, i) for i in range(expected))]
+        await asyncio.gather(*tasks)
     return out
 
 
+class KeptHttp:
+    """A chatter's one kept-alive HTTP/1.1 connection (``h11`` over asyncio streams; opened again after an error).
+    A request costs the chatters' process a fraction of an ``httpx`` one, so that on a machine whose cores the server
+    shares, what the run with chat adds is mostly the server's work, not its clients'."""
+
+    def __init__(self, base: str) -> None:
+        self.host, port = base.removeprefix("http://").rsplit(":", 1)
+        self.port = int(port)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.conn = h11.Connection(h11.CLIENT)
+
+    async def request(self, method: str, target: str, body: bytes | None, headers: list[tuple[str, str]]) -> int:
+        """The response's status (its body read and dropped). A kept connection that the server closed meanwhile
+        (its keep-alive time is shorter than a chatter's pause) is opened again and the request sent once more."""
+        if self.streams is not None:
+            try:
+                return await self._request(method, target, body, headers)
+            except (h11.RemoteProtocolError, ConnectionError):
+                pass
+        return await self._request(method, target, body, headers)
+
+    async def _request(self, method: str, target: str, body: bytes | None, headers: list[tuple[str, str]]) -> int:
+        try:
+            if self.streams is None:
+                self.streams = await asyncio.open_connection(self.host, self.port)
+                self.conn = h11.Connection(h11.CLIENT)
+            reader, writer = self.streams
+            head = [("host", f"{self.host}:{self.port}"), ("content-length", str(len(body or b""))), *headers]
+            if body:
+                head.append(("content-type", "application/json"))
+            data = self.conn.send(h11.Request(method=method, target=target, headers=head)) or b""
+            data += (self.conn.send(h11.Data(data=body)) or b"") if body else b""
+            writer.write(data + (self.conn.send(h11.EndOfMessage()) or b""))
+            status = 0
+            while True:
+                event = self.conn.next_event()
+                if event is h11.NEED_DATA:
+                    self.conn.receive_data(await reader.read(65536))
+                elif isinstance(event, h11.Response):
+                    status = event.status_code
+                elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                    break
+            if self.conn.our_state is h11.DONE and self.conn.their_state is h11.DONE:
+                self.conn.start_next_cycle()
+            else:
+                self.close()
+            return status
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
 def crowd_process(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
-                  seconds: float) -> dict[str, Any]:
-    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds))
+                  seconds: float, part: str) -> dict[str, Any]:
+    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds, part))
+
+
+def merged(parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The chatters' and the watchers' figures together (counts added; the posts' times are the chatters')."""
+    out: dict[str, Any] = {"errors": {}}
+    for got in parts.values():
+        for key in ("posted", "refused", "reads", "sockets", "users connected"):
+            out[key] = out.get(key, 0) + got.get(key, 0)
+        for name, n in got["errors"].items():
+            out["errors"][name] = out["errors"].get(name, 0) + n
+    connected = [got.get("connected s") for got in parts.values()]
+    out["connected s"] = None if None in connected else max(connected)
+    out["first post s"] = parts["chatters"].get("first post s")
+    out["chat_lat"] = parts["chatters"]["chat_lat"]
+    return out
 
 
 def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
@@ -281,11 +368,13 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
         seats = chat_tables(base, args.chatters)
         for chat in (False, True):
             cpu0 = sl.cpu_seconds(server.pid)
-            with mp.get_context("spawn").Pool(1) as pool:
-                people = pool.apply_async(crowd_process, (base, args.users, seats, chat, args.chat_every,
-                                                          args.ramp, args.seconds))
+            with mp.get_context("spawn").Pool(2) as pool:
+                people = {part: pool.apply_async(crowd_process, (base, args.users, seats, chat, args.chat_every,
+                                                                 args.ramp, args.seconds, part))
+                          for part in ("chatters", "watchers")}
                 stats = sl.run_phase([base], load_args, args.matches, args.seconds, args.think_ms / 1000, args.ramp)
-                got = people.get(timeout=args.ramp + args.seconds + 300)
+                parts = {part: p.get(timeout=args.ramp + args.seconds + 300) for part, p in people.items()}
+            got = merged(parts)
             cpu = sl.cpu_seconds(server.pid) - cpu0
             lat = sorted(stats.latencies)
             chat_lat = sorted(got["chat_lat"])
@@ -295,8 +384,11 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
                 "actions/s": f"{stats.actions / args.seconds:,.0f}",
                 "act p50 ms": f"{sl.pct(lat, 0.5):.1f}" if lat else "-", "act p99 ms": f"{sl.pct(lat, 0.99):.1f}" if lat else "-",
                 "chat msgs": str(got["posted"]), "chat reads": str(got["reads"]),
+                "post p50 ms": f"{sl.pct(chat_lat, 0.5):.1f}" if chat_lat else "-",
                 "post p99 ms": f"{sl.pct(chat_lat, 0.99):.1f}" if chat_lat else "-",
                 "refused": str(got["refused"] + stats.errors), "server CPU s": f"{cpu:.1f}",
+                "chatters' / watchers' process CPU %":
+                    f"{parts['chatters'].get('cpu %', 0.0):.0f} / {parts['watchers'].get('cpu %', 0.0):.0f}",
             })
             print(f"chat {'on' if chat else 'off'}: {got.get('users connected', 0)} of {args.users} users connected, all "
                   f"after {got.get('connected s')} s; first post "

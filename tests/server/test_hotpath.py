@@ -253,3 +253,46 @@ def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch
         assert after["cpu_seconds"][step] >= before["cpu_seconds"][step]
     grew = [s for s in ("apply", "legal", "views", "texts", "storage") if after["cpu_seconds"][s] > before["cpu_seconds"][s]]
     assert grew, "no step was counted"
+
+
+def _routes(routes: Any) -> Iterator[Any]:
+    for r in routes:
+        sub = getattr(r, "original_router", None)
+        if sub is not None:
+            yield from _routes(sub.routes)
+        elif hasattr(r, "path_regex"):
+            yield r
+
+
+def test_no_route_hides_another(sqlite_url: str) -> None:
+    """Issue 26: the app orders its routers by how often pages call them (Starlette tries routes one by one), which
+    is safe only while no path that one route serves is matched by another route of the same method: for each route
+    a path of its own (each parameter filled in), no other route matches it. The one pair that shares paths
+    (``/api/workbench/runs/kinds`` and ``/api/workbench/runs/{run_id}``) is kept in that order."""
+    import re
+
+    from spacetable.server.app import create_app
+
+    app = create_app(sqlite_url, ai_workers=0)
+    routes = list(_routes(app.router.routes))
+    assert len(routes) > 100
+
+    def sample(path: str) -> str:
+        path = re.sub(r"\{[^}]+:path\}", "a/b", path)
+        path = re.sub(r"\{[^}]+:int\}", "7", path)
+        return re.sub(r"\{[^}]+\}", "x1", path)
+
+    shared = []
+    for r in routes:
+        own = sample(r.path)
+        methods = getattr(r, "methods", None) or {"WEBSOCKET"}
+        for other in routes:
+            if other is not r and methods & (getattr(other, "methods", None) or {"WEBSOCKET"}) \
+                    and other.path_regex.match(own):
+                shared.append((r.path, other.path))
+    assert shared == [("/api/workbench/runs/kinds", "/api/workbench/runs/{run_id}")]
+    order = [r.path for r in routes]
+    assert order.index("/api/workbench/runs/kinds") < order.index("/api/workbench/runs/{run_id}")
+    # the routes of a move come first, the polled ones before the pages and the accounts
+    assert order.index("/api/matches/{match_id}/actions") < 10
+    assert order.index("/api/matches/{match_id}/chat") < order.index("/api/account/me") < order.index("/")

@@ -382,3 +382,43 @@ def test_the_local_window_counts_as_the_librarys_moving_window() -> None:
     library = asyncio.run(answers(lambda: strategies.MovingWindowRateLimiter(storage.MemoryStorage())))
     assert local == library
     assert [h for h, _, _ in local[:2]] == [True, True] and not all(h for h, _, _ in local)
+
+
+@pytest.mark.hotpath
+def test_the_swept_store_keeps_the_librarys_hook() -> None:
+    """Issue 26: :class:`SweptMemory` replaces the library's private expiry hook; a version of ``limits`` that renames
+    it would bring back a timer thread per hit, so this fails first."""
+    from limits.storage import MemoryStorage
+
+    assert callable(getattr(MemoryStorage, "_MemoryStorage__schedule_expiry", None))
+    assert callable(getattr(MemoryStorage, "_MemoryStorage__expire_events", None))
+
+
+@pytest.mark.hotpath
+def test_the_swept_store_starts_no_thread_per_hit_and_still_drops_old_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: hits on the in-process limiter start no timer threads (the library's store starts one 10 ms after
+    any hit, a hundred a second under play), and the entries of a window that has passed are still dropped, by a
+    pass at most once per ``SWEEP`` seconds."""
+    import threading
+    import types
+
+    import limits.storage.memory as memory
+    from limits import parse
+
+    from spacetable.server.limits import SweptMemory
+
+    store = SweptMemory()
+    store.timer.join()  # the one pass the library's constructor schedules
+    limiter = __import__("limits").strategies.MovingWindowRateLimiter(store)
+    rule = parse("100/second")
+    started = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self) or real_start(self))
+    assert all(limiter.hit(rule, "act", f"client{i % 3}") for i in range(90))
+    assert started == [] and sorted(store.events) == [f"LIMITER/act/client{i}/100/1/second" for i in range(3)]
+    # two seconds later, the next hit's pass (due: SWEEP seconds have gone by) drops the windows that have passed
+    real = memory.time.time
+    monkeypatch.setattr(memory, "time", types.SimpleNamespace(time=lambda: real() + 2.0))
+    monkeypatch.setattr(store, "_swept", store._swept - SweptMemory.SWEEP)
+    assert limiter.hit(rule, "act", "another")
+    assert sorted(len(v) for v in store.events.values()) == [0, 0, 0, 1] and started == []
