@@ -15,11 +15,12 @@ names another.
 matches playing (``bench/server_load.py``'s WebSocket tables, paced: ``--think-ms``, 1 s by default: about 200
 actions/s, which the server carries with room to spare, so that the comparison measures what chat costs and not a
 saturated server's queue), and ``--users`` connected
-users in another process: ``--chatters`` of them seated in their own two-player matches (two per match), each
-writing one message every ``--chat-every`` seconds in the players' chat and reading it every 4 s as the match page
-does; the rest watching the playing matches as spectators (WebSocket). The same run is made twice: the chatters
-silent, then chatting; the table compares the action round trip (p50/p99). Target: act p99 with chat within 20 %
-of the run without.
+users: ``--chatters`` of them seated in their own two-player matches (two per match), each writing one message
+every ``--chat-every`` seconds in the players' chat and reading it every 4 s as the match page does, in a process of
+their own, each on one kept-alive HTTP/1.1 connection (so that a post is sent when it is written and timed from
+there); the rest watching the playing matches as spectators (WebSocket), in another process. The same run is made
+twice: the chatters silent, then chatting; the table compares the action round trip (p50/p99) and prints the posts'
+p50/p99 and each client process's CPU. Target: act p99 with chat within 20 % of the run without.
 
     .venv/bin/python bench/callback.py                        # both parts
     .venv/bin/python bench/callback.py --part fanout --events 1000
