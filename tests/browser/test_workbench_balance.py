@@ -44,6 +44,8 @@ def test_a_card_price_changed_and_a_balance_run_beside_the_bundled_set(server: s
     page.click("[data-testid=run-start]")
     page.wait_for_selector("[data-testid=run-compare]", timeout=400_000)
     page.wait_for_selector("[data-testid=seat-chart-bundled]", timeout=400_000)
+    # the charts are drawn from the run's results as they come; the run is over a moment later
+    page.wait_for_selector("[data-testid=run-status] [data-state=done]", timeout=60_000)
     assert page.locator("[data-testid=run-status] [data-state=done]").count() == 1
     figures = page.locator("[data-testid=run-figures] tbody tr").first.inner_text()
     assert figures.split() == ["Games", "200", "200"]

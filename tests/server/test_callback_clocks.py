@@ -141,8 +141,9 @@ def test_absent_seat_passes_in_a_sealed_phase(sqlite_url: str) -> None:
     """Tremble opens with a sealed simultaneous buy: the absent seat's pass is the rules' own default (buy
     nothing), played for it; the match goes on with both seats still people."""
     with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        # seed 0 opens with the buy (with some seeds a seat is first offered the station redraw, TH-4.2)
         data = create(c, "tremble", config={"players": 2}, join_seat=0, clock={"kind": "move", "seconds": 120},
-                      lapse="pass")
+                      lapse="pass", seed=0, open_seed=True)
         mid, t0 = data["match"]["id"], data["token"]
         join(c, mid, 1)
         state = c.get(f"/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": t0}).json()
@@ -344,8 +345,9 @@ def test_a_claim_in_a_three_seat_match_resigns_every_lapsed_seat(sqlite_url: str
     """Tremble for three opens with a sealed buy that every seat makes at once: when two seats let their time run
     out, one claim by the seat that played resigns both (not one claim each), and the claimer wins."""
     with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        # seed 0 opens with the buy (with some seeds a seat is first offered the station redraw, TH-4.2)
         data = create(c, "tremble", config={"players": 3}, join_seat=0, clock={"kind": "move", "seconds": 120},
-                      lapse="claim")
+                      lapse="claim", seed=0, open_seed=True)
         mid, t0 = data["match"]["id"], data["token"]
         join(c, mid, 1)
         join(c, mid, 2)

@@ -33,17 +33,24 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[tup
     game = get_game("arena")
     calls: collections.Counter[tuple[Any, ...]] = collections.Counter()
     view, legal, describe = game.view, game.legal_actions, game.describe_action
+    # every state counted is kept alive until the test ends: a state the server let go could otherwise leave its
+    # address, and so its id, to a later state, which would then look computed twice
+    seen: dict[int, Any] = {}
+
+    def key(state: Any) -> int:
+        seen.setdefault(id(state), state)
+        return id(state)
 
     def counted_view(state: Any, viewer: int | None) -> Any:
-        calls["view", id(state), viewer] += 1
+        calls["view", key(state), viewer] += 1
         return view(state, viewer)
 
     def counted_legal(state: Any, seat: int) -> Any:
-        calls["legal", id(state), seat] += 1
+        calls["legal", key(state), seat] += 1
         return legal(state, seat)
 
     def counted_describe(state: Any, seat: int, action: Any, lang: str = "en") -> str:
-        calls["describe", id(state), seat, lang, action_key(action)] += 1
+        calls["describe", key(state), seat, lang, action_key(action)] += 1
         return describe(state, seat, action, lang)
 
     monkeypatch.setattr(game, "view", counted_view)
