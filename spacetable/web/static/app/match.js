@@ -50,6 +50,8 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   const [confirmEl, confirm] = useConfirm();
   const queue = useRef([]);
   const lastShownAt = useRef(0);
+  // the version of this seat's own latest move: a renderer reacts to it even when the page shows a later move first
+  const acted = useRef(null);
   const sock = useRef(null);
   const latestRef = useRef(null);
   latestRef.current = latest;
@@ -76,6 +78,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
           setLatest(next);
           const frame = frameOf(msg, msg.last);
           if (msg.last.seat === seat && msg.last.source === "player") {
+            acted.current = msg.version;
             queue.current = [];
             setQlen(0);
             setShown(frame);
@@ -242,6 +245,7 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
     view, seat, you: seat, legal: interactive ? legal : [], legalText, legalCount: latest.legal_count, legalComplete: latest.legal_complete,
     hl: rend.kind === "module" ? hl : NO_HL, ui, setUi, play, check, fetchLegal, t, num, lang, seatName, colourOf, match: m,
     version: latest.version, toAct: shown.to_act, interactive, last: shown.last, replay: false, renderer: rend,
+    acted: acted.current,
   };
   const toAct = shown.to_act;
   let turn;
