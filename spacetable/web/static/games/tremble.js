@@ -209,7 +209,7 @@ function Board(props) {
   // on a phone the composer sits below the board: once the seat's own action is on the table, back to the board.
   // ``acted`` (the version of the seat's own latest move) and not the shown move: the other seats' sealed decisions
   // that follow at once may be shown before the page draws the seat's own
-  const mine = props.acted == null ? null : props.acted;
+  const mine = props.acted ?? null;
   useEffect(() => {
     if (mine === null || props.replay || typeof window === "undefined" || window.innerWidth > 700) return;
     const el = document.querySelector("[data-testid=board]");
