@@ -15,12 +15,16 @@ names another.
 matches playing (``bench/server_load.py``'s WebSocket tables, paced: ``--think-ms``, 1 s by default: about 200
 actions/s, which the server carries with room to spare, so that the comparison measures what chat costs and not a
 saturated server's queue), and ``--users`` connected
-users: ``--chatters`` of them seated in their own two-player matches (two per match), each writing one message
-every ``--chat-every`` seconds in the players' chat and reading it every 4 s as the match page does, in a process of
-their own, each on one kept-alive HTTP/1.1 connection (so that a post is sent when it is written and timed from
-there); the rest watching the playing matches as spectators (WebSocket), in another process. The same run is made
-twice: the chatters silent, then chatting; the table compares the action round trip (p50/p99) and prints the posts'
-p50/p99 and each client process's CPU. Target: act p99 with chat within 20 % of the run without.
+users: ``--chatters`` of them seated in their own two-player matches (two per match), in a process of their own,
+each writing one message every ``--chat-every`` seconds in the players' chat over its match socket, as the match
+page does, and timing it until the socket is sent it back (the server sends every reader of the room each message
+as it is written); the rest watching the playing matches as spectators (WebSocket), in another process. With
+``--chat-via http`` the chatters use the chat's HTTP routes instead, as the page did before: a POST per message and
+a read every 4 s, each chatter on one kept-alive HTTP/1.1 connection. The same run is made twice: the chatters
+silent and chatting, in the order off, on, on, off (``--order``: a later run meets a server that has held more
+matches, and its p99 was up to three times the first's under the same load); the table compares the action round
+trip (p50/p99) and prints the posts' p50/p99 and each client process's CPU. Target: act p99 with chat within 20 % of
+the runs without.
 
     .venv/bin/python bench/callback.py                        # both parts
     .venv/bin/python bench/callback.py --part fanout --events 1000
@@ -161,7 +165,7 @@ def chat_tables(base: str, chatters: int) -> list[tuple[str, int, str]]:
 
 
 async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
-                seconds: float, part: str) -> dict[str, Any]:
+                seconds: float, part: str, via: str = "socket") -> dict[str, Any]:
     """One part of the connected users (``users`` in all): the chatters seated in their own matches (``part``
     "chatters", chatting if ``chat``) or the others, spectators of the matches playing ("watchers"). Each part runs
     in its own process, so that a post's time is not the time the watchers' 800 sockets keep the process busy."""
@@ -253,6 +257,60 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                 await asyncio.sleep(every * rng.uniform(0.8, 1.2))
             kept.close()
 
+        async def seat_chatter(mid: str, seat: int, token: str, rng: random.Random) -> None:
+            """A seat on its match socket, writing there (as the page does) and timing each message until the socket
+            is sent it back (every reader of the room is sent it at once, the writer too)."""
+            url = f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}"
+            sent_at: dict[str, float] = {}
+            first = True
+            while time.perf_counter() < stop:
+                try:
+                    async with connect(url, max_size=None, compression=None, open_timeout=120) as ws:
+                        out["sockets"] += 1
+                        if first:
+                            first = False
+                            out["users connected"] = out.get("users connected", 0) + 1
+                            if out["users connected"] == expected:
+                                out["connected s"] = round(time.perf_counter() - begun, 1)
+
+                        async def write(ws: Any = ws) -> None:
+                            await asyncio.sleep(rng.uniform(0, every))
+                            while time.perf_counter() < stop:
+                                if chat:
+                                    words = f"gl hf {rng.random():.6f}"
+                                    sent_at[words] = t = time.perf_counter()
+                                    out.setdefault("first post s", round(t - begun, 1))
+                                    await ws.send(json.dumps({"type": "chat", "text": words, "id": words}))
+                                await asyncio.sleep(every * rng.uniform(0.8, 1.2))
+
+                        writer = asyncio.create_task(write())
+                        try:
+                            while time.perf_counter() < stop:
+                                try:
+                                    msg = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
+                                except TimeoutError:
+                                    return
+                                head = msg[:24]
+                                if '"chat"' in head:
+                                    got = json.loads(msg)["message"]
+                                    t = sent_at.pop(got["text"], None) if got["seat"] == seat else None
+                                    if t is not None:
+                                        out["posted"] += 1
+                                        if t >= window:
+                                            out["chat_lat"].append(time.perf_counter() - t)
+                                elif '"error"' in head:
+                                    err = json.loads(msg)
+                                    if err.get("id") in sent_at:
+                                        sent_at.pop(err["id"])
+                                        out["refused"] += 1
+                                        code = str(err["error"].get("code"))
+                                        out["errors"][code] = out["errors"].get(code, 0) + 1
+                        finally:
+                            writer.cancel()
+                except Exception as exc:
+                    failed(exc)
+                    await asyncio.sleep(1)
+
         async def measure() -> None:  # the users' process's own CPU over the measured window (one core = 100 %)
             await asyncio.sleep(max(0.0, window - time.perf_counter()))
             c0, t0 = time.process_time(), time.perf_counter()
@@ -261,7 +319,9 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
 
         rng = random.Random(7)
         tasks = [measure()]
-        if part == "chatters":
+        if part == "chatters" and via == "socket":
+            tasks += [seat_chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
+        elif part == "chatters":
             tasks += [chatter(mid, seat, token, random.Random(rng.random())) for mid, seat, token in seats]
             tasks += [hold(f"{ws_base}/ws/matches/{mid}?seat={seat}&token={token}", 0) for mid, seat, token in seats]
         else:
@@ -328,8 +388,8 @@ class KeptHttp:
 
 
 def crowd_process(base: str, users: int, seats: list[tuple[str, int, str]], chat: bool, every: float, ramp: float,
-                  seconds: float, part: str) -> dict[str, Any]:
-    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds, part))
+                  seconds: float, part: str, via: str = "socket") -> dict[str, Any]:
+    return asyncio.run(crowd(base, users, seats, chat, every, ramp, seconds, part, via))
 
 
 def merged(parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -367,11 +427,12 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
     rows = []
     try:
         seats = chat_tables(base, args.chatters)
-        for chat in (False, True):
+        orders = {"off-on": (False, True), "on-off": (True, False), "abba": (False, True, True, False)}
+        for chat in orders[args.order]:
             cpu0 = sl.cpu_seconds(server.pid)
             with mp.get_context("spawn").Pool(2) as pool:
                 people = {part: pool.apply_async(crowd_process, (base, args.users, seats, chat, args.chat_every,
-                                                                 args.ramp, args.seconds, part))
+                                                                 args.ramp, args.seconds, part, args.chat_via))
                           for part in ("chatters", "watchers")}
                 stats = sl.run_phase([base], load_args, args.matches, args.seconds, args.think_ms / 1000, args.ramp)
                 parts = {part: p.get(timeout=args.ramp + args.seconds + 300) for part, p in people.items()}
@@ -380,7 +441,7 @@ def chat_load(args: argparse.Namespace) -> list[dict[str, str]]:
             lat = sorted(stats.latencies)
             chat_lat = sorted(got["chat_lat"])
             rows.append({
-                "chat": "on" if chat else "off", "matches": str(args.matches), "users": str(args.users),
+                "chat": f"on ({args.chat_via})" if chat else "off", "matches": str(args.matches), "users": str(args.users),
                 "ws connections": str(got["sockets"]), "chatters": str(args.chatters),
                 "actions/s": f"{stats.actions / args.seconds:,.0f}",
                 "act p50 ms": f"{sl.pct(lat, 0.5):.1f}" if lat else "-", "act p99 ms": f"{sl.pct(lat, 0.99):.1f}" if lat else "-",
@@ -414,17 +475,25 @@ def main() -> int:
     ap.add_argument("--users", type=int, default=1000)
     ap.add_argument("--chatters", type=int, default=200)
     ap.add_argument("--chat-every", type=float, default=5.0)
+    ap.add_argument("--chat-via", choices=("socket", "http"), default="socket",
+                    help="the chatters write over their match socket and are sent the room's messages there, as the "
+                         "page does (default), or POST and poll the chat's HTTP routes every 4 s (the page before)")
     ap.add_argument("--think-ms", type=float, default=1000.0,
                     help="the playing tables' mean thinking time (default %(default)s ms: about 200 actions/s for 200 "
                          "matches, a load the server carries; a saturated server measures its queue, not the chat)")
+    ap.add_argument("--order", choices=("abba", "off-on", "on-off"), default="abba",
+                    help="the runs' order: a later run meets a server that has held more matches and a fuller database, "
+                         "and its p99 was up to three times the first's with the same load, so by default off, on, on, "
+                         "off (the drift cancels) and the ratio compares the sums")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--ramp", type=float, default=30.0, help="seconds before the measured window (the users connect)")
     args = ap.parse_args()
     if args.part in ("chat", "all"):
         rows = chat_load(args)
         print_table(rows)
-        off, on = (float(r["act p99 ms"]) if r["act p99 ms"] != "-" else float("nan") for r in rows)
-        print(f"act p99 with chat / without: {on / off:.2f} (target: at most 1.20)")
+        p99 = {kind: sum(float(r["act p99 ms"]) if r["act p99 ms"] != "-" else float("nan") for r in rows
+                         if (r["chat"] == "off") == (kind == "off")) for kind in ("off", "on")}
+        print(f"act p99 with chat / without: {p99['on'] / p99['off']:.2f} (target: at most 1.20)")
     if args.part in ("fanout", "all"):
         print_table([fanout(args)])
     return 0

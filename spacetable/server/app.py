@@ -145,6 +145,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     service.watchers.append(watcher)
     chat = ChatService(storage.engine, redis_url, db=storage)
     chat.on_mention = watcher.mention
+    chat.on_posted = service.chat_posted
     presence = social_presence.Presence(redis_url)
     service.presence = presence  # type: ignore[attr-defined]
     notifier.housekeeping.append(chat.prune)

@@ -53,8 +53,13 @@ class Catchup:
         registry.on_early_notice = self.notice
 
     def notice(self, match_id: str, origin: str, notice: dict[str, Any]) -> None:
-        """A change announced by another process (SRV-X2): queued on the match and applied in order."""
+        """A change announced by another process (SRV-X2): queued on the match and applied in order. A chat
+        message written through another process is sent to this process's readers at once (it changes nothing)."""
         m = self.registry.matches.get(match_id)
+        if notice.get("k") == "chat":
+            if m is not None:
+                clients.broadcast_chat(m, str(notice["room"]), notice["msg"], frozenset(notice.get("h") or ()))
+            return
         if m is None:
             early = self.registry.early.get(match_id)
             if early is not None:

@@ -78,6 +78,31 @@ def broadcast_snapshots(m: LiveMatch, reason: str = "update") -> None:
         sub.push(text)
 
 
+def broadcast_chat(m: LiveMatch, room: str, message: dict[str, Any], hidden: frozenset[int] = frozenset()) -> None:
+    """A chat message to the clients that read its room (issue 21). The players' room: the message itself to every
+    seat's client (not to a seat whose account blocked the writer), a quick message in the client's language (the
+    message's ``texts``), rendered once per language. The spectators' room: only ``{"type": "chat", "room":
+    "spectators"}`` to its readers (the spectators; the players too once the match is over), who then read it (a
+    signed-in reader's blocks are applied there: a spectator's socket does not know its account)."""
+    if room != "players":
+        note = _dumps({"type": "chat", "room": room})
+        for sub in m.subscribers:
+            if sub.seat is None or m.status == "finished":
+                sub.push(note)
+        return
+    texts: dict[str, str] = message.get("texts") or {}
+    shown = {k: v for k, v in message.items() if k != "texts"}
+    rendered: dict[str, str] = {}
+    for sub in m.subscribers:
+        if sub.seat is None or sub.seat in hidden or not bound(m, sub):
+            continue
+        text = rendered.get(sub.lang)
+        if text is None:
+            body = {**shown, "text": texts.get(sub.lang, shown["text"])} if texts else shown
+            text = rendered[sub.lang] = _dumps({"type": "chat", "room": room, "message": body})
+        sub.push(text)
+
+
 def broadcast_event(m: LiveMatch) -> None:
     """Send every client the event of the last action (SRV-V1) unless its snapshot already held it (SRV-V3)."""
     for sub in list(m.subscribers):

@@ -124,6 +124,10 @@ def _from_env() -> dict[str, float]:
     return found
 
 
+#: the trusted proxies (``--forwarded-allow-ips``) as uvicorn parses them, per setting
+_TRUSTED: dict[Any, Any] = {}
+
+
 def _refusal(status: int, code: str, message: str) -> bytes:
     body = json.dumps(error_body(status, code, message)).encode()
     reason = {408: "Request Timeout", 429: "Too Many Requests"}.get(status, "Error")
@@ -179,12 +183,19 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
             return False
         if not getattr(self.config, "proxy_headers", False):
             return True
-        try:
-            from uvicorn.middleware.proxy_headers import _TrustedHosts
+        allowed = self.config.forwarded_allow_ips
+        key = tuple(allowed) if isinstance(allowed, list) else allowed
+        trusted = _TRUSTED.get(key)
+        if trusted is None:
+            # parsed once per setting, not per connection: each parse left an address, a set and a cache in a
+            # reference cycle for the garbage collector (hundreds a second under load)
+            try:
+                from uvicorn.middleware.proxy_headers import _TrustedHosts
 
-            return host not in _TrustedHosts(self.config.forwarded_allow_ips)
-        except (ImportError, ValueError, TypeError):  # pragma: no cover - another uvicorn
-            return True
+                trusted = _TRUSTED[key] = _TrustedHosts(allowed)
+            except (ImportError, ValueError, TypeError):  # pragma: no cover - another uvicorn
+                return True
+        return host not in trusted
 
     def _admit(self, transport: Any) -> bool:
         peer = transport.get_extra_info("peername")
@@ -267,6 +278,10 @@ class GuardedHttp(_Base):  # type: ignore[misc, valid-type]
         if self.transport is not None and self.transport.get_protocol() is not self:
             self._disarm()  # upgraded to a WebSocket: its own protocol guards it now
             self._unpend()
+            # this object is done with: without its parser (which calls it back) it is freed at once, not left in a
+            # reference cycle for the garbage collector (one per WebSocket; uvicorn does the same when a connection
+            # is lost, which an upgraded connection never is here)
+            self.parser = None
             return
         cycle = self.cycle
         if cycle is None or (cycle is self._guard_cycle and self._body_started is None):

@@ -242,6 +242,13 @@ class MatchService:
     def unsubscribe(self, m: LiveMatch, sub: Subscriber) -> None:
         clients.unsubscribe(m, sub)
 
+    def chat_posted(self, m: LiveMatch, room: str, message: dict[str, Any], hidden: frozenset[int]) -> None:
+        """A chat message stored (``chat.service``, issue 21): sent to this process's readers of its room, and
+        announced to the other processes, which send it to theirs (``catchup.Catchup.notice``). ``hidden``: the
+        seats whose accounts blocked the writer."""
+        clients.broadcast_chat(m, room, message, hidden)
+        self.fanout.publish(m.id, {"k": "chat", "room": room, "msg": message, "h": sorted(hidden)})
+
     # -------------------------------------------------------------- storing changes
     @staticmethod
     def memo(m: LiveMatch) -> Callable[[], None]:

@@ -17,6 +17,10 @@ Texts (sentences of legal actions and log entries, in the socket's language) are
 asks for them: ``?texts=1`` or ``{"type": "texts", "on": true}`` (the web page does); others get notations
 (``render.py``).
 
+A seat's socket also carries its players' chat (issue 21): ``{"type": "chat", "text": T}`` (or ``"quick": K``)
+posts, and every message of the rooms a socket reads comes to it as ``{"type": "chat", ...}``
+(``clients.broadcast_chat``), so that the page neither polls nor makes an HTTP request per message.
+
 The message's one way (``docs/architecture.md``): receive and decode here, then ``service`` authorises, acts and
 stores, ``clients``/``render`` render per seat and queue, and this socket's sender sends.
 
@@ -42,6 +46,7 @@ from .live import LiveMatch, Subscriber
 from .meter import METER, clock
 
 if TYPE_CHECKING:
+    from .chat.service import ChatService
     from .limits import Limits, RateLimiter
     from .service import MatchService
 
@@ -67,9 +72,11 @@ class _Full(Exception):
 class Connection:
     """One WebSocket client of one match."""
 
-    def __init__(self, websocket: WebSocket, service: MatchService, limits: Limits, limiter: RateLimiter) -> None:
+    def __init__(self, websocket: WebSocket, service: MatchService, limits: Limits, limiter: RateLimiter,
+                 chat: ChatService | None = None) -> None:
         self.ws = websocket
         self.service = service
+        self.chat = chat
         self.limits = limits
         self.limiter = limiter
         self.client = websocket.client.host if websocket.client else None
@@ -193,6 +200,11 @@ class Connection:
                 service.unsubscribe(self.match, self.sub)
             if self._sender is not None:
                 self._sender.cancel()
+            # nothing of this connection points at its sender task any more: the task's cancellation (its traceback
+            # holds the sender's frame, which holds this connection) is freed when the task ends, not left in a
+            # reference cycle for the garbage collector, one per closed socket
+            self._sender = None
+            self.sub = None
 
     async def _serve(self, match_id: str, seat_text: str | None, token: str | None) -> None:
         service, limits = self.service, self.limits
@@ -283,6 +295,9 @@ class Connection:
                 digest = await self._authorize(m, seat, token if isinstance(token, str) else None)
                 self._bind(m, seat, digest)
                 return
+            if kind == "chat":
+                await self._chat(m, msg)
+                return
             if self.seat is None or self.sub is None:
                 raise ServiceError(403, "spectator", "spectators cannot act (SRV-A3)")
             if kind == "action":
@@ -301,3 +316,16 @@ class Connection:
                 raise ServiceError(400, "bad_request", f"unknown message type {shown!r}")
         except ServiceError as exc:
             self._push(_error(exc, ref, m.game, self.lang))
+
+    async def _chat(self, m: LiveMatch, msg: dict[str, Any]) -> None:
+        """``{"type": "chat", "text": T}`` or ``{"type": "chat", "quick": K}``: a seat's message in the players'
+        room (issue 21), with every bound of ``POST /api/matches/{id}/chat`` (length, rate, suspension, the room
+        open). Every reader's socket, this one included, is then sent ``{"type": "chat", "room": "players",
+        "message": {...}}``; a refusal is an ``error`` with the message's ``id``."""
+        if self.chat is None:
+            raise ServiceError(404, "chat_off", "this server has no chat")
+        if self.seat is None or self.sub is None:
+            raise ServiceError(403, "spectators_room", "spectators write in their room with POST /api/matches/{id}/chat, "
+                               "signed in")
+        self.service.check_seat(m, self.seat, None, self.sub)
+        await self.chat.post_for_seat(m, self.seat, msg.get("text"), msg.get("quick"))

@@ -4,6 +4,8 @@ player's messages on this device only."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
@@ -28,11 +30,19 @@ def test_chat_between_two_seats(server: str, browser: Browser) -> None:
     alice = open_seat(browser, server, mid, seat0, token0, "en")
     boris = open_seat(browser, server, mid, 1, r.json()["token"], "ru")
     try:
+        # the seats write over their match socket and the messages are pushed to the other page: no chat request
+        requests: dict[str, list[str]] = {"alice": [], "boris": []}
+        for who, page in (("alice", alice), ("boris", boris)):
+            page.on("request", lambda r, who=who: requests[who].append(r.method) if "/chat" in r.url else None)
+        begun = time.monotonic()
         hostile = '<img src=x onerror="window.pwned=1">hello'
         alice.fill("[data-testid=chat-input]", hostile)
         alice.click("[data-testid=chat-send]")
         alice.click("[data-testid=quick-good_game]")
         boris.wait_for_function("document.querySelectorAll('[data-testid=chat-message]').length >= 2", timeout=30000)
+        assert "POST" not in requests["alice"]
+        if time.monotonic() - begun < 25:  # before the page's 30 s safety read, the messages came over the socket
+            assert requests["boris"] == []
         texts = boris.locator("[data-testid=chat-message] .chat-text").all_inner_texts()
         assert texts == [hostile, "Хорошая игра!"]
         assert boris.locator("[data-testid=chat-list] img").count() == 0

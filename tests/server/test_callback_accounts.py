@@ -167,6 +167,15 @@ def test_correspondence_turns_by_push_and_mail(nim: None, db_url: str, mailbox: 
         assert len(subjects) == len(set(subjects))
 
 
+def pushed(ws: Any) -> dict[str, Any]:
+    """The next chat message a socket is sent."""
+    for _ in range(20):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "chat":
+            return msg
+    raise AssertionError("no chat message")
+
+
 def test_block_hides_the_blocked_accounts_messages(nim: None, db_url: str, mailbox: tuple[Mailbox, int]) -> None:
     box, port = mailbox
     with TestClient(make_app(db_url, port)) as ann:
@@ -196,10 +205,21 @@ def test_block_hides_the_blocked_accounts_messages(nim: None, db_url: str, mailb
         assert r.status_code == 200 and r.json() == {"username": "bob", "blocked": True}
         assert seen(ann, 0, token_a) == ["hello @bob"]
         assert seen(bob, 1, token_b) == ["spam spam", "hello @bob"]
+        # over the seats' sockets too: bob's new message is not sent to ann's, hers still reach his
+        with ann.websocket_connect(f"/ws/matches/{mid}?seat=0") as wa, bob.websocket_connect(f"/ws/matches/{mid}?seat=1") as wb:
+            for ws, tok in ((wa, token_a), (wb, token_b)):
+                ws.send_json({"type": "auth", "token": tok})
+                assert ws.receive_json()["type"] == "snapshot"
+            wb.send_json({"type": "chat", "text": "more spam"})
+            assert pushed(wb)["message"]["text"] == "more spam"
+            wa.send_json({"type": "chat", "text": "still here"})
+            assert pushed(wa)["message"]["text"] == "still here"  # the spam, had it come, would have come first
+            assert pushed(wb)["message"]["text"] == "still here"
+        assert seen(ann, 0, token_a) == ["hello @bob", "still here"]
         # the mention reached bob's bell
         wait_for(lambda: any(i["kind"] == "chat_mention" for i in bob.get("/api/notify/inbox").json()["items"]))
         ann.post("/api/account/blocks", json={"username": "bob", "blocked": False}, headers={"X-CSRF-Token": csrf_a})
-        assert seen(ann, 0, token_a) == ["spam spam", "hello @bob"]
+        assert seen(ann, 0, token_a) == ["spam spam", "hello @bob", "more spam", "still here"]
 
 
 def test_challenges_accept_decline_block(nim: None, db_url: str, mailbox: tuple[Mailbox, int]) -> None:

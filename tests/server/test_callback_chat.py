@@ -96,6 +96,116 @@ def test_chat_off_against_the_computer(client: TestClient) -> None:
     assert read(client, mid, 0, t0).json() == {"rooms": ["spectators"], "messages": []}
 
 
+def seat_socket(client: TestClient, mid: str, seat: int | None, token: str | None = None, lang: str = "en") -> Any:
+    """A match socket (a seat's authenticated with its token, as the page does), its first snapshot read."""
+    url = f"/ws/matches/{mid}?lang={lang}" + (f"&seat={seat}" if seat is not None else "")
+    ws = client.websocket_connect(url)
+    sock = ws.__enter__()
+    if seat is not None:
+        sock.send_json({"type": "auth", "token": token})
+    assert sock.receive_json()["type"] == "snapshot"
+    return ws, sock
+
+
+def next_of(sock: Any, kind: str, limit: int = 20) -> dict[str, Any]:
+    for _ in range(limit):
+        msg: dict[str, Any] = sock.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
+def nothing_pending(sock: Any) -> list[dict[str, Any]]:
+    """What the socket was sent before the answer to a ping (its messages come in order)."""
+    sock.send_json({"type": "ping", "id": "p"})
+    got = []
+    while (msg := sock.receive_json())["type"] != "pong":
+        got.append(msg)
+    return got
+
+
+def test_chat_over_the_seat_socket_pushed_to_readers(client: TestClient) -> None:
+    """A seat writes over its socket; every seat's socket is sent the message (a quick one in its own language),
+    with no request and no polling; the spectators' sockets are not; an HTTP post is pushed too."""
+    mid, (t0, t1) = table(client)
+    c0, ws0 = seat_socket(client, mid, 0, t0, "en")
+    c1, ws1 = seat_socket(client, mid, 1, t1, "fr")
+    cs, spectator = seat_socket(client, mid, None)
+    try:
+        ws0.send_json({"type": "chat", "text": "hello <b>there</b>", "id": 7})
+        for sock in (ws0, ws1):
+            msg = next_of(sock, "chat")
+            assert msg["room"] == "players"
+            assert {k: msg["message"][k] for k in ("seat", "name", "text", "quick")} == \
+                {"seat": 0, "name": "P0", "text": "hello <b>there</b>", "quick": None}
+            assert "texts" not in msg["message"]
+        ws1.send_json({"type": "chat", "quick": "good_game"})
+        assert next_of(ws0, "chat")["message"]["text"] == "Good game!"
+        assert next_of(ws1, "chat")["message"]["text"] == "Bonne partie !"
+        assert say(client, mid, 1, t1, text="by http").status_code == 201
+        assert next_of(ws0, "chat")["message"]["text"] == "by http"
+        assert next_of(ws1, "chat")["message"]["text"] == "by http"
+        assert not [m for m in nothing_pending(spectator) if m["type"] == "chat"]
+        stored = read(client, mid, 0, t0).json()["messages"]
+        assert [m["text"] for m in stored] == ["hello <b>there</b>", "Good game!", "by http"]
+        assert [m["id"] for m in stored] == sorted(m["id"] for m in stored)
+    finally:
+        for ws in (c0, c1, cs):
+            ws.__exit__(None, None, None)
+
+
+def test_hostile_chat_over_the_socket_refused_and_nothing_stored(client: TestClient) -> None:
+    """Over the socket the same bounds hold: each refusal is an error naming the message's id, the socket stays
+    open, nothing is stored or sent; a spectator's socket cannot write in the players' room; the flood is cut."""
+    mid, (t0, _t1) = table(client)
+    c0, ws0 = seat_socket(client, mid, 0, t0)
+    cs, spectator = seat_socket(client, mid, None)
+    try:
+        cases = [({"text": "x" * 501}, "chat_too_long"), ({"text": "x" * 100_000}, "bad_request"),
+                 ({"text": " \u200b\x00 "}, "bad_request"), ({"quick": "rm -rf"}, "bad_request"),
+                 ({"text": "a", "quick": "good_game"}, "bad_request"), ({"text": 12}, "bad_request"),
+                 ({"quick": ["good_game"]}, "bad_request"), ({}, "bad_request")]
+        for i, (body, code) in enumerate(cases):
+            ws0.send_json({"type": "chat", "id": i, **body})
+            err = ws0.receive_json()
+            assert err["type"] == "error" and err["error"]["code"] == code, (body, err)
+            if code != "bad_request" or i != 1:
+                assert err["id"] == i
+        spectator.send_json({"type": "chat", "text": "let me in", "id": "s"})
+        err = spectator.receive_json()
+        assert err["error"]["code"] == "spectators_room" and err["error"]["status"] == 403 and err["id"] == "s"
+        assert read(client, mid, 0, t0).json()["messages"] == []
+        assert nothing_pending(ws0) == []
+        # the flood: five messages in ten seconds, then refused (429) and not stored
+        for i in range(7):
+            ws0.send_json({"type": "chat", "text": f"m{i}", "id": f"f{i}"})
+        got = [ws0.receive_json() for _ in range(7)]
+        assert [m["type"] for m in got] == ["chat"] * 5 + ["error"] * 2
+        assert {m["error"]["code"] for m in got[5:]} == {"chat_rate"}
+        assert len(read(client, mid, 0, t0).json()["messages"]) == 5
+    finally:
+        for ws in (c0, cs):
+            ws.__exit__(None, None, None)
+
+
+def test_chat_socket_of_a_seat_left_refused(client: TestClient) -> None:
+    """SRV-A4: a socket whose seat was left (and taken again) neither writes nor reads the players' room."""
+    mid, (t0, t1) = table(client)
+    c0, ws0 = seat_socket(client, mid, 0, t0)
+    c1, ws1 = seat_socket(client, mid, 1, t1)
+    try:
+        assert client.post(f"/api/matches/{mid}/seats/1/leave", json={"token": t1}).status_code == 200
+        assert next_of(ws1, "error")["error"]["code"] == "seat_left"
+        t1b = join(client, mid, 1, "Q1")
+        c2, ws2 = seat_socket(client, mid, 1, t1b)
+        ws0.send_json({"type": "chat", "text": "who is there"})
+        assert next_of(ws2, "chat")["message"]["text"] == "who is there"
+        c2.__exit__(None, None, None)
+    finally:
+        for ws in (c0, c1):
+            ws.__exit__(None, None, None)
+
+
 def test_report_review_hide_suspend_and_retention(client: TestClient) -> None:
     chat = client.app.state.chat  # type: ignore[attr-defined]
     mid, (t0, t1) = table(client)

@@ -87,6 +87,29 @@ def test_an_undo_asked_on_one_process_and_accepted_on_the_other(pair: tuple[Test
     assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 1, "count": 2}).status_code == 200
 
 
+def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[TestClient, TestClient]) -> None:
+    """Issue 21 across processes: a seat's chat message written over its socket on A is sent to the other seat's
+    socket on B (the fan-out's chat notice), and B's reply reaches A."""
+    a, b = pair
+    data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
+    mid, t0 = data["match"]["id"], data["token"]
+    t1 = join(b, mid, 1)
+    with a.websocket_connect(f"/ws/matches/{mid}?seat=0") as wa, b.websocket_connect(f"/ws/matches/{mid}?seat=1&lang=ru") as wb:
+        for ws, tok in ((wa, t0), (wb, t1)):
+            ws.send_json({"type": "auth", "token": tok})
+            assert ws.receive_json()["type"] == "snapshot"
+
+        def chat(ws: Any) -> dict[str, Any]:
+            while (msg := ws.receive_json())["type"] != "chat":
+                pass
+            return dict(msg["message"])
+
+        wa.send_json({"type": "chat", "text": "from A"})
+        assert chat(wa)["text"] == "from A" and chat(wb)["text"] == "from A"
+        wb.send_json({"type": "chat", "quick": "thanks"})
+        assert chat(wb)["text"] == "Спасибо!" and chat(wa)["text"] == "Thank you!"
+
+
 @pytest.fixture
 def no_periodic_resync(monkeypatch: pytest.MonkeyPatch) -> None:
     """The periodic check against the database only when the test calls it (``resync``), not on a timer."""

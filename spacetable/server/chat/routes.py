@@ -86,9 +86,7 @@ async def post(match_id: str, body: ChatPost, c: Ctx, request: Request, s: Maybe
     await c.service.authorize(m, body.seat, x_seat_token)
     if body.room != "players":
         raise ServiceError(403, "players_room", "a seated player writes in the players' chat")
-    account = (await chat(request).seat_accounts(m.id)).get(body.seat)
-    writer = ChatWriter(m.seats[body.seat].name, seat=body.seat, account_id=account)
-    return await chat(request).post(m, body.room, writer, body.text, body.quick)
+    return await chat(request).post_for_seat(m, body.seat, body.text, body.quick)
 
 
 async def post_spectator(m: Any, body: ChatPost, c: Any, request: Request, s: Any) -> dict[str, Any]:

@@ -97,6 +97,9 @@ READ_MESSAGES = ("SELECT id, seat, name, text, quick, created_at, account_id FRO
 BLOCKED = "SELECT blocked_id FROM account_blocks WHERE account_id = :a"
 SUSPENDED = "SELECT until FROM account_suspensions WHERE account_id = :a"
 SEAT_ACCOUNTS = "SELECT seat, account_id FROM account_seats WHERE match_id = :m AND account_id IS NOT NULL"
+#: the seats of a match whose accounts blocked a writer's account (they are not sent its messages)
+BLOCKED_BY = ("SELECT s.seat FROM account_seats s JOIN account_blocks b ON b.account_id = s.account_id "
+              "WHERE s.match_id = :m AND b.blocked_id = :w")
 
 
 class ChatService:
@@ -112,6 +115,9 @@ class ChatService:
         self._rules = parse_many(rate) if rate else []
         #: called with (match, seat mentioned, writer, text) for each @mention of a seated player's name
         self.on_mention: Any = None
+        #: called with (match, room, message, seats not to tell) once a message is stored: the match's sockets are
+        #: sent it (``MatchService.chat_posted``: this process's clients, and the other processes through the fan-out)
+        self.on_posted: Any = None
 
     # --------------------------------------------------------------------- writing
     async def _rate(self, match_id: str, writer: Writer) -> None:
@@ -157,8 +163,33 @@ class ChatService:
             for name in {n.casefold() for n in MENTION.findall(body)}:
                 if name in names:
                     self.on_mention(m, names[name], writer, body, msg_id)
-        return {"id": msg_id, "room": room, "seat": writer.seat, "name": writer.name, "text": body, "quick": quick,
-                "at": now}
+        message = {"id": msg_id, "room": room, "seat": writer.seat, "name": writer.name, "text": body, "quick": quick,
+                   "at": now}
+        if self.on_posted is not None:
+            hidden = await self.blocked_by(m.id, writer.account_id) if writer.account_id and room == "players" else ()
+            # a quick message in every language, so that each reader's socket is sent it in its own
+            texts = {lang: quick_text(quick, lang) for lang in i18n.LANGUAGES} if quick else {}
+            self.on_posted(m, room, {**message, "texts": texts}, frozenset(hidden))
+        return message
+
+    async def post_for_seat(self, m: LiveMatch, seat: int, text: Any, quick: Any) -> dict[str, Any]:
+        """A seated player's message in the players' room, its seat's token already checked: from the seat's
+        socket (``{"type": "chat", ...}``) or ``POST /api/matches/{id}/chat``."""
+        if not (text is None or isinstance(text, str)) or not (quick is None or isinstance(quick, str)):
+            raise ServiceError(422, "bad_request", "'text' and 'quick' are strings")
+        if quick is not None and len(quick) > 24:
+            raise ServiceError(422, "bad_request", f"unknown quick message; known: {', '.join(QUICK)}")
+        account = (await self.seat_accounts(m.id)).get(seat)
+        return await self.post(m, "players", Writer(m.seats[seat].name, seat=seat, account_id=account), text, quick)
+
+    async def blocked_by(self, match_id: str, writer_account: str) -> set[int]:
+        """The seats of ``match_id`` whose accounts blocked ``writer_account``."""
+
+        async def job(tx: Any) -> list[dict[str, Any]]:
+            rows: list[dict[str, Any]] = await tx.fetch(BLOCKED_BY, {"m": match_id, "w": writer_account})
+            return rows
+
+        return {int(r["seat"]) for r in await self.play_db.read(job)}
 
     # --------------------------------------------------------------------- reading
     async def read(self, match_id: str, room: str, after: int, lang: str, reader: str | None) -> list[dict[str, Any]]:

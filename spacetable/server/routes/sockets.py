@@ -14,4 +14,5 @@ router = APIRouter()
 async def match_socket(websocket: WebSocket, match_id: str, seat: str | None = None, token: str | None = None,
                        lang: str | None = None, texts: str | None = None) -> None:
     c = ctx(websocket)
-    await Connection(websocket, c.service, c.limits, c.limiter).serve(match_id, seat, token, lang, texts)
+    chat = getattr(websocket.app.state, "chat", None)
+    await Connection(websocket, c.service, c.limits, c.limiter, chat).serve(match_id, seat, token, lang, texts)

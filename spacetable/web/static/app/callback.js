@@ -144,39 +144,70 @@ function saveMuted(matchId, set) {
   try { localStorage.setItem("spacetable.muted." + matchId, JSON.stringify([...set])); } catch { /* private mode */ }
 }
 
-/** The chat of a match: the players' room for a seat (its token). */
-export function ChatPanel({ match, matchId, seat, token }) {
+/** Messages by id, each once, oldest first, the last 200. */
+function merged(old, got) {
+  const byId = new Map(old.map((m) => [m.id, m]));
+  for (const m of got) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id).slice(-200);
+}
+
+let sent = 0;
+
+/** The chat of a match: the players' room for a seat (its token), else the spectators' room. `hub` (the match page's
+ *  socket): new messages are pushed over it as they are written and a seat writes over it; the page reads the room
+ *  when it opens, when its socket (re)connects and, in case a message was lost between server processes, every 30 s. */
+export function ChatPanel({ match, matchId, seat, token, hub }) {
   const room = seat !== null && token ? "players" : "spectators";
   const [rooms, setRooms] = useState([]);
   const [messages, setMessages] = useState([]);
   const [text, setText] = useState("");
   const [mute, setMute] = useState(() => muted(matchId));
   const after = useRef(0);
+  const pending = useRef(null);
   const headers = token ? { "X-Seat-Token": token } : {};
   const query = room === "players" ? `room=players&seat=${seat}` : "room=spectators";
+  function add(got) {
+    if (!got.length) return;
+    after.current = Math.max(after.current, ...got.map((m) => m.id));
+    setMessages((old) => merged(old, got));
+  }
   async function load() {
     try {
       const got = await api(`/api/matches/${matchId}/chat?${query}&after=${after.current}`, { headers });
       setRooms(got.rooms);
-      if (got.messages.length) {
-        after.current = got.messages[got.messages.length - 1].id;
-        setMessages((old) => [...old, ...got.messages].slice(-200));
-      }
+      add(got.messages);
     } catch { /* offline or the seat was left: try again later */ }
   }
   useEffect(() => {
     after.current = 0;
     setMessages([]);
     load();
-    const every = setInterval(() => { if (!document.hidden) load(); }, 4000);
-    return () => clearInterval(every);
-  }, [matchId, room, seat, token]);
+    const off = hub ? hub.listen((msg) => {
+      if (msg.type === "snapshot") load();
+      else if (msg.type === "chat" && msg.room === room) {
+        if (msg.message) add([msg.message]); else load();  // the spectators' room only says that it has news
+      } else if (msg.type === "error" && pending.current && msg.id === pending.current.id) {
+        setText(pending.current.text);  // refused (too fast, too long): the words come back to the field
+        pending.current = null;
+      }
+    }) : null;
+    const every = setInterval(() => { if (!document.hidden) load(); }, hub ? 30000 : 4000);
+    return () => { clearInterval(every); if (off) off(); };
+  }, [matchId, room, seat, token, hub]);
   // the spectators' room (issue 21): everybody reads it (the players once their match is over: the server refuses
   // them before); a signed-in account that holds no seat writes in it
   const account = useAccount();
   if (!rooms.includes(room) || (room === "spectators" && !messages.length && !account.account)) return null;
   const canWrite = room === "players" || !!account.account;
   async function send(body) {
+    if (room === "players" && hub) {
+      const id = `chat-${++sent}`;
+      if (hub.send({ type: "chat", id, ...body })) {
+        pending.current = { id, text: body.text !== undefined ? body.text : text };
+        if (body.text !== undefined) setText("");
+        return;
+      }
+    }
     try {
       if (room === "spectators") await accountApi(`/api/matches/${matchId}/chat`, { room, ...body });
       else await api(`/api/matches/${matchId}/chat`, { body: { room, seat, ...body }, headers });

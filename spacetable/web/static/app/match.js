@@ -53,6 +53,15 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   // the version of this seat's own latest move: a renderer reacts to it even when the page shows a later move first
   const acted = useRef(null);
   const sock = useRef(null);
+  // the chat panels listening to the socket (issue 21): messages are pushed to them, not polled
+  const chatHub = useMemo(() => {
+    const listeners = new Set();
+    return {
+      listen(fn) { listeners.add(fn); return () => listeners.delete(fn); },
+      tell(msg) { for (const fn of listeners) fn(msg); },
+      send(obj) { return !!(sock.current && sock.current.send(obj)); },
+    };
+  }, [matchId]);
   const latestRef = useRef(null);
   latestRef.current = latest;
 
@@ -64,6 +73,10 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
     const handlers = {
       status(state, info) { setConn({ state, ...info }); },
       message(msg) {
+        if (msg.type === "chat" || msg.type === "snapshot" || (msg.type === "error" && String(msg.id || "").startsWith("chat-"))) {
+          chatHub.tell(msg);  // a chat message, a (re)connection to catch up after, or a message refused
+          if (msg.type === "chat") return;
+        }
         if (msg.type === "snapshot") {
           queue.current = [];
           setQlen(0);
@@ -327,8 +340,8 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
       ${m.undo_request ? html`<${UndoBanner} req=${m.undo_request} seat=${seat} seatName=${seatName} sock=${sock} />` : null}
       <${Log} log=${latest.log.slice(0, shown.version)} seatName=${seatName} colourOf=${colourOf} />
       <${ClockPanel} match=${m} matchId=${matchId} seat=${seat} token=${token} seatName=${seatName} now=${now} />
-      <${ChatPanel} matchId=${matchId} seat=${seat} token=${token} />
-      ${seat !== null && m.status === "finished" ? html`<${ChatPanel} matchId=${matchId} seat=${null} token=${null} />` : null}
+      <${ChatPanel} matchId=${matchId} seat=${seat} token=${token} hub=${chatHub} />
+      ${seat !== null && m.status === "finished" ? html`<${ChatPanel} matchId=${matchId} seat=${null} token=${null} hub=${chatHub} />` : null}
       ${rend.Legend ? html`<${Fold} summary=${html`<${Icon} name="legend" /> ${t("match.legend")}`} testid="legend" cls="card legend-fold"><${rend.Legend} ...${props} /></${Fold}>` : null}
       ${myTurn || legacyList ? html`<${ActionList} legal=${legal} legalText=${legalText} legalCount=${latest.legal_count}
         legalComplete=${latest.legal_complete} play=${play} open=${legacyList} enabled=${interactive} />` : null}
