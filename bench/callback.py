@@ -21,8 +21,8 @@ page does, and timing it until the socket is sent it back (the server sends ever
 as it is written); the rest watching the playing matches as spectators (WebSocket), in another process. With
 ``--chat-via http`` the chatters use the chat's HTTP routes instead, as the page did before: a POST per message and
 a read every 4 s, each chatter on one kept-alive HTTP/1.1 connection. The same run is made twice: the chatters
-silent and chatting, in the order off, on, on, off (``--order``: a later run meets a server that has held more
-matches, and its p99 was up to three times the first's under the same load); the table compares the action round
+silent and chatting, in the order off, on, on, off (``--order``: with the chatters connected, a later run's p99 was
+up to three times the first's under the same load); the table compares the action round
 trip (p50/p99) and prints the posts' p50/p99 and each client process's CPU. Target: act p99 with chat within 20 % of
 the runs without.
 
@@ -203,6 +203,15 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                 if found:
                     running[:] = found
 
+        def opened(first: bool) -> bool:
+            """Count a socket opened, and a user's first one (and when the last user's first one opened)."""
+            out["sockets"] += 1
+            if first:
+                out["users connected"] = out.get("users connected", 0) + 1
+                if out["users connected"] == expected:
+                    out["connected s"] = round(time.perf_counter() - begun, 1)
+            return False
+
         async def hold(url: str | None, k: int) -> None:
             """One connected user: a chatter's seat (``url``), or a spectator of a playing match, who moves on to
             another playing match when theirs is over."""
@@ -211,12 +220,7 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
                 target = url or f"{ws_base}/ws/matches/{running[k % len(running)]}"
                 try:
                     async with connect(target, max_size=None, compression=None, open_timeout=120) as ws:
-                        out["sockets"] += 1
-                        if first:
-                            first = False
-                            out["users connected"] = out.get("users connected", 0) + 1
-                            if out["users connected"] == expected:
-                                out["connected s"] = round(time.perf_counter() - begun, 1)
+                        first = opened(first)
                         while time.perf_counter() < stop:
                             try:
                                 msg = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
@@ -266,12 +270,7 @@ async def crowd(base: str, users: int, seats: list[tuple[str, int, str]], chat: 
             while time.perf_counter() < stop:
                 try:
                     async with connect(url, max_size=None, compression=None, open_timeout=120) as ws:
-                        out["sockets"] += 1
-                        if first:
-                            first = False
-                            out["users connected"] = out.get("users connected", 0) + 1
-                            if out["users connected"] == expected:
-                                out["connected s"] = round(time.perf_counter() - begun, 1)
+                        first = opened(first)
 
                         async def write(ws: Any = ws) -> None:
                             await asyncio.sleep(rng.uniform(0, every))
@@ -482,9 +481,9 @@ def main() -> int:
                     help="the playing tables' mean thinking time (default %(default)s ms: about 200 actions/s for 200 "
                          "matches, a load the server carries; a saturated server measures its queue, not the chat)")
     ap.add_argument("--order", choices=("abba", "off-on", "on-off"), default="abba",
-                    help="the runs' order: a later run meets a server that has held more matches and a fuller database, "
-                         "and its p99 was up to three times the first's with the same load, so by default off, on, on, "
-                         "off (the drift cancels) and the ratio compares the sums")
+                    help="the runs' order: with the chatters connected, a later run's p99 was up to three times the "
+                         "first's under the same load (docs/server.md), so by default off, on, on, off (the drift "
+                         "cancels) and the ratio compares the sums")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--ramp", type=float, default=30.0, help="seconds before the measured window (the users connect)")
     args = ap.parse_args()
