@@ -177,8 +177,6 @@ class ChatService:
         socket (``{"type": "chat", ...}``) or ``POST /api/matches/{id}/chat``."""
         if not (text is None or isinstance(text, str)) or not (quick is None or isinstance(quick, str)):
             raise ServiceError(422, "bad_request", "'text' and 'quick' are strings")
-        if quick is not None and len(quick) > 24:
-            raise ServiceError(422, "bad_request", f"unknown quick message; known: {', '.join(QUICK)}")
         account = (await self.seat_accounts(m.id)).get(seat)
         return await self.post(m, "players", Writer(m.seats[seat].name, seat=seat, account_id=account), text, quick)
 
