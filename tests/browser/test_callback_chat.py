@@ -34,6 +34,9 @@ def test_chat_between_two_seats(server: str, browser: Browser) -> None:
         requests: dict[str, list[str]] = {"alice": [], "boris": []}
         for who, page in (("alice", alice), ("boris", boris)):
             page.on("request", lambda r, who=who: requests[who].append(r.method) if "/chat" in r.url else None)
+        # a page's own seat is at the table as soon as its socket is live, not "away" until the next presence read
+        alice.wait_for_selector(f"[data-testid=presence-{seat0}][data-present=yes]", timeout=5000)
+        boris.wait_for_selector("[data-testid=presence-1][data-present=yes]", timeout=5000)
         begun = time.monotonic()
         hostile = '<img src=x onerror="window.pwned=1">hello'
         alice.fill("[data-testid=chat-input]", hostile)

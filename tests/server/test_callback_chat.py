@@ -182,6 +182,7 @@ def test_hostile_chat_over_the_socket_refused_and_nothing_stored(client: TestCli
         got = [ws0.receive_json() for _ in range(7)]
         assert [m["type"] for m in got] == ["chat"] * 5 + ["error"] * 2
         assert {m["error"]["code"] for m in got[5:]} == {"chat_rate"}
+        assert got[5]["error"]["explain"] == "You are writing too fast; wait a few seconds."  # not "something went wrong"
         assert len(read(client, mid, 0, t0).json()["messages"]) == 5
     finally:
         for ws in (c0, cs):

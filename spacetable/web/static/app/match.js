@@ -231,7 +231,9 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
 
   // --------------------------------------------------------------------------------------- render
   const now = useNow(!!(latest && latest.match.deadline));
-  const present = useSeatPresence(matchId);
+  const seen = useSeatPresence(matchId, conn.state);
+  // this page's own seat is at the table while its socket is live, whatever the last presence read said
+  const present = seen && seat !== null && conn.state === "live" ? seen.map((here, i) => here || i === seat) : seen;
   if (conn.state === "gone") return html`<${Gone} error=${conn.error} matchId=${matchId} navigate=${navigate} />`;
   if (!latest || !shown) {
     return html`<div class="loading card" data-testid="match-loading" aria-busy="true">

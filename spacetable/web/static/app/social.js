@@ -50,7 +50,7 @@ export function PresenceBeat({ lobby }) {
 }
 
 /** Which seats of a match have their player at the table (null until known). */
-export function useSeatPresence(matchId) {
+export function useSeatPresence(matchId, connection) {
   const [seats, setSeats] = useState(null);
   useEffect(() => {
     let alive = true;
@@ -58,7 +58,7 @@ export function useSeatPresence(matchId) {
     load();
     const every = setInterval(load, 15000);
     return () => { alive = false; clearInterval(every); };
-  }, [matchId]);
+  }, [matchId, connection]);  // read again when the page's own socket (re)connects
   return seats;
 }
 
