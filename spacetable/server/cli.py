@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rate-join", type=_rate, default=d.rate_join,
                    help=f"seat joins, leaves and AI seats per client address (default {d.rate_join})")
     b.add_argument("--rate-act", type=_rate, default=d.rate_act,
-                   help=f"actions and undo requests per client address (default {d.rate_act})")
+                   help=f"actions and undo requests per client address, counted in each process (default {d.rate_act})")
     b.add_argument("--rate-signin", type=_rate, default=d.rate_signin,
                    help=f"sign-in attempts per client address (default {d.rate_signin})")
     b.add_argument("--rate-signin-account", type=_rate, default=d.rate_signin_account,

@@ -169,21 +169,42 @@ class LocalWindow:
         return self._limiter.get_window_stats(item, *identifiers)
 
 
+#: connections of a process's rate-limit store in Redis, and the seconds a request waits for one of them
+REDIS_CONNECTIONS = 32
+REDIS_WAIT = 5.0
+
+
 def window_limiter(redis_url: str | None, key_prefix: str) -> strategies.MovingWindowRateLimiter | LocalWindow:
     """A moving-window limiter: shared by every process through Redis when ``redis_url`` is given (SRV-X4), else
     this process's own (:class:`LocalWindow`)."""
     if not redis_url:
         return LocalWindow()
+    from redis.asyncio import BlockingConnectionPool
+
     uri = "async+" + redis_url if not redis_url.startswith("async+") else redis_url
-    return strategies.MovingWindowRateLimiter(storage.RedisStorage(uri, implementation="redispy", key_prefix=key_prefix))
+    # a burst of requests waits for one of a few connections: the library's own pool opens up to 1,000 and then
+    # refuses ("Too many connections"), which the limiter would take for Redis being away and let requests through
+    pool = BlockingConnectionPool.from_url(redis_url.removeprefix("async+"), max_connections=REDIS_CONNECTIONS,
+                                           timeout=REDIS_WAIT)
+    return strategies.MovingWindowRateLimiter(storage.RedisStorage(uri, implementation="redispy", key_prefix=key_prefix,
+                                                                   connection_pool=pool))
+
+
+#: the kinds counted by each process on its own, Redis or not: moves (over a socket or REST) come many a second to a
+#: process, and two moving windows in Redis cost about 0.65 ms of the process's CPU per move (two round trips of the
+#: Redis client, ``bench/limits_store.py --redis``), as much as the rest of a move; one address acting through P
+#: processes may then make P times ``rate_act`` moves, each socket still bounded by its own ``ws_rate``
+LOCAL_KINDS = frozenset({"act"})
 
 
 class RateLimiter:
     """Per-client moving-window rate limits for ``create``, ``join``, ``act``, ``check`` and failed token checks
-    (``auth_fail``, SRV-B2); shared by all processes through Redis when ``redis_url`` is given (SRV-X4)."""
+    (``auth_fail``, SRV-B2); shared by all processes through Redis when ``redis_url`` is given (SRV-X4), except the
+    kinds of :data:`LOCAL_KINDS`, which each process counts in its memory."""
 
     def __init__(self, limits: Limits, redis_url: str | None = None) -> None:
-        self._limiter = window_limiter(redis_url, "spacetable-limits")
+        self._shared = window_limiter(redis_url, "spacetable-limits")
+        self._local = self._shared if isinstance(self._shared, LocalWindow) else LocalWindow()
         self._failing = False
         self._rules: dict[str, list[RateLimitItem]] = {
             "create": parse_many(limits.rate_create) if limits.rate_create else [],
@@ -197,12 +218,16 @@ class RateLimiter:
             "account": parse_many(limits.rate_account) if limits.rate_account else [],
         }
 
+    def _limiter(self, what: str) -> strategies.MovingWindowRateLimiter | LocalWindow:
+        return self._local if what in LOCAL_KINDS else self._shared
+
     async def over(self, what: str, client: str | None) -> None:
         """Raise 429 if ``client`` is already over a ``what`` limit, without counting a request (failed token
         checks are counted when they fail, :meth:`hit`, and refused beforehand here)."""
+        limiter = self._limiter(what)
         for item in self._rules[what]:
             try:
-                allowed = await self._limiter.test(item, what, client or "-")
+                allowed = await limiter.test(item, what, client or "-")
             except Exception:
                 return
             if not allowed:
@@ -210,7 +235,7 @@ class RateLimiter:
 
     async def _refusal(self, item: RateLimitItem, what: str, client: str | None,
                        subject: str = "from your address") -> ServiceError:
-        reset = (await self._limiter.get_window_stats(item, what, client or "-")).reset_time
+        reset = (await self._limiter(what).get_window_stats(item, what, client or "-")).reset_time
         wait = max(1, math.ceil(reset - time.time()))
         return ServiceError(429, "rate_limited", f"too many {what} requests {subject}; "
                             f"try again in {wait} s", headers={"Retry-After": str(wait)})
@@ -218,12 +243,14 @@ class RateLimiter:
     async def hit(self, what: str, client: str | None, subject: str = "from your address") -> None:
         """Count one ``what`` request of ``client``; raise 429 (with ``Retry-After``) once over a limit. When the
         shared store (Redis) cannot be reached the request is let through (play must not stop with Redis)."""
+        limiter = self._limiter(what)
         for item in self._rules[what]:
             try:
-                allowed = await self._limiter.hit(item, what, client or "-")
+                allowed = await limiter.hit(item, what, client or "-")
             except Exception:
                 if not self._failing:
-                    log.warning("rate limits cannot be counted (Redis unreachable): requests are let through")
+                    log.warning("rate limits cannot be counted (Redis unreachable): requests are let through",
+                                exc_info=True)
                 self._failing = True
                 return
             self._failing = False

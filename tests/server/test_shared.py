@@ -241,13 +241,40 @@ def test_rate_limits_let_requests_through_while_redis_is_away() -> None:
     from spacetable.server.devservers import free_port
     from spacetable.server.limits import RateLimiter
 
-    limiter = RateLimiter(lenient_limits(rate_act="1/minute"), f"redis://127.0.0.1:{free_port()}/0")
+    limiter = RateLimiter(lenient_limits(rate_join="1/minute"), f"redis://127.0.0.1:{free_port()}/0")
 
     async def twice() -> None:
-        await limiter.hit("act", "1.2.3.4")
-        await limiter.hit("act", "1.2.3.4")
+        await limiter.hit("join", "1.2.3.4")
+        await limiter.hit("join", "1.2.3.4")
 
     asyncio.run(twice())
+
+
+@pytest.mark.hotpath
+def test_moves_are_counted_in_the_process_even_with_redis() -> None:
+    """SRV-X4, issue 26: moves (``act``) are counted in the process's memory, with or without Redis (two Redis round
+    trips a move cost as much CPU as the move itself): the limit holds while Redis is unreachable, and a process's
+    count is its own."""
+    import asyncio
+
+    from spacetable.server.devservers import free_port
+    from spacetable.server.errors import ServiceError
+    from spacetable.server.limits import RateLimiter
+
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    one, other = (RateLimiter(lenient_limits(rate_act="2/minute"), url) for _ in range(2))
+
+    async def play() -> list[str]:
+        out = []
+        for limiter in (one, one, one, other):
+            try:
+                await limiter.hit("act", "1.2.3.4")
+                out.append("ok")
+            except ServiceError as exc:
+                out.append(exc.code)
+        return out
+
+    assert asyncio.run(play()) == ["ok", "ok", "rate_limited", "ok"]
 
 
 def test_a_process_that_stops_hands_its_ai_seats_over_at_once(pg_url: str, redis_url: str) -> None:
@@ -302,3 +329,30 @@ def test_a_process_stops_even_when_redis_swallows_a_cancellation(redis_url: str)
         return bool(swallowed) and task.done()
 
     assert asyncio.run(scenario())  # the first cancellation was swallowed, and stop still ended the task
+
+
+@pytest.mark.hardening
+def test_a_burst_of_requests_is_counted_in_redis_not_let_through(redis_url: str) -> None:
+    """SRV-X4: two thousand requests at once (a crowd reconnecting) wait for the rate-limit store's few connections;
+    none is let through uncounted, as when the Redis client ran out of connections and the limiter took it for Redis
+    being away."""
+    import asyncio
+
+    from spacetable.server.errors import ServiceError
+    from spacetable.server.limits import RateLimiter
+
+    limiter = RateLimiter(lenient_limits(rate_join="5/minute"), redis_url)
+
+    async def one(i: int) -> bool:
+        try:
+            await limiter.hit("join", f"10.0.{i % 200 // 100}.{i % 100}")
+        except ServiceError as exc:
+            assert exc.code == "rate_limited"
+            return False
+        return True
+
+    async def burst() -> list[bool]:
+        return await asyncio.gather(*(one(i) for i in range(2000)))
+
+    passed = asyncio.run(burst())
+    assert sum(passed) == 200 * 5  # five a minute for each of the 200 addresses, and no more

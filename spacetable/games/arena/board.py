@@ -82,11 +82,11 @@ class Face:
     width: int
     height: int
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.width * self.height
 
-    @property
+    @cached_property
     def banished(self) -> int:
         return self.size
 
@@ -117,8 +117,12 @@ class Face:
         """0-based rank (0 = rank 1)."""
         return cell // self.width
 
+    @cached_property
+    def _adjacent(self) -> tuple[tuple[int, ...], ...]:
+        return _neighbours(self.width, self.height)
+
     def neighbours(self, cell: int) -> tuple[int, ...]:
-        return _neighbours(self.width, self.height)[cell]
+        return self._adjacent[cell]
 
     def distance(self, a: int, b: int) -> int:
         """Manhattan distance (AR-1.3)."""
@@ -132,10 +136,14 @@ class Face:
         """Reflection across the middle rank (AR-2.5)."""
         return (self.height - 1 - self.rank_of(cell)) * self.width + self.file_of(cell)
 
+    @cached_property
+    def _back_rows(self) -> tuple[frozenset[int], frozenset[int]]:
+        w, h = self.width, self.height
+        return frozenset(range(w)), frozenset(range((h - 1) * w, h * w))
+
     def back_row(self, colour: int) -> frozenset[int]:
         """A colour's own edge rank (AR-1.2)."""
-        rank = 0 if colour == RED else self.height - 1
-        return frozenset(range(rank * self.width, (rank + 1) * self.width))
+        return self._back_rows[0 if colour == RED else 1]
 
     def target_row(self, colour: int) -> frozenset[int]:
         """The opponent's back row, where one-step arrivals trigger a bonus (AR-8.1)."""

@@ -22,7 +22,7 @@ from .teleports import available, members
 
 def triggers(face: Face, colour: int, origin: int, dest: int, captured: int) -> bool:
     """AR-8.1, AR-8.5: a one-step arrival on the opponent's back row that did not end the game."""
-    return captured != CORVETTE and is_one_step(face, origin, dest) and dest in face.target_row(colour)
+    return captured != CORVETTE and dest in face.target_row(colour) and is_one_step(face, origin, dest)
 
 
 def check(face: Face, colour: int, ship: int, origin: int, dest: int, captured: int, name: str) -> None:

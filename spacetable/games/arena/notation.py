@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from spacetable.core.errors import MalformedAction, RuleError
@@ -48,17 +49,24 @@ class Position:
     offer: int = -1
 
 
-def _ships_text(face: Face, slots: list[int]) -> str:
+def _ships_text(face: Face, slots: Sequence[int]) -> str:
     parts = [f"{CODES[s]}{face.cell_name(c)}" for s, c in enumerate(slots) if 0 <= c < face.size]
     return ",".join(parts) if parts else "-"
 
 
 def format_position(state: ArenaState | Position) -> str:
-    """The position notation of a state in play (or over)."""
-    face = get_face(state.board)
-    text = " ".join([state.board, _ships_text(face, state.loc[RED]), _ships_text(face, state.loc[BLUE]),
-                     _SIDE_TEXT[state.to_move], str(state.quiet), _SIDE_TEXT[state.last_capturer]])
-    return text + " " + _SIDE_TEXT[state.offer]
+    """The position notation of a state in play (or over). Every seat's view of a state writes it, so the last
+    positions' texts are kept (:func:`_position_text`)."""
+    return _position_text(state.board, tuple(state.loc[RED]), tuple(state.loc[BLUE]), state.to_move, state.quiet,
+                          state.last_capturer, state.offer)
+
+
+@lru_cache(maxsize=256)
+def _position_text(board: str, red: tuple[int, ...], blue: tuple[int, ...], to_move: int, quiet: int, last: int,
+                   offer: int) -> str:
+    face = get_face(board)
+    return " ".join([board, _ships_text(face, red), _ships_text(face, blue), _SIDE_TEXT[to_move], str(quiet),
+                     _SIDE_TEXT[last], _SIDE_TEXT[offer]])
 
 
 def parse_position(text: str) -> Position:

@@ -129,15 +129,22 @@ PERMUTATIONS: tuple[str, ...] = TELEPORTS[:4]
 ROTATIONS: tuple[str, ...] = TELEPORTS[4:]
 
 
+def allowed(own: Sequence[int], name: str, banished: int) -> bool:
+    """Whether :func:`teleport` accepts ``name`` (the same checks, without building the new slots or an error:
+    the legal lists and the AR-10.6 check ask this for every teleport of every position)."""
+    if name in PAIRS:
+        a = PAIRS[name]
+        if own[a] == banished and own[complement(a)] == banished:  # AR-6.4
+            return False
+        return not (name == "P111" and own[CRUISER] == banished)  # AR-9.1
+    if name in ("RF+", "RF-", "RD+", "RD-"):
+        cls = FRIGATES if name[1] == "F" else DESTROYERS
+        return sum(own[s] != banished for s in cls) >= 2  # AR-7.4
+    return False
+
+
 def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> list[str]:
     """Legal teleports of one colour among ``names``, in canonical order (AR-6, AR-7, AR-9.1):
     at most one permutation per pair (AR-6.4) and two rotations per class."""
-    out = []
-    for name in names:
-        try:
-            teleport(own, name, banished)
-        except RuleError:
-            continue
-        out.append(name)
-    return out
+    return [name for name in names if allowed(own, name, banished)]
 
