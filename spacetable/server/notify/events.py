@@ -67,13 +67,15 @@ class MatchWatcher:
         self.notifier = notifier
 
     def __call__(self, m: LiveMatch, seat: int | None = None, action: dict[str, Any] | None = None) -> None:
-        found = match_events(m, seat, action)
-        if found and m.subscribers:
+        present: set[int] = set()
+        if m.subscribers:
             # a seat whose player is at the table (its socket open in this process) sees on the page what these
             # events tell (the turn, the start, the end, a draw offer): nothing for it (lichess's rule too), and none
             # of the rows and wake-ups that each move of live play would cost
             present = {sub.seat for sub in m.subscribers if sub.seat is not None and sub.close_code is None}
-            found = [f for f in found if f[0] not in present]
+            if all(i in present for i, s in enumerate(m.seats) if s.kind == "human"):
+                return  # every person at the table: the events would all be dropped (live play, move after move)
+        found = [f for f in match_events(m, seat, action) if f[0] not in present]
         if found:
             correspondence = not m.turn_seconds or m.turn_seconds >= CORRESPONDENCE_SECONDS
             self.notifier.emit_soon(SeatEvents(m.id, tuple(found), correspondence))
