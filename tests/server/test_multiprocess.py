@@ -327,7 +327,9 @@ def test_kill_9_of_one_process_loses_nothing_and_the_other_carries_on(cluster: t
         mid = data["match"]["id"]
         people.append(RestPlayer(a, mid, {0: data["token"], 1: a.post(f"/api/matches/{mid}/seats/1/join", {})["token"]},
                                  k))
-    data = a.post("/api/matches", {"game": "arena", "join_seat": 0, "ai_seats": {"1": "random"}, "ai_seconds": 1.5,
+    # an AI that uses its 1.5 s (Monte Carlo on the clock): a random one answers at once, and A then often stored the
+    # AI's move before the kill, so that B became the owner by the person's next move, with nothing to take over
+    data = a.post("/api/matches", {"game": "arena", "join_seat": 0, "ai_seats": {"1": "mcts"}, "ai_seconds": 1.5,
                                    "seed": 30, "open_seed": True})
     ai_match, ai_token = data["match"]["id"], data["token"]
     vs_ai = RestPlayer(a, ai_match, {0: ai_token}, 9)
