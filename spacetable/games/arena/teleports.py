@@ -103,48 +103,46 @@ def teleport(own: Sequence[int], name: str, banished: int) -> list[int]:
     it needs two or three of the class on the board (AR-7.4, with the two-on-board table of
     AR-7.5). Scenarios AR-A7, AR-A8, AR-A9, AR-A10; AR-D2: the self-banishing ``P111`` is refused,
     not legal and losing."""
+    why = refusal(own, name, banished)
+    if why is not None:
+        raise RuleError(*why)
     new = list(own)
     if name in PAIRS:
         a = PAIRS[name]
         b = complement(a)
-        on_a, on_b = own[a] != banished, own[b] != banished
-        if not on_a and not on_b:
-            raise RuleError("AR-6.4", f"{name}: both ships of the pair are banished")
-        if name == "P111" and own[CRUISER] == banished:
-            raise RuleError("AR-9.1", "P111 with the cruiser banished would banish the own corvette")
         new[a], new[b] = own[b], own[a]  # swap (AR-6.2) or recall (AR-6.3): the same exchange of slots
         return new
+    cls = FRIGATES if name[1] == "F" else DESTROYERS
+    step = successor if name[2] == "+" else predecessor
+    for s in cls:
+        new[s] = own[step(s)]  # AR-7.3: each ship takes the slot of its successor (+) / predecessor (−)
+    return new
+
+
+def refusal(own: Sequence[int], name: str, banished: int) -> tuple[str, str] | None:
+    """Why :func:`teleport` refuses ``name`` (rule id and message), or ``None``: checked alone by the legal lists
+    and the AR-10.6 check for every teleport of every position, with no slots built and no exception raised."""
+    if name in PAIRS:
+        a = PAIRS[name]
+        if own[a] == banished and own[complement(a)] == banished:
+            return "AR-6.4", f"{name}: both ships of the pair are banished"
+        if name == "P111" and own[CRUISER] == banished:
+            return "AR-9.1", "P111 with the cruiser banished would banish the own corvette"
+        return None
     if name in ("RF+", "RF-", "RD+", "RD-"):
         cls = FRIGATES if name[1] == "F" else DESTROYERS
         if sum(own[s] != banished for s in cls) < 2:
-            raise RuleError("AR-7.4", f"{name}: a rotation needs at least two ships of the class on the board")
-        step = successor if name[2] == "+" else predecessor
-        for s in cls:
-            new[s] = own[step(s)]  # AR-7.3: each ship takes the slot of its successor (+) / predecessor (−)
-        return new
-    raise RuleError("CORE-ACTION", f"unknown teleport {name!r}")
+            return "AR-7.4", f"{name}: a rotation needs at least two ships of the class on the board"
+        return None
+    return "CORE-ACTION", f"unknown teleport {name!r}"
 
 
 PERMUTATIONS: tuple[str, ...] = TELEPORTS[:4]
 ROTATIONS: tuple[str, ...] = TELEPORTS[4:]
 
 
-def allowed(own: Sequence[int], name: str, banished: int) -> bool:
-    """Whether :func:`teleport` accepts ``name`` (the same checks, without building the new slots or an error:
-    the legal lists and the AR-10.6 check ask this for every teleport of every position)."""
-    if name in PAIRS:
-        a = PAIRS[name]
-        if own[a] == banished and own[complement(a)] == banished:  # AR-6.4
-            return False
-        return not (name == "P111" and own[CRUISER] == banished)  # AR-9.1
-    if name in ("RF+", "RF-", "RD+", "RD-"):
-        cls = FRIGATES if name[1] == "F" else DESTROYERS
-        return sum(own[s] != banished for s in cls) >= 2  # AR-7.4
-    return False
-
-
 def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> list[str]:
     """Legal teleports of one colour among ``names``, in canonical order (AR-6, AR-7, AR-9.1):
     at most one permutation per pair (AR-6.4) and two rotations per class."""
-    return [name for name in names if allowed(own, name, banished)]
+    return [name for name in names if refusal(own, name, banished) is None]
 

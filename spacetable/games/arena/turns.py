@@ -47,20 +47,18 @@ def legal_moves(st: ArenaState, seat: int) -> list[Action]:
     out: list[Action] = []
     cells = occupancy(face, loc)
     n = face.banished
-    name = face.cell_name
     for ship in range(8):
         origin = loc[colour][ship]
         if not 0 <= origin < n:
             continue
-        origin_name = name(origin)
         for dest in destinations(face, loc, colour, ship, cells):
-            out.append({"type": "move", "from": origin_name, "to": name(dest), "bonus": None})  # move_action's shape
+            out.append(move_action(face, origin, dest))
             occ = cells[dest]
             captured = occ % 8 if occ >= 0 else -1
             if bonus.triggers(face, colour, origin, dest, captured):
                 own = list(loc[colour])
                 own[ship] = dest
-                out.extend(move_action(face, origin, dest, t) for t in bonus.variants(own, ship, n))
+                out.extend(move_action(face, origin, dest, name) for name in bonus.variants(own, ship, n))
     return out
 
 
