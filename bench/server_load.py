@@ -34,9 +34,11 @@ without it (issue 20: the paced figures within 10 %):
 
     .venv/bin/python bench/server_load.py --setups sqlite --matches 200 --seconds 20 --max-seconds 0 --accounts
 
-The servers count every request against per-address rate limits as in production, set out of reach (one address
-plays every seat). The servers run in their own processes (``spacetable serve``) and the clients in one more process
-(``--client-procs``), so client and server share the machine's cores but not an interpreter. Clients do the
+The servers count every request against per-address rate limits as in production, set out of reach. Each table
+plays from its own loopback address (127.0.0.2 and up, on Linux), as one player would, so a rate-limit window holds
+one table's requests, not every seat's. The servers run in their own processes (``spacetable serve``) and the
+clients in one more process (``--client-procs``), so client and server share the machine's cores but not an
+interpreter. Clients do the
 minimum per message: websockets' sans-I/O protocol on raw asyncio transports (``--client websockets`` for the
 library's asyncio client), one ``json.loads``, a choice only when it is their turn, uvloop when installed, and
 lobby calls on one kept-alive HTTP/1.1 connection per table.
@@ -119,8 +121,8 @@ def start_server(database_url: str, port: int, log_level: str, redis_url: str | 
     """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``)."""
     cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
-           # one address plays every seat of every match here: the per-address rate limits stay in place (each
-           # request is counted, as in production) but so high that they never refuse; room for every socket
+           # the per-address rate limits stay in place (each request is counted, as in production, in the window of
+           # its table's own address: ``table_address``) but so high that they never refuse; room for every socket
            "--rate-create", UNREACHED, "--rate-join", UNREACHED, "--rate-act", UNREACHED, "--max-sockets", "5000"]
     if metered:
         cmd.append("--meter")
@@ -160,10 +162,11 @@ class Window:
 
 
 async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Event,
-                      think: float, login: Login | None = None) -> None:
+                      think: float, login: Login | None = None, local: str | None = None) -> None:
     loads, dumps, clock = json.loads, json.dumps, time.perf_counter
     headers = {"Cookie": login.cookie_header} if login is not None else None
-    async with connect(ws_url, max_size=None, compression=None, additional_headers=headers) as ws:
+    async with connect(ws_url, max_size=None, compression=None, additional_headers=headers,
+                       local_addr=(local, 0) if local else None) as ws:
         if login is not None and login.token:
             await ws.send(dumps({"type": "auth", "token": login.token}))
         pending: tuple[int, float] | None = None
@@ -378,8 +381,8 @@ class Http:
     benchmark cost the client almost nothing (a shared connection pool with hundreds of waiting
     requests costs more CPU than the server's answers)."""
 
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
+        self.host, self.port, self.local = host, port, local
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -395,7 +398,8 @@ class Http:
 
     async def _post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=(self.local, 0) if self.local else None)
         assert self.reader is not None
         data = json.dumps(body).encode()
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
@@ -417,6 +421,13 @@ class Http:
             self.reader = self.writer = None
 
 
+def table_address(seed: int) -> str | None:
+    """The loopback address table ``seed`` plays from (127.0.0.2 to 127.0.0.251 on Linux, where all of 127/8 is
+    this machine): each table is its own player, so the per-address rate limits count one player's requests as
+    in production, not every seat's in one window."""
+    return f"127.0.0.{2 + seed % 250}" if sys.platform.startswith("linux") else None
+
+
 async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
                 client: str = "sansio", texts: bool = False, logins: list[tuple[str, str]] | None = None) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
@@ -425,7 +436,8 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
     rng = random.Random(seed)
     base = bases[seed % len(bases)]
     host, port = base.removeprefix("http://").split(":")
-    http = Http(host, int(port))
+    local = table_address(seed)
+    http = Http(host, int(port), local)
     while time.perf_counter() < win.stop:
         new = {"game": game, "config": config, "seed": rng.randrange(2**40), "open_seed": True, "join_seat": 0}
         seats: list[Login | None]
@@ -450,11 +462,12 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
         urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}"
                 f"{'' if logins else '&token=' + tokens[s]}{'&texts=1' if texts else ''}" for s in range(n)]
         if client == "sansio":
-            await sansio_match(urls, stats, rng, win, think, seats)
+            await sansio_match(urls, stats, rng, win, think, seats, local)
             stats.matches_done += 1
             continue
         done = asyncio.Event()
-        tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think, seats[s]))
+        tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think, seats[s],
+                                                     local))
                  for s in range(n)]
         finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         done.set()  # the match is over, or time is up: the other seats stop listening
@@ -468,7 +481,7 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
 
 
 async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float,
-                       logins: list[Login | None] | None = None) -> None:
+                       logins: list[Login | None] | None = None, local: str | None = None) -> None:
     """Play one match with a ``SeatConnection`` per seat; returns when it is over or time is up."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
@@ -478,7 +491,8 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
             conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think,
                                   logins[seat] if logins else None)
             host, port = url.removeprefix("ws://").split("/", 1)[0].split(":")
-            await loop.create_connection(lambda conn=conn: conn, host, int(port))  # type: ignore[misc]
+            await loop.create_connection(lambda conn=conn: conn, host, int(port),  # type: ignore[misc]
+                                         local_addr=(local, 0) if local else None)
             conns.append(conn)
         await done
     finally:

@@ -34,7 +34,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import WebSocket
 
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spacetable.server")
 
+T = TypeVar("T")
+
 
 def _error(exc: ServiceError, ref: Any = None, game: Any = None, lang: str = "en") -> str:
     """An error message, explained in the client's language (``presentation.error_json``)."""
@@ -67,6 +70,61 @@ class _Closed(Exception):
 
 class _Full(Exception):
     """The match has ``max_match_sockets`` sockets."""
+
+
+class Silence:
+    """The silence timeout of a socket's receive (``ws_auth_timeout``, then ``ws_idle``) with one timer per
+    connection instead of one per message.
+
+    Each :meth:`wait` only moves the deadline (a float). The timer, armed for the earliest deadline, re-arms
+    itself for the current one when it fires early (a message came meanwhile), and when the deadline has passed
+    while the socket waits, cancels the waiting task; :meth:`wait` turns that cancellation into
+    ``TimeoutError``, as ``asyncio.timeout`` does. A timer per received message (``asyncio.timeout``) cost about
+    2 % of the event loop under load (docs/architecture.md, "Where the time goes"). :meth:`close` drops the timer
+    when the socket closes, so that nothing of the connection stays reachable from the loop."""
+
+    def __init__(self) -> None:
+        self.deadline = 0.0
+        self._armed = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[Any] | None = None  # the task waiting now, else None
+        self._expired = False
+
+    async def wait(self, awaitable: Awaitable[T], timeout: float) -> T:
+        loop = asyncio.get_running_loop()
+        self.deadline = loop.time() + timeout
+        if self._timer is None or self._armed > self.deadline:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._armed = self.deadline
+            self._timer = loop.call_at(self.deadline, self._fire, loop)
+        task = self._task = asyncio.current_task()
+        try:
+            return await awaitable
+        except asyncio.CancelledError:
+            if self._expired:
+                self._expired = False
+                if task is not None and task.uncancel() == 0:  # ours alone: a timeout, not a shutdown
+                    raise TimeoutError from None
+            raise
+        finally:
+            self._task = None
+
+    def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        if self._task is None:  # not waiting: the next wait arms the timer again
+            return
+        if loop.time() < self.deadline:  # heard from meanwhile: wait until the current deadline
+            self._armed = self.deadline
+            self._timer = loop.call_at(self.deadline, self._fire, loop)
+            return
+        self._expired = True
+        self._task.cancel()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class Connection:
@@ -88,6 +146,7 @@ class Connection:
         self.lang = "en"  # the client's language (?lang= or a {"type": "lang"} message)
         self.texts = False  # whether it reads texts (?texts=1 or a {"type": "texts"} message)
         self.rate = Bucket(limits.ws_rate, 2 * limits.ws_rate)
+        self._silence = Silence()
         self.snapshots = Bucket(limits.ws_snapshots / 60.0, limits.ws_snapshots)
 
     # ------------------------------------------------------------------ plumbing
@@ -100,8 +159,7 @@ class Connection:
         """The next message: a dict (JSON object), a ``str`` describing why it was refused, or ``None`` on
         timeout. Raises :class:`_Closed` when the client went away."""
         try:
-            async with asyncio.timeout(timeout):  # no task per message (``wait_for`` makes one)
-                message = await self.ws.receive()
+            message = await self._silence.wait(self.ws.receive(), timeout)
         except TimeoutError:
             return None
         except RuntimeError as exc:  # closed by the sender (backlog, seat left)
@@ -195,6 +253,7 @@ class Connection:
                                           "try again later"), 1013)
         finally:
             service.sockets -= 1
+            self._silence.close()
             self._away()
             if self.match is not None and self.sub is not None:
                 service.unsubscribe(self.match, self.sub)
