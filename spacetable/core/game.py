@@ -172,6 +172,16 @@ class Game(ABC, Generic[S]):
         new, _ = self.moves.play(state, player, action, to_act=self.to_act(state), copy=self.clone)
         return new
 
+    def apply_normal(self, state: S, player: int, action: Action) -> S:
+        """``apply`` for an action in normal form, exactly as :meth:`normalize_action` returned it: a server
+        validates each action once, before it takes the match's lock, and the move table does not validate it a
+        second time (every rule is still checked). A game that overrides ``apply`` is called through it, with its
+        own checks. Anything else calls ``apply``."""
+        if self.moves is not None and type(self).apply is Game.apply:
+            new, _ = self.moves.play(state, player, action, to_act=self.to_act(state), copy=self.clone, normal=True)
+            return new
+        return self.apply(state, player, action)
+
     def normalize_action(self, action: object) -> Action:
         """The action checked against the game's declared schema and put in normal form
         (what servers store and broadcast). Unknown fields, wrong types, non-finite

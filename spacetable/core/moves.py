@@ -408,10 +408,12 @@ class MoveTable(Generic[S]):
             rule = self.phase_rule.get(phase, CORE_PHASE)
             raise RuleError(rule, f"{move.type} cannot be played now ({phase})")
 
-    def play(self, state: S, seat: int, action: Any, *, to_act: tuple[int, ...], copy: Callable[[S], S]) -> tuple[S, Action]:
+    def play(self, state: S, seat: int, action: Any, *, to_act: tuple[int, ...], copy: Callable[[S], S],
+             normal: bool = False) -> tuple[S, Action]:
         """Validate, check the window, and perform ``action`` on a copy of ``state``.
-        Returns the new state and the normalised action; ``state`` is never changed."""
-        act = self.normalize(action)
+        Returns the new state and the normalised action; ``state`` is never changed. ``normal``: ``action`` is
+        what :meth:`normalize` returned (``Game.apply_normal``), not validated again."""
+        act = action if normal else self.normalize(action)
         move = self._by_type[act["type"]]
         self.check_window(state, seat, move, to_act)
         new = copy(state)

@@ -95,7 +95,7 @@ class Catchup:
         if (notice["k"] == "a" and revision == m.revision + 1 and notice["e"] == m.epoch and notice["i"] == m.version
                 and m.status == "running"):
             seat, action = int(notice["s"]), notice["a"]
-            after = m.game.apply(m.state, seat, action)
+            after = m.game.apply_normal(m.state, seat, action)  # normalised by the process that stored it
             await self.changes.advance(m, seat, action, notice["src"], after, turn_started_at=notice["t"],
                                        updated_at=notice["u"], revision=revision, owner=origin)
             return

@@ -156,11 +156,27 @@ class LocalWindow:
     action with two rules (``bench/limits_store.py``), against 0.04 to 0.1 ms here, with the same moving-window
     counts."""
 
+    #: the most keys of windows kept written (:meth:`_key`); beyond it the cache starts again
+    KEYS = 4096
+
     def __init__(self) -> None:
-        self._limiter = sync_strategies.MovingWindowRateLimiter(SweptMemory())
+        self._store = SweptMemory()
+        self._limiter = sync_strategies.MovingWindowRateLimiter(self._store)
+        self._keys: dict[tuple[RateLimitItem, tuple[str, ...]], str] = {}
+
+    def _key(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> str:
+        """The library's key of ``item``'s window for ``identifiers`` (``RateLimitItem.key_for``), written once per
+        rule and client rather than at every hit (a third of a hit's CPU)."""
+        found = self._keys.get((item, identifiers))
+        if found is None:
+            if len(self._keys) >= self.KEYS:
+                self._keys.clear()
+            found = self._keys[item, identifiers] = item.key_for(*identifiers)
+        return found
 
     async def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
-        return self._limiter.hit(item, *identifiers, cost=cost)
+        # the moving-window strategy's ``hit``, with the key written once (:meth:`_key`)
+        return self._store.acquire_entry(self._key(item, identifiers), item.amount, item.get_expiry(), amount=cost)
 
     async def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
         return self._limiter.test(item, *identifiers, cost=cost)

@@ -404,12 +404,13 @@ class MatchService:
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
 
     async def _act_locked(self, m: LiveMatch, seat: int, version: int, action: Action, source: str) -> bool:
+        """Apply, store and show ``action``, in normal form (``game.normalize_action``), under ``m``'s lock."""
         game = m.game
         t = clock()
         old_to_act = m.to_act()
         try:
             check_turn(game, m.state, seat, action)
-            after = game.apply(m.state, seat, action)
+            after = game.apply_normal(m.state, seat, action)  # normalised once, in ``act``
         except RuleError as exc:
             raise ServiceError(422, "illegal_action", exc.message, rule=exc.rule) from None
         except MALFORMED as exc:
@@ -467,7 +468,7 @@ class MatchService:
             return {"legal": False, "rule": exc.rule, "message": exc.message}
         try:
             check_turn(m.game, m.state, seat, action)
-            m.game.apply(m.state, seat, action)
+            m.game.apply_normal(m.state, seat, action)
         except RuleError as exc:
             return {"legal": False, "rule": exc.rule, "message": exc.message}
         except MALFORMED:

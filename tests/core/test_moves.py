@@ -151,3 +151,34 @@ def test_a_field_named_after_a_keyword_keeps_its_json_name():
 def test_the_core_resign_move_is_written_resign():
     assert TABLE.notation(Toy(), 0, {"type": "resign"}) == "resign"
     assert TABLE.phrase(Toy(), 0, {"type": "resign"}) == ("core.move.resign", {})
+
+
+@pytest.mark.hotpath
+@pytest.mark.parametrize("game_id", ["arena", "fullmetal", "galaxies", "tremble", "worlds"])
+def test_apply_normal_plays_as_apply_and_validates_once(game_id, monkeypatch):
+    """``Game.apply_normal`` (issue 26): for an action that ``normalize_action`` returned, the same state as
+    ``apply``, with the schema checked once (by the server, before its lock) instead of twice; a game that
+    overrides ``apply`` (Tremble) goes through it."""
+    import random
+
+    from spacetable.core.moves import MoveTable as Table
+    from spacetable.games import get_game
+
+    game = get_game(game_id)
+    state = game.initial_state(game.normalize_config({}), 7)
+    calls = []
+    real = Table.normalize
+    monkeypatch.setattr(Table, "normalize", lambda self, a: (calls.append(1), real(self, a))[1])
+    rng = random.Random(3)
+    for _ in range(12):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        seat = seats[0]
+        action = game.normalize_action(rng.choice(game.legal_actions(state, seat)))
+        calls.clear()
+        after = game.apply_normal(state, seat, action)
+        again = len(calls)
+        assert game.state_to_json(after) == game.state_to_json(game.apply(state, seat, action))
+        assert again == (1 if "apply" in type(game).__dict__ else 0)
+        state = after

@@ -385,6 +385,33 @@ def test_the_local_window_counts_as_the_librarys_moving_window() -> None:
 
 
 @pytest.mark.hotpath
+def test_the_local_windows_keys_are_written_once_and_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: the local window writes each rule's key for a client once (the library writes it at every hit),
+    keeps at most ``KEYS`` of them, and counts the same across a restart of that cache."""
+    import asyncio
+
+    from limits import parse
+
+    from spacetable.server.limits import LocalWindow
+
+    monkeypatch.setattr(LocalWindow, "KEYS", 4)
+    window, rule = LocalWindow(), parse("2/minute")
+    writes = []
+    real = type(rule).key_for
+    monkeypatch.setattr(type(rule), "key_for", lambda self, *ids: (writes.append(ids), real(self, *ids))[1])
+
+    async def hits(client: str, n: int) -> list[bool]:
+        return [await window.hit(rule, "act", client) for _ in range(n)]
+
+    assert asyncio.run(hits("a", 3)) == [True, True, False] and writes == [("act", "a")]
+    for i in range(10):  # more clients than the cache keeps: it starts again, never above KEYS
+        asyncio.run(hits(f"c{i}", 1))
+        assert len(window._keys) <= 4
+    assert asyncio.run(hits("a", 1)) == [False]  # the window itself is the library's store, not the cache
+    assert window._store.events[real(rule, "act", "a")]
+
+
+@pytest.mark.hotpath
 def test_the_swept_store_keeps_the_librarys_hook() -> None:
     """Issue 26: :class:`SweptMemory` replaces the library's private expiry hook; a version of ``limits`` that renames
     it would bring back a timer thread per hit, so this fails first."""

@@ -199,6 +199,7 @@ class Lapses:
                 action = resignation(mm.game, mm.state, target)
                 if action is None:
                     continue
+                action = mm.game.normalize_action(action)  # the form ``_act_locked`` applies and stores
                 if not await service._act_locked(mm, target, mm.version, action, "timeout"):
                     raise Conflict
                 done.append(target)
