@@ -303,3 +303,16 @@ def test_no_route_hides_another(sqlite_url: str) -> None:
     # the routes of a move come first, the polled ones before the pages and the accounts
     assert order.index("/api/matches/{match_id}/actions") < 10
     assert order.index("/api/matches/{match_id}/chat") < order.index("/api/account/me") < order.index("/")
+
+
+def test_messages_encode_as_the_standard_encoder_would_with_or_without_string_keys() -> None:
+    """Issue 26: ``jsonio.dumps`` tries orjson's plain mode first (views and legal lists have string keys only), then
+    its mode for non-string keys, then the standard encoder (integers beyond 64 bits): the same text every time."""
+    import json
+
+    from spacetable.server.jsonio import dumps
+
+    for value in ({"view": {"ships": [{"cell": "a1"}], "you": None}, "legal": [{"type": "move", "to": "é"}]},
+                  {"by_seat": {0: "red", 1: "blue"}}, {"big": 2**70, "n": [1.5, True, None]}):
+        expected = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        assert dumps(value) == expected
