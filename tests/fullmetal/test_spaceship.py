@@ -86,3 +86,75 @@ def test_seed_9_dome_is_not_a_target_and_cargo_is_indestructible() -> None:
     assert sc.run_step({"action": fire([5, 5]), "expect": "illegal", "rule": "FM-16.2"})[0]
     assert sc.run_step({"action": fire([4, 6])})[0]
     assert sc.run_step({"action": fire([4, 6]), "expect": "illegal", "rule": "FM-16.2"})[0]
+
+
+@pytest.mark.hotpath
+@pytest.mark.rule("FM-8.2")
+@pytest.mark.parametrize("config", [{}, {"players": 3}, {"players": 4, "map": "generated", "map_seed": 5},
+                                    {"map": "generated", "map_seed": 11, "map_size": "small", "deploy_radius": 3}])
+def test_the_deployment_list_is_the_same_without_a_copy_for_every_try(config: dict) -> None:
+    """Issue 26: ``legal.formation`` tries most placements on its scratch state itself (``validate_deploy`` refuses
+    a single entry before placing anything, except a tank on a mountain, tried on a copy); the deployments it offers
+    are those of trying every placement on a copy, for every seat of every deployment met in random play."""
+    import random
+
+    from spacetable.games.fullmetal.legal import formation
+
+    rng, checked = random.Random(4), 0
+    for seed in range(3):
+        state = GAME.initial_state(GAME.normalize_config(config), seed)
+        for _ in range(30):
+            seats = GAME.to_act(state)
+            if not seats:
+                break
+            actions = GAME.legal_actions(state, seats[0])
+            if actions and actions[0]["type"] == "deploy":
+                for seat in seats:
+                    for all_units in (True, False):
+                        fast = formation(state, seat, all_units)
+                        assert fast == formation(state, seat, all_units, copy_every_trial=True)
+                        checked += 1
+            state = GAME.apply(state, seats[0], rng.choice(actions))
+    assert checked >= 4
+
+
+@pytest.mark.hotpath
+@pytest.mark.rule("FM-7.2")
+@pytest.mark.parametrize("rule", ["distance", "zones"])
+def test_landing_answers_are_the_same_from_the_maps_table(rule: str) -> None:
+    """Issue 26: what the map alone says of a landing (footprint, plain or swamp, the full disc) is kept with the map
+    (``spaceship._site``); every landing of every seat, before and after ships are down, is answered as by a map
+    without that table, and a made-up orientation is answered but never kept."""
+    import random
+
+    from spacetable.games.fullmetal.spaceship import ORIENTATIONS, landing_problem
+    from spacetable.games.fullmetal.terrain import Board
+
+    config: dict = {"players": 3}
+    if rule == "zones":  # a plain map in three zones, the middle one edged with swamp and reefs
+        from spacetable.games.fullmetal.fmp import FmpMap, write_fmp
+
+        w, h = 21, 10
+        terrain = ["$" * w for _ in range(h)]
+        terrain[0], terrain[9] = "*" * w, "%" * w
+        fmap = FmpMap(w, h, terrain, None, ["A" * 7 + "B" * 7 + "C" * 7 for _ in range(h)])
+        config = {"players": 2, "map": "custom", "map_content": write_fmp(fmap).decode("cp1252"), "landing_rule": "zones"}
+    state = GAME.initial_state(GAME.normalize_config(config), 2)
+    rng = random.Random(5)
+    for _ in range(3):
+        seats = GAME.to_act(state)
+        fresh = Board(state.width, state.height, state.terrain)  # the same map, nothing derived from it yet
+        for seat in seats:
+            for cell in state.board.cells:
+                for o in ORIENTATIONS:
+                    kept = landing_problem(state, seat, cell, o)
+                    state.__dict__["board"], board = fresh, state.board
+                    assert landing_problem(state, seat, cell, o) == kept
+                    state.__dict__["board"] = board
+        assert landing_problem(state, seats[0], state.board.cells[0], "sideways") is not None
+        assert all(o in ORIENTATIONS for _, o in state.board.derived["landing_sites"])
+        lands = [a for a in GAME.legal_actions(state, seats[0]) if a["type"] == "land"]
+        if not lands:
+            break
+        state = GAME.apply(state, seats[0], rng.choice(lands))
+

@@ -97,8 +97,13 @@ def deployment_options(state: FMState, player: int) -> list[list[dict[str, Any]]
     return out
 
 
-def formation(state: FMState, player: int, all_units: bool) -> list[dict[str, Any]]:
-    """Place units around the dome (FM-8.2): sea units on water, land units on land, nearest first."""
+def formation(state: FMState, player: int, all_units: bool, copy_every_trial: bool = False) -> list[dict[str, Any]]:
+    """Place units around the dome (FM-8.2): sea units on water, land units on land, nearest first.
+
+    Each placement is tried on the scratch state itself: a single entry without cargo is refused by
+    ``validate_deploy`` before anything is placed, except by FM-8.2's check of own tanks on adjacent mountains, which
+    runs after the placement; only a tank tried on a mountain is tried on a copy first (a copy of the whole state for
+    every try made the deployment list some 10 ms). ``copy_every_trial``: every try on a copy (the tests compare)."""
     scratch = state.copy()
     ship = scratch.units[scratch.ships[player]]
     dome = ship.cells[0]
@@ -127,12 +132,15 @@ def formation(state: FMState, player: int, all_units: bool) -> list[dict[str, An
                     continue
                 if u.kind in (TANK, GT, CRAB, WL) and board.terrain[cells[0]] not in (PLAIN, MOUNTAIN):
                     continue
-                trial = scratch.copy()
+                if copy_every_trial or (u.kind == TANK and board.terrain[cells[0]] == MOUNTAIN):
+                    try:
+                        validate_deploy(scratch.copy(), player, [entry])
+                    except RuleError:
+                        continue
                 try:
-                    validate_deploy(trial, player, [entry])
+                    validate_deploy(scratch, player, [entry])
                 except RuleError:
                     continue
-                validate_deploy(scratch, player, [entry])
                 entries.append(entry)
                 done = True
                 break

@@ -14,7 +14,7 @@ from .firezones import sync_cover
 from .movement import parse_position, place
 from .pontoons import remove_unit, would_anchor
 from .state import BARGE, LAND_UNITS, ORE, PONTOON, SEA_UNITS, TANK, TURRET, Cell, FMState, Pair, Unit
-from .terrain import MOUNTAIN, PLAIN, REEF, SWAMP
+from .terrain import MOUNTAIN, PLAIN, REEF, SWAMP, Board
 from .transport import put_in, room_for
 
 #: FM-7.1 pod directions (indices into N, NE, SE, S, SW, NW).
@@ -55,21 +55,41 @@ CargoEntry.model_rebuild()
 
 def footprint(state: FMState, dome: int, orientation: str) -> list[int] | None:
     """Dome then pods; None if a pod would be off the map."""
+    return _footprint(state.board, dome, orientation)
+
+
+def _footprint(board: Board, dome: int, orientation: str) -> list[int] | None:
     if orientation not in ORIENTATIONS:
         return None
-    neigh = state.board.hexmap.neighbours(dome)
+    neigh = board.hexmap.neighbours(dome)
     pods = [neigh[d] for d in ORIENTATIONS[orientation]]
-    if any(p < 0 or state.board.terrain[p] < 0 for p in pods):
+    if any(p < 0 or board.terrain[p] < 0 for p in pods):
         return None
     return [dome, *pods]
 
 
+def _site(board: Board, dome: int, orientation: str) -> tuple[list[int] | None, bool, bool]:
+    """What the map alone says of a landing (FM-7.2), the same in every state of a game: the footprint (None: off
+    the map), whether it lies on plain and swamp only, whether every cell within 2 of the dome is on the map. Kept
+    with the map for its cells and the six orientations (the landing list asks for all of them, FM-D48)."""
+    key = (dome, orientation)
+    sites: dict[tuple[int, str], tuple[list[int] | None, bool, bool]] = board.derived.setdefault("landing_sites", {})
+    site = sites.get(key)
+    if site is None:
+        cells = _footprint(board, dome, orientation)
+        flat = cells is not None and all(board.terrain[c] in (PLAIN, SWAMP) for c in cells)
+        site = (cells, flat, cells is not None and len(board.disc(dome, 2)) == 19)
+        if orientation in ORIENTATIONS and 0 <= dome < board.size:  # never a key a client made up
+            sites[key] = site
+    return site
+
+
 def landing_problem(state: FMState, player: int, dome: int, orientation: str) -> str | None:
     """FM-7.2 (``distance``) or the ``zones`` rule: why this landing is illegal (None: legal)."""
-    cells = footprint(state, dome, orientation)
+    cells, flat, full_disc = _site(state.board, dome, orientation)
     if cells is None:
         return "the ship must lie entirely on the map"
-    if any(state.board.terrain[c] not in (PLAIN, SWAMP) for c in cells):
+    if not flat:
         return "a ship lands only on plain or swamp"
     if any(state.is_ship_cell(c) for c in cells):
         return "ships cannot overlap"
@@ -85,7 +105,7 @@ def landing_problem(state: FMState, player: int, dome: int, orientation: str) ->
             if o.cells and zones[o.cells[0]] in zs:
                 return "that zone is taken"
         return None
-    if len(state.board.disc(dome, 2)) != 19:
+    if not full_disc:
         return "every cell within 2 of the dome must be on the map"
     for s in state.ships:
         o = state.units[s]

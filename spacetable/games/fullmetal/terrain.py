@@ -7,6 +7,7 @@ the odd-q offset layout of FM-1.2 through :class:`spacetable.core.hexgrid.HexMap
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from spacetable.core.hexgrid import HexMap, OffsetLayout
 
@@ -41,6 +42,8 @@ class Board:
         self.axial = [OffsetLayout.ODD_Q.to_axial(i % width, i // width) for i in range(n)]
         self.cells = [i for i in range(n) if self.terrain[i] != OFF]
         self._discs: dict[int, list[tuple[int, ...]]] = {}
+        #: tables that rule modules derive from this map alone, kept with it (e.g. ``spaceship``'s landing sites)
+        self.derived: dict[str, Any] = {}
 
     def xy(self, i: int) -> tuple[int, int]:
         return (i % self.width, i // self.width)
