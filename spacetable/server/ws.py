@@ -100,7 +100,7 @@ class Silence:
             self._timer = loop.call_at(self.deadline, self._fire, loop)
         task = self._task = asyncio.current_task()
         try:
-            return await awaitable
+            result = await awaitable
         except asyncio.CancelledError:
             if self._expired:
                 self._expired = False
@@ -109,6 +109,11 @@ class Silence:
             raise
         finally:
             self._task = None
+        if self._expired:  # the awaitable swallowed our cancellation: take it back, as ``asyncio.timeout`` does
+            self._expired = False
+            if task is not None:
+                task.uncancel()
+        return result
 
     def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
         self._timer = None

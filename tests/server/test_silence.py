@@ -109,3 +109,28 @@ def test_a_cancellation_from_outside_stays_a_cancellation() -> None:
             s.close()
 
     run(main())
+
+
+def test_a_cancellation_the_awaitable_swallows_is_taken_back() -> None:
+    """As ``asyncio.timeout``: when what was awaited ends normally although the deadline cancelled it, its result
+    is returned and the task is left with no pending cancellation."""
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        s = Silence()
+
+        async def stubborn() -> str:
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                return "kept going"
+            return "slept"
+
+        waiting = asyncio.ensure_future(s.wait(stubborn(), 60.0))
+        await asyncio.sleep(0)
+        s.deadline = loop.time() - 1
+        s._fire(loop)
+        assert await waiting == "kept going"
+        assert waiting.cancelling() == 0
+        s.close()
+
+    run(main())
