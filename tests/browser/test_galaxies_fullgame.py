@@ -12,11 +12,13 @@ player, tactic windows (pass) and the ends of steps are composer buttons. Screen
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from spacetable.core.rng import Rng
 
@@ -198,7 +200,16 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
         if action["lead"] is not None and page.locator("[data-testid^=gx-lead-][aria-checked=true]").count() == 0:
             tap(page, hk(action["lead"]))  # a medium ship's lead hex, chosen on the board (D-3)
         end = move_end(view, action)
+        start = version(page)
         tap(page, hk(end[0]))  # by the least-ECM path there
+        if len(end) > 1:
+            # the page plays the move, or pins its end when the ship can end there facing several ways; the pin is
+            # drawn a moment after the tap, so wait for one of the two before looking for it (a busy machine once
+            # looked too early, left the stern untapped and the move unplayed)
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(
+                    f"() => document.querySelector('[data-testid=version]').dataset.version !== '{start}'"
+                    " || !!document.querySelector('[data-testid=board] .gx-pinned')", timeout=30_000)
         if page.locator("[data-testid=board] .gx-pinned").count():  # it can end there facing several ways: its stern
             tap(page, hk(end[1]))
     elif kind == "attack":
