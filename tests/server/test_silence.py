@@ -17,6 +17,12 @@ def run(coro):  # type: ignore[no-untyped-def]
     return asyncio.run(coro)
 
 
+def expire(s: Silence, loop: asyncio.AbstractEventLoop) -> None:
+    """Fire ``s``'s timer as if a minute of silence had passed since the last wait."""
+    s.deadline = loop.time() - 1
+    s._fire(loop)
+
+
 def test_a_message_before_the_deadline_is_returned_and_one_timer_serves_every_wait() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -62,8 +68,7 @@ def test_a_wait_past_its_deadline_times_out() -> None:
         fut: asyncio.Future[None] = loop.create_future()
         waiting = asyncio.ensure_future(s.wait(fut, 60.0))
         await asyncio.sleep(0)
-        s.deadline = loop.time() - 1  # as if a minute of silence had passed
-        s._fire(loop)
+        expire(s, loop)
         with pytest.raises(TimeoutError):
             await waiting
         assert fut.cancelled()
@@ -79,8 +84,7 @@ def test_a_timer_that_fires_between_waits_does_nothing_and_the_next_wait_arms_it
         fut: asyncio.Future[int] = loop.create_future()
         fut.set_result(1)
         assert await s.wait(fut, 60.0) == 1
-        s.deadline = loop.time() - 1
-        s._fire(loop)  # nobody is waiting: nothing to cancel
+        expire(s, loop)  # nobody is waiting: nothing to cancel
         assert s._timer is None
         fut2: asyncio.Future[int] = loop.create_future()
         loop.call_soon(fut2.set_result, 2)
@@ -102,8 +106,7 @@ def test_a_cancellation_from_outside_stays_a_cancellation() -> None:
             await asyncio.sleep(0)
             waiting.cancel()
             if expired_too:
-                s.deadline = loop.time() - 1
-                s._fire(loop)
+                expire(s, loop)
             with pytest.raises(asyncio.CancelledError):
                 await waiting
             s.close()
@@ -127,8 +130,7 @@ def test_a_cancellation_the_awaitable_swallows_is_taken_back() -> None:
 
         waiting = asyncio.ensure_future(s.wait(stubborn(), 60.0))
         await asyncio.sleep(0)
-        s.deadline = loop.time() - 1
-        s._fire(loop)
+        expire(s, loop)
         assert await waiting == "kept going"
         assert waiting.cancelling() == 0
         s.close()
