@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass, field
 
 import pytest
@@ -159,16 +160,13 @@ def test_apply_normal_plays_as_apply_and_validates_once(game_id, monkeypatch):
     """``Game.apply_normal`` (issue 26): for an action that ``normalize_action`` returned, the same state as
     ``apply``, with the schema checked once (by the server, before its lock) instead of twice; a game that
     overrides ``apply`` (Tremble) goes through it."""
-    import random
-
-    from spacetable.core.moves import MoveTable as Table
     from spacetable.games import get_game
 
     game = get_game(game_id)
     state = game.initial_state(game.normalize_config({}), 7)
     calls = []
-    real = Table.normalize
-    monkeypatch.setattr(Table, "normalize", lambda self, a: (calls.append(1), real(self, a))[1])
+    real = MoveTable.normalize
+    monkeypatch.setattr(MoveTable, "normalize", lambda self, a: (calls.append(1), real(self, a))[1])
     rng = random.Random(3)
     for _ in range(12):
         seats = game.to_act(state)
