@@ -65,7 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "browser.sqlite3"
     # one test client makes many matches a minute: the rate limits (tested in tests/server) are off here
     with running_server(db, ["--ai-workers", "1", "--rate-create", "none", "--rate-join", "none",
-                             "--rate-act", "none"]) as base:
+                             "--rate-act", "none", "--rate-check", "none"]) as base:
         yield base
 
 

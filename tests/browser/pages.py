@@ -18,12 +18,13 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 #: the pages of finished tests no longer follow their matches (sockets, animations) while later tests run.
 OPENED: list[BrowserContext] = []
 
-#: The page is ready for the seat's next decision, or the game is over.
+#: The page is ready for the seat's next decision, or the game is over. Ready means caught up, the seat's turn and
+#: the game's renderer loaded: until its module has loaded the page draws neither board nor composer.
 READY_OR_OVER = """() => {
   if (document.querySelector('[data-testid=result]')) return true;
   const m = document.querySelector('[data-testid=match-page]');
   const t = document.querySelector('[data-testid=turn-indicator]');
-  return !!(m && m.dataset.caughtUp === 'yes' && t && t.dataset.myTurn === 'yes');
+  return !!(m && m.dataset.caughtUp === 'yes' && m.dataset.renderer !== 'loading' && t && t.dataset.myTurn === 'yes');
 }"""
 
 
@@ -94,7 +95,8 @@ def wait_synced(page: Page, v: int, timeout: int = 120_000) -> None:
     """Wait until the page shows version ``v`` (its incoming moves all shown)."""
     page.wait_for_function(
         f"() => document.querySelector('[data-testid=version]').dataset.version === '{v}'"
-        " && document.querySelector('[data-testid=match-page]').dataset.caughtUp === 'yes'", timeout=timeout)
+        " && document.querySelector('[data-testid=match-page]').dataset.caughtUp === 'yes'"
+        " && document.querySelector('[data-testid=match-page]').dataset.renderer !== 'loading'", timeout=timeout)
 
 
 def tap(page: Page, place: str) -> None:

@@ -10,7 +10,18 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
+from .pages import (
+    PHONE,
+    READY_OR_OVER,
+    create,
+    errors_of,
+    goto,
+    open_page,
+    seat_state,
+    seat_url,
+    version,
+    wait_version_change,
+)
 from .test_accessibility import serious
 from .test_boards import SMALL_44, act, my_turn, ready
 from .test_tremble_fullgame import click, tap_board, tap_hand
@@ -108,6 +119,40 @@ def test_tremble_hand_and_table_fit_a_phone_and_the_board_comes_back(server: str
     page.wait_for_function(READY_OR_OVER, timeout=120_000)
     assert page.evaluate(CUT, CARDS) == [], "after the plan"
     assert errors_of(page) == []
+
+
+def test_a_check_that_cannot_be_made_does_not_hold_the_plan_back(server: str, browser: Browser) -> None:
+    """The plan's seal asks the server's check first (to explain a refusal in the composer); when that check itself
+    is refused (its rate limit reached: 429) the plan is still sent, and the server, which checks every action,
+    takes it."""
+    mid, seat, token = tremble_at_plan(server)
+    page = open_page(browser)
+    refused: list[str] = []
+
+    def too_many(route: Any) -> None:
+        refused.append(route.request.url)
+        route.fulfill(status=429, content_type="application/json",
+                      body='{"error": {"status": 429, "code": "rate_limited", "message": "too many checks"}}')
+
+    page.route(f"**/api/matches/{mid}/check", too_many)
+    goto(page, seat_url(server, mid, seat, token))
+    tremble_ready(page)
+    plan = one_ship_plan(server, mid, seat, token)
+    tap_hand(page, "ship:" + plan["groups"][0]["ships"][0])
+    tap_board(page, f"slot:{plan['groups'][0]['slot']}")
+    before = seat_state(server, mid, seat, token)["version"]
+    click(page, "tremble-seal-plan")
+    mine: list[dict[str, Any]] = []
+    for _ in range(600):  # the plan reaches the server (a minute at most)
+        log = seat_state(server, mid, seat, token)["log"]
+        mine = [e for e in log[before:] if e["seat"] == seat and (e["action"] or {}).get("type") == "plan"]
+        if mine:
+            break
+        page.wait_for_timeout(100)
+    assert refused, "the seal asked for a check"
+    assert mine and mine[0]["action"]["groups"][0]["ships"] == plan["groups"][0]["ships"]
+    assert page.locator("[data-testid=tremble-refusal]").count() == 0
+    assert [e for e in errors_of(page) if "status of 429" not in e] == []  # the browser logs the refused check
 
 
 def test_worlds_empty_battle_is_drawn_and_named(server: str, browser: Browser) -> None:

@@ -38,14 +38,15 @@ from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.fullgame, pytest.mark.timeout(900)]
 
-#: Ready for the seat's next decision, or over; incoming moves are skipped through the frame's skip button.
+#: Ready for the seat's next decision (with the Galaxies renderer loaded: until then no composer is drawn), or over;
+#: incoming moves are skipped through the frame's skip button.
 READY = """() => {
   if (document.querySelector('[data-testid=result]')) return true;
   const skip = document.querySelector('[data-testid=skip]');
   if (skip) skip.click();
   const m = document.querySelector('[data-testid=match-page]');
   const t = document.querySelector('[data-testid=turn-indicator]');
-  return !!(m && m.dataset.caughtUp === 'yes' && t && t.dataset.myTurn === 'yes');
+  return !!(m && m.dataset.caughtUp === 'yes' && m.dataset.renderer !== 'loading' && t && t.dataset.myTurn === 'yes');
 }"""
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 

@@ -109,11 +109,17 @@ export function Refusal({ res, t }) {
   </div>`;
 }
 
-/** Check an action with the server, then play it, or keep the refusal for the composer to show. */
+/** Check an action with the server, then play it, or keep the refusal for the composer to show. A check that could
+ *  not be made (its rate limit reached, offline, a server error) does not hold the move back: the action goes to the
+ *  server, which checks every action it is sent, and a refusal comes back as any other. */
 export async function checkThenPlay(props, action, key = "refusal") {
   if (!props.check) { props.play(action); return; }
   let res = null;
-  try { res = await props.check(action); } catch (e) { res = { legal: false, explain: (e && e.error && e.error.message) || String(e) }; }
+  try { res = await props.check(action); } catch (e) {
+    const status = e && typeof e.status === "number" ? e.status : 0;
+    if (status === 0 || status === 429 || status >= 500) { props.play(action); return; }
+    res = { legal: false, explain: (e && e.error && e.error.message) || String(e) };
+  }
   if (res && res.legal) props.play(action);
   else props.setUi({ [key]: res || { legal: false } });
 }

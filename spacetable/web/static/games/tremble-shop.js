@@ -84,11 +84,16 @@ export function ShopComposer(props) {
     if (match || !props.check) return undefined;
     let gone = false;
     const id = setTimeout(() => {
-      props.check(m.action).then((res) => { if (!gone) setWhy(res && res.legal ? { ok: true } : res); }).catch(() => {});
+      props.check(m.action).then((res) => { if (!gone) setWhy(res && res.legal ? { ok: true } : res); }).catch((e) => {
+        // a check that could not be made (rate limit, offline, server error) leaves the purchase to the server
+        const status = e && typeof e.status === "number" ? e.status : 0;
+        if (!gone && (status === 0 || status === 429 || status >= 500)) setWhy({ unchecked: true });
+      });
     }, 200);
     return () => { gone = true; clearTimeout(id); };
   }, [key]);
   const ok = !!match || (why && why.ok);
+  const sendable = ok || !!(why && why.unchecked);
   const house = tx.house;
   const credit = house ? HOUSE_CREDIT : null;
   const after = m.p.humans + m.gain - m.cost + (credit ? m.credits * credit.amount - m.repay * credit.repay : 0);
@@ -117,11 +122,11 @@ export function ShopComposer(props) {
         <td class="num" data-testid="tremble-after">${num(after)}</td></tr>` : null}
     </tbody></table>
     ${m.action.discard.length ? html`<p class="small">${t("tremble.ui.discarding", { cards: m.owned.filter((c) => m.disc[c.id]).map((c) => tx.name(c)).join(", ") })}</p>` : null}
-    <p class=${"tr-verdict " + (ok ? "ok" : why ? "bad" : "")} data-testid="tremble-buy-verdict" aria-live="polite">
-      ${ok ? t("tremble.ui.buy_ok") : why ? why.explain || why.message || t("tremble.ui.refused") : complete ? t("tremble.ui.buy_checking") : ""}
+    <p class=${"tr-verdict " + (ok ? "ok" : why && !why.unchecked ? "bad" : "")} data-testid="tremble-buy-verdict" aria-live="polite">
+      ${ok ? t("tremble.ui.buy_ok") : why && why.unchecked ? "" : why ? why.explain || why.message || t("tremble.ui.refused") : complete ? t("tremble.ui.buy_checking") : ""}
       ${!ok && why && why.rule ? html` <a href=${why.rule_url || "#"} target="_blank" rel="noopener">${why.rule}</a>` : null}</p>
     <div class="row-buttons">
-      <${Button} kind="primary" icon="check" label=${t("tremble.ui.confirm_buy")} disabled=${!ok} testid="tremble-confirm-buy"
+      <${Button} kind="primary" icon="check" label=${t("tremble.ui.confirm_buy")} disabled=${!sendable} testid="tremble-confirm-buy"
         onClick=${() => (match ? props.play(match) : checkThenPlay(props, m.action))} />
       <${Button} label=${t("tremble.ui.clear")} testid="tremble-clear-buy"
         onClick=${() => setUi({ buy: {}, discard: {}, comp: {}, credits: 0, repay: 0, refusal: null })} />
