@@ -719,7 +719,7 @@ def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
     spy = str(beside) if beside.exists() else shutil.which("py-spy")
     if spy is None:
         raise SystemExit("--profile needs py-spy: pip install py-spy")
-    return subprocess.Popen([spy, "record", "--pid", str(pid), "--rate", "100", "--nonblocking", "--format", "raw",
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw",
                              "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -956,7 +956,8 @@ def medians(rows: list[dict[str, str]]) -> list[dict[str, str]]:
                 med[col] = {"game": game, "setup": setup, "phase": phase}.get(col, first)
             else:
                 v = values[len(values) // 2]
-                med[col] = f"{v:,.0f}" if "." not in first else f"{v:.2f}" if "CPU" in col else f"{v:.1f}"
+                decimals = len(first.rpartition(".")[2]) if "." in first else 0  # as many as the runs' own rows
+                med[col] = f"{v:,.{decimals}f}"
         out.append(med)
     return out
 

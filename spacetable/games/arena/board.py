@@ -91,17 +91,26 @@ class Face:
         return self.size
 
     @cached_property
-    def _names(self) -> tuple[str, ...]:
+    def names(self) -> tuple[str, ...]:
+        """The name of each cell of the face, by index (views, legal moves and texts name cells thousands of times
+        a second)."""
         return tuple(f"{chr(ord('a') + c % self.width)}{c // self.width + 1}" for c in range(self.size))
 
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {name: c for c, name in enumerate(self.names)}
+
     def cell_name(self, cell: int) -> str:
-        names = self._names  # views and legal moves name cells thousands of times a second
+        names = self.names
         if 0 <= cell < len(names):
             return names[cell]
         return f"{chr(ord('a') + cell % self.width)}{cell // self.width + 1}"
 
     def parse_cell(self, text: str) -> int:
         """Index of a cell name, ``-1`` if it is not on this face."""
+        found = self._index.get(text)  # a name as the face writes it: every move of a legal list, every text
+        if found is not None:
+            return found
         text = text.strip().lower()
         if len(text) < 2 or not ("a" <= text[0] <= "z") or not text[1:].isdigit():
             return -1

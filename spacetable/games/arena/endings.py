@@ -18,7 +18,7 @@ from spacetable.core.game import Action, Outcome
 from .board import BLUE, COLOUR_NAMES, CORVETTE, Face
 from .movement import destinations, occupancy
 from .state import OVER, PLAY, QUIET_LIMIT, ArenaState
-from .teleports import available
+from .teleports import any_available
 
 
 def finish(st: ArenaState, winner: int, kind: str, points: float) -> None:
@@ -49,7 +49,7 @@ def count_ply(st: ArenaState, colour: int, captured: int) -> None:
 
 def has_turn_action(face: Face, loc: list[list[int]], colour: int) -> bool:
     """Whether ``colour`` has any legal action (AR-9.2)."""
-    if available(loc[colour], face.banished):
+    if any_available(loc[colour], face.banished):
         return True
     cells = occupancy(face, loc)
     return any(destinations(face, loc, colour, s, cells) for s in range(8))

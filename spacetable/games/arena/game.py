@@ -11,7 +11,6 @@ engine. Import order: state → rule modules → flow → views/notation → thi
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from spacetable.core.errors import ConfigError
@@ -148,9 +147,15 @@ class ArenaGame(Game[ArenaState]):
         """A copy sharing nothing mutable (the generic deep copy, written out for the reference
         engine's speed: ``apply`` copies the state once per action)."""
         sealed = state.sealed
-        return replace(state, loc=[list(state.loc[0]), list(state.loc[1])], rng=state.rng.copy(),
-                       sealed=None if sealed is None else SealedCommits(list(sealed.required), {
-                           seat: list(slots) for seat, slots in sealed.commits.items()}))
+        # ``dataclasses.replace`` goes through every field by name: a fifth of an action's ``apply``. Every field
+        # is copied as it is (strings, numbers) except the three mutable ones, copied below.
+        clone = object.__new__(ArenaState)
+        clone.__dict__.update(state.__dict__)
+        clone.loc = [list(state.loc[0]), list(state.loc[1])]
+        clone.rng = state.rng.copy()
+        clone.sealed = None if sealed is None else SealedCommits(list(sealed.required), {
+            seat: list(slots) for seat, slots in sealed.commits.items()})
+        return clone
 
     def determinize(self, state: ArenaState, player: int, rng: Rng) -> ArenaState:
         """Resample the opponent's sealed layout (the only hidden thing, IM-1)."""

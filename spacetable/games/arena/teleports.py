@@ -146,3 +146,8 @@ def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORT
     at most one permutation per pair (AR-6.4) and two rotations per class."""
     return [name for name in names if refusal(own, name, banished) is None]
 
+
+def any_available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> bool:
+    """Whether :func:`available` lists any teleport: the same checks, stopping at the first one open."""
+    return any(refusal(own, name, banished) is None for name in names)
+

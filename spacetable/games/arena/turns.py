@@ -46,13 +46,16 @@ def legal_moves(st: ArenaState, seat: int) -> list[Action]:
     colour = st.colour_of(seat)
     out: list[Action] = []
     cells = occupancy(face, loc)
-    n = face.banished
+    n, names, target = face.banished, face.names, face.target_row(colour)
     for ship in range(8):
         origin = loc[colour][ship]
         if not 0 <= origin < n:
             continue
+        start = names[origin]
         for dest in destinations(face, loc, colour, ship, cells):
-            out.append(move_action(face, origin, dest))
+            out.append({"type": "move", "from": start, "to": names[dest], "bonus": None})  # move_action's shape
+            if dest not in target:  # no bonus off the opponent's back row (AR-8.1): the common case, said at once
+                continue
             occ = cells[dest]
             captured = occ % 8 if occ >= 0 else -1
             if bonus.triggers(face, colour, origin, dest, captured):

@@ -30,8 +30,20 @@ def home_names(board: str, wide: bool) -> tuple[tuple[str, ...], tuple[str, ...]
 def view(state: ArenaState, player: int | None) -> dict[str, Any]:
     """The JSON view of ``player`` (``None``: spectator)."""
     face = state.face
-    ships = [{"colour": COLOUR_NAMES[c], "code": CODES[s], "cell": face.cell_name(state.loc[c][s])}
-             for c in (0, 1) for s in range(8) if 0 <= state.loc[c][s] < face.size]
+    names, banished = face.names, face.banished  # every seat's view of every state: written in one pass
+    ships: list[dict[str, Any]] = []
+    reserve: dict[str, list[str]] = {}
+    unplaced: dict[str, list[str]] = {}
+    for c, row in enumerate(state.loc):
+        colour, gone, waiting = COLOUR_NAMES[c], [], []
+        for s, cell in enumerate(row):
+            if 0 <= cell < banished:
+                ships.append({"colour": colour, "code": CODES[s], "cell": names[cell]})
+            elif cell == banished:
+                gone.append(CODES[s])
+            elif cell == -1:
+                waiting.append(CODES[s])
+        reserve[colour], unplaced[colour] = gone, waiting
     out: dict[str, Any] = {
         "game": "arena", "board": state.board, "width": face.width, "height": face.height,
         "phase": state.phase, "setup": state.setup, "home": state.home,
@@ -39,8 +51,8 @@ def view(state: ArenaState, player: int | None) -> dict[str, Any]:
         "you": COLOUR_NAMES[state.colour_of(player)] if player in (0, 1) else None,
         "to_move": COLOUR_NAMES[state.to_move] if state.phase != OVER else None,
         "ships": ships,
-        "reserve": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == face.banished] for c in (0, 1)},
-        "unplaced": {COLOUR_NAMES[c]: [CODES[s] for s in range(8) if state.loc[c][s] == -1] for c in (0, 1)},
+        "reserve": reserve,
+        "unplaced": unplaced,
         "home_cells": {COLOUR_NAMES[c]: list(names) for c, names in enumerate(home_names(state.board, state.wide))},
         "quiet": state.quiet, "quiet_limit": QUIET_LIMIT,
         "last_capturer": COLOUR_NAMES[state.last_capturer] if state.last_capturer >= 0 else None,
