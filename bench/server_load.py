@@ -713,7 +713,9 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
 
 def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:
     """``--profile DIR``: sample a server process with py-spy (``pip install py-spy``) until it ends, in py-spy's raw
-    (collapsed stacks) format; ``python bench/profile_summary.py FILE`` summarises it."""
+    (collapsed stacks) format; ``python bench/profile_summary.py FILE`` summarises it. Blocking mode (the process
+    is stopped for each sample): the non-blocking mode's samples lean towards long C calls, whose stacks do not
+    change while they are read (docs/architecture.md, "Where the time goes")."""
     out.parent.mkdir(parents=True, exist_ok=True)
     beside = Path(sys.executable).with_name("py-spy")  # installed in this virtual environment, or on the PATH
     spy = str(beside) if beside.exists() else shutil.which("py-spy")
