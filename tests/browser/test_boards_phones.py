@@ -4,6 +4,7 @@ Suns battle left empty in the pairing (drawn on the board and in the panel, Figh
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -121,6 +122,27 @@ def test_tremble_hand_and_table_fit_a_phone_and_the_board_comes_back(server: str
     assert errors_of(page) == []
 
 
+def too_many(refused: list[str]) -> Any:
+    """A route handler answering every request 429 (a rate limit reached), noting its address in ``refused``."""
+    def handler(route: Any) -> None:
+        refused.append(route.request.url)
+        route.fulfill(status=429, content_type="application/json",
+                      body='{"error": {"status": 429, "code": "rate_limited", "message": "too many checks"}}')
+    return handler
+
+
+def mine_since(server: str, mid: str, seat: int, token: str, before: int, kind: str) -> list[dict[str, Any]]:
+    """The seat's ``kind`` actions logged after version ``before``, once one is there (a minute at most)."""
+    mine: list[dict[str, Any]] = []
+    for _ in range(600):
+        log = seat_state(server, mid, seat, token)["log"]
+        mine = [e for e in log[before:] if e["seat"] == seat and (e["action"] or {}).get("type") == kind]
+        if mine:
+            break
+        time.sleep(0.1)
+    return mine
+
+
 def test_a_check_that_cannot_be_made_does_not_hold_the_plan_back(server: str, browser: Browser) -> None:
     """The plan's seal asks the server's check first (to explain a refusal in the composer); when that check itself
     is refused (its rate limit reached: 429) the plan is still sent, and the server, which checks every action,
@@ -128,13 +150,7 @@ def test_a_check_that_cannot_be_made_does_not_hold_the_plan_back(server: str, br
     mid, seat, token = tremble_at_plan(server)
     page = open_page(browser)
     refused: list[str] = []
-
-    def too_many(route: Any) -> None:
-        refused.append(route.request.url)
-        route.fulfill(status=429, content_type="application/json",
-                      body='{"error": {"status": 429, "code": "rate_limited", "message": "too many checks"}}')
-
-    page.route(f"**/api/matches/{mid}/check", too_many)
+    page.route(f"**/api/matches/{mid}/check", too_many(refused))
     goto(page, seat_url(server, mid, seat, token))
     tremble_ready(page)
     plan = one_ship_plan(server, mid, seat, token)
@@ -142,13 +158,7 @@ def test_a_check_that_cannot_be_made_does_not_hold_the_plan_back(server: str, br
     tap_board(page, f"slot:{plan['groups'][0]['slot']}")
     before = seat_state(server, mid, seat, token)["version"]
     click(page, "tremble-seal-plan")
-    mine: list[dict[str, Any]] = []
-    for _ in range(600):  # the plan reaches the server (a minute at most)
-        log = seat_state(server, mid, seat, token)["log"]
-        mine = [e for e in log[before:] if e["seat"] == seat and (e["action"] or {}).get("type") == "plan"]
-        if mine:
-            break
-        page.wait_for_timeout(100)
+    mine = mine_since(server, mid, seat, token, before, "plan")
     assert refused, "the seal asked for a check"
     assert mine and mine[0]["action"]["groups"][0]["ships"] == plan["groups"][0]["ships"]
     assert page.locator("[data-testid=tremble-refusal]").count() == 0
