@@ -4,12 +4,12 @@ Suns battle left empty in the pairing (drawn on the board and in the panel, Figh
 
 from __future__ import annotations
 
-import time
+import re
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from .pages import (
     PHONE,
@@ -131,15 +131,16 @@ def too_many(refused: list[str]) -> Any:
     return handler
 
 
-def mine_since(server: str, mid: str, seat: int, token: str, before: int, kind: str) -> list[dict[str, Any]]:
-    """The seat's ``kind`` actions logged after version ``before``, once one is there (a minute at most)."""
+def mine_since(page: Page, server: str, mid: str, seat: int, token: str, before: int, kind: str) -> list[dict[str, Any]]:
+    """The seat's ``kind`` actions logged after version ``before``, once one is there (a minute at most). It waits
+    with the page, so that Playwright's handlers (routes) run meanwhile."""
     mine: list[dict[str, Any]] = []
     for _ in range(600):
         log = seat_state(server, mid, seat, token)["log"]
         mine = [e for e in log[before:] if e["seat"] == seat and (e["action"] or {}).get("type") == kind]
         if mine:
             break
-        time.sleep(0.1)
+        page.wait_for_timeout(100)
     return mine
 
 
@@ -158,11 +159,46 @@ def test_a_check_that_cannot_be_made_does_not_hold_the_plan_back(server: str, br
     tap_board(page, f"slot:{plan['groups'][0]['slot']}")
     before = seat_state(server, mid, seat, token)["version"]
     click(page, "tremble-seal-plan")
-    mine = mine_since(server, mid, seat, token, before, "plan")
+    mine = mine_since(page, server, mid, seat, token, before, "plan")
     assert refused, "the seal asked for a check"
     assert mine and mine[0]["action"]["groups"][0]["ships"] == plan["groups"][0]["ships"]
     assert page.locator("[data-testid=tremble-refusal]").count() == 0
     assert [e for e in errors_of(page) if "status of 429" not in e] == []  # the browser logs the refused check
+
+
+def test_a_purchase_whose_check_cannot_be_made_can_still_be_confirmed(server: str, browser: Browser) -> None:
+    """When the seat's list of purchases is a partial one, the shop asks the server's check whether the purchase is
+    allowed before its confirm button opens; when that check cannot be made (429) the button opens all the same and
+    the purchase goes to the server, which takes it. The page is told its list is partial by its socket's messages,
+    rewritten on the way (``legal_complete`` false): a partial shop needs a position no short test reaches."""
+    mid, seat, token = create(server, "tremble", {"players": 2}, ai={1: "random"}, ai_seconds=0.05)
+    assert seat is not None and token is not None
+    snap = my_turn(server, mid, seat, token)
+    buys = [a for a in snap["legal"] if a["type"] == "buy" and len(a["buy"]) == 1 and not a["discard"]
+            and not a["comp"] and not a["credits"] and not a["repay"]]
+    assert buys, "a purchase of one card"
+    action = buys[0]
+    page = open_page(browser)
+    refused: list[str] = []
+    page.route(f"**/api/matches/{mid}/check", too_many(refused))
+
+    def partial(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda message: ws.send(
+            message.replace('"legal_complete":true', '"legal_complete":false') if isinstance(message, str) else message))
+
+    page.route_web_socket(re.compile(r".*/ws/matches/.*"), partial)
+    goto(page, seat_url(server, mid, seat, token))
+    tremble_ready(page)
+    assert page.locator("[data-testid=tremble-buy-verdict]").count() == 1
+    tap_board(page, "card:" + action["buy"][0])
+    page.wait_for_selector("[data-testid=tremble-confirm-buy]:not([disabled])", timeout=30_000)
+    assert refused, "the shop asked for a check"
+    before = seat_state(server, mid, seat, token)["version"]
+    click(page, "tremble-confirm-buy")
+    mine = mine_since(page, server, mid, seat, token, before, "buy")
+    assert mine and mine[0]["action"]["buy"] == action["buy"]
+    assert [e for e in errors_of(page) if "status of 429" not in e] == []
 
 
 def test_worlds_empty_battle_is_drawn_and_named(server: str, browser: Browser) -> None:
