@@ -8,6 +8,11 @@ export class ApiError extends Error {
     this.error = error || {};
     this.status = status;
   }
+
+  /** No answer on the request's merits: offline (0), a rate limit reached (429) or a server error (5xx). */
+  get unanswered() {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
 }
 
 export async function api(path, opts = {}) {

@@ -116,8 +116,7 @@ export async function checkThenPlay(props, action, key = "refusal") {
   if (!props.check) { props.play(action); return; }
   let res = null;
   try { res = await props.check(action); } catch (e) {
-    const status = e && typeof e.status === "number" ? e.status : 0;
-    if (status === 0 || status === 429 || status >= 500) { props.play(action); return; }
+    if (e && e.unanswered) { props.play(action); return; }  // ApiError.unanswered
     res = { legal: false, explain: (e && e.error && e.error.message) || String(e) };
   }
   if (res && res.legal) props.play(action);

@@ -85,9 +85,8 @@ export function ShopComposer(props) {
     let gone = false;
     const id = setTimeout(() => {
       props.check(m.action).then((res) => { if (!gone) setWhy(res && res.legal ? { ok: true } : res); }).catch((e) => {
-        // a check that could not be made (rate limit, offline, server error) leaves the purchase to the server
-        const status = e && typeof e.status === "number" ? e.status : 0;
-        if (!gone && (status === 0 || status === 429 || status >= 500)) setWhy({ unchecked: true });
+        // a check that could not be made (ApiError.unanswered) leaves the purchase to the server
+        if (!gone && e && e.unanswered) setWhy({ unchecked: true });
       });
     }, 200);
     return () => { gone = true; clearTimeout(id); };
