@@ -22,7 +22,7 @@ from spacetable.games import get_game
 from spacetable.server import presentation
 from spacetable.server.meter import METER
 
-from .conftest import create, join, live
+from .conftest import create, join, lenient_limits, live
 
 pytestmark = pytest.mark.hotpath
 
@@ -302,7 +302,73 @@ def test_no_route_hides_another(sqlite_url: str) -> None:
     assert order.index("/api/workbench/runs/kinds") < order.index("/api/workbench/runs/{run_id}")
     # the routes of a move come first, the polled ones before the pages and the accounts
     assert order.index("/api/matches/{match_id}/actions") < 10
-    assert order.index("/api/matches/{match_id}/chat") < order.index("/api/account/me") < order.index("/")
+    assert order.index("/api/matches/{match_id}/chat") < order.index("/api/matches") < order.index("/api/account/me") \
+        < order.index("/")
+
+
+def test_the_app_tries_its_own_routes_without_routers_in_between(sqlite_url: str) -> None:
+    """Issue 26: every route is on the app itself (``app.add_routes``), not behind FastAPI's included-router wrapper,
+    which worked out each of its routes again for every request; the routes keep their router's prefix, tags,
+    dependencies and schema setting, and the OpenAPI document lists every API route."""
+    from spacetable.server.app import create_app
+    from spacetable.server.routes import play, workbench
+
+    app = create_app(sqlite_url, ai_workers=0)
+    assert all(hasattr(r, "path_regex") and not hasattr(r, "original_router") for r in app.router.routes)
+    paths = {r.path: r for r in app.router.routes}
+    assert "/api/workbench/kinds" in paths and paths["/api/workbench/kinds"].tags == workbench.router.tags
+    gated = paths["/api/matches/{match_id}/state"]
+    assert [d.dependency for d in gated.dependencies] == [d.dependency for d in play.router.dependencies]
+    documented = app.openapi()["paths"]
+    assert "/api/matches" in documented and "/api/workbench/kinds" in documented and "/ws/matches/{match_id}" not in \
+        documented and not any(p.startswith("/workbench") for p in documented)  # the pages' router is not in the schema
+    with TestClient(app) as c:  # a route of a router with dependencies still runs them: no token, no state
+        assert c.get("/api/matches/nope/state").status_code in (401, 403, 404, 422)
+
+
+def test_routes_of_a_router_that_brings_more_than_routes_are_refused() -> None:
+    """``add_routes`` takes only what it can put on the app whole: a router with start-up hooks, or with routers of its
+    own, is refused rather than half taken."""
+    from fastapi import APIRouter, FastAPI
+
+    from spacetable.server.app import add_routes
+
+    app = FastAPI()
+    nested = APIRouter()
+    inner = APIRouter()
+    inner.add_api_route("/x", lambda: 1)
+    nested.include_router(inner)
+    with pytest.raises(TypeError):
+        add_routes(app, nested)
+    hooked = APIRouter(on_startup=[lambda: None])
+    hooked.add_api_route("/y", lambda: 1)
+    with pytest.raises(TypeError):
+        add_routes(app, hooked)
+    plain = APIRouter(prefix="/p", tags=["t"])
+    plain.add_api_route("/z", lambda: {"z": 1})
+    add_routes(app, plain)
+    with TestClient(app) as c:
+        assert c.get("/p/z").json() == {"z": 1}
+
+
+def test_a_server_at_its_match_cap_evicts_down_to_a_sixteenth_below_it(tmp_path: Path) -> None:
+    """SRV-M1 with issue 26: over ``--max-live-matches`` the least recently used idle matches leave memory, down to a
+    sixteenth below the cap, so that the next matches created do not each sort every match in memory again."""
+    from spacetable.server.app import create_app
+
+
+    app = create_app(f"sqlite:///{tmp_path / 'cap.sqlite3'}", ai_workers=0, limits=lenient_limits(max_live_matches=32))
+    with TestClient(app) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        first = [create(c, "arena")["match"]["id"] for _ in range(32)]
+        assert len(service.matches) == 32  # at the cap: nothing leaves
+        newest = create(c, "arena")["match"]["id"]
+        assert len(service.matches) == 30  # 33, over the cap: down to 32 - 2
+        assert newest in service.matches and first[0] not in service.matches and first[2] not in service.matches
+        assert first[3] in service.matches  # the three least recently used left, no more
+        create(c, "arena")
+        assert len(service.matches) == 31  # room again: nothing sorted, nothing evicted
+        assert c.get(f"/api/matches/{first[0]}").json()["id"] == first[0]  # an evicted match comes back on demand
 
 
 def test_messages_encode_as_the_standard_encoder_would_with_or_without_string_keys() -> None:

@@ -8,8 +8,10 @@ from fastapi import APIRouter
 
 from . import accounts, analysis, guides, hints, lobby, mapeditor, pages, play, replays, sockets, workbench
 
-#: the routers of this package in the order the app tries them after the polled areas (``app.py``): the routes
-#: of a move first (SRV-A1: actions, legal actions, the WebSocket), the pages and the workbench last
+#: the routers of this package in the order the app tries them (``app.py``): the routes of a move first (SRV-A1:
+#: actions, legal actions, the WebSocket), the lobby (its list, new matches, joins) after the polled areas, the pages
+#: and the workbench last
 PLAY: tuple[APIRouter, ...] = (play.router, sockets.router)
-ROUTERS: tuple[APIRouter, ...] = (lobby.router, replays.router, accounts.router, analysis.router, hints.router,
-                                  guides.router, pages.router, workbench.router, mapeditor.router)
+LOBBY: APIRouter = lobby.router
+ROUTERS: tuple[APIRouter, ...] = (replays.router, accounts.router, analysis.router, hints.router, guides.router,
+                                  pages.router, workbench.router, mapeditor.router)
