@@ -96,6 +96,9 @@ from spacetable.server.cli import wait_until_healthy
 from spacetable.server.devservers import TempPostgres, TempRedis, free_port, postgres_bin, redis_bin
 from spacetable.server.meter import STEPS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benchmark's own game, beside this file
+import floor_game
+
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = ("resign", "accept_end")
 
@@ -117,9 +120,12 @@ UNREACHED = "1000000/second;60000000/minute"
 
 
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
-                 db_writers: int = 2, metered: bool = True, root: Path | None = None) -> subprocess.Popen[bytes]:
-    """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``)."""
-    cmd = [sys.executable, "-m", "spacetable.server.cli", "--host", "127.0.0.1", "--port", str(port),
+                 db_writers: int = 2, metered: bool = True, root: Path | None = None,
+                 game: str = "") -> subprocess.Popen[bytes]:
+    """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``); ``game`` ``floor``:
+    the same server with the benchmark's floor game registered (``bench/floor_game.py``)."""
+    serve = [str(ROOT / "bench" / "floor_game.py")] if game == floor_game.ID else ["-m", "spacetable.server.cli"]
+    cmd = [sys.executable, *serve, "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # the per-address rate limits stay in place (each request is counted, as in production, in the window of
            # its table's own address: ``table_address``) but so high that they never refuse; room for every socket
@@ -651,7 +657,7 @@ def has_meter(root: Path) -> bool:
 def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
     procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers,
-                          setup.metered and not args.no_meter, setup.root)
+                          setup.metered and not args.no_meter, setup.root, args.game)
              for port in ports]
     spies: list[subprocess.Popen[bytes]] = []
     rows = []
@@ -757,7 +763,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="client implementation: websockets' sans-I/O protocol on raw asyncio transports (cheapest), "
                         "or the websockets asyncio client")
     p.add_argument("--game", default="arena",
-                   help="a game, several (comma-separated) or 'all' (the five games, one after the other)")
+                   help="a game, several (comma-separated) or 'all' (the five games, one after the other); 'floor': "
+                        "the benchmark's game without rules (bench/floor_game.py), what the server costs by itself")
     p.add_argument("--texts", action="store_true",
                    help="every seat's socket asks for texts (?texts=1), as the web page does; by default the clients "
                         "play as programs over the API and read notations only")
@@ -802,6 +809,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         p.error(f"unknown setups: {sorted(unknown)}")
     games = list(GAMES) if args.game == "all" else [g.strip() for g in args.game.split(",") if g.strip()]
+    if floor_game.ID in games:
+        floor_game.register()
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
           f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
           f"texts {'on' if args.texts else 'off'}{', every seat signed in' if args.accounts else ''}", flush=True)

@@ -4,9 +4,11 @@ One process-wide :data:`METER` (the event loop is one thread; every step below r
 event loop's thread spent in each step of an action (``time.thread_time``: a busy machine preempting the process
 does not inflate it, as wall time would). It is off unless the server runs with
 ``spacetable serve --meter`` (the environment variable ``SPACETABLE_METER=1``; ``bench/server_load.py`` sets it).
-Each reading is a system call (about 2 us on the development machine, more on a loaded one) and an action takes
-about twenty, so the meter *samples*: the loop's time from the start of one action in :data:`EVERY` (``act``) to
-the start of the next is measured, the rest is not (two readings' worth of checks). In a steady load each window
+Each reading is a system call (about 2 us on the development machine, more on a loaded one or a virtual machine)
+and an action takes about twenty, so the meter *samples*: the loop's time from the start of one action in
+:data:`EVERY` (``act``) to the start of the next is measured, the rest is not (two readings' worth of checks).
+One in 8 still cost some 3 % of the event loop under the benchmark's load (a py-spy profile), one in 32 a quarter of
+that; a 20-second run still measures about a thousand windows. In a steady load each window
 holds on average one action's worth of every step, so ``cpu / windows`` is the CPU per action of each step. The
 counts of computations (``computed``) are always kept (they cost nothing). The process's total CPU time
 (``/proc``, what the bench reports as server CPU) is the reference; "other" there is the rest: HTTP and WebSocket
@@ -34,7 +36,7 @@ from typing import Any
 STEPS = ("apply", "legal", "views", "texts", "storage", "sending")
 ENV = "SPACETABLE_METER"
 #: one action's window in this many is measured
-EVERY = 8
+EVERY = 32
 _thread_time = time.thread_time
 _enabled = os.environ.get(ENV, "") not in ("", "0")
 _on = False  # measuring now (a sampled window)
