@@ -382,3 +382,30 @@ def test_messages_encode_as_the_standard_encoder_would_with_or_without_string_ke
                   {"by_seat": {0: "red", 1: "blue"}}, {"big": 2**70, "n": [1.5, True, None]}):
         expected = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
         assert dumps(value) == expected
+
+
+def test_the_match_socket_reads_its_own_query(sqlite_url: str) -> None:
+    """Issue 26: the match socket declares no query parameters for FastAPI to work out at each connection; it reads
+    ``seat``, ``token``, ``lang`` and ``texts`` itself, and the connection checks them as before."""
+    from spacetable.server.app import create_app
+
+    app = create_app(sqlite_url, ai_workers=0)
+    route = next(r for r in app.router.routes if getattr(r, "path", "") == "/ws/matches/{match_id}")
+    assert [p.name for p in route.dependant.path_params] == ["match_id"] and not route.dependant.query_params
+    with TestClient(app) as c:
+        made = create(c, "arena", join_seat=0)
+        mid = made["match"]["id"]
+        tokens = [made["token"], join(c, mid, 1)]
+        seat = c.get(f"/api/matches/{mid}").json()["to_act"][0]
+        with c.websocket_connect(f"/ws/matches/{mid}?seat=one") as ws:
+            assert ws.receive_json()["error"]["code"] == "bad_request"
+        url = f"/ws/matches/{mid}?seat={seat}&token={tokens[seat]}"
+        with c.websocket_connect(url + "&lang=fr&texts=1") as ws:
+            french = ws.receive_json()
+        with c.websocket_connect(url + "&lang=en&texts=1") as ws:
+            english = ws.receive_json()
+        with c.websocket_connect(url) as ws:
+            plain = ws.receive_json()
+    assert french["type"] == "snapshot" and french["seat"] == seat and french["legal"] == english["legal"]
+    assert french["legal_text"] and english["legal_text"] and french["legal_text"] != english["legal_text"]
+    assert plain["legal"] == english["legal"] and plain["legal_text"] == []  # no texts unless asked
