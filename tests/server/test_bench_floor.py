@@ -1,0 +1,64 @@
+"""Issue 26: the benchmark's own measures of what the server and the framework cost by themselves work: the floor
+game (``bench/floor_game.py``) plays through the real server to its end, and ``bench/framework_floor.py`` relays
+actions and prints its table. Nothing here is timed; the figures are the benches' (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spacetable.games import unregister_game
+from spacetable.server.app import create_app
+
+from .conftest import create, join, lenient_limits
+
+pytestmark = pytest.mark.hotpath
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture
+def floor() -> Iterator[ModuleType]:
+    spec = importlib.util.spec_from_file_location("floor_game", BENCH / "floor_game.py")
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(module)
+    module.register()
+    yield module
+    unregister_game(module.ID)
+
+
+def test_the_floor_game_plays_through_the_server_to_its_end(floor: ModuleType, sqlite_url: str) -> None:
+    """Two seats take turns with their one move; after ``steps`` each the match is over, as the bench expects."""
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        made = create(c, floor.ID, config={"steps": 3}, join_seat=0)
+        mid = made["match"]["id"]
+        tokens = [made["token"], join(c, mid, 1)]
+        version = 0
+        while True:
+            match = c.get(f"/api/matches/{mid}").json()
+            if match["status"] == "finished":
+                break
+            seat = match["to_act"][0]
+            legal = c.get(f"/api/matches/{mid}/legal", params={"seat": seat}, headers={"X-Seat-Token": tokens[seat]}).json()
+            assert legal["actions"] == [{"type": "step"}]
+            r = c.post(f"/api/matches/{mid}/actions", json={"seat": seat, "token": tokens[seat], "version": version,
+                                                            "action": {"type": "step"}})
+            assert r.status_code == 200, r.text
+            version += 1
+        assert version == 6 and match["outcome"]["winners"] == [0]
+
+
+def test_the_framework_floor_relays_and_prints_its_table() -> None:
+    out = subprocess.run([sys.executable, str(BENCH / "framework_floor.py"), "--tables", "4", "--ramp", "1",
+                          "--seconds", "2"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| FastAPI"))
+    actions_per_second = float(row.split("|")[2].replace(",", ""))
+    assert actions_per_second > 0
