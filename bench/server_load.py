@@ -785,14 +785,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis-url", default=None, help="a running Redis to use (default: one started for the run)")
     p.add_argument("--db-writers", type=int, default=2, help="server's --db-writers (PostgreSQL group-commit connections)")
     p.add_argument("--repeat", type=int, default=1,
-                   help="run the setups this many times, interleaved, and print the medians too (a loaded machine)")
+                   help="run the setups this many times, interleaved, and print the medians too (a loaded machine); "
+                        "with --against, the two servers swap places at each repeat: give an even number")
     p.add_argument("--no-meter", action="store_true",
                    help="run the servers without --meter: no CPU split, and not its cost (a few us an action)")
     p.add_argument("--profile", default=None, metavar="DIR",
                    help="sample each server process with py-spy (installed separately) into DIR (collapsed stacks)")
     p.add_argument("--against", default=None, metavar="DIR",
                    help="a second checkout of spacetable (e.g. a git worktree of an older commit): each game, setup "
-                        "and repeat runs its server and this one's in turn; the ratios this / it are printed")
+                        "and repeat runs its server and this one's in turn, in swapped order at each repeat; the "
+                        "ratios this / it are printed")
     p.add_argument("--against-label", default="before", help="--against: the label of its rows (before)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
@@ -832,7 +834,11 @@ def main(argv: list[str] | None = None) -> int:
         redis_pid = redis.proc.pid if redis and redis.proc else None
         db_pid = int((pg.data / "postmaster.pid").read_text().split()[0]) if pg else None
         with tempfile.TemporaryDirectory() as tmp:
-            runs = [(g, w, v) for g in games for _ in range(max(1, args.repeat)) for w in wanted for v in versions]
+            # with --against, the two servers swap places at each repeat (the other's first, then this one's first):
+            # the second of two back-to-back runs can be the slower one whatever it runs (Tremble: the same checkout
+            # against itself gave 1.11 in that order), so give an even --repeat for a fair median
+            runs = [(g, w, v) for g in games for k in range(max(1, args.repeat)) for w in wanted
+                    for v in (versions if k % 2 == 0 else versions[::-1])]
             for game, name, (suffix, root, metered) in runs:
                 args.game = game
                 if name == "sqlite":
