@@ -21,7 +21,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 #: what a client sends for each action: about the size of a Cosmic Arena move
@@ -86,11 +85,6 @@ def clients(port: int, tables: int, seconds: float) -> None:
     asyncio.run(main())
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def relayed(port: int) -> int:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/count", timeout=10) as r:
         out: dict[str, Any] = json.load(r)
@@ -113,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not sys.platform.startswith("linux"):
         raise SystemExit("framework_floor: reads the server's CPU time from /proc (Linux)")
+    from server_load import cpu_seconds  # beside this file
+
     from spacetable.server.devservers import free_port
 
     port = args.port or free_port()
