@@ -110,11 +110,13 @@ def test_catalogue_entries_by_name_and_player_content(tmp_path: Path, data_dir: 
         doc["set"] = {**doc["set"], "set_id": "ours", "name": "Our cards", "source": "owner"}
         tid = create(c, "tremble", config={"players": 2, "card_set": "custom", "card_set_content": doc}, join_seat=0)
         tmid, t0 = tid["match"]["id"], tid["token"]
-        join(c, tmid, 1)
-        snap = c.get(f"/api/matches/{tmid}/state", params={"seat": 0}, headers={"X-Seat-Token": t0}).json()
-        assert snap["view"]["card_set"] == "Our cards"
-        assert c.post(f"/api/matches/{tmid}/actions", json={"seat": 0, "token": t0, "version": 0,
-                                                            "action": snap["legal"][0]}).status_code == 200
+        tokens = {0: t0, 1: join(c, tmid, 1)}
+        snaps = {s: c.get(f"/api/matches/{tmid}/state", params={"seat": s}, headers={"X-Seat-Token": t}).json()
+                 for s, t in tokens.items()}
+        assert snaps[0]["view"]["card_set"] == "Our cards"
+        mover = next(s for s, snap in snaps.items() if snap["legal"])  # the server-drawn seed picks who starts
+        assert c.post(f"/api/matches/{tmid}/actions", json={"seat": mover, "token": tokens[mover], "version": 0,
+                                                            "action": snaps[mover]["legal"][0]}).status_code == 200
     for key in [k for k in tremble_cards._CACHE if k not in tremble_cards._PINNED]:
         del tremble_cards._CACHE[key]  # the stored config alone rebuilds the match (no cached set, no folder)
     app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", ai_workers=0, limits=lenient_limits())
