@@ -604,6 +604,7 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
         "server CPU ms/action": per_action("server"), "db CPU ms/action": per_action("db"),
         "db commits/s": f"{cpu['commits'] / seconds:,.0f}" if "commits" in cpu else "-",
         "WAL bytes/action": f"{cpu['wal'] / n:,.0f}" if "wal" in cpu else "-",
+        "actions/commit": f"{cpu['appends:actions'] / cpu['appends:commits']:.1f}" if cpu.get("appends:commits") else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
         **split(cpu, stats.actions),
@@ -683,7 +684,10 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             def cpu() -> dict[str, float]:
                 out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
                 for base in bases:
-                    counters = health(base).get("hotpath")
+                    figures = health(base)
+                    for key, value in (figures.get("appends") or {}).items():  # transactions of actions, actions
+                        out["appends:" + key] = out.get("appends:" + key, 0.0) + value
+                    counters = figures.get("hotpath")
                     if counters is None:  # an older server (--against): no counters of its own
                         continue
                     out["windows"] = out.get("windows", 0.0) + counters["windows"]
@@ -704,7 +708,8 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             r = rows[-1]
             print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
-                  f"Redis {r['redis CPU ms/action']}; load average {os.getloadavg()[0]:.1f})", flush=True)
+                  f"Redis {r['redis CPU ms/action']}; {r['actions/commit']} actions a commit; "
+                  f"load average {os.getloadavg()[0]:.1f})", flush=True)
             print("  server CPU per action (ms): " + ", ".join(f"{k.removesuffix(' ms')} {r[k]}" for k in
                   [*(f"{s} ms" for s in STEPS), "other ms"]), flush=True)
     finally:

@@ -5,9 +5,12 @@ of the action path, nothing else: no game, no sockets), on SQLite (a temporary f
 (group commit; a server started for the run on loopback, or ``--pg-url``). Prints appends/s, the append's
 latency p50/p99 (until its transaction committed), this process's CPU per append and, for PostgreSQL, the
 number of actions per transaction. It isolates the database's share of ``bench/server_load.py``'s figures and
-measures an operator's own database (``--pg-url``).
+measures an operator's own database (``--pg-url``). ``--think-ms`` paces each match (a random pause between its
+appends, as players think), ``--commit-window-ms`` runs SQLite once per group-commit window given (the server's
+``serve --commit-window-ms``): under a paced load a window of a few milliseconds puts several actions in each commit.
 
     .venv/bin/python bench/server_storage.py
+    .venv/bin/python bench/server_storage.py --think-ms 150 --commit-window-ms 0,2,5
     .venv/bin/python bench/server_storage.py --matches 1000 --seconds 10 --pg-url postgresql+psycopg://user@host/db
 
 Figures are printed, never asserted.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import secrets
 import sys
 import tempfile
@@ -27,7 +31,7 @@ from typing import Any
 
 from spacetable.server import repo
 from spacetable.server.devservers import TempPostgres, postgres_bin
-from spacetable.server.storage import Append, PostgresStorage, Storage, open_storage
+from spacetable.server.storage import COMMIT_WINDOW, Append, Storage, open_storage
 
 ACTION = '{"ship":"b3","to":"d4","type":"move"}'
 FIELDS = {"status": "running", "turn_started_at": 1.0, "updated_at": 2.0, "outcome": None, "undo_request": None,
@@ -41,7 +45,7 @@ def match_row(match_id: str) -> dict[str, Any]:
             "epoch": 0, "owner": None, "wake_at": None}
 
 
-async def measure(storage: Storage, matches: int, seconds: float) -> dict[str, float]:
+async def measure(storage: Storage, matches: int, seconds: float, think: float = 0.0) -> dict[str, float]:
     ids = [secrets.token_hex(8) for _ in range(matches)]
 
     async def add(tx: Any) -> None:
@@ -52,11 +56,14 @@ async def measure(storage: Storage, matches: int, seconds: float) -> dict[str, f
     latencies: list[float] = []
     end = time.monotonic() + seconds
     cpu0 = time.process_time()
-    batches0 = storage.batches if isinstance(storage, PostgresStorage) else 0
+    batches0 = storage.batches
+    rng = random.Random(matches)
 
     async def player(match_id: str) -> None:
         k = 0
         while time.monotonic() < end:
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
             t = time.perf_counter()
             ok = await storage.append(Append(match_id, k, k % 2, ACTION, "player", time.time(), k, FIELDS))
             if not ok:
@@ -70,17 +77,17 @@ async def measure(storage: Storage, matches: int, seconds: float) -> dict[str, f
     latencies.sort()
     out = {"appends/s": n / seconds, "p50 ms": latencies[n // 2] * 1000, "p99 ms": latencies[int(n * 0.99)] * 1000,
            "CPU ms/append": cpu / n * 1000}
-    if isinstance(storage, PostgresStorage):
-        out["appends/transaction"] = n / max(1, storage.batches - batches0)
+    out["appends/transaction"] = n / max(1, storage.batches - batches0)
     return out
 
 
-async def run(url: str, matches: int, seconds: float) -> dict[str, float]:
-    storage = open_storage(url)
+async def run(url: str, matches: int, seconds: float, think: float = 0.0,
+              commit_window: float = COMMIT_WINDOW) -> dict[str, float]:
+    storage = open_storage(url, commit_window=commit_window)
     storage.migrate()
     await storage.start()
     try:
-        return await measure(storage, matches, seconds)
+        return await measure(storage, matches, seconds, think)
     finally:
         await storage.stop()
 
@@ -89,18 +96,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--matches", type=int, default=200, help="matches appending at once (closed loop)")
     p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--think-ms", type=float, default=0.0,
+                   help="mean pause of a match between two appends (random; 0: a closed loop, the default)")
+    p.add_argument("--commit-window-ms", default=f"{COMMIT_WINDOW * 1000:g}",
+                   help="SQLite: comma-separated group-commit windows, one run each (default: the server's)")
     p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
     args = p.parse_args(argv)
+    windows = [float(w) for w in args.commit_window_ms.split(",")]
+    think = args.think_ms / 1000
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; {args.matches} matches, "
-          f"{args.seconds:g} s each", flush=True)
+          f"{args.seconds:g} s each, think {args.think_ms:g} ms", flush=True)
     rows: list[tuple[str, dict[str, float]]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        rows.append(("SQLite (WAL)", asyncio.run(run(f"sqlite:///{Path(tmp) / 's.sqlite3'}", args.matches, args.seconds))))
+    for window in windows:
+        with tempfile.TemporaryDirectory() as tmp:
+            url = f"sqlite:///{Path(tmp) / 's.sqlite3'}"
+            rows.append((f"SQLite (WAL), window {window:g} ms",
+                         asyncio.run(run(url, args.matches, args.seconds, think, window / 1000))))
+        print(f"{rows[-1][0]}: {rows[-1][1]['appends/s']:,.0f} appends/s", flush=True)
     if args.pg_url:
-        rows.append(("PostgreSQL", asyncio.run(run(args.pg_url, args.matches, args.seconds))))
+        rows.append(("PostgreSQL", asyncio.run(run(args.pg_url, args.matches, args.seconds, think))))
     elif postgres_bin() is not None:
         with TempPostgres() as pg:
-            rows.append(("PostgreSQL", asyncio.run(run(pg.create_database("bench"), args.matches, args.seconds))))
+            rows.append(("PostgreSQL", asyncio.run(run(pg.create_database("bench"), args.matches, args.seconds, think))))
     else:
         print("PostgreSQL: not installed and no --pg-url; skipped")
     cols = ["appends/s", "p50 ms", "p99 ms", "CPU ms/append", "appends/transaction"]

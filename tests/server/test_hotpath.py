@@ -246,14 +246,19 @@ def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch
     monkeypatch.setattr(meter, "EVERY", 1)
     meter.enable()
     try:
-        before = client.get("/health").json()["hotpath"]
+        health = client.get("/health").json()
+        before, appends = health["hotpath"], health["appends"]
         mid, t0, t1 = arena_match(client)
         with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}&texts=1") as ws:
             ws.receive_json()
             play(client, mid, [t0, t1], [ws], 4)
-        after = client.get("/health").json()["hotpath"]
+        health = client.get("/health").json()
+        after = health["hotpath"]
     finally:
         meter.enable(False)
+    # the storage's group commit: every stored action counted, in at least one commit and at most one each
+    assert health["appends"]["actions"] - appends["actions"] == 4
+    assert 1 <= health["appends"]["commits"] - appends["commits"] <= 4
     assert after["metered"] and after["actions"] - before["actions"] == 4
     assert after["windows"] - before["windows"] == 4
     for step in meter.STEPS:

@@ -33,6 +33,7 @@ async def health(c: Ctx) -> dict[str, Any]:
             "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
             "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts,
             "ai_lanes": s.ai_seats.runner.scheduler.stats(),
+            "appends": {"commits": s.storage.batches, "actions": s.storage.appended},
             "hotpath": METER.snapshot()}
 
 
