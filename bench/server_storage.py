@@ -6,11 +6,11 @@ of the action path, nothing else: no game, no sockets), on SQLite (a temporary f
 latency p50/p99 (until its transaction committed), this process's CPU per append and, for PostgreSQL, the
 number of actions per transaction. It isolates the database's share of ``bench/server_load.py``'s figures and
 measures an operator's own database (``--pg-url``). ``--think-ms`` paces each match (a random pause between its
-appends, as players think), ``--commit-window-ms`` runs SQLite once per group-commit window given (the server's
-``serve --commit-window-ms``): under a paced load a window of a few milliseconds puts several actions in each commit.
+appends, as players think) instead of the closed loop; the actions a transaction show how much each database's
+group commit gathers under that load.
 
     .venv/bin/python bench/server_storage.py
-    .venv/bin/python bench/server_storage.py --think-ms 150 --commit-window-ms 0,2,5
+    .venv/bin/python bench/server_storage.py --think-ms 150
     .venv/bin/python bench/server_storage.py --matches 1000 --seconds 10 --pg-url postgresql+psycopg://user@host/db
 
 Figures are printed, never asserted.
@@ -31,7 +31,7 @@ from typing import Any
 
 from spacetable.server import repo
 from spacetable.server.devservers import TempPostgres, postgres_bin
-from spacetable.server.storage import COMMIT_WINDOW, Append, Storage, open_storage
+from spacetable.server.storage import Append, Storage, open_storage
 
 ACTION = '{"ship":"b3","to":"d4","type":"move"}'
 FIELDS = {"status": "running", "turn_started_at": 1.0, "updated_at": 2.0, "outcome": None, "undo_request": None,
@@ -81,9 +81,8 @@ async def measure(storage: Storage, matches: int, seconds: float, think: float =
     return out
 
 
-async def run(url: str, matches: int, seconds: float, think: float = 0.0,
-              commit_window: float = COMMIT_WINDOW) -> dict[str, float]:
-    storage = open_storage(url, commit_window=commit_window)
+async def run(url: str, matches: int, seconds: float, think: float = 0.0) -> dict[str, float]:
+    storage = open_storage(url)
     storage.migrate()
     await storage.start()
     try:
@@ -98,21 +97,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--think-ms", type=float, default=0.0,
                    help="mean pause of a match between two appends (random; 0: a closed loop, the default)")
-    p.add_argument("--commit-window-ms", default=f"{COMMIT_WINDOW * 1000:g}",
-                   help="SQLite: comma-separated group-commit windows, one run each (default: the server's)")
     p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
     args = p.parse_args(argv)
-    windows = [float(w) for w in args.commit_window_ms.split(",")]
     think = args.think_ms / 1000
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; {args.matches} matches, "
           f"{args.seconds:g} s each, think {args.think_ms:g} ms", flush=True)
     rows: list[tuple[str, dict[str, float]]] = []
-    for window in windows:
-        with tempfile.TemporaryDirectory() as tmp:
-            url = f"sqlite:///{Path(tmp) / 's.sqlite3'}"
-            rows.append((f"SQLite (WAL), window {window:g} ms",
-                         asyncio.run(run(url, args.matches, args.seconds, think, window / 1000))))
-        print(f"{rows[-1][0]}: {rows[-1][1]['appends/s']:,.0f} appends/s", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        rows.append(("SQLite (WAL)", asyncio.run(run(f"sqlite:///{Path(tmp) / 's.sqlite3'}", args.matches, args.seconds,
+                                                     think))))
     if args.pg_url:
         rows.append(("PostgreSQL", asyncio.run(run(args.pg_url, args.matches, args.seconds, think))))
     elif postgres_bin() is not None:

@@ -35,7 +35,6 @@ from .db import default_database_url
 from .http import GUARDS_ENV, guard_settings, guarded_protocol
 from .jsonlog import log_config
 from .limits import Limits, check_rate
-from .storage import COMMIT_WINDOW
 
 
 def wait_until_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> bool:
@@ -59,16 +58,6 @@ def _rate(text: str) -> str | None:
         return check_rate(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a rate limit: {text!r} (e.g. 20/minute;200/hour, or none)") from None
-
-
-def _commit_window(text: str) -> float:
-    try:
-        ms = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
-    if not 0 <= ms <= 1000:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"{text} ms is out of range: give 0 to 1000 ms")
-    return ms
 
 
 def _port(text: str) -> int:
@@ -96,10 +85,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
     p.add_argument("--db-writers", type=int, default=2,
                    help="PostgreSQL: connections committing actions, each a batch per transaction (default 2)")
-    p.add_argument("--commit-window-ms", type=_commit_window, default=COMMIT_WINDOW * 1000,
-                   help="SQLite: the least milliseconds between two commits of actions; under load each commit takes "
-                        f"every action that came meanwhile (default {COMMIT_WINDOW * 1000:g}; 0: a commit per turn "
-                        "of the event loop)")
     c = p.add_argument_group("several processes (see docs/server.md, Running several processes)")
     c.add_argument("--workers", type=int, default=1,
                    help="server processes on this port (default 1); more than one needs --redis-url")
@@ -364,7 +349,6 @@ def main(argv: list[str] | None = None) -> int:
         shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
         options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
                    "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
-                   "commit_window": args.commit_window_ms / 1000,
                    "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
                                 "secure_cookies": args.secure_cookies},
                    "notify": notify_settings(args),

@@ -26,7 +26,6 @@ import asyncio
 import collections
 import contextlib
 import logging
-import math
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
@@ -41,9 +40,6 @@ from .tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.storage")
 T = TypeVar("T")
-
-#: SQLite: the least seconds between the starts of two commits of appends (group commit, :class:`SqliteStorage`)
-COMMIT_WINDOW = 0.002
 
 
 class Tx(Protocol):
@@ -192,16 +188,12 @@ class SqliteStorage(Storage):
 
     dialect = "sqlite"
 
-    def __init__(self, url: str, commit_window: float = COMMIT_WINDOW) -> None:
+    def __init__(self, url: str) -> None:
         super().__init__(url)
         self.path = make_url(url).database or ":memory:"
         self._conn: sqlite3.Connection | None = None
         self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
         self._checkpointer = Checkpointer(self.engine)
-        #: seconds between the starts of two commits of appends (group commit); 0: one commit per turn of the loop
-        self.commit_window = commit_window
-        self._last_commit = -math.inf  # the event loop's time of the last commit of appends
-        self._timer: asyncio.Handle | None = None
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -231,11 +223,7 @@ class SqliteStorage(Storage):
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[bool] = loop.create_future()
         if not self._pending:
-            # everything appended until the commit: one transaction. An append after a quiet spell is committed at
-            # the end of this turn of the loop; under load commits start at most once per window, each with every
-            # append that came meanwhile (a transaction's fixed cost, shared: docs/server.md, "Storage")
-            wait = self._last_commit + self.commit_window - loop.time()
-            self._timer = loop.call_later(wait, self._flush) if wait > 0 else loop.call_soon(self._flush)
+            loop.call_soon(self._flush)  # everything appended in this turn of the loop: one transaction
         self._pending.append((rec, fut))
         return await fut
 
@@ -248,12 +236,8 @@ class SqliteStorage(Storage):
 
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         if not batch:
             return
-        self._last_commit = asyncio.get_running_loop().time()
         self.batches += 1
         self.appended += len(batch)
         t = clock()
@@ -474,12 +458,12 @@ class PostgresStorage(Storage):
             return await job(PgTx(conn))
 
 
-def open_storage(url: str, commit_window: float = COMMIT_WINDOW, **options: Any) -> Storage:
-    """The storage for a SQLAlchemy URL: ``sqlite:///...`` (``commit_window``: seconds between the starts of two
-    commits of appends) or ``postgresql+psycopg://...`` (``options``: :class:`PostgresStorage`'s)."""
+def open_storage(url: str, **options: Any) -> Storage:
+    """The storage for a SQLAlchemy URL: ``sqlite:///...`` or ``postgresql+psycopg://...`` (``options``:
+    :class:`PostgresStorage`'s)."""
     name = make_url(url).get_backend_name()
     if name == "sqlite":
-        return SqliteStorage(url, commit_window=commit_window)
+        return SqliteStorage(url)
     if name == "postgresql":
         return PostgresStorage(url, **options)
     raise ValueError(f"unsupported database {name!r}: use sqlite:/// or postgresql+psycopg://")

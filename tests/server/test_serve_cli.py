@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from spacetable.server.app import create_app
 from spacetable.server.cli import database_problem, parse_args
 
 from .test_limits import ROOT, free_port
@@ -66,22 +65,6 @@ def test_impossible_ports_are_refused_by_the_parser(port: str, capsys: pytest.Ca
         parse_args(["--port", port])
     assert exc.value.code == 2
     assert "--port" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("ms", ["-1", "1001", "nan", "inf", "soon"])
-def test_impossible_commit_windows_are_refused_by_the_parser(ms: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exc:
-        parse_args(["--commit-window-ms", ms])
-    assert exc.value.code == 2
-    assert "--commit-window-ms" in capsys.readouterr().err
-
-
-def test_the_commit_window_reaches_the_storage(tmp_path: Path) -> None:
-    """``--commit-window-ms`` in milliseconds becomes the SQLite storage's window in seconds (default 2 ms)."""
-    assert parse_args([]).commit_window_ms == 2.0
-    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", ai_workers=0, commit_window=parse_args(
-        ["--commit-window-ms", "0.5"]).commit_window_ms / 1000)
-    assert app.state.service.storage.commit_window == 0.0005
 
 
 @pytest.mark.parametrize(("url", "problem"), [

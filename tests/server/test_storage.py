@@ -118,56 +118,22 @@ def test_sqlite_jobs_never_wait(sqlite_url: str) -> None:
 
 
 @pytest.mark.hotpath
-def test_sqlite_group_commit_gathers_the_appends_of_a_window(sqlite_url: str) -> None:
-    """Issue 26: on SQLite an append after a quiet spell commits at once (not after the window: here a minute, and the
-    append is done long before), while appends made within the window after a commit wait for the next one and go
-    in together; each is acknowledged only once its transaction committed."""
+def test_sqlite_counts_its_commits_and_the_actions_in_them(sqlite_url: str) -> None:
+    """Issue 26 (``/health`` ``appends``, the benchmark's actions a commit): each turn of the event loop commits what
+    was appended in it, once; appends one after the other commit one by one."""
     async def body(storage: Any) -> None:
-        await add_matches(storage, ["w1", "w2", "w3"])
-        assert storage.commit_window == 60.0
-        assert await asyncio.wait_for(storage.append(append("w1", 0, 0)), 30) is True  # a quiet spell: at once
-        assert (storage.batches, storage.appended) == (1, 1)
-        waiting = [asyncio.ensure_future(storage.append(append(m, 0, 0))) for m in ("w2", "w3")]
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert not any(w.done() for w in waiting)  # within the window after the first commit: gathered, not stored
-        stored = await storage.read(lambda tx: tx.fetch("SELECT match_id FROM actions ORDER BY match_id"))
-        assert [r["match_id"] for r in stored] == ["w1"]
-        storage._flush()  # the window's end (a timer a minute away) comes early: one transaction for both
-        assert await asyncio.gather(*waiting) == [True, True]
-        assert (storage.batches, storage.appended) == (2, 3)
-        stored = await storage.read(lambda tx: tx.fetch("SELECT match_id FROM actions ORDER BY match_id"))
-        assert [r["match_id"] for r in stored] == ["w1", "w2", "w3"]
+        await add_matches(storage, ["z1", "z2", "z3"])
+        for idx in range(3):
+            assert await storage.append(append("z1", idx, idx)) is True
+        assert (storage.batches, storage.appended) == (3, 3)
+        together = [storage.append(append("z2", 0, 0)), storage.append(append("z3", 0, 0)),
+                    storage.append(append("z1", 3, 3))]
+        assert await asyncio.gather(*together) == [True, True, True]
+        assert (storage.batches, storage.appended) == (4, 6)
+        count = await storage.read(lambda tx: tx.fetch("SELECT COUNT(*) AS n FROM actions"))
+        assert count[0]["n"] == 6
 
-    async def run() -> None:
-        storage = open_storage(sqlite_url, commit_window=60.0)
-        storage.migrate()
-        await storage.start()
-        try:
-            await body(storage)
-        finally:
-            await storage.stop()
-
-    asyncio.run(run())
-
-
-@pytest.mark.hotpath
-def test_sqlite_commit_window_zero_commits_each_turn_of_the_loop(sqlite_url: str) -> None:
-    """With ``--commit-window-ms 0`` every turn of the event loop commits what was appended in it, as before."""
-    async def run() -> None:
-        storage = open_storage(sqlite_url, commit_window=0.0)
-        storage.migrate()
-        await storage.start()
-        try:
-            await add_matches(storage, ["z1", "z2"])
-            for idx in range(3):
-                assert await asyncio.wait_for(storage.append(append("z1", idx, idx)), 30) is True
-            assert await asyncio.gather(storage.append(append("z2", 0, 0)), storage.append(append("z1", 3, 3))) == [True, True]
-            assert (storage.batches, storage.appended) == (4, 5)
-        finally:
-            await storage.stop()
-
-    asyncio.run(run())
+    asyncio.run(with_storage(sqlite_url, body))
 
 
 @pytest.mark.usefixtures("nim")
