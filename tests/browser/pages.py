@@ -4,6 +4,7 @@ for the page to be ready to play, and clicks on board places the way a player ta
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,28 @@ def seat_state(server: str, mid: str, seat: int, token: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+def keep_station_redraws(server: str, mid: str, tokens: dict[int, str], timeout: float = 120.0) -> int:
+    """Tremble: keep every station redraw offered before the seats' first purchase, through the API (TH-4.2: with a
+    few drawn seeds, one in 30 for two captains, a seat's drawn cards are all stations and it is asked first whether to
+    redraw them). ``tokens``: the seats played here; another seat's redraw (a computer's) is waited for. Returns the
+    match's version once none is pending."""
+    seat0 = next(iter(tokens))
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        st = seat_state(server, mid, seat0, tokens[seat0])
+        if st["view"]["phase"] != "redraw":
+            version: int = st["version"]
+            return version
+        seat = st["to_act"][0]
+        if seat in tokens:
+            r = httpx.post(f"{server}/api/matches/{mid}/actions",
+                           json={"seat": seat, "token": tokens[seat], "version": st["version"], "action": {"type": "keep"}})
+            assert r.status_code == 200, r.text
+        else:
+            time.sleep(0.05)
+    raise AssertionError("a station redraw stayed pending")
 
 
 def seat_of(page: Page) -> tuple[int, str]:

@@ -17,6 +17,7 @@ from .pages import (
     create,
     errors_of,
     goto,
+    keep_station_redraws,
     open_page,
     seat_state,
     seat_url,
@@ -173,6 +174,7 @@ def test_a_purchase_whose_check_cannot_be_made_can_still_be_confirmed(server: st
     rewritten on the way (``legal_complete`` false): a partial shop needs a position no short test reaches."""
     mid, seat, token = create(server, "tremble", {"players": 2}, ai={1: "random"}, ai_seconds=0.05)
     assert seat is not None and token is not None
+    keep_station_redraws(server, mid, {seat: token})  # the purchase comes first
     snap = my_turn(server, mid, seat, token)
     buys = [a for a in snap["legal"] if a["type"] == "buy" and len(a["buy"]) == 1 and not a["discard"]
             and not a["comp"] and not a["credits"] and not a["repay"]]
