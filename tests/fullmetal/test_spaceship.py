@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from spacetable.games.fullmetal.game import GAME
@@ -158,3 +160,44 @@ def test_landing_answers_are_the_same_from_the_maps_table(rule: str) -> None:
             break
         state = GAME.apply(state, seats[0], rng.choice(lands))
 
+
+
+def _blocking_first_landing(seed: int) -> tuple[Any, int, list[dict[str, Any]]] | None:
+    """A quick match's state (small generated map) after a first landing that leaves the next player no site
+    ``landing_min_distance`` from it, with that player and the sites it would otherwise have."""
+    from spacetable.games.fullmetal.legal import _landings
+
+    config = GAME.normalize_config({"preset": "original", "map": "generated", "map_size": "small"})
+    start = GAME.initial_state(config, seed)
+    first = GAME.to_act(start)[0]
+    for landing in GAME.legal_actions(start, first):
+        after = GAME.apply(start, first, landing)
+        nxt = GAME.to_act(after)[0]
+        if not _landings(after, nxt, None):
+            return after, nxt, _landings(after, nxt, 0)
+    return None
+
+
+@pytest.mark.rule("FM-7.2", "FM-D51")
+def test_a_player_left_no_site_at_the_distance_lands_as_far_as_any_site_allows() -> None:
+    """FM-D51: on a small generated map (seed 204) a first landing can leave no site 10 from it; the next player
+    then lands where the dome is as far from the landed one as any site allows, not nowhere, and a nearer site is
+    refused (FM-7.2) with the reason."""
+    from spacetable.core.errors import RuleError
+    from spacetable.games.fullmetal.spaceship import _nearest_dome
+
+    found = _blocking_first_landing(204)
+    assert found is not None, "seed 204's map no longer has a blocking first landing"
+    state, seat, anywhere = found
+    legal = GAME.legal_actions(state, seat)
+    assert legal and {a["type"] for a in legal} == {"land"}
+    far = max(_nearest_dome(state, state.cell_of(a["dome"])) for a in anywhere)
+    assert far < state.config["landing_min_distance"]
+    assert {_nearest_dome(state, state.cell_of(a["dome"])) for a in legal} == {far}
+    assert all(a in anywhere for a in legal)
+    landed = GAME.apply(state, seat, legal[0])
+    assert landed.units[landed.ships[seat]].cells
+    nearer = next(a for a in anywhere if _nearest_dome(state, state.cell_of(a["dome"])) < far)
+    with pytest.raises(RuleError) as refused:
+        GAME.apply(state, seat, nearer)
+    assert refused.value.rule == "FM-7.2" and "FM-D51" in refused.value.message

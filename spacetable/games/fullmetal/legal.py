@@ -26,7 +26,7 @@ from .fire import assault, shooter_problem, target_problem
 from .flow import to_act
 from .mountains import end_turn_ok
 from .movement import dest_check, move, step_check
-from .spaceship import ORIENTATIONS, landing_problem, validate_deploy
+from .spaceship import ORIENTATIONS, distance_floor, landing_problem, validate_deploy
 from .state import (
     BARGE,
     CARRIES,
@@ -150,10 +150,20 @@ def formation(state: FMState, player: int, all_units: bool, copy_every_trial: bo
 
 
 def landing_actions(state: FMState, player: int) -> list[Action]:
+    """FM-7.2; FM-D51 when no site keeps ``landing_min_distance`` from the landed domes."""
+    out = _landings(state, player, None)
+    if not out:
+        floor = distance_floor(state, player)
+        if floor is not None:
+            out = _landings(state, player, floor)
+    return out
+
+
+def _landings(state: FMState, player: int, floor: int | None) -> list[Action]:
     out = []
     for c in state.board.cells:
         for o in ORIENTATIONS:
-            if landing_problem(state, player, c, o) is None:
+            if landing_problem(state, player, c, o, floor) is None:
                 out.append({"type": "land", "dome": state.xy(c), "orientation": o})
     return out
 

@@ -84,8 +84,10 @@ def _site(board: Board, dome: int, orientation: str) -> tuple[list[int] | None, 
     return site
 
 
-def landing_problem(state: FMState, player: int, dome: int, orientation: str) -> str | None:
-    """FM-7.2 (``distance``) or the ``zones`` rule: why this landing is illegal (None: legal)."""
+def landing_problem(state: FMState, player: int, dome: int, orientation: str, floor: int | None = None) -> str | None:
+    """FM-7.2 (``distance``) or the ``zones`` rule: why this landing is illegal (None: legal). ``floor``: the distance
+    from the landed domes that FM-D51 asks for instead of ``landing_min_distance`` when no site keeps that much
+    (:func:`distance_floor`)."""
     cells, flat, full_disc = _site(state.board, dome, orientation)
     if cells is None:
         return "the ship must lie entirely on the map"
@@ -107,11 +109,43 @@ def landing_problem(state: FMState, player: int, dome: int, orientation: str) ->
         return None
     if not full_disc:
         return "every cell within 2 of the dome must be on the map"
+    need = state.config["landing_min_distance"]
+    if floor is not None:
+        need = min(need, floor)
+    if _nearest_dome(state, dome) < need:
+        if floor is not None and floor < state.config["landing_min_distance"]:
+            return (f"no site is {state.config['landing_min_distance']} from the landed domes: the dome must be "
+                    f"{floor} from them, as far as any site allows (FM-D51)")
+        return f"domes must be at least {state.config['landing_min_distance']} apart"
+    return None
+
+
+def _nearest_dome(state: FMState, dome: int) -> float:
+    """The distance from ``dome`` to the nearest landed dome (infinite before the first landing)."""
+    out = math.inf
     for s in state.ships:
         o = state.units[s]
-        if o.cells and state.board.dist(o.cells[0], dome) < state.config["landing_min_distance"]:
-            return f"domes must be at least {state.config['landing_min_distance']} apart"
-    return None
+        if o.cells:
+            out = min(out, state.board.dist(o.cells[0], dome))
+    return out
+
+
+def distance_floor(state: FMState, player: int) -> int | None:
+    """FM-D51: ``None`` while some site is ``landing_min_distance`` from every landed dome (FM-7.2 as written), or
+    when no site is left at all; otherwise the greatest distance from the landed domes that a site otherwise legal
+    keeps, which a landing must then keep. A small generated map can hold two legal sites and yet let a first ship
+    land where no site is left at that distance for the next."""
+    if state.config["landing_rule"] != "distance":
+        return None
+    best = -1
+    for c in state.board.cells:
+        for o in ORIENTATIONS:
+            if landing_problem(state, player, c, o, floor=0) is None:
+                d = _nearest_dome(state, c)
+                if d >= state.config["landing_min_distance"]:
+                    return None
+                best = max(best, int(d))
+    return best if best >= 0 else None
 
 
 def land(state: FMState, player: int, action: dict[str, Any]) -> None:
@@ -122,6 +156,10 @@ def land(state: FMState, player: int, action: dict[str, Any]) -> None:
     if "ship" in action and action["ship"] != ship.id:
         raise RuleError("FM-7.1", "you land your own ship")
     why = landing_problem(state, player, dome, str(orientation))
+    if why and why.startswith("domes must be"):  # FM-D51: the distance asked for when no site keeps it
+        floor = distance_floor(state, player)
+        if floor is not None:
+            why = landing_problem(state, player, dome, str(orientation), floor=floor)
     if why:
         raise RuleError("FM-7.2", why)
     cells = footprint(state, dome, str(orientation))
