@@ -3,7 +3,7 @@
 N matches each append actions in a closed loop through ``spacetable.server.storage`` (the compare-and-set append
 of the action path, nothing else: no game, no sockets), on SQLite (a temporary file, WAL) and on PostgreSQL
 (group commit; a server started for the run on loopback, or ``--pg-url``). Prints appends/s, the append's
-latency p50/p99 (until its transaction committed), this process's CPU per append and, for PostgreSQL, the
+latency p50/p99 (until its transaction committed), this process's CPU per append and, for either database, the
 number of actions per transaction. It isolates the database's share of ``bench/server_load.py``'s figures and
 measures an operator's own database (``--pg-url``). ``--think-ms`` paces each match (a random pause between its
 appends, as players think) instead of the closed loop; the actions a transaction show how much each database's
@@ -93,7 +93,7 @@ async def run(url: str, matches: int, seconds: float, think: float = 0.0) -> dic
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--matches", type=int, default=200, help="matches appending at once (closed loop)")
+    p.add_argument("--matches", type=int, default=200, help="matches appending at once (a closed loop unless --think-ms)")
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--think-ms", type=float, default=0.0,
                    help="mean pause of a match between two appends (random; 0: a closed loop, the default)")

@@ -156,8 +156,8 @@ def land(state: FMState, player: int, action: dict[str, Any]) -> None:
     if "ship" in action and action["ship"] != ship.id:
         raise RuleError("FM-7.1", "you land your own ship")
     why = landing_problem(state, player, dome, str(orientation))
-    if why and why.startswith("domes must be"):  # FM-D51: the distance asked for when no site keeps it
-        floor = distance_floor(state, player)
+    if why and landing_problem(state, player, dome, str(orientation), floor=0) is None:
+        floor = distance_floor(state, player)  # refused for the distance alone: FM-D51 may ask for less
         if floor is not None:
             why = landing_problem(state, player, dome, str(orientation), floor=floor)
     if why:
