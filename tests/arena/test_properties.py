@@ -141,3 +141,44 @@ def test_apply_accepts_exactly_the_listed_actions(seed: int, plies: int, board: 
             assert exc.rule.startswith(("AR-", "CORE-"))
         assert accepted == (action_key(action) in listed), action
         assert state_fingerprint(GAME, state) == before
+
+
+def _destinations_by_the_rules(face, loc, colour: int, ship: int) -> list[int]:
+    """AR-4.1–AR-4.5, AR-5.2 written out over every cell of the face: one step, or two through an empty cell."""
+    from spacetable.games.arena.board import can_capture, sails
+
+    origin = loc[colour][ship]
+    owner = {where: (c, s) for c in (0, 1) for s, where in enumerate(loc[c]) if 0 <= where < face.size}
+    out = []
+    for dest in range(face.size):
+        dist = face.distance(origin, dest)
+        if dist == 0 or dist > sails(ship):
+            continue
+        if dist == 2 and not any(m not in owner for m in face.neighbours(origin) if dest in face.neighbours(m)):
+            continue
+        if dest in owner and (owner[dest][0] == colour or not can_capture(ship, owner[dest][1])):
+            continue
+        out.append(dest)
+    return out
+
+
+@pytest.mark.rule("AR-4.1", "AR-4.2", "AR-4.5", "AR-5.2", "AR-6.4", "AR-7.4", "AR-9.1")
+@settings(max_examples=60, deadline=None)
+@given(board=st.sampled_from(["6x4", "5x5"]), data=st.data())
+def test_the_legal_lists_tables_agree_with_the_rules_written_out(board: str, data) -> None:
+    """The per-face reach table and capture table behind the legal moves, and the teleports worked out once per set
+    of banished ships, give what the rules give cell by cell and ship by ship, on any arrangement."""
+    from spacetable.games.arena.board import get_face
+    from spacetable.games.arena.movement import destinations
+    from spacetable.games.arena.teleports import TELEPORTS, available, refusal
+
+    face = get_face(board)
+    cells = data.draw(st.permutations(range(face.size)))
+    banished = data.draw(st.lists(st.booleans(), min_size=16, max_size=16))
+    loc = [[face.banished if banished[c * 8 + s] else cells[c * 8 + s] for s in range(8)] for c in (0, 1)]
+    for colour in (0, 1):
+        for ship in range(8):
+            if loc[colour][ship] != face.banished:
+                assert destinations(face, loc, colour, ship) == _destinations_by_the_rules(face, loc, colour, ship)
+        expected = [name for name in TELEPORTS if refusal(loc[colour], name, face.banished) is None]
+        assert available(loc[colour], face.banished) == expected

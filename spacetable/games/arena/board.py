@@ -71,6 +71,10 @@ def can_capture(mover: int, target: int) -> bool:
     return shields(target) <= cannons(mover)
 
 
+#: ``CAPTURES[mover][target]``: :func:`can_capture` of each pair, for the legal lists
+CAPTURES: tuple[tuple[bool, ...], ...] = tuple(tuple(can_capture(m, t) for t in range(8)) for m in range(8))
+
+
 @dataclass(frozen=True)
 class Face:
     """One face of the board (AR-1.2, AR-1.3): ``width`` files, ``height`` ranks.
@@ -132,6 +136,25 @@ class Face:
 
     def neighbours(self, cell: int) -> tuple[int, ...]:
         return self._adjacent[cell]
+
+    @cached_property
+    def _reach(self) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+        by_cell = []
+        for origin in range(self.size):
+            near = self.neighbours(origin)
+            far: dict[int, list[int]] = {}
+            for mid in near:
+                for dest in self.neighbours(mid):
+                    if dest != origin and dest not in near:
+                        far.setdefault(dest, []).append(mid)
+            by_cell.append(tuple(sorted([(dest, ()) for dest in near] + [(d, tuple(ms)) for d, ms in far.items()])))
+        return tuple(by_cell)
+
+    def reach(self, cell: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """The cells one or two steps from ``cell`` (AR-4.1, AR-4.2), by index, each with the cells a two-step move
+        there passes through, one of which must be empty (AR-4.5); none for a neighbour. Written once per face:
+        every legal list of a ship with two sails reads it."""
+        return self._reach[cell]
 
     def distance(self, a: int, b: int) -> int:
         """Manhattan distance (AR-1.3)."""

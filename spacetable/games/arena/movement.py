@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from spacetable.core.errors import RuleError
 
-from .board import Face, can_capture, sails
+from .board import CAPTURES, Face, can_capture, sails
 
 Loc = Sequence[Sequence[int]]
 
@@ -41,16 +41,23 @@ def destinations(face: Face, loc: Loc, colour: int, ship: int, cells: list[int] 
         return []
     if cells is None:
         cells = occupancy(face, loc)
-    reach = set(face.neighbours(origin))
-    if sails(ship) == 2:
-        for mid in face.neighbours(origin):
-            if cells[mid] < 0:
-                reach.update(face.neighbours(mid))
-        reach.discard(origin)
+    captures = CAPTURES[ship]
     out = []
-    for dest in sorted(reach):
+    if sails(ship) == 2:
+        for dest, between in face.reach(origin):
+            if between:  # two steps: through an empty cell (AR-4.5)
+                for mid in between:
+                    if cells[mid] < 0:
+                        break
+                else:
+                    continue
+            occ = cells[dest]
+            if occ < 0 or (occ // 8 != colour and captures[occ % 8]):
+                out.append(dest)
+        return out
+    for dest in face.neighbours(origin):
         occ = cells[dest]
-        if occ < 0 or (occ // 8 != colour and can_capture(ship, occ % 8)):
+        if occ < 0 or (occ // 8 != colour and captures[occ % 8]):
             out.append(dest)
     return out
 

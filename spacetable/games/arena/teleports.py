@@ -11,6 +11,7 @@ and their strict schemas, used by the ``permute`` and ``rotate`` actions and by 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Literal
 
 from spacetable.core.errors import MalformedAction, RuleError
@@ -144,7 +145,23 @@ ROTATIONS: tuple[str, ...] = TELEPORTS[4:]
 def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> list[str]:
     """Legal teleports of one colour among ``names``, in canonical order (AR-6, AR-7, AR-9.1):
     at most one permutation per pair (AR-6.4) and two rotations per class."""
-    return [name for name in names if refusal(own, name, banished) is None]
+    mask = 0
+    for ship, where in enumerate(own):
+        if where == banished:
+            mask |= 1 << ship
+    return list(_available(mask, tuple(names)))
+
+
+@cache
+def _available(banished_ships: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`available` for the ships whose bits are set in ``banished_ships``: :func:`refusal` looks at nothing
+    else, so each of the 256 sets is worked out once (every legal list of every position asks)."""
+    own = [BANISHED if banished_ships >> ship & 1 else 0 for ship in range(8)]
+    return tuple(name for name in names if refusal(own, name, BANISHED) is None)
+
+
+#: a location that stands for "banished" in :func:`_available`'s own positions (no face has so many cells)
+BANISHED = 1 << 20
 
 
 def any_available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> bool:
