@@ -76,6 +76,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -87,6 +88,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
@@ -168,10 +170,10 @@ class Window:
 
 
 async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Event,
-                      think: float, login: Login | None = None, local: str | None = None) -> None:
+                      think: float, login: Login | None = None, local: str | None = None, deflate: bool = False) -> None:
     loads, dumps, clock = json.loads, json.dumps, time.perf_counter
     headers = {"Cookie": login.cookie_header} if login is not None else None
-    async with connect(ws_url, max_size=None, compression=None, additional_headers=headers,
+    async with connect(ws_url, max_size=None, compression="deflate" if deflate else None, additional_headers=headers,
                        local_addr=(local, 0) if local else None) as ws:
         if login is not None and login.token:
             await ws.send(dumps({"type": "auth", "token": login.token}))
@@ -221,8 +223,10 @@ class SeatConnection(asyncio.Protocol):
     packet, so that the load generator spends as little of the shared CPU as possible."""
 
     def __init__(self, ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Future[None],
-                 think: float, login: Login | None = None) -> None:
-        self.ws = ClientProtocol(parse_uri(ws_url), max_size=None)
+                 think: float, login: Login | None = None, deflate: bool = False) -> None:
+        # ``deflate``: offer permessage-deflate with the settings browsers offer (``--deflate``)
+        self.ws = ClientProtocol(parse_uri(ws_url), max_size=None,
+                                 extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)] if deflate else None)
         self.login = login
         self.seat, self.stats, self.rng, self.win, self.done, self.think = seat, stats, rng, win, done, think
         self.transport: asyncio.Transport | None = None
@@ -435,7 +439,8 @@ def table_address(seed: int) -> str | None:
 
 
 async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
-                client: str = "sansio", texts: bool = False, logins: list[tuple[str, str]] | None = None) -> None:
+                client: str = "sansio", texts: bool = False, logins: list[tuple[str, str]] | None = None,
+                deflate: bool = False) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
     server processes (``bases``) the table's lobby calls go to one of them and seat ``s`` connects to process
     ``(seed + s) % len(bases)``: the seats of a match are spread over the processes."""
@@ -468,12 +473,12 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
         urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}"
                 f"{'' if logins else '&token=' + tokens[s]}{'&texts=1' if texts else ''}" for s in range(n)]
         if client == "sansio":
-            await sansio_match(urls, stats, rng, win, think, seats, local)
+            await sansio_match(urls, stats, rng, win, think, seats, local, deflate)
             stats.matches_done += 1
             continue
         done = asyncio.Event()
         tasks = [asyncio.create_task(seat_client(urls[s], s, stats, random.Random(rng.random()), win, done, think, seats[s],
-                                                     local))
+                                                     local, deflate))
                  for s in range(n)]
         finished, waiting = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         done.set()  # the match is over, or time is up: the other seats stop listening
@@ -487,7 +492,7 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
 
 
 async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float,
-                       logins: list[Login | None] | None = None, local: str | None = None) -> None:
+                       logins: list[Login | None] | None = None, local: str | None = None, deflate: bool = False) -> None:
     """Play one match with a ``SeatConnection`` per seat; returns when it is over or time is up."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
@@ -495,7 +500,7 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
     try:
         for seat, url in enumerate(urls):
             conn = SeatConnection(url, seat, stats, random.Random(rng.random()), win, done, think,
-                                  logins[seat] if logins else None)
+                                  logins[seat] if logins else None, deflate)
             host, port = url.removeprefix("ws://").split("/", 1)[0].split(":")
             await loop.create_connection(lambda conn=conn: conn, host, int(port),  # type: ignore[misc]
                                          local_addr=(local, 0) if local else None)
@@ -508,26 +513,26 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
 
 async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
                      think: float, client: str = "sansio", texts: bool = False,
-                     logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
+                     logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
     stats = Stats()
     now = time.perf_counter()
     win = Window(now + ramp, now + ramp + seconds)
     await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts,
-                                 logins.get(s) if logins else None) for s in seeds))
+                                 logins.get(s) if logins else None, deflate) for s in seeds))
     return stats
 
 
 def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
                    think: float, client: str = "sansio", texts: bool = False,
-                   logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
+                   logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins))
+        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins, deflate))
     except ImportError:
-        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins))
+        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins, deflate))
     stats.client_cpu = time.process_time() - cpu0
     return stats
 
@@ -537,7 +542,7 @@ def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds:
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
     jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client, args.texts,
-             {t: logins[t] for t in share} if logins else None)
+             {t: logins[t] for t in share} if logins else None, args.deflate)
             for share in shares if share]
     with mp.get_context("spawn").Pool(len(jobs)) as pool:
         results = pool.starmap(client_process, jobs)
@@ -664,7 +669,8 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     rows = []
     try:
         if args.profile:
-            tag = setup.label.split()[0].lower() + ("-against" if setup.root else "")
+            # one file per game, setup and process (a run of several setups keeps each one's samples)
+            tag = re.sub(r"[^a-z0-9]+", "-", setup.label.lower()).strip("-") + ("-against" if setup.root else "")
             spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{tag}-{k}.txt") for k, p in enumerate(procs)]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         logins = None
@@ -773,6 +779,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--texts", action="store_true",
                    help="every seat's socket asks for texts (?texts=1), as the web page does; by default the clients "
                         "play as programs over the API and read notations only")
+    p.add_argument("--deflate", action="store_true",
+                   help="every socket offers permessage-deflate, as browsers do, so the server compresses each message "
+                        "it sends (and inflates what it receives); by default the clients offer no extension")
     p.add_argument("--accounts", action="store_true",
                    help="every seat signed in: an account and a session per seat (written into the database before the "
                         "run), rated matches created and joined through the account routes, each socket authenticated "
@@ -820,7 +829,8 @@ def main(argv: list[str] | None = None) -> int:
         floor_game.register()
     print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
           f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
-          f"texts {'on' if args.texts else 'off'}{', every seat signed in' if args.accounts else ''}", flush=True)
+          f"texts {'on' if args.texts else 'off'}, compression {'on' if args.deflate else 'off'}"
+          f"{', every seat signed in' if args.accounts else ''}", flush=True)
     rows: list[dict[str, str]] = []
     pg: TempPostgres | None = None
     redis: TempRedis | None = None
@@ -954,7 +964,8 @@ def save_baseline(rows: list[dict[str, str]], path: Path, args: argparse.Namespa
     except (OSError, ValueError):
         data = {"rows": {}}
     data["note"] = (f"{os.cpu_count()} cores, {args.matches} matches, paced {args.seconds:g} s / max {args.max_seconds:g} s, "
-                    f"texts {'on' if args.texts else 'off'}, {time.strftime('%Y-%m-%d')}")
+                    f"texts {'on' if args.texts else 'off'}, compression {'on' if args.deflate else 'off'}, "
+                    f"{time.strftime('%Y-%m-%d')}")
     for r in rows:
         data["rows"][f"{r['game']}|{r['setup']}|{r['phase']}"] = {
             "server_cpu_ms": _num(r["server CPU ms/action"]), "actions_per_s": _num(r["actions/s"]),

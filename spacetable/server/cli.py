@@ -105,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-proxy-headers", action="store_true", help="ignore X-Forwarded-* headers entirely")
     p.add_argument("--meter", action="store_true",
                    help="count the CPU time of each step of an action (/health 'hotpath'; bench/server_load.py), "
-                        "measuring one action in eight, about 5 us an action on average")
+                        "measuring one action in 32, a few us an action on average")
+    p.add_argument("--no-ws-compression", action="store_true",
+                   help="sockets without permessage-deflate: messages travel uncompressed (a Cosmic Arena event 2-4 KB "
+                        "instead of about a tenth of it), for about 45 KB less memory per socket and no compressing of "
+                        "every message sent (docs/server.md, Capacity plan)")
     a = p.add_argument_group("accounts (see docs/accounts.md)")
     a.add_argument("--smtp-url", default=os.environ.get("SPACETABLE_SMTP_URL"),
                    help="mail relay for account e-mails: smtp://[user:password@]host[:port][?starttls=1] or smtps://... "
@@ -355,9 +359,11 @@ def main(argv: list[str] | None = None) -> int:
                    "workbench": {"ray": args.workbench_ray, "max_games": args.workbench_max_games}}
         common: dict[str, Any] = {
             "host": args.host, "port": args.port, "log_config": cfg, "log_level": args.log_level,
-            "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message, "ws_ping_interval": limits.ws_ping_interval,
+            "ws": "websockets-sansio", "ws_max_size": 4 * limits.max_message,
+            "ws_ping_interval": limits.ws_ping_interval,
             "ws_ping_timeout": limits.ws_ping_timeout, "proxy_headers": not args.no_proxy_headers,
             "forwarded_allow_ips": args.forwarded_allow_ips, "server_header": False,
+            "ws_per_message_deflate": not args.no_ws_compression,
         }
         guards = guard_settings(limits.header_timeout, limits.body_timeout, limits.body_min_rate,
                                 limits.max_address_connections, limits.max_pending_connections)

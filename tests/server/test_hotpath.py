@@ -414,3 +414,40 @@ def test_the_match_socket_reads_its_own_query(sqlite_url: str) -> None:
     assert french["type"] == "snapshot" and french["seat"] == seat and french["legal"] == english["legal"]
     assert french["legal_text"] and english["legal_text"] and french["legal_text"] != english["legal_text"]
     assert plain["legal"] == english["legal"] and plain["legal_text"] == []  # no texts unless asked
+
+
+def test_sockets_compress_as_browsers_ask_unless_the_operator_turns_it_off(tmp_path: Path) -> None:
+    """Issue 26: a socket whose client offers permessage-deflate, as browsers do, gets its messages compressed (the
+    snapshot decodes the same); ``serve --no-ws-compression`` negotiates no extension, for the CPU and the memory per
+    socket that compressing costs (docs/server.md, "Capacity plan")."""
+    import json
+    import subprocess
+    import sys
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from spacetable.server.cli import wait_until_healthy
+
+    from .test_limits import ROOT, free_port
+
+    seen = {}
+    for flags in ([], ["--no-ws-compression"]):
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "spacetable.cli", "serve", "--port", str(port), "--database-url",
+                                 f"sqlite:///{tmp_path / f's{len(flags)}.sqlite3'}", "--ai-workers", "0", "--log-level",
+                                 "warning", *flags], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert wait_until_healthy(port, proc)
+            new = {"game": "arena", "join_seat": 0, "open_seed": True, "seed": 7}
+            made = httpx.post(f"http://127.0.0.1:{port}/api/matches", json=new).json()
+            url = f"ws://127.0.0.1:{port}/ws/matches/{made['match']['id']}?seat=0&token={made['token']}"
+            with connect(url, compression="deflate") as ws:
+                snapshot = json.loads(ws.recv(timeout=30))
+                seen[bool(flags)] = ([type(e).__name__ for e in ws.protocol.extensions], snapshot)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    (compressed, one), (plain, other) = seen[False], seen[True]
+    assert compressed == ["PerMessageDeflate"] and plain == []
+    assert one["type"] == other["type"] == "snapshot" and one["view"]["ships"] == other["view"]["ships"]
