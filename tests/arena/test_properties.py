@@ -144,7 +144,8 @@ def test_apply_accepts_exactly_the_listed_actions(seed: int, plies: int, board: 
 
 
 def _destinations_by_the_rules(face, loc, colour: int, ship: int) -> list[int]:
-    """AR-4.1–AR-4.5, AR-5.2 written out over every cell of the face: one step, or two through an empty cell."""
+    """AR-4.1, AR-4.2, AR-4.3, AR-4.4, AR-4.5 and AR-5.2 written out over every cell of the face: one step, or two
+    through an empty cell."""
     from spacetable.games.arena.board import can_capture, sails
 
     origin = loc[colour][ship]
