@@ -138,8 +138,9 @@ class Face:
         return self._adjacent[cell]
 
     @cached_property
-    def _reach(self) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-        by_cell = []
+    def _reach(self) -> tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...], ...]:
+        one = tuple(tuple((dest, ()) for dest in self.neighbours(origin)) for origin in range(self.size))
+        two = []
         for origin in range(self.size):
             near = self.neighbours(origin)
             far: dict[int, list[int]] = {}
@@ -147,14 +148,14 @@ class Face:
                 for dest in self.neighbours(mid):
                     if dest != origin and dest not in near:
                         far.setdefault(dest, []).append(mid)
-            by_cell.append(tuple(sorted([(dest, ()) for dest in near] + [(d, tuple(ms)) for d, ms in far.items()])))
-        return tuple(by_cell)
+            two.append(tuple(sorted(one[origin] + tuple((d, tuple(ms)) for d, ms in far.items()))))
+        return one, tuple(two)
 
-    def reach(self, cell: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """The cells one or two steps from ``cell`` (AR-4.1, AR-4.2), by index, each with the cells a two-step move
-        there passes through, one of which must be empty (AR-4.5); none for a neighbour. Written once per face:
-        every legal list of a ship with two sails reads it."""
-        return self._reach[cell]
+    def reach(self, cell: int, sails: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """The cells a ship with ``sails`` (1 or 2) may reach from ``cell`` (AR-4.1, AR-4.2), by index, each with the
+        cells a two-step move there passes through, one of which must be empty (AR-4.5); none for a neighbour.
+        Written once per face: every legal list reads it."""
+        return self._reach[sails - 1][cell]
 
     def distance(self, a: int, b: int) -> int:
         """Manhattan distance (AR-1.3)."""

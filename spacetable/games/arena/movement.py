@@ -43,19 +43,13 @@ def destinations(face: Face, loc: Loc, colour: int, ship: int, cells: list[int] 
         cells = occupancy(face, loc)
     captures = CAPTURES[ship]
     out = []
-    if sails(ship) == 2:
-        for dest, between in face.reach(origin):
-            if between:  # two steps: through an empty cell (AR-4.5)
-                for mid in between:
-                    if cells[mid] < 0:
-                        break
-                else:
-                    continue
-            occ = cells[dest]
-            if occ < 0 or (occ // 8 != colour and captures[occ % 8]):
-                out.append(dest)
-        return out
-    for dest in face.neighbours(origin):
+    for dest, between in face.reach(origin, sails(ship)):
+        if between:  # two steps: through an empty cell (AR-4.5)
+            for mid in between:
+                if cells[mid] < 0:
+                    break
+            else:
+                continue
         occ = cells[dest]
         if occ < 0 or (occ // 8 != colour and captures[occ % 8]):
             out.append(dest)

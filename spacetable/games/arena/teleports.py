@@ -145,26 +145,31 @@ ROTATIONS: tuple[str, ...] = TELEPORTS[4:]
 def available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> list[str]:
     """Legal teleports of one colour among ``names``, in canonical order (AR-6, AR-7, AR-9.1):
     at most one permutation per pair (AR-6.4) and two rotations per class."""
-    mask = 0
-    for ship, where in enumerate(own):
-        if where == banished:
-            mask |= 1 << ship
-    return list(_available(mask, tuple(names)))
-
-
-@cache
-def _available(banished_ships: int, names: tuple[str, ...]) -> tuple[str, ...]:
-    """:func:`available` for the ships whose bits are set in ``banished_ships``: :func:`refusal` looks at nothing
-    else, so each of the 256 sets is worked out once (every legal list of every position asks)."""
-    own = [BANISHED if banished_ships >> ship & 1 else 0 for ship in range(8)]
-    return tuple(name for name in names if refusal(own, name, BANISHED) is None)
-
-
-#: a location that stands for "banished" in :func:`_available`'s own positions (no face has so many cells)
-BANISHED = 1 << 20
+    return list(_open(_banished_set(own, banished), tuple(names)))
 
 
 def any_available(own: Sequence[int], banished: int, names: Sequence[str] = TELEPORTS) -> bool:
-    """Whether :func:`available` lists any teleport: the same checks, stopping at the first one open."""
-    return any(refusal(own, name, banished) is None for name in names)
+    """Whether :func:`available` lists any teleport."""
+    return bool(_open(_banished_set(own, banished), tuple(names)))
+
+
+def _banished_set(own: Sequence[int], banished: int) -> int:
+    """The ships of ``own`` that are banished, one bit each: all that :func:`refusal` looks at."""
+    ships = 0
+    for ship, where in enumerate(own):
+        if where == banished:
+            ships |= 1 << ship
+    return ships
+
+
+#: a location that stands for "banished" in :func:`_open`'s own positions (no face has so many cells)
+_AWAY = 1 << 20
+
+
+@cache
+def _open(banished_ships: int, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The teleports among ``names`` open when the ships of ``banished_ships`` are banished, worked out once for
+    each of the 256 sets (every legal list and every AR-10.6 check asks)."""
+    own = [_AWAY if banished_ships >> ship & 1 else 0 for ship in range(8)]
+    return tuple(name for name in names if refusal(own, name, _AWAY) is None)
 
