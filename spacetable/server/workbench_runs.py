@@ -287,15 +287,13 @@ class BalanceRuns:
                 self._finish_parts(live, "cancelled")
                 return
             try:
-                for row_id, key, tasks in live.parts:
+                for n, (row_id, key, tasks) in enumerate(live.parts, 1):
                     if row_id != live.id:
                         self._set(row_id, ("queued",), state="running", beat_at=time.time())
                     records = await self._play(live, tasks)
                     # the run itself is done once the bundled part beside it is too; the figures and the write
                     # (a few hundred kilobytes for 2,000 games) are made off the event loop
-                    await asyncio.to_thread(self._store_part, live, row_id, key, records)
-                await asyncio.to_thread(self._set, live.id, ("running",), state="done", done=live.done,
-                                        finished_at=time.time())
+                    await asyncio.to_thread(self._store_part, live, row_id, key, records, n == len(live.parts))
             except Cancelled:
                 self._finish_parts(live, "cancelled")
             except Exception as exc:  # a failed run is reported to its user; the server goes on
@@ -304,11 +302,19 @@ class BalanceRuns:
             finally:
                 self.live.pop(live.id, None)
 
-    def _store_part(self, live: _Live, row_id: str, key: str, records: list[dict[str, Any]]) -> None:
+    def _store_part(self, live: _Live, row_id: str, key: str, records: list[dict[str, Any]], last: bool) -> None:
+        """Store a part's figures and games; with the ``last`` part, the run turns done in the same transaction, so
+        that no reader sees every figure of a run that still says it is running."""
         summary = live.sim.summarize(records, live.sim.label(key))
-        finished = {} if row_id == live.id else {"state": "done", "finished_at": time.time()}
-        self._set(row_id, None, done=len(records), result=json.dumps(summary),
-                  games=json.dumps(records, separators=(",", ":")), **finished)
+        now = time.time()
+        finished = {} if row_id == live.id else {"state": "done", "finished_at": now}
+        with store_begin(self.engine) as conn:
+            conn.execute(update(RunRow).where(RunRow.id == row_id).values(
+                done=len(records), result=json.dumps(summary), games=json.dumps(records, separators=(",", ":")),
+                **finished))
+            if last:
+                conn.execute(update(RunRow).where(RunRow.id == live.id, RunRow.state == "running")
+                             .values(state="done", done=live.done, finished_at=now))
 
     def _finish_parts(self, live: _Live, state: str, error: str | None = None) -> None:
         for row_id, _key, _tasks in live.parts:

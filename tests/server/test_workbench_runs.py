@@ -5,6 +5,7 @@ marked failed), and hostile requests get a 4xx that changes nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from spacetable.games.tremble.cards import HOUSE_DIR, content_key, set_document
@@ -97,6 +99,40 @@ def test_the_bundled_set_itself_is_its_own_comparison(client: TestClient) -> Non
     assert run["total"] == 3
     done = wait(client, run["id"])
     assert done["result"] == done["bundled"]
+
+
+def test_no_reader_sees_a_runs_figures_while_it_still_says_it_is_running(client: TestClient, monkeypatch: Any) -> None:
+    """After every write of the run engine, a reader sees a run either running without both sets' figures, or
+    done with them: the last part's figures and the run's "done" are one transaction. (The page shows the figures
+    as soon as both are there, and the status beside them must agree.)"""
+    from spacetable.server import workbench_runs
+
+    seen: list[tuple[str, bool, bool]] = []
+    real_begin = workbench_runs.store_begin
+
+    @contextlib.contextmanager
+    def begin(engine: Any) -> Iterator[Any]:
+        with real_begin(engine) as conn:
+            yield conn
+        with engine.connect() as read:
+            rows = {r.id: r for r in read.execute(sa.select(RunRow.id, RunRow.owner, RunRow.state, RunRow.result,
+                                                                 RunRow.bundled_id))}
+        for r in rows.values():
+            if r.owner:
+                b = rows.get(r.bundled_id) if r.bundled_id else None
+                seen.append((r.state, r.result is not None, b is not None and b.result is not None))
+
+    monkeypatch.setattr(workbench_runs, "store_begin", begin)
+    first = wait(client, start(client, content=edited(), games=3)["id"])  # its games, then the bundled set's
+    second = wait(client, start(client, content=edited(), seed=6, games=2)["id"])
+    other = edited()
+    other["ships"][0]["price"] += 10000
+    cached = start(client, content=other, seed=6, games=2)
+    assert cached["total"] == 2  # the bundled part is the second run's: this run has one part
+    cached = wait(client, cached["id"])
+    assert [r["state"] for r in (first, second, cached)] == ["done"] * 3
+    assert ("done", True, True) in seen
+    assert [s for s in seen if s[0] != "done" and s[1] and s[2]] == []
 
 
 def test_a_run_is_cancelled_and_its_bundled_part_is_not_reused(client: TestClient) -> None:
