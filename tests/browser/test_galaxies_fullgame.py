@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from spacetable.core.rng import Rng
+from spacetable.games.galaxies.state import HAND_LIMIT
 
 from .pages import (
     PHONE,
@@ -91,6 +92,9 @@ def choose(snap: dict[str, Any], rng: Rng) -> dict[str, Any]:
             return by[kind][0]
     if "pass" in by:
         return by["pass"][0]
+    side = next(s for s in view["sides"] if s["side"] == view["you"]["side"])
+    if "discard_for_energy" in by and len(side.get("hand") or []) > HAND_LIMIT:
+        return by["discard_for_energy"][0]  # over the hand limit (BG-6.5): the page asks for the discards first
     plays = [a for a in by.get("play_tactic", []) if not a.get("choices", {}).get("hexes")]
     if plays and rng.randbelow(3) == 0:  # now and then a tactic card, its target picked on the board
         return plays[rng.randbelow(len(plays))]
@@ -171,6 +175,31 @@ def is_selected(page: Page, place: str) -> bool:
     return page.locator(f"[data-testid=board] .ship[data-place='{place}'].is-selected").count() > 0
 
 
+def hand_entry(view: dict[str, Any], card: str) -> str:
+    """The id the hand's entry of tactic card ``card`` goes by: its first copy in hand (or among the prepped)."""
+    side = next(s for s in view["sides"] if s["side"] == view["you"]["side"])
+    hand, prepped = side.get("hand") or [], side.get("prepped") or []
+    for cards in (hand, prepped):
+        key = next((c["key"] for c in cards if c["id"] == card), None)
+        if key is not None:
+            return str(next(c["id"] for c in cards if c["key"] == key))
+    return card
+
+
+def aimed_copy(snap: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """``action`` played with the copy the page aims: the first of its entry's copies with an aimed play listed."""
+    entry = hand_entry(snap["view"], action["card"])
+    side = next(s for s in snap["view"]["sides"] if s["side"] == snap["view"]["you"]["side"])
+    cards = next((cs for cs in (side.get("hand") or [], side.get("prepped") or []) if any(c["id"] == entry for c in cs)),
+                 [])
+    key = next((c["key"] for c in cards if c["id"] == entry), None)
+    copies = {c["id"] for c in cards if c["key"] == key}
+    first = next((a["card"] for a in snap["legal"] if a["type"] == "play_tactic" and a.get("targets")
+                  and a["card"] in copies), action["card"])
+    same = {**action, "card": first}
+    return same if same in snap["legal"] else action
+
+
 def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     """Do ``action`` with gestures on the board or the composer, as a player would."""
     kind, view = action["type"], snap["view"]
@@ -222,7 +251,14 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
             chip.click()
         tap(page, action["target"])
     elif kind == "play_tactic" and action.get("targets"):
-        page.click(f"[data-testid=gx-aim-{action['card']}]")
+        # the hand shows copies of one card as one entry, named by its first copy; a play of another copy is the
+        # same play (the page aims the first one). Targets not drawn on the board are listed as buttons instead.
+        aim = page.locator(f"[data-testid=gx-aim-{hand_entry(view, action['card'])}]")
+        if not aim.count():
+            composer_button(page, action)
+            return
+        aim.click()
+        action = aimed_copy(snap, action)
         target = next(iter(action["targets"].values()))
         card = next((c for c in view["cards"] if c["id"] == target), None)
         tap(page, next(p["id"] for p in card["ships"] if p["alive"] and p["hexes"]) if card else target)

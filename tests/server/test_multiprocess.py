@@ -12,6 +12,7 @@ database and one Redis server, both started for the tests on loopback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -107,7 +108,8 @@ class Client(threading.Thread):
 
     def __init__(self, url: str, token: str | None = None) -> None:
         super().__init__(daemon=True)
-        self.conn: ClientConnection = ws_connect(url, max_size=None)
+        self.opened = contextlib.ExitStack()  # websockets wants its connection used as a context manager
+        self.conn: ClientConnection = self.opened.enter_context(ws_connect(url, max_size=None))
         if token is not None:
             self.conn.send(json.dumps({"type": "auth", "token": token}))
         self.messages: list[dict[str, Any]] = []
@@ -130,7 +132,7 @@ class Client(threading.Thread):
         self.conn.send(json.dumps(message))
 
     def close(self) -> None:
-        self.conn.close()
+        self.opened.close()
         self.join(5)
 
 
