@@ -253,7 +253,14 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     elif kind == "play_tactic" and action.get("targets"):
         # the hand shows copies of one card as one entry, named by its first copy; a play of another copy is the
         # same play (the page aims the first one). Targets not drawn on the board are listed as buttons instead.
-        aim = page.locator(f"[data-testid=gx-aim-{hand_entry(view, action['card'])}]")
+        entry = hand_entry(view, action["card"])
+        aim = page.locator(f"[data-testid=gx-aim-{entry}]")
+        try:
+            page.wait_for_selector(f"[data-testid=gx-aim-{entry}], [data-testid^=gx-play-{entry}-]", timeout=60_000)
+        except PlaywrightTimeout:
+            hand = page.locator("[data-testid=gx-hand]")
+            shown = hand.inner_text() if hand.count() else "no hand drawn"
+            raise AssertionError(f"no control for {action} in the hand entry {entry}: {shown!r}") from None
         if not aim.count():
             composer_button(page, action)
             return
