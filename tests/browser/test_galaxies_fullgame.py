@@ -92,8 +92,7 @@ def choose(snap: dict[str, Any], rng: Rng) -> dict[str, Any]:
             return by[kind][0]
     if "pass" in by:
         return by["pass"][0]
-    side = next(s for s in view["sides"] if s["side"] == view["you"]["side"])
-    if "discard_for_energy" in by and len(side.get("hand") or []) > HAND_LIMIT:
+    if "discard_for_energy" in by and len(my_side(view).get("hand") or []) > HAND_LIMIT:
         return by["discard_for_energy"][0]  # over the hand limit (BG-6.5): the page asks for the discards first
     plays = [a for a in by.get("play_tactic", []) if not a.get("choices", {}).get("hexes")]
     if plays and rng.randbelow(3) == 0:  # now and then a tactic card, its target picked on the board
@@ -175,29 +174,19 @@ def is_selected(page: Page, place: str) -> bool:
     return page.locator(f"[data-testid=board] .ship[data-place='{place}'].is-selected").count() > 0
 
 
-def hand_entry(view: dict[str, Any], card: str) -> str:
-    """The id the hand's entry of tactic card ``card`` goes by: its first copy in hand (or among the prepped)."""
-    side = next(s for s in view["sides"] if s["side"] == view["you"]["side"])
-    hand, prepped = side.get("hand") or [], side.get("prepped") or []
-    for cards in (hand, prepped):
+def my_side(view: dict[str, Any]) -> dict[str, Any]:
+    return dict(next(s for s in view["sides"] if s["side"] == view["you"]["side"]))
+
+
+def entry_copies(view: dict[str, Any], card: str) -> list[str]:
+    """The copies of tactic card ``card`` that the hand shows as one entry (in hand, or among the prepped), the first
+    copy first: the entry and its controls go by that one's id."""
+    side = my_side(view)
+    for cards in (side.get("hand") or [], side.get("prepped") or []):
         key = next((c["key"] for c in cards if c["id"] == card), None)
         if key is not None:
-            return str(next(c["id"] for c in cards if c["key"] == key))
-    return card
-
-
-def aimed_copy(snap: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
-    """``action`` played with the copy the page aims: the first of its entry's copies with an aimed play listed."""
-    entry = hand_entry(snap["view"], action["card"])
-    side = next(s for s in snap["view"]["sides"] if s["side"] == snap["view"]["you"]["side"])
-    cards = next((cs for cs in (side.get("hand") or [], side.get("prepped") or []) if any(c["id"] == entry for c in cs)),
-                 [])
-    key = next((c["key"] for c in cards if c["id"] == entry), None)
-    copies = {c["id"] for c in cards if c["key"] == key}
-    first = next((a["card"] for a in snap["legal"] if a["type"] == "play_tactic" and a.get("targets")
-                  and a["card"] in copies), action["card"])
-    same = {**action, "card": first}
-    return same if same in snap["legal"] else action
+            return [c["id"] for c in cards if c["key"] == key]
+    return [card]
 
 
 def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
@@ -253,7 +242,8 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
     elif kind == "play_tactic" and action.get("targets"):
         # the hand shows copies of one card as one entry, named by its first copy; a play of another copy is the
         # same play (the page aims the first one). Targets not drawn on the board are listed as buttons instead.
-        entry = hand_entry(view, action["card"])
+        copies = entry_copies(view, action["card"])
+        entry = copies[0]
         aim = page.locator(f"[data-testid=gx-aim-{entry}]")
         try:
             page.wait_for_selector(f"[data-testid=gx-aim-{entry}], [data-testid^=gx-play-{entry}-]", timeout=60_000)
@@ -265,7 +255,11 @@ def perform(page: Page, snap: dict[str, Any], action: dict[str, Any]) -> None:
             composer_button(page, action)
             return
         aim.click()
-        action = aimed_copy(snap, action)
+        # the page aims the first of the entry's copies with an aimed play listed: the same play with that copy
+        aimed = next((a["card"] for a in snap["legal"] if a["type"] == kind and a.get("targets") and a["card"] in copies),
+                     action["card"])
+        if {**action, "card": aimed} in snap["legal"]:
+            action = {**action, "card": aimed}
         target = next(iter(action["targets"].values()))
         card = next((c for c in view["cards"] if c["id"] == target), None)
         tap(page, next(p["id"] for p in card["ships"] if p["alive"] and p["hexes"]) if card else target)
