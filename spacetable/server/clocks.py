@@ -28,7 +28,7 @@ from spacetable.core.game import Action, Game
 from spacetable.core.serial import action_key
 
 from .errors import ServiceError
-from .live import LiveMatch, Seat
+from .live import LiveMatch, Seat, bank_step
 
 #: plays an action for a seat as the server (the service's ``act``): ``act(match_id, seat, token, version, action,
 #: source=...)``
@@ -132,48 +132,6 @@ def time_control(spec: dict[str, Any] | None, turn_seconds: float | None) -> tup
     raise ServiceError(422, "bad_config", f"clock kind is one of {', '.join(KINDS)}")
 
 
-def bank_step(banks: list[float], started: float, before: tuple[int, ...], after: tuple[int, ...], t: float,
-              increment: float) -> float:
-    """One action at time ``t`` in a match with banks (issue 21): the seats that were to act since ``started`` and
-    are no longer to act spend the time and gain the increment; when a seat is newly to act, everybody's clock
-    restarts (SRV-C1), so the seats still to act spend what they used so far. Returns the turn's new start."""
-    old, new = set(before), set(after)
-    restart = not new <= old
-    for s in old:
-        if s in new and not restart:
-            continue
-        if 0 <= s < len(banks):
-            banks[s] -= max(0.0, t - started)
-            if s not in new:
-                banks[s] += increment
-    return t if restart else started
-
-
-def seat_banks(m: LiveMatch) -> list[float]:
-    """The seats' banks at the start of the current turn, counted from the log (cached per version and revision)."""
-    key = (m.version, m.revision, m.epoch)
-    cached = m._bank_cache
-    if cached is not None and cached[0] == key:
-        return list(cached[1])
-    banks = [float(m.turn_seconds or 0.0)] * len(m.seats)
-    started = m.started_at or m.created_at
-    entries = m.log
-    for j, e in enumerate(entries):
-        after = entries[j + 1].waiting if j + 1 < len(entries) else m.to_act()
-        started = bank_step(banks, started, e.waiting, after, e.t or started, m.clock_increment)
-    m._bank_cache = (key, list(banks))
-    return banks
-
-
-def bank_deadline(m: LiveMatch, to_act: tuple[int, ...] | None = None) -> float | None:
-    """When the first of the seats to act runs out of its bank."""
-    seats = m.to_act() if to_act is None else to_act
-    if m.turn_started_at is None or not seats:
-        return None
-    banks = seat_banks(m)
-    return m.turn_started_at + min(banks[s] for s in seats)
-
-
 class Clocks:
     """The timers of the matches this process owns."""
 
@@ -193,7 +151,7 @@ class Clocks:
         match's ``turn_seconds``, or with banks the smallest bank left after the action."""
         if m.clock_kind != "increment" or not m.turn_seconds or not to_act or started_at is None:
             return m.turn_seconds
-        banks = seat_banks(m)
+        banks = m.banks()
         bank_step(banks, m.turn_started_at or t, m.to_act(), to_act, t, m.clock_increment)
         return max(0.0, min(banks[s] for s in to_act))
 

@@ -93,6 +93,24 @@ def make_entry(game: Game[Any], before: Any, seat: int, action: Action, source: 
     return Entry(seat, action, source, views, _text(game, before, seat, action), tuple(game.to_act(before)))
 
 
+def bank_step(banks: list[float], started: float, before: tuple[int, ...], after: tuple[int, ...], t: float,
+              increment: float) -> float:
+    """One action at time ``t`` in a match with banks (issue 21, ``clocks``): the seats that were to act since
+    ``started`` and are no longer to act spend the time and gain the increment; when a seat is newly to act,
+    everybody's clock restarts (SRV-C1), so the seats still to act spend what they used so far. Returns the turn's
+    new start."""
+    old, new = set(before), set(after)
+    restart = not new <= old
+    for s in old:
+        if s in new and not restart:
+            continue
+        if 0 <= s < len(banks):
+            banks[s] -= max(0.0, t - started)
+            if s not in new:
+                banks[s] += increment
+    return t if restart else started
+
+
 @dataclass
 class Subscriber:
     """One connected client. A client that stops reading is cut off (close 1013) once ``MAX_BACKLOG``
@@ -207,7 +225,7 @@ class LiveMatch:
     _messages: dict[tuple[Any, ...], str] = field(default_factory=dict, repr=False)
     _messages_at: tuple[int, int] = (-1, -1)
     _public_config: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False)
-    #: the seats' clock banks for a (version, revision, epoch) (``clocks.seat_banks``)
+    #: the seats' clock banks for a (version, revision, epoch) (:meth:`LiveMatch.banks`)
     _bank_cache: tuple[tuple[int, int, int], list[float]] | None = field(default=None, repr=False)
 
     def fresh(self) -> None:
@@ -315,12 +333,31 @@ class LiveMatch:
 
     def deadline(self) -> float | None:
         if self.turn_seconds and self.turn_started_at is not None and self.status == "running":
-            if self.clock_kind == "increment":  # the seats' own banks (issue 21)
-                from .clocks import bank_deadline
-
-                return bank_deadline(self)
+            if self.clock_kind == "increment":  # the seats' own banks (issue 21): when the first of the seats
+                seats = self.to_act()                # to act runs out of its bank
+                if not seats:
+                    return None
+                banks = self.banks()
+                return self.turn_started_at + min(banks[s] for s in seats)
             return self.turn_started_at + self.turn_seconds
         return None
+
+    def banks(self) -> list[float]:
+        """The seats' clock banks at the start of the current turn (``increment`` clocks, issue 21), counted from
+        the log, so that every process and every restart agrees on them (cached per version and revision; the
+        caller may change the list it gets)."""
+        key = (self.version, self.revision, self.epoch)
+        cached = self._bank_cache
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        banks = [float(self.turn_seconds or 0.0)] * len(self.seats)
+        started = self.started_at or self.created_at
+        entries = self.log
+        for j, e in enumerate(entries):
+            after = entries[j + 1].waiting if j + 1 < len(entries) else self.to_act()
+            started = bank_step(banks, started, e.waiting, after, e.t or started, self.clock_increment)
+        self._bank_cache = (key, list(banks))
+        return banks
 
     def public_config(self) -> dict[str, Any]:
         """:func:`public_config` of the match's config, computed once per config object."""

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from spacetable.server.app import create_app
-from spacetable.server.clocks import bank_step
+from spacetable.server.live import bank_step
 from spacetable.server.notify.events import seat_accounts
 
 from .conftest import create, join, lenient_limits, live

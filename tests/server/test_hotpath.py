@@ -210,6 +210,59 @@ def test_the_server_modules_import_one_way() -> None:
         assert not backwards, f"{module} imports {backwards}, a step before it"
 
 
+def package_imports() -> dict[str, set[str]]:
+    """``module -> modules of spacetable.server it imports``, for every module of the package and its sub-packages
+    (``routes.accounts``, ``notify.push``, ...), with the imports written inside functions and under
+    ``if TYPE_CHECKING:`` too: an import deferred into a function is a circle all the same once it runs."""
+    modules: dict[str, Path] = {}
+    for path in SERVER.rglob("*.py"):
+        parts = path.relative_to(SERVER).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".") if package else []
+                if node.level - 1 > len(base):
+                    continue  # above the server package (``spacetable.core``, ``spacetable.games``)
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            elif (node.module or "").startswith("spacetable.server."):
+                target = node.module.removeprefix("spacetable.server.")  # type: ignore[union-attr]
+            else:
+                continue
+            for alias in node.names:
+                sub = f"{target}.{alias.name}" if target else alias.name
+                found.add(sub if sub in modules else target)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def test_no_import_circle_anywhere_in_the_server_package() -> None:
+    """No two modules of the server, sub-packages included, import each other by any path, not even through an
+    import deferred into a function or one for typing only (a deferred import only hides a circle)."""
+    graph = package_imports()
+    assert {"live", "clocks", "routes.accounts", "routes.workbench", "routes.session", "notify.push"} <= set(graph)
+    assert "live" in graph["clocks"] and "routes.session" in graph["routes.workbench"]
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            assert state.get(nxt) != 1, "import circle: " + " -> ".join([*path, nxt])
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+
+
 #: the service's parts: each gets the parts below it that it uses, never the service
 PARTS = ("changes", "registry", "catchup", "lobby", "undo", "clocks", "ailoop", "leases", "seats")
 

@@ -17,10 +17,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Request
 from pydantic import Field
 
-from ..clocks import seat_banks
-from ..routes.accounts import Signed, Writer
 from ..routes.deps import Client, Ctx
 from ..routes.schemas import Body
+from ..routes.session import Signed, Writer
 from . import Lapses, Vacations
 
 router = APIRouter(tags=["absent players"])
@@ -81,7 +80,7 @@ async def clock(match_id: str, request: Request) -> dict[str, Any]:
     return {
         "kind": m.clock_kind or ("move" if m.turn_seconds else "none"), "turn_seconds": m.turn_seconds,
         "increment": m.clock_increment, "lapse": lapse, "now": now,
-        "banks": seat_banks(m) if m.clock_kind == "increment" else None,
+        "banks": m.banks() if m.clock_kind == "increment" else None,
         "turn_started_at": m.turn_started_at if m.status == "running" else None,
         "due": due, "lapsed": [int(s) for s, t in due.items() if t is not None and t <= now],
         "vacation": {str(s): until for s, until in away.items()},

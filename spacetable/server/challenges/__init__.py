@@ -28,9 +28,9 @@ from ..db import Base
 from ..errors import ServiceError
 from ..notify.store import Event
 from ..notify.store import begin as store_begin
-from ..routes.accounts import Accounts, Signed, Writer
 from ..routes.deps import Client, Ctx, seat_link
 from ..routes.schemas import TimeChoice
+from ..routes.session import Accounts, Signed, Writer
 
 EXPIRES = 7 * 86400.0
 router = APIRouter(tags=["challenges"])

@@ -19,9 +19,9 @@ from pydantic import Field
 from ..errors import ServiceError
 from ..notify.events import seat_accounts
 from ..presentation import pick_lang
-from ..routes.accounts import MaybeSession, Writer, accounts, write_session
 from ..routes.deps import Ctx
 from ..routes.schemas import Body
+from ..routes.session import MaybeSession, Writer, accounts, write_session
 from .service import MAX_CHARS, ChatService, rooms_open
 from .service import Writer as ChatWriter
 

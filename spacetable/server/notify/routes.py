@@ -30,9 +30,9 @@ from pydantic import Field
 
 from ..errors import ServiceError
 from ..presentation import pick_lang
-from ..routes.accounts import Signed, Writer
 from ..routes.pages import WEB_DIR
 from ..routes.schemas import Body
+from ..routes.session import Signed, Writer
 from . import push, store, texts
 from .dispatcher import Notifier
 from .store import begin as store_begin

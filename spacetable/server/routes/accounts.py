@@ -14,67 +14,20 @@ import io
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from ..accounts.passkeys import Passkeys
-from ..accounts.ratings import RatingKeeper
-from ..accounts.service import CSRF_HEADER, SESSION_COOKIE, AccountService, Session
+from ..accounts.service import CSRF_HEADER, SESSION_COOKIE, AccountService
 from ..errors import ServiceError
 from .deps import Client, Ctx, seat_link
 from .schemas import Body, CreateMatch
+from .session import Accounts, Keeper, Keys, MaybeSession, Signed, Writer, optional_session, write_session
+from .workbench import store, with_content_set
 
 router = APIRouter(tags=["accounts"])
 Text = Annotated[str, Field(max_length=300)]
 Secret = Annotated[str, Field(max_length=300)]
-
-
-# ------------------------------------------------------------------------------------------- dependencies
-def accounts(request: Request) -> AccountService:
-    svc: AccountService = request.app.state.accounts
-    return svc
-
-
-def keeper(request: Request) -> RatingKeeper:
-    k: RatingKeeper = request.app.state.ratings
-    return k
-
-
-def passkeys(request: Request) -> Passkeys:
-    p: Passkeys = request.app.state.passkeys
-    return p
-
-
-Accounts = Annotated[AccountService, Depends(accounts)]
-Keeper = Annotated[RatingKeeper, Depends(keeper)]
-Keys = Annotated[Passkeys, Depends(passkeys)]
-
-
-async def optional_session(request: Request) -> Session | None:
-    return await accounts(request).session(request.cookies.get(SESSION_COOKIE))
-
-
-async def session(request: Request) -> Session:
-    s = await optional_session(request)
-    if s is None:
-        raise ServiceError(401, "signed_out", "sign in first")
-    return s
-
-
-async def write_session(request: Request) -> Session:
-    """A signed-in, state-changing request: the session's CSRF token must come in ``X-CSRF-Token``."""
-    s = await session(request)
-    sent = request.headers.get(CSRF_HEADER, "")
-    if not sent or not secrets.compare_digest(sent.encode(), s.csrf.encode()):
-        raise ServiceError(403, "csrf", "this request lacks the page's CSRF token; reload the page")
-    await request.app.state.ctx.limiter.hit("account", s.account_id, "for this account")
-    return s
-
-
-MaybeSession = Annotated[Session | None, Depends(optional_session)]
-Signed = Annotated[Session, Depends(session)]
-Writer = Annotated[Session, Depends(write_session)]
 
 
 def base_url(request: Request) -> str:
@@ -325,8 +278,6 @@ async def totp_disable(body: Code, a: Accounts, c: Ctx, s: Writer) -> dict[str, 
 @router.get("/api/account/export")
 async def export(request: Request, k: Keeper, s: Signed) -> JSONResponse:
     """Everything stored about the account, as a JSON download (its workbench sets included)."""
-    from .workbench import store
-
     data = await k.export(s.account_id)
     data["workbench_sets"] = await store(request).owned(s.account_id)
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="spacetable-{s.account["username"]}'
@@ -358,8 +309,6 @@ async def create_match(body: CreateRated, request: Request, c: Ctx, a: Accounts,
     if body.rated and body.ai_seats:
         raise ServiceError(422, "bad_config", "a match against the computer is casual: it cannot be rated")
     seat = body.join_seat if body.join_seat is not None else 0
-    from .workbench import with_content_set
-
     config = await with_content_set(request, body)
     m, _ = await c.service.lobby.create(body.game, config, body.seed, body.name, body.ai_seats, body.ai_seconds,
                                         body.turn_seconds, body.open_seed, None, "",
@@ -471,11 +420,4 @@ async def leaderboard(game: str, response: Response, k: Keeper,
     return rows
 
 
-async def guest_may_join(request: Request, match_id: str) -> None:
-    """A rated match takes accounts only (the lobby's join and AI routes call this)."""
-    a: AccountService | None = getattr(request.app.state, "accounts", None)
-    if a is not None and len(match_id) <= 32 and await a.is_rated(match_id):
-        raise ServiceError(409, "rated_match", "a rated match is for signed-in players only (no guests, no AI)")
-
-
-__all__ = ["guest_may_join", "router"]
+__all__ = ["router"]

@@ -22,9 +22,9 @@ from ..accounts.service import CSRF_HEADER
 from ..errors import ServiceError
 from ..service import MatchService
 from ..workbench_runs import BalanceRuns, RunLimits, balance_kinds, simulator
-from .accounts import optional_session
 from .deps import Ctx, client
 from .schemas import Body
+from .session import optional_session
 from .workbench import ProblemsError, check_size, kind_of, store
 
 router = APIRouter(tags=["workbench"])

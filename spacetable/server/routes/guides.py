@@ -27,10 +27,10 @@ from spacetable import guide
 from ..errors import ServiceError
 from ..learn.store import learn_store
 from ..presentation import pick_lang
-from .accounts import Signed, Writer
 from .deps import Ctx
 from .pages import WEB_DIR
 from .schemas import Body
+from .session import Signed, Writer
 
 router = APIRouter()
 

@@ -15,10 +15,10 @@ from ..absence import has_pass
 from ..ai import agent_registry
 from ..errors import error_body
 from ..meter import METER
-from .accounts import guest_may_join
 from .deps import Client, Ctx, TokenGate, seat_link
 from .pages import WEB_DIR
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
+from .session import guest_may_join
 from .workbench import with_content_set
 
 router = APIRouter()

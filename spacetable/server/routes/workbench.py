@@ -27,9 +27,9 @@ from spacetable.games.kinds import load_all
 
 from ..errors import ServiceError
 from ..workbench.sets import SetStore, not_found
-from .accounts import MaybeSession, Writer, accounts
 from .deps import Client, Ctx
 from .schemas import Body
+from .session import MaybeSession, Writer, accounts, optional_session
 
 router = APIRouter(prefix="/api/workbench", tags=["workbench"])
 
@@ -317,8 +317,6 @@ async def public_sets(username: str, request: Request, s: MaybeSession) -> list[
 async def content_set_config(request: Request, game: str, set_id: str) -> dict[str, Any]:
     """The configuration fragment of ``content_set`` in a match creation: the set (the creator's own or a public
     one; any other is 404), of the match's game, as the game's own content option."""
-    from .accounts import optional_session
-
     s = await optional_session(request)
     row = await store(request).get(_id(set_id), s.account_id if s is not None else None)
     if row["game"] != game:

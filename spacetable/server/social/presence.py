@@ -33,8 +33,8 @@ from sqlalchemy import bindparam, text
 
 from ..errors import ServiceError
 from ..notify.store import begin as store_begin
-from ..routes.accounts import Signed, Writer
 from ..routes.schemas import Body
+from ..routes.session import Signed, Writer
 
 log = logging.getLogger("spacetable.server.presence")
 TTL = 75.0

@@ -34,9 +34,9 @@ from ..clocks import clock_spec
 from ..errors import ServiceError
 from ..live import LiveMatch
 from ..notify.store import begin as store_begin
-from ..routes.accounts import Accounts
 from ..routes.deps import Ctx, TokenGate, seat_link
 from ..routes.schemas import Body, Token
+from ..routes.session import Accounts
 from .models import RematchRow
 
 EXPIRES = 86400.0

@@ -27,9 +27,9 @@ from ..accounts.ratings import MODEL, ordinal
 from ..challenges import checked_config, checked_time_control, match_time_args, time_fields
 from ..errors import ServiceError
 from ..notify.store import begin as store_begin
-from ..routes.accounts import Accounts, MaybeSession, Writer
 from ..routes.deps import Client, Ctx, seat_link
 from ..routes.schemas import TimeChoice
+from ..routes.session import Accounts, MaybeSession, Writer
 from .models import SeekRow
 
 MAX_OPEN = 3
