@@ -149,6 +149,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     chat.on_posted = service.chat_posted
     presence = social_presence.Presence(redis_url)
     service.presence = presence  # type: ignore[attr-defined]
+    notifier.at_table = presence.at_tables  # no "your turn" for a player at the table on another process
     notifier.housekeeping.append(chat.prune)
 
     @contextlib.asynccontextmanager

@@ -12,6 +12,7 @@ import collections
 import contextlib
 import email
 import email.policy
+import json
 import re
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import text
+from websockets.sync.client import connect as ws_connect
 
 from spacetable.server.cli import wait_until_healthy
 from spacetable.server.db import make_engine
@@ -216,3 +218,86 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
         if b is not None:
             b.stop()
         push.stop()
+
+
+def test_a_player_at_the_table_on_another_process_is_not_told_what_the_table_shows(
+        pg_url: str, redis_url: str, tmp_path: Path, mailbox: tuple[Mailbox, int]) -> None:
+    """Live play with each player's socket on its own process. The process that stores a change holds at most one
+    of the two sockets; the other player's is read from the service-wide presence when the events are stored. Ann
+    sits at the table on process A from the start: the match's start (stored by process B, where bob joins) and
+    every move tell her nothing, as with one process. Bob joins before he opens his socket: he is told the match
+    started; then nothing while he is at the table; once his socket is closed, the next move that makes it his turn
+    is stored for him."""
+    box, smtp_port = mailbox
+    a = Server(pg_url, redis_url, smtp_port, tmp_path / "a.log")
+    b = None
+    engine = make_engine(pg_url)
+    opened = contextlib.ExitStack()
+    try:
+        b = Server(pg_url, redis_url, smtp_port, tmp_path / "b.log")
+        ann, csrf_a = signup(a.base, box, "ann@example.org", "ann")
+        bob, csrf_b = signup(b.base, box, "bob@example.org", "bob")
+        accounts = {0: ann.get("/api/account/me").json()["account"]["id"],
+                    1: bob.get("/api/account/me").json()["account"]["id"]}
+        r = ann.post("/api/account/matches", json={"game": "arena", "seed": 4, "open_seed": True, "turn_seconds": 600},
+                     headers={"X-CSRF-Token": csrf_a})
+        assert r.status_code == 201, r.text
+        mid, tokens = r.json()["match"]["id"], {0: r.json()["token"]}
+        via = {0: ann, 1: bob}
+
+        def sit(seat: int, server: Server) -> None:
+            conn = opened.enter_context(ws_connect(
+                f"{server.base.replace('http://', 'ws://')}/ws/matches/{mid}?seat={seat}&token={tokens[seat]}",
+                max_size=None, open_timeout=30))
+            assert json.loads(conn.recv(timeout=30))["type"] == "snapshot"
+
+        def at_table() -> list[bool]:
+            return list(ann.get(f"/api/matches/{mid}/presence").json()["seats"])
+
+        def bell(seat: int) -> list[str]:
+            with engine.connect() as conn:
+                return [str(k) for k in conn.execute(text("SELECT kind FROM notify_inbox WHERE account_id = :a "
+                                                          "ORDER BY id"), {"a": accounts[seat]}).scalars()]
+
+        def move() -> int:
+            """The seat to act plays a calm move through its own process; returns the seat to act next."""
+            summary = ann.get(f"/api/matches/{mid}").json()
+            seat = summary["to_act"][0]
+            legal = wait_for(lambda: via[seat].get(f"/api/matches/{mid}/legal", params={"seat": seat},
+                                                   headers={"X-Seat-Token": tokens[seat]}).json()["actions"],
+                             what="legal actions")
+            r = via[seat].post(f"/api/matches/{mid}/actions", json={
+                "seat": seat, "token": tokens[seat], "version": summary["version"], "action": (calm(legal) or legal)[0]})
+            assert r.status_code == 200, r.text
+            after = ann.get(f"/api/matches/{mid}").json()
+            assert after["status"] == "running"
+            return int(after["to_act"][0])
+
+        sit(0, a)
+        wait_for(lambda: at_table() == [True, False], what="ann at the table")
+        r = bob.post(f"/api/account/matches/{mid}/seats/1/join", headers={"X-CSRF-Token": csrf_b})
+        assert r.status_code == 200, r.text
+        tokens[1] = r.json()["token"]
+        wait_for(lambda: bell(1), what="bob told that the match started")
+        sit(1, b)
+        wait_for(lambda: at_table() == [True, True], what="both at the table")
+        for _ in range(6):  # three turns each, each taken by the process holding the mover's socket
+            move()
+        # a change's events are stored just after its answer: a "your turn" would be stored by now, as bob's below
+        # is once he has left
+        time.sleep(2.0)
+        assert bell(0) == [] and bell(1) == ["match_start"], (bell(0), bell(1))
+
+        opened.close()  # both leave; ann comes back on process A
+        sit(0, a)
+        wait_for(lambda: at_table() == [True, False], what="only ann at the table")
+        while move() != 1:  # until a move makes it bob's turn
+            pass
+        wait_for(lambda: "your_turn" in bell(1), what="bob's your-turn once he left the table")
+        assert bell(0) == []  # ann is at the table: nothing for her
+    finally:
+        opened.close()
+        engine.dispose()
+        a.stop()
+        if b is not None:
+            b.stop()

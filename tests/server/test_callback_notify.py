@@ -279,6 +279,56 @@ def test_hooks_emitting_on_every_action_are_stored_in_batches(engine: Engine, mo
     assert sorted(tuple(r) for r in rows) == [("alice", "your_turn")] * 100 + [("bob", "match_end")]
 
 
+def test_events_of_seats_at_the_table_on_any_process_are_left_out_when_stored(engine: Engine,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match's events for seats whose players are at the table (``Notifier.at_table``: the service-wide presence)
+    are left out when stored; a chat mention is not (the flag is the watcher's); when every seat of a batch is at
+    the table nothing is read or written; when presence cannot be read, everything is stored as before."""
+    add_match(engine, "t1")
+    with engine.begin() as conn:
+        for seat, account in ((0, "alice"), (1, "bob")):
+            conn.execute(text("INSERT INTO account_seats (match_id, seat, account_id, token_hash, created_at) "
+                              "VALUES ('t1', :s, :a, 'h', 0)"), {"s": seat, "a": account})
+    looked_up: list[int] = []
+    seat_events = store.seat_events
+
+    def counted(conn: Any, items: list[store.SeatEvents]) -> list[Event]:
+        looked_up.append(len(items))
+        return seat_events(conn, items)
+
+    monkeypatch.setattr(store, "seat_events", counted)
+    n = notifier(engine)
+    asked: list[list[str]] = []
+    seated: dict[str, set[int]] | Exception = {"t1": {0, 1}}
+
+    async def at_table(match_ids: list[str]) -> dict[str, set[int]] | None:
+        asked.append(match_ids)
+        if isinstance(seated, Exception):
+            raise seated
+        return seated
+
+    n.at_table = at_table
+
+    def turn(version: int) -> store.SeatEvents:
+        return store.SeatEvents("t1", tuple((s, "your_turn", f"t1:{s}:{version}", {"match": "t1", "seat": s})
+                                            for s in (0, 1)), unless_at_table=True)
+
+    def bell() -> list[tuple[str, str]]:
+        with engine.connect() as conn:
+            return sorted(tuple(r) for r in conn.execute(text("SELECT account_id, kind FROM notify_inbox")))
+
+    run(n._emit_all([turn(1)]))  # both at the table: nothing looked up, nothing stored
+    assert asked == [["t1"]] and looked_up == [] and bell() == []
+    seated = {"t1": {0}}  # bob left; a mention of alice is hers whether she is at the table or not
+    mention = store.SeatEvents("t1", ((0, "chat_mention", "t1:chat:1", {"match": "t1"}),))
+    run(n._emit_all([turn(2), mention]))
+    assert bell() == [("alice", "chat_mention"), ("bob", "your_turn")]
+    seated = ConnectionError("Redis is away")  # unknown: stored as without presence
+    run(n._emit_all([turn(3)]))
+    assert bell() == [("alice", "chat_mention"), ("alice", "your_turn"), ("bob", "your_turn"), ("bob", "your_turn")]
+    assert looked_up == [2, 1]
+
+
 # ------------------------------------------------------------------------------- mail
 def test_your_turn_mail_quiet_period_and_unsubscribe_link(engine: Engine, smtp: tuple[Inbox, Mailer]) -> None:
     inbox, relay = smtp

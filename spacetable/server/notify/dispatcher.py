@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,9 @@ from .store import begin as store_begin
 log = logging.getLogger("spacetable.server.notify")
 #: what may be emitted: events, a function giving them (run in the worker thread), or events for a match's seats
 Emitted = Iterable[Event] | Callable[[], list[Event]] | store.SeatEvents
+#: the seats at the table of some matches, service-wide (``social.presence.Presence.at_tables``): match id -> seats;
+#: ``None`` when that is unknown now (then nothing is left out)
+AtTable = Callable[[list[str]], Awaitable[dict[str, set[int]] | None]]
 
 
 @dataclass
@@ -132,6 +136,9 @@ class Notifier:
         #: what ``emit_soon`` was given and is not being stored yet, and the task storing it
         self._soon: list[Emitted] = []
         self._soon_task: asyncio.Task[None] | None = None
+        #: who is at which table on any process (set by the app): a match's events for a seat whose player is at
+        #: the table are left out when stored (``SeatEvents.unless_at_table``)
+        self.at_table: AtTable | None = None
         #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
         self.housekeeping: list[Callable[[], Any]] = []
 
@@ -169,7 +176,11 @@ class Notifier:
 
     async def _emit_all(self, items: list[Emitted]) -> int:
         """Store the events of every one of ``items`` in one worker-thread job: the seats' accounts read in one query,
-        the events written in one transaction (none when there are none)."""
+        the events written in one transaction (none when there are none). A match's events for seats whose players
+        are at the table are left out first (:meth:`_away`): when that leaves nothing, nothing is read or written."""
+        items = await self._away(items)
+        if not items:
+            return 0
 
         def job() -> int:
             seats = [i for i in items if isinstance(i, store.SeatEvents)]
@@ -186,6 +197,34 @@ class Notifier:
         if added:
             self._wake.set()
         return added
+
+    async def _away(self, items: list[Emitted]) -> list[Emitted]:
+        """``items`` without the events (``SeatEvents.unless_at_table``) of seats whose players are at the table on
+        any process now. The process that stored a move leaves out the seats it holds a socket of (``MatchWatcher``);
+        with several processes the others' are read here, from the shared presence (one Redis round trip for the
+        batch), so that a player at the table on another process gets no "your turn" after each move."""
+        if self.at_table is None:
+            return items
+        asked = sorted({i.match_id for i in items if isinstance(i, store.SeatEvents) and i.unless_at_table})
+        if not asked:
+            return items
+        try:
+            seated = await self.at_table(asked)
+        except Exception:  # presence unknown (Redis away): store the events, as without it
+            log.warning("the seats at the table could not be read; storing the events anyway", exc_info=True)
+            seated = None
+        if not seated:
+            return items
+        out: list[Emitted] = []
+        for i in items:
+            if isinstance(i, store.SeatEvents) and i.unless_at_table and seated.get(i.match_id):
+                here = seated[i.match_id]
+                found = tuple(f for f in i.found if f[0] not in here)
+                if not found:
+                    continue
+                i = dataclasses.replace(i, found=found)
+            out.append(i)
+        return out
 
     def emit_soon(self, events: Emitted) -> None:
         """:meth:`emit` from synchronous code on the event loop (a match hook, after every action); errors are

@@ -71,14 +71,15 @@ class MatchWatcher:
         if m.subscribers:
             # a seat whose player is at the table (its socket open in this process) sees on the page what these
             # events tell (the turn, the start, the end, a draw offer): nothing for it (lichess's rule too), and none
-            # of the rows and wake-ups that each move of live play would cost
+            # of the rows and wake-ups that each move of live play would cost; the seats at the table on other
+            # processes are left out when the events are stored (``Notifier.at_table``)
             present = {sub.seat for sub in m.subscribers if sub.seat is not None and sub.close_code is None}
             if all(i in present for i, s in enumerate(m.seats) if s.kind == "human"):
                 return  # every person at the table: the events would all be dropped (live play, move after move)
         found = [f for f in match_events(m, seat, action) if f[0] not in present]
         if found:
             correspondence = not m.turn_seconds or m.turn_seconds >= CORRESPONDENCE_SECONDS
-            self.notifier.emit_soon(SeatEvents(m.id, tuple(found), correspondence))
+            self.notifier.emit_soon(SeatEvents(m.id, tuple(found), correspondence, unless_at_table=True))
 
     def mention(self, m: LiveMatch, seat: int, writer: Any, text: str, message_id: int) -> None:
         """A chat message names the player at ``seat`` (``@name``): a ``chat_mention`` for their account."""

@@ -189,6 +189,9 @@ class SeatEvents:
     match_id: str
     found: tuple[tuple[int, str, str, dict[str, Any]], ...]
     correspondence: bool = False
+    #: none for a seat whose player is at the table (its socket open on any process of the service) when the events
+    #: are stored: what the page shows already (a move's "your turn"; not a chat mention)
+    unless_at_table: bool = False
 
 
 def seat_events(conn: Connection, items: list[SeatEvents]) -> list[Event]:

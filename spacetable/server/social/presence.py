@@ -40,6 +40,8 @@ log = logging.getLogger("spacetable.server.presence")
 TTL = 75.0
 #: the most members of a room a read returns (the lobby's list of players online)
 MAX_LISTED = 200
+#: the most seats a match's room lists (``at_tables``): more than any game has
+MAX_SEATS = 16
 #: ``last_seen`` is written at most this often per account
 SEEN_EVERY = 60.0
 router = APIRouter(tags=["presence"])
@@ -176,6 +178,26 @@ class Presence:
         out = set(self.held.get(room, {}))
         out.update(k for k, v in self.beats.get(room, {}).items() if v >= now)
         return sorted(out)[:limit]
+
+    async def at_tables(self, match_ids: list[str]) -> dict[str, set[int]]:
+        """The seats at the table of each of ``match_ids``: a socket bound to the seat is open on any process of the
+        service (one Redis round trip for them all), or on this one (held here, perhaps not written yet)."""
+        out: dict[str, set[int]] = {}
+        for match_id in match_ids:
+            held = self.held.get("m:" + match_id)
+            if held:
+                out[match_id] = {int(member) for member in held}
+        if self._redis is not None and match_ids:
+            now = time.time()
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in match_ids:
+                pipe.zrangebyscore(self.prefix + "m:" + match_id, now, "+inf", start=0, num=MAX_SEATS)
+            for match_id, got in zip(match_ids, await pipe.execute(), strict=True):
+                names = [g.decode() if isinstance(g, bytes) else str(g) for g in got]
+                seats = {int(name) for name in names if name.isdigit()}
+                if seats:
+                    out.setdefault(match_id, set()).update(seats)
+        return out
 
     async def present(self, room: str, member: str) -> bool:
         if self._redis is not None:
