@@ -722,10 +722,22 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(10)
+            stop(proc, 10, "a server")
         for spy in spies:
-            spy.wait(30)
+            stop(spy, 30, "py-spy")
     return rows
+
+
+def stop(proc: subprocess.Popen[bytes], seconds: float, what: str) -> None:
+    """Wait for ``proc`` to end (it was asked to); killed after ``seconds``, with a line saying so, so that a
+    process slow to stop neither hangs the run nor hides the error that ended it."""
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        print(f"  {what} (pid {proc.pid}) had not ended {seconds:.0f} s after it was asked to: killed", file=sys.stderr,
+              flush=True)
+        proc.kill()
+        proc.wait(10)
 
 
 def profile(pid: int, out: Path) -> subprocess.Popen[bytes]:

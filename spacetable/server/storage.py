@@ -94,7 +94,7 @@ _PG_COLUMNS = (("m", "varchar"), ("i", "int"), ("s", "int"), ("a", "text"), ("sr
                ("outcome", "text"), ("undo_request", "text"), ("to_act", "text"), ("wake_at", "float8"),
                ("owner", "varchar"))
 BATCH_SQL_PG = (
-    "WITH d AS (SELECT * FROM unnest(" + ", ".join(f"%({c})s::{t}[]" for c, t in _PG_COLUMNS) + ") AS d("
+    "WITH d AS (SELECT * FROM unnest(" + ", ".join(f"%({c})b::{t}[]" for c, t in _PG_COLUMNS) + ") AS d("
     + ", ".join(c for c, _ in _PG_COLUMNS) + ")), "
     "bumped AS (UPDATE matches SET version = d.i + 1, revision = d.r + 1, "
     + ", ".join(f"{c} = d.{c}" for c in APPEND_FIELDS)
