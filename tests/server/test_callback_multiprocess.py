@@ -220,6 +220,7 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
         push.stop()
 
 
+@pytest.mark.hotpath  # issue 26
 def test_a_player_at_the_table_on_another_process_is_not_told_what_the_table_shows(
         pg_url: str, redis_url: str, tmp_path: Path, mailbox: tuple[Mailbox, int]) -> None:
     """Live play with each player's socket on its own process. The process that stores a change holds at most one

@@ -279,6 +279,7 @@ def test_hooks_emitting_on_every_action_are_stored_in_batches(engine: Engine, mo
     assert sorted(tuple(r) for r in rows) == [("alice", "your_turn")] * 100 + [("bob", "match_end")]
 
 
+@pytest.mark.hotpath  # issue 26
 def test_events_of_seats_at_the_table_on_any_process_are_left_out_when_stored(engine: Engine,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A match's events for seats whose players are at the table (``Notifier.at_table``: the service-wide presence)

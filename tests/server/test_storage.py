@@ -215,6 +215,7 @@ def test_two_appends_of_one_match_in_one_batch(db_url: str) -> None:
     asyncio.run(with_storage(db_url, body))
 
 
+@pytest.mark.hotpath  # issue 26
 def test_a_batch_stores_every_value_exactly_as_given(db_url: str) -> None:
     """Appends committed together (PostgreSQL: one statement over arrays, sent in binary) store each value as given:
     text with quotes, backslashes, braces, commas, NULL-looking words and characters beyond ASCII, empty text, a
