@@ -112,6 +112,18 @@ def signup(base: str, box: Mailbox, address: str, username: str) -> tuple[httpx.
     return c, csrf
 
 
+def agreed(mid: str, clients: list[httpx.Client]) -> dict[str, Any]:
+    """The match's summary once every process shows the same one. A process learns another's change through Redis a
+    moment after it is answered: read from a process that has not caught up yet, a match just joined on the other
+    one is still waiting for its player, and the seat to act is the one that just moved."""
+    def same() -> dict[str, Any] | None:
+        seen = [c.get(f"/api/matches/{mid}").json() for c in clients]
+        keys = {(s["version"], s["status"], tuple(s["to_act"])) for s in seen}
+        return seen[0] if len(keys) == 1 else None
+    got: dict[str, Any] = wait_for(same, what="both processes showing the match alike")
+    return got
+
+
 def calm(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [a for a in legal if a.get("type") not in ("resign", "offer_draw", "accept_end") and not a.get("offer_end")]
 
@@ -153,7 +165,7 @@ def test_two_processes_one_push_and_one_mail_per_event(pg_url: str, redis_url: s
         moves = 0
         while moves < 24:
             wait_for(settled, what="deliveries")
-            summary = ann.get(f"/api/matches/{mid}").json()
+            summary = agreed(mid, [ann, bob])
             if summary["status"] != "running":
                 break
             seat = summary["to_act"][0]
@@ -262,7 +274,7 @@ def test_a_player_at_the_table_on_another_process_is_not_told_what_the_table_sho
 
         def move() -> int:
             """The seat to act plays a calm move through its own process; returns the seat to act next."""
-            summary = ann.get(f"/api/matches/{mid}").json()
+            summary = agreed(mid, [ann, bob])
             seat = summary["to_act"][0]
             legal = wait_for(lambda: via[seat].get(f"/api/matches/{mid}/legal", params={"seat": seat},
                                                    headers={"X-Seat-Token": tokens[seat]}).json()["actions"],
@@ -270,7 +282,7 @@ def test_a_player_at_the_table_on_another_process_is_not_told_what_the_table_sho
             r = via[seat].post(f"/api/matches/{mid}/actions", json={
                 "seat": seat, "token": tokens[seat], "version": summary["version"], "action": (calm(legal) or legal)[0]})
             assert r.status_code == 200, r.text
-            after = ann.get(f"/api/matches/{mid}").json()
+            after = agreed(mid, [ann, bob])
             assert after["status"] == "running"
             return int(after["to_act"][0])
 
