@@ -252,6 +252,33 @@ def test_presence_shared_through_redis(redis_url: str) -> None:
     asyncio.run(_shared(redis_url))
 
 
+@pytest.mark.hotpath
+def test_seats_at_the_tables_of_several_matches_in_one_read(redis_url: str) -> None:
+    """``Presence.at_tables`` (what the notifier leaves out): the seats held on this process, with no Redis, and the
+    seats held on any process through Redis, for several matches in one read; a match nobody sits at is left out."""
+    async def run() -> None:
+        alone = Presence(None)
+        alone.hold("m:x", "0")
+        alone.hold("m:x", "2")
+        alone.hold("m:y", "1")
+        alone.hold("lobby", "acc")
+        assert await alone.at_tables(["x", "y", "z"]) == {"x": {0, 2}, "y": {1}}
+        alone.release("m:x", "2")
+        assert await alone.at_tables(["x"]) == {"x": {0}}
+        assert await alone.at_tables([]) == {}
+        async with two_processes(redis_url, 30, "test-at-tables:") as (one, two):
+            one.hold("m:x", "0")
+            two.hold("m:x", "1")
+            one.hold("m:y", "1")
+            await _until(lambda: two.members("m:y"), ["1"])
+            await _until(lambda: two.members("m:x"), ["0", "1"])
+            assert await two.at_tables(["x", "y", "z"]) == {"x": {0, 1}, "y": {1}}
+            one.release("m:y", "1")
+            await _until(lambda: two.members("m:y"), [])
+            assert await two.at_tables(["x", "y"]) == {"x": {0, 1}}
+    asyncio.run(run())
+
+
 @contextlib.asynccontextmanager
 async def two_processes(redis_url: str, ttl: float, prefix: str) -> AsyncIterator[tuple[Presence, Presence]]:
     """Two processes' presence on one Redis, started and stopped."""

@@ -182,21 +182,20 @@ class Presence:
     async def at_tables(self, match_ids: list[str]) -> dict[str, set[int]]:
         """The seats at the table of each of ``match_ids``: a socket bound to the seat is open on any process of the
         service (one Redis round trip for them all), or on this one (held here, perhaps not written yet)."""
-        out: dict[str, set[int]] = {}
-        for match_id in match_ids:
-            held = self.held.get("m:" + match_id)
-            if held:
-                out[match_id] = {int(member) for member in held}
+        found: dict[str, list[Any]] = {match_id: list(self.held.get("m:" + match_id, ())) for match_id in match_ids}
         if self._redis is not None and match_ids:
             now = time.time()
             pipe = self._redis.pipeline(transaction=False)
             for match_id in match_ids:
                 pipe.zrangebyscore(self.prefix + "m:" + match_id, now, "+inf", start=0, num=MAX_SEATS)
             for match_id, got in zip(match_ids, await pipe.execute(), strict=True):
-                names = [g.decode() if isinstance(g, bytes) else str(g) for g in got]
-                seats = {int(name) for name in names if name.isdigit()}
-                if seats:
-                    out.setdefault(match_id, set()).update(seats)
+                found[match_id] += got
+        out: dict[str, set[int]] = {}
+        for match_id, members in found.items():
+            seats = {int(name) for name in (m.decode() if isinstance(m, bytes) else str(m) for m in members)
+                     if name.isdigit()}
+            if seats:
+                out[match_id] = seats
         return out
 
     async def present(self, room: str, member: str) -> bool:
