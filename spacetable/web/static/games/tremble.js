@@ -204,6 +204,11 @@ function Tableaux({ props, tx }) {
   </section>`;
 }
 
+/** How long after the seat's own action a phone keeps the board at the top while the page changes (`Board`). */
+const HOLD_MS = 2500;
+/** What ends that hold: the player scrolls or touches the page themselves. */
+const HANDS = ["wheel", "touchstart", "keydown", "pointerdown"];
+
 function Board(props) {
   const { view } = props;
   // on a phone the composer sits below the board: once the seat's own action is on the table, back to the board.
@@ -211,9 +216,28 @@ function Board(props) {
   // that follow at once may be shown before the page draws the seat's own
   const mine = props.acted ?? null;
   useEffect(() => {
-    if (mine === null || props.replay || typeof window === "undefined" || window.innerWidth > 700) return;
-    const el = document.querySelector("[data-testid=board]");
-    if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start", behavior: "smooth" });
+    if (mine === null || props.replay || typeof window === "undefined" || window.innerWidth > 700) return undefined;
+    const board = () => document.querySelector("[data-testid=board]");
+    const el = board();
+    if (!el || el.getBoundingClientRect().top >= 0) return undefined;
+    el.scrollIntoView({ block: "start", behavior: "smooth" });
+    // the other seats' decisions that come next change the page while it scrolls (a scroll aims at where the board
+    // was when it started): for a moment, each change of the page's size aims again at the board's top, unless the
+    // player scrolls or touches the page meanwhile
+    if (typeof ResizeObserver === "undefined") return undefined;
+    const again = new ResizeObserver(() => {
+      const b = board();
+      if (b && Math.abs(b.getBoundingClientRect().top) > 1) b.scrollIntoView({ block: "start", behavior: "smooth" });
+    });
+    const stop = () => {
+      again.disconnect();
+      clearTimeout(timer);
+      for (const kind of HANDS) window.removeEventListener(kind, stop);
+    };
+    const timer = setTimeout(stop, HOLD_MS);
+    for (const kind of HANDS) window.addEventListener(kind, stop, { passive: true });
+    again.observe(document.body);
+    return stop;
   }, [mine]);
   const tx = texts(props);
   const hl = highlights(props);
