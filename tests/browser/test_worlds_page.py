@@ -93,3 +93,34 @@ def test_worlds_page_is_accessible_and_fits(server: str, browser: Browser, viewp
     found += problems(page, "energy", phone)
     assert found == [], "\n".join(found)
     assert errors_of(page) == []
+
+
+#: the named side colours of ``worlds-model.js`` (``NAMED``) and a short form
+SIDE_COLOURS = ["#d9463e", "#3f7fd6", "#eef0f4", "#8d97aa", "#3fae5a", "#e8cf3a", "#f0a030", "#e8812f", "#26b0a0",
+                "#9b6bd6", "#e070a8", "#2a2d36", "#9a6a44", "#3cc4e0", "#d9b440", "#b9c0cc", "#abc"]
+
+
+@pytest.mark.boards
+def test_side_chips_take_dark_ink_where_white_would_be_unreadable(server: str, browser: Browser) -> None:
+    """A side's chip shows white text (with its shadow) only where white contrasts at least 3:1 with the side's
+    colour; elsewhere the dark ink, which contrasts at least 4.5:1 (a grey side's chip failed the accessibility
+    check whenever the checker did not count the shadow)."""
+    page = open_page(browser)
+    goto(page, server + "/")
+    got = page.evaluate("""async (colours) => {
+      const { chipInk } = await import('/static/games/worlds-panels.js');
+      const lum = (hex) => {
+        const d = hex.length === 4 ? hex.slice(1).replace(/./g, '$&$&') : hex.slice(1);
+        const [r, g, b] = [0, 2, 4].map((i) => { const c = parseInt(d.slice(i, i + 2), 16) / 255;
+          return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+      return colours.map((c) => [c, chipInk(c), ratio(c, chipInk(c) || '#ffffff')]);
+    }""", SIDE_COLOURS)
+    for colour, ink, contrast in got:
+        assert contrast >= (4.5 if ink else 3.0), (colour, ink, contrast)
+    inks = {colour: ink for colour, ink, _ in got}
+    assert inks["#8d97aa"] == "#10131c" and inks["#eef0f4"] == "#10131c"  # grey and white: dark ink
+    assert inks["#d9463e"] is None and inks["#3f7fd6"] is None  # the default red and blue keep white
+    assert page.evaluate("import('/static/games/worlds-panels.js').then((m) => m.chipInk('not a colour'))") is None
