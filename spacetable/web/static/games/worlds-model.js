@@ -29,9 +29,10 @@ export function sideColour(view, seat) {
   return c;
 }
 
-/** Dark ink on light sides (white, yellow, amber...), light ink on dark ones. */
+/** Dark ink on light sides (white, yellow, amber...), light ink on dark ones (``#rrggbb`` or ``#rgb``). */
 export function inkOn(hex) {
-  const n = parseInt(hex.slice(1), 16);
+  const digits = hex.length === 4 ? hex.slice(1).replace(/./g, "$&$&") : hex.slice(1);
+  const n = parseInt(digits, 16);
   const lum = (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
   return lum > 0.5 ? "#10131c" : "#ffffff";
 }

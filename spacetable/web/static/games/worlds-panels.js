@@ -2,24 +2,15 @@
 // behind an info button), the results of the battles, the legend, and the hand of event cards under the board.
 import { html, Icon } from "/static/app/kit.js";
 import { PawnShape, Die } from "./worlds-board.js";
-import { battleIds, counts, lab, me, shownCombat, sideColour, sideName, useDecision } from "./worlds-model.js";
+import { battleIds, counts, inkOn, lab, me, shownCombat, sideColour, sideName, useDecision } from "./worlds-model.js";
 
-const DARK_INK = "#10131c";
-
-/** The chip's text colour on ``colour`` (``#rgb`` or ``#rrggbb``): the dark ink where white would contrast less than
- * 3:1 with it (WCAG relative luminance: grey, green, teal, orange, pink and the light colours), else ``null`` (the
- * stylesheet's white with its dark shadow, as on the default red and blue). Such a side does not rely on the shadow,
- * which an accessibility checker may not count. */
+/** The chip's text colour on ``colour``: the board's dark ink (``inkOn``) on a light side (white, grey, green, teal,
+ * orange, pink, purple, the yellows...), else ``null``: the stylesheet's white with its dark shadow, as on the default
+ * red and blue. A light side does not rely on that shadow, which an accessibility checker may not count. */
 export function chipInk(colour) {
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour || "");
-  if (!hex) return null;
-  const digits = hex[1].length === 3 ? hex[1].replace(/./g, "$&$&") : hex[1];
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(digits.slice(i, i + 2), 16) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return 1.05 / (lum + 0.05) < 3 ? DARK_INK : null;
+  if (!/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(colour || "")) return null;
+  const ink = inkOn(colour);
+  return ink === "#ffffff" ? null : ink;
 }
 
 export function SideChip({ view, seat, t }) {
