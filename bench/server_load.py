@@ -618,11 +618,14 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
 
 def split(cpu: dict[str, float], actions: int) -> dict[str, str]:
     """The server's own CPU split per action (``/health`` ``hotpath``, see ``spacetable/server/meter.py``: one
-    action's window in eight is measured, so a step's CPU per action is its CPU over the measured windows);
-    ``other``: the rest of the server processes' CPU per action played by the clients (HTTP and WebSocket protocol,
-    JSON decoding, the event loop, lobby calls, match set-ups)."""
+    action's window in 32 is measured on the event loop, so a step's CPU per action there is its CPU over the
+    measured windows; what worker threads did for the step, counted for every action, is added over the stored
+    actions); ``other``: the rest of the server processes' CPU per action played by the clients (HTTP and WebSocket
+    protocol, JSON decoding, the event loop, lobby calls, match set-ups)."""
     windows = cpu.get("windows") or float("nan")
-    per = {step: cpu.get("step:" + step, float("nan")) / windows for step in STEPS}
+    stored = cpu.get("stored") or float("nan")
+    per = {step: cpu.get("step:" + step, float("nan")) / windows
+           + (cpu["worker:" + step] / stored if cpu.get("worker:" + step) else 0.0) for step in STEPS}
     out = {f"{step} ms": f"{value * 1000:.3f}" for step, value in per.items()}
     out["other ms"] = f"{(cpu.get('server', float('nan')) / max(1, actions) - sum(per.values())) * 1000:.3f}"
     return out
@@ -697,8 +700,11 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                     if counters is None:  # an older server (--against): no counters of its own
                         continue
                     out["windows"] = out.get("windows", 0.0) + counters["windows"]
+                    out["stored"] = out.get("stored", 0.0) + counters["actions"]
                     for step, value in counters["cpu_seconds"].items():
                         out["step:" + step] = out.get("step:" + step, 0.0) + value
+                    for step, value in (counters.get("worker_cpu_seconds") or {}).items():  # not sampled
+                        out["worker:" + step] = out.get("worker:" + step, 0.0) + value
                 if setup.db_pid is not None:
                     out["db"] = tree_cpu_seconds(setup.db_pid)
                 if setup.redis_pid is not None:

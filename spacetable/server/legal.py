@@ -18,7 +18,7 @@ from spacetable.core.game import Action, Game
 
 from .errors import ServiceError
 from .live import LiveMatch
-from .meter import METER, clock
+from .meter import METER
 
 #: SRV-L1: the most legal actions sent in one message; above it a selection is sent (see ``select_legal``).
 LEGAL_LIMIT = 400
@@ -117,9 +117,7 @@ async def prepare_legal(m: LiveMatch, state: Any, to_act: tuple[int, ...]) -> di
         out = {s: game.legal_actions(state, s) for s in wanted}
         return out, time.thread_time() - t
 
-    measured = bool(clock())  # in a measured window of the meter (``meter.tick``)
     out, cpu = await asyncio.to_thread(listed)
-    if measured:
-        METER.cpu["legal"] += cpu  # the worker thread's CPU time, counted with the loop's
+    METER.worker["legal"] += cpu  # the worker thread's CPU time, counted for every list (``meter.Meter.worker``)
     METER.count("legal", len(out))
     return out

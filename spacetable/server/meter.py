@@ -21,6 +21,12 @@ protocol, JSON decoding of requests, the event loop itself, lobby calls and matc
 * ``storage``: storing the action (the SQLite transaction, or the PostgreSQL group commit on the loop);
 * ``sending``: writing the messages to the sockets (WebSocket frames, ``ws.py``'s sender).
 
+Work done in a worker thread for one action is not sampled but counted every time (:attr:`Meter.worker`, ``/health``
+``worker_cpu_seconds``; the bench divides it by the stored actions): a slow game's legal lists (SRV-L4, Tremble's
+plans) take from a tenth of a millisecond to a third of a second each, and one window in 32 of such a spread gave
+estimates several times off (more CPU in the steps than the process used). Counting each costs two clock readings
+of a computation that takes milliseconds.
+
 ``/health`` reports them (``hotpath``) with the number of stored actions; ``bench/server_load.py`` prints them per
 action. ``computed`` counts per-viewer computations by kind (``view``, ``legal``, ``texts``, ``entry_texts``,
 ``message``): the tests of the once-per-version-and-seat discipline read it.
@@ -71,6 +77,9 @@ class Meter:
         self.actions = 0
         #: measured windows (``tick``): the CPU of each step per action is ``cpu[step] / windows``
         self.windows = 0
+        #: CPU seconds of steps run in worker threads, counted for every action (not sampled): per action, divide
+        #: by :attr:`actions`
+        self.worker: dict[str, float] = dict.fromkeys(STEPS, 0.0)
         self.computed: collections.Counter[str] = collections.Counter()
 
     def add(self, step: str, since: float) -> float:
@@ -87,6 +96,7 @@ class Meter:
     def snapshot(self) -> dict[str, Any]:
         return {"actions": self.actions, "metered": _enabled, "windows": self.windows,
                 "cpu_seconds": {k: round(v, 6) for k, v in self.cpu.items()},
+                "worker_cpu_seconds": {k: round(v, 6) for k, v in self.worker.items()},
                 "computed": dict(self.computed)}
 
     def reset(self) -> None:

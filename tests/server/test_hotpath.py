@@ -312,6 +312,50 @@ def test_health_reports_the_servers_own_counters(client: TestClient, monkeypatch
     assert grew, "no step was counted"
 
 
+def test_worker_thread_legal_lists_are_counted_for_every_action(client: TestClient,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow game's legal lists (SRV-L4), computed in a worker thread, are counted for every action and not only
+    in the meter's sampled windows (``/health`` ``worker_cpu_seconds``): with no window measured at all, their CPU
+    time is still there, and the bench divides it by the stored actions."""
+    import threading
+    import time as time_module
+
+    from spacetable.server import meter
+
+    game = get_game("arena")
+    honest = type(game).legal_actions
+    threads: list[str] = []
+
+    def slow(self: Any, state: Any, seat: int) -> Any:
+        threads.append(threading.current_thread().name)
+        until = time_module.thread_time() + 0.002  # some CPU of the worker thread's own
+        while time_module.thread_time() < until:
+            pass
+        return honest(self, state, seat)
+
+    monkeypatch.setattr(type(game), "legal_actions", slow)
+    monkeypatch.setattr(type(game), "slow_legal_actions", True, raising=False)
+    monkeypatch.setattr(meter, "EVERY", 10**9)  # no sampled window in this test
+    meter.enable()
+    try:
+        before = client.get("/health").json()["hotpath"]
+        mid, t0, t1 = arena_match(client)
+        with client.websocket_connect(f"/ws/matches/{mid}?seat=0&token={t0}") as w0, \
+                client.websocket_connect(f"/ws/matches/{mid}?seat=1&token={t1}") as w1:
+            w0.receive_json()
+            w1.receive_json()
+            play(client, mid, [t0, t1], [w0, w1], 3)
+        after = client.get("/health").json()["hotpath"]
+    finally:
+        meter.enable(False)
+    assert after["windows"] == before["windows"], "a window was sampled"
+    assert after["cpu_seconds"]["legal"] == before["cpu_seconds"]["legal"]
+    assert any(name != threading.main_thread().name for name in threads), "no list was made in a worker thread"
+    grown = after["worker_cpu_seconds"]["legal"] - before["worker_cpu_seconds"]["legal"]
+    assert grown >= 3 * 0.002 * 0.9, after["worker_cpu_seconds"]
+    assert after["actions"] - before["actions"] == 3
+
+
 def _routes(routes: Any) -> Iterator[Any]:
     for r in routes:
         sub = getattr(r, "original_router", None)
