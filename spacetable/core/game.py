@@ -57,7 +57,21 @@ class Option:
     maximum: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
+        """The option as a fresh JSON object, fields in declaration order, tuples as lists. Field by field rather
+        than ``dataclasses.asdict``, which walked every value and took about a millisecond for the five games'
+        options on every lobby request; a default that is a container is still copied."""
+        out: dict[str, Any] = {}
+        for f in _OPTION_FIELDS:
+            v = getattr(self, f.name)
+            if isinstance(v, tuple):
+                v = list(v)
+            elif isinstance(v, (dict, list)):
+                v = copy.deepcopy(v)
+            out[f.name] = v
+        return out
+
+
+_OPTION_FIELDS = dataclasses.fields(Option)
 
 
 @dataclass(frozen=True)

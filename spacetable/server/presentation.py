@@ -199,6 +199,12 @@ def rules_source(game_id: str) -> str | None:
 
 
 @functools.cache
+def has_rules(game_id: str) -> bool:
+    """Whether the game has a packaged rules document (the lobby's ``rules`` flag: checked once, not read each time)."""
+    return rules_source(game_id) is not None
+
+
+@functools.cache
 def rules_document(game_id: str) -> dict[str, Any] | None:
     """``{"game", "title", "html", "rules": {id: statement}}``: the rules document rendered to HTML. The block
     (list item, table row, paragraph or heading) that first names a rule id carries ``id="<ID>"`` and the class

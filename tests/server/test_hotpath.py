@@ -356,6 +356,65 @@ def test_worker_thread_legal_lists_are_counted_for_every_action(client: TestClie
     assert after["actions"] - before["actions"] == 3
 
 
+def test_lobby_lists_the_same_options_and_flags_and_sees_new_operator_content(
+        client: TestClient, tmp_path: Path) -> None:
+    """The lobby's game list (``/api/lobby``, ``/api/games``) writes each option field by field instead of through
+    ``dataclasses.asdict``, checks each rules document and packaged file once, and works out the AI players once per
+    game and ladder, instead of on every request: the same options in the same order as before, fresh objects each
+    time, the same flags and players; a rewritten ladder shows at the next request; and a map the operator adds
+    while the server runs is still listed at the next request (the options are not cached)."""
+    import dataclasses
+    import json
+
+    from spacetable.core import catalog
+    from spacetable.games import available
+    from spacetable.games.fullmetal.fmp import write_fmp
+    from spacetable.games.fullmetal.mapgen import generate_map
+    from spacetable.server import presentation
+
+    def before(option: Any) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(option).items()}
+
+    for gid in available():
+        for option in get_game(gid).options():
+            out = option.to_json()
+            assert json.dumps(out) == json.dumps(before(option)), (gid, option.name)
+            if isinstance(out["default"], (dict, list)):
+                assert out["default"] is not option.default, "a container default is handed out, not copied"
+    lobby = {g["id"]: g for g in client.get("/api/lobby").json()}
+    for gid in available():
+        assert lobby[gid]["rules"] is (presentation.rules_source(gid) is not None)
+        assert lobby[gid]["options"] == [o.to_json() for o in get_game(gid).options()]
+    assert presentation.has_rules("arena") and not presentation.has_rules("no_such_game")
+
+    from spacetable.ai import ladder as ladder_module
+    from spacetable.server import presentation_routes
+    for gid in available():
+        assert lobby[gid]["agents"] == presentation_routes.agents_of(get_game(gid))
+        assert lobby[gid]["renderer"] is True and lobby[gid]["tutorial"] is True
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(presentation_routes, "agents_of", lambda game: [{"name": "rewritten"}])
+        assert client.get("/api/lobby").json()[0]["agents"] == lobby[available()[0]]["agents"]  # worked out once
+        ladder_module._load.cache_clear()  # what ``ladder.write`` does after writing a ladder
+        assert client.get("/api/lobby").json()[0]["agents"] == [{"name": "rewritten"}]
+    ladder_module._load.cache_clear()
+    assert client.get("/api/lobby").json()[0]["agents"] == lobby[available()[0]]["agents"]
+
+    maps = lambda games: next(o for o in games["fullmetal"]["options"] if o["name"] == "map")["choices"]  # noqa: E731
+    data = tmp_path / "data"
+    (data / "fullmetal" / "maps").mkdir(parents=True)
+    catalog.configure(data)
+    try:
+        assert "isle" not in maps({g["id"]: g for g in client.get("/api/lobby").json()})
+        (data / "fullmetal" / "maps" / "isle.fmp").write_bytes(write_fmp(generate_map(3, 2, "small")))
+        assert "isle" in maps({g["id"]: g for g in client.get("/api/lobby").json()})
+        assert "isle" in maps({g["id"]: g for g in client.get("/api/games").json()})
+        listed = {g["id"]: g["catalog"] for g in client.get("/api/games").json()}
+        assert "isle" in listed["fullmetal"]["maps"]
+    finally:
+        catalog.configure(None)
+
+
 def _routes(routes: Any) -> Iterator[Any]:
     for r in routes:
         sub = getattr(r, "original_router", None)

@@ -57,6 +57,7 @@ async def ready(c: Ctx) -> Any:
 async def games() -> list[dict[str, Any]]:
     """The games with their options (numeric ones with minimum and maximum), AI agents and catalogue data."""
     out = []
+    listing = catalog.listing()  # once per request, not per game (it reads the operator's folders)
     for gid in available():
         g = get_game(gid)
         agents, default = agent_registry(g)
@@ -65,7 +66,7 @@ async def games() -> list[dict[str, Any]]:
             "options": [o.to_json() for o in g.options()], "agents": sorted(agents), "default_agent": default,
             "hidden_information": g.hidden_information, "stochastic": g.stochastic,
             "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
-            "catalog": catalog.listing().get(gid, {}),
+            "catalog": listing.get(gid, {}),
             "lapse_pass": has_pass(g),  # issue 21: the rules name a move for an absent seat
         })
     return out
