@@ -62,3 +62,17 @@ def test_the_framework_floor_relays_and_prints_its_table() -> None:
     row = next(line for line in out.stdout.splitlines() if line.startswith("| FastAPI"))
     actions_per_second = float(row.split("|")[2].replace(",", ""))
     assert actions_per_second > 0
+
+
+def test_the_servers_own_path_bench_plays_and_prints_its_table() -> None:
+    """``bench/server_path.py``: the service's own path in-process (no HTTP, no sockets) plays matches of a game to
+    the asked number of actions, with set-ups, and prints its table with the meter's split."""
+    out = subprocess.run([sys.executable, str(BENCH / "server_path.py"), "--game", "arena,worlds", "--tables", "3",
+                          "--actions", "60"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in out.stdout.splitlines() if line.startswith(("| arena", "| worlds"))}
+    assert set(rows) == {"arena", "worlds"}
+    for cells in rows.values():
+        assert int(cells[0].replace(",", "")) >= 60 and int(cells[1]) >= 1  # actions (a move under way may pass it), matches
+        assert float(cells[2]) > 0  # server CPU per action
