@@ -168,7 +168,8 @@ def test_both_processes_store_an_action_of_one_match_at_once(pair: tuple[TestCli
         assert results[0].status_code == 200 and results[1].status_code == 200, (results[0].text, results[1].text)
         log = wait_for(lambda mid=mid: (s := a.get(f"/api/matches/{mid}/state").json())["version"] == 2 and s["log"])
         assert sorted(e["seat"] for e in log) == [0, 1]
-        assert b.get(f"/api/matches/{mid}/state").json()["log"] == log
+        # B learns of A's action a moment after A answered it (SRV-X2, through Redis): read it once it has
+        assert wait_for(lambda mid=mid: (s := b.get(f"/api/matches/{mid}/state").json())["version"] == 2 and s["log"]) == log
     conflicts = a.get("/health").json()["conflicts"] + b.get("/health").json()["conflicts"]
     assert conflicts >= 1  # the race did happen: a compare-and-set failed and was checked again
 
@@ -329,6 +330,54 @@ def test_a_process_stops_even_when_redis_swallows_a_cancellation(redis_url: str)
         return bool(swallowed) and task.done()
 
     assert asyncio.run(scenario())  # the first cancellation was swallowed, and stop still ended the task
+
+
+@pytest.mark.hardening
+def test_presence_and_ratings_stop_even_when_a_cancellation_is_swallowed(redis_url: str) -> None:
+    """A server's shutdown is bounded in its other background tasks too: presence (its Redis refresher and writer)
+    and the ratings worker. Each here has a task that swallows its first cancellation, as redis-py's timeouts can;
+    ``stop`` still ends it within seconds. Before, presence cancelled once and awaited the task, and a test
+    server's shutdown waited on it until the five-minute test timeout (once in a full run with two workers)."""
+    import asyncio
+    import types
+
+    from spacetable.server.accounts.ratings import RatingKeeper
+    from spacetable.server.social.presence import Presence
+
+    def stubborn(swallowed: list[bool]) -> asyncio.Task[None]:
+        async def run() -> None:  # swallows its first cancellation
+            while True:
+                try:
+                    await asyncio.sleep(3600)
+                except asyncio.CancelledError:
+                    if swallowed:
+                        raise
+                    swallowed.append(True)
+                    current = asyncio.current_task()
+                    assert current is not None
+                    current.uncancel()
+        return asyncio.create_task(run())
+
+    async def scenario() -> list[bool]:
+        presence = Presence(redis_url)
+        await presence.start()
+        presence.hold("lobby", "p1")
+        assert presence._writer is not None
+        presence._writer.cancel()
+        swallowed: list[bool] = []
+        presence._writer = stubborn(swallowed)
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(presence.stop(), 60)  # a hang guard: without the bound, stop never ends
+        ok = [bool(swallowed), presence._writer is None]
+
+        ratings = RatingKeeper(types.SimpleNamespace(storage=None))  # type: ignore[arg-type]
+        swallowed_too: list[bool] = []
+        task = ratings._task = stubborn(swallowed_too)
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(ratings.stop(), 60)
+        return [*ok, bool(swallowed_too), task.done()]
+
+    assert asyncio.run(scenario()) == [True, True, True, True]
 
 
 @pytest.mark.hardening

@@ -27,6 +27,7 @@ from openskill.models import PlackettLuce
 from spacetable.games import UnknownGame, get_game
 
 from ..errors import ServiceError
+from ..tasks import stop_tasks
 
 if TYPE_CHECKING:
     from ..storage import Tx
@@ -130,10 +131,9 @@ class RatingKeeper:
             self._task = asyncio.create_task(self._run(), name="spacetable-ratings")
 
     async def stop(self) -> None:
+        """End the rating task in bounded time (``tasks.stop_tasks``: a swallowed cancellation is repeated)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_tasks([self._task], "rating tasks")
             self._task = None
 
     def nudge(self) -> None:

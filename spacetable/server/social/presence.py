@@ -35,6 +35,7 @@ from ..errors import ServiceError
 from ..notify.store import begin as store_begin
 from ..routes.schemas import Body
 from ..routes.session import Signed, Writer
+from ..tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.presence")
 TTL = 75.0
@@ -64,6 +65,8 @@ class Presence:
         self._wake: asyncio.Event | None = None
         self._refresher: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
+        #: set by :meth:`stop`: the refresher's and the writer's loops end at their next turn
+        self._stopping = False
 
     async def start(self) -> None:
         if self.redis_url:
@@ -75,11 +78,15 @@ class Presence:
             self._writer = asyncio.create_task(self._write(), name="spacetable-presence-writer")
 
     async def stop(self) -> None:
-        for task in (self._refresher, self._writer):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        """End the refresher and the writer, take this process's members out of Redis (up to 2 s) and close the
+        connection (up to 2 s): every step bounded. redis-py's timeouts may swallow a cancellation; the tasks are
+        then cancelled again (``tasks.stop_tasks``), and their loops also end on ``_stopping``. A stop that awaited
+        a task whose cancellation was swallowed once held a test server's shutdown for five minutes."""
+        self._stopping = True
+        if self._wake is not None:
+            self._wake.set()
+        await stop_tasks([t for t in (self._refresher, self._writer) if t is not None], "presence tasks")
+        self._refresher = self._writer = None
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2):
@@ -87,13 +94,14 @@ class Presence:
                         if members:
                             await self._redis.zrem(self.prefix + room, *members)
             with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                async with asyncio.timeout(2):
+                    await self._redis.aclose()
 
     async def _write(self) -> None:
         """The one writer of the seat sockets' changes: whatever piled up since the last write goes in one pipeline,
         so a burst of sockets opening or closing costs one round trip and one connection, not one each."""
         assert self._wake is not None
-        while True:
+        while not self._stopping:
             await self._wake.wait()
             self._wake.clear()
             batch, self._pending = self._pending, {}
@@ -117,7 +125,7 @@ class Presence:
             self._wake.set()
 
     async def _refresh(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.ttl / 3)
             with contextlib.suppress(Exception):
                 now = time.time()
