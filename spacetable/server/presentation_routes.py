@@ -21,7 +21,6 @@ Every route takes ``lang`` (query) or the ``Accept-Language`` header.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from .ai import agent_registry
 from .errors import ServiceError
 from .live import LiveMatch
 from .routes.deps import TokenGate
+from .routes.pages import packaged_flags
 from .service import MatchService
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -97,13 +97,6 @@ def lobby_agents(game: Any) -> list[dict[str, Any]]:
     if hit is None or hit[0] is not marker:
         hit = _lobby_agents[game.id] = (marker, agents_of(game))
     return [dict(a) for a in hit[1]]
-
-
-@functools.cache
-def packaged_flags(game_id: str) -> tuple[bool, bool]:
-    """Whether the page has a renderer and a tutorial for the game: files shipped with the package, checked once."""
-    static = WEB_DIR / "static"
-    return (static / "games" / f"{game_id}.js").is_file(), (static / "tutorials" / f"{game_id}.json").is_file()
 
 
 def make_router(service: MatchService) -> APIRouter:

@@ -9,6 +9,7 @@ from both, and both processes store an action of the same match at once.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -297,6 +298,24 @@ def test_a_process_that_stops_hands_its_ai_seats_over_at_once(pg_url: str, redis
         assert b.get("/health").json()["taken_over"] == 1
 
 
+def stubborn_task(swallowed: list[bool]) -> asyncio.Task[None]:
+    """A task that swallows its first cancellation, as redis-py's timeouts did (noted in ``swallowed``)."""
+
+    async def run() -> None:
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                if swallowed:
+                    raise
+                swallowed.append(True)
+                current = asyncio.current_task()
+                assert current is not None
+                current.uncancel()
+
+    return asyncio.create_task(run())
+
+
 def test_a_process_stops_even_when_redis_swallows_a_cancellation(redis_url: str) -> None:
     """SRV-X2: stopping the Redis fan-out is bounded. redis-py's own timeouts can swallow a task's cancellation
     (seen while Redis restarted: the writer went back to waiting for notices and the process never stopped);
@@ -309,21 +328,8 @@ def test_a_process_stops_even_when_redis_swallows_a_cancellation(redis_url: str)
         fanout = RedisFanout(redis_url, "p1")
         await fanout.start()
 
-        swallowed = []
-
-        async def stubborn() -> None:  # swallows its first cancellation, as redis-py's timeouts did
-            while True:
-                try:
-                    await asyncio.sleep(3600)
-                except asyncio.CancelledError:
-                    if swallowed:
-                        raise
-                    swallowed.append(True)
-                    current = asyncio.current_task()
-                    assert current is not None
-                    current.uncancel()
-
-        task = asyncio.create_task(stubborn())
+        swallowed: list[bool] = []
+        task = stubborn_task(swallowed)
         fanout._tasks.append(task)
         await asyncio.sleep(0.05)
         await asyncio.wait_for(fanout.stop(), 120)  # a hang guard: without the bound, stop never ends
@@ -344,20 +350,6 @@ def test_presence_and_ratings_stop_even_when_a_cancellation_is_swallowed(redis_u
     from spacetable.server.accounts.ratings import RatingKeeper
     from spacetable.server.social.presence import Presence
 
-    def stubborn(swallowed: list[bool]) -> asyncio.Task[None]:
-        async def run() -> None:  # swallows its first cancellation
-            while True:
-                try:
-                    await asyncio.sleep(3600)
-                except asyncio.CancelledError:
-                    if swallowed:
-                        raise
-                    swallowed.append(True)
-                    current = asyncio.current_task()
-                    assert current is not None
-                    current.uncancel()
-        return asyncio.create_task(run())
-
     async def scenario() -> list[bool]:
         presence = Presence(redis_url)
         await presence.start()
@@ -365,14 +357,14 @@ def test_presence_and_ratings_stop_even_when_a_cancellation_is_swallowed(redis_u
         assert presence._writer is not None
         presence._writer.cancel()
         swallowed: list[bool] = []
-        presence._writer = stubborn(swallowed)
+        presence._writer = stubborn_task(swallowed)
         await asyncio.sleep(0.05)
         await asyncio.wait_for(presence.stop(), 60)  # a hang guard: without the bound, stop never ends
         ok = [bool(swallowed), presence._writer is None]
 
         ratings = RatingKeeper(types.SimpleNamespace(storage=None))  # type: ignore[arg-type]
         swallowed_too: list[bool] = []
-        task = ratings._task = stubborn(swallowed_too)
+        task = ratings._task = stubborn_task(swallowed_too)
         await asyncio.sleep(0.05)
         await asyncio.wait_for(ratings.stop(), 60)
         return [*ok, bool(swallowed_too), task.done()]

@@ -16,7 +16,7 @@ from ..ai import agent_registry
 from ..errors import error_body
 from ..meter import METER
 from .deps import Client, Ctx, TokenGate, seat_link
-from .pages import WEB_DIR
+from .pages import packaged_flags
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
 from .session import guest_may_join
 from .workbench import with_content_set
@@ -65,7 +65,7 @@ async def games() -> list[dict[str, Any]]:
             "id": gid, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
             "options": [o.to_json() for o in g.options()], "agents": sorted(agents), "default_agent": default,
             "hidden_information": g.hidden_information, "stochastic": g.stochastic,
-            "renderer": (WEB_DIR / "static" / "games" / f"{gid}.js").is_file(),
+            "renderer": packaged_flags(gid)[0],
             "catalog": listing.get(gid, {}),
             "lapse_pass": has_pass(g),  # issue 21: the rules name a move for an absent seat
         })

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -9,6 +10,14 @@ from fastapi.responses import FileResponse
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 router = APIRouter(include_in_schema=False)
+
+
+@functools.cache
+def packaged_flags(game_id: str) -> tuple[bool, bool]:
+    """Whether the page has a renderer and a tutorial for the game (``/api/lobby``, ``/api/games``): files shipped
+    with the package, checked once per process."""
+    static = WEB_DIR / "static"
+    return (static / "games" / f"{game_id}.js").is_file(), (static / "tutorials" / f"{game_id}.json").is_file()
 
 
 @router.get("/")
