@@ -82,6 +82,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,7 +152,10 @@ class Stats:
     actions: int = 0
     matches_done: int = 0
     errors: int = 0
+    #: the clients' CPU seconds within the measured window
     client_cpu: float = 0.0
+    #: what ``run_phase``'s ``measure`` read at the window's start and end, subtracted (server CPU, counters)
+    measured: dict[str, float] = field(default_factory=dict)
 
     def merge(self, other: Stats) -> None:
         self.latencies += other.latencies
@@ -163,10 +167,20 @@ class Stats:
 
 @dataclass
 class Window:
-    """Actions sent in [start, stop) are counted; the first seconds (connections, first matches) are not."""
+    """Actions sent in [start, stop) are counted; the first seconds (connections, first matches) are not. Times of
+    ``time.perf_counter``."""
 
     start: float
     stop: float
+
+
+async def client_cpu_in(win: Window) -> float:
+    """This client process's CPU seconds between ``win.start`` and ``win.stop`` (the window the server's CPU is read
+    over, :func:`run_phase`)."""
+    await asyncio.sleep(max(0.0, win.start - time.perf_counter()))
+    cpu0 = time.process_time()
+    await asyncio.sleep(max(0.0, win.stop - time.perf_counter()))
+    return time.process_time() - cpu0
 
 
 async def seat_client(ws_url: str, seat: int, stats: Stats, rng: random.Random, win: Window, done: asyncio.Event,
@@ -511,44 +525,68 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
             conn.close()
 
 
-async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], start: float, stop: float,
                      think: float, client: str = "sansio", texts: bool = False,
                      logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
+    """Play ``seeds``' tables; actions sent between ``start`` and ``stop`` (``time.monotonic``, the same clock in
+    every process on one machine) are counted."""
     stats = Stats()
-    now = time.perf_counter()
-    win = Window(now + ramp, now + ramp + seconds)
+    shift = time.perf_counter() - time.monotonic()
+    win = Window(start + shift, stop + shift)
+    cpu = asyncio.create_task(client_cpu_in(win))
     await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts,
                                  logins.get(s) if logins else None, deflate) for s in seeds))
+    stats.client_cpu = await cpu
     return stats
 
 
-def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], ramp: float, seconds: float,
+def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], start: float, stop: float,
                    think: float, client: str = "sansio", texts: bool = False,
                    logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
-    cpu0 = time.process_time()
     try:
         import uvloop
 
-        stats = uvloop.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins, deflate))
+        return uvloop.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate))
     except ImportError:
-        stats = asyncio.run(run_tables(bases, game, config, seeds, ramp, seconds, think, client, texts, logins, deflate))
-    stats.client_cpu = time.process_time() - cpu0
-    return stats
+        return asyncio.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate))
+
+
+def _ready(_: int) -> int:
+    """A first task for each client process: it has imported the benchmark and the client libraries once it runs."""
+    time.sleep(0.05)
+    return os.getpid()
 
 
 def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float,
-              logins: dict[int, list[tuple[str, str]]] | None = None) -> Stats:
+              logins: dict[int, list[tuple[str, str]]] | None = None,
+              measure: Callable[[], dict[str, float]] | None = None) -> Stats:
+    """Play ``matches`` tables for ``ramp`` seconds unmeasured (connections, first matches) and then ``seconds``
+    measured. ``measure`` (server CPU, counters) is read when the measured window opens and when it closes, in this
+    process, and the difference is the phase's ``Stats.measured``: the ramp's set-ups and actions, the client
+    processes' start and the last answers after the window are outside it, as its actions are outside the count."""
     procs = max(1, args.client_procs)
     shares = [[i for i in range(matches) if i % procs == k] for k in range(procs)]
-    jobs = [(bases, args.game, json.loads(args.config), share, ramp, seconds, think, args.client, args.texts,
-             {t: logins[t] for t in share} if logins else None, args.deflate)
-            for share in shares if share]
-    with mp.get_context("spawn").Pool(len(jobs)) as pool:
-        results = pool.starmap(client_process, jobs)
+    shares = [share for share in shares if share]
+    with mp.get_context("spawn").Pool(len(shares)) as pool:
+        pool.map(_ready, range(len(shares)), chunksize=1)  # the client processes have started and imported
+        start = time.monotonic() + ramp
+        stop = start + seconds
+        jobs = [(bases, args.game, json.loads(args.config), share, start, stop, think, args.client, args.texts,
+                 {t: logins[t] for t in share} if logins else None, args.deflate) for share in shares]
+        pending = pool.starmap_async(client_process, jobs)
+        before = after = None
+        if measure is not None:
+            time.sleep(max(0.0, start - time.monotonic()))
+            before = measure()
+            time.sleep(max(0.0, stop - time.monotonic()))
+            after = measure()
+        results = pending.get()
     total = Stats()
     for r in results:
         total.merge(r)
+    if before is not None and after is not None:
+        total.measured = {k: v - before[k] for k, v in after.items() if k in before}
     return total
 
 
@@ -712,16 +750,18 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                 out.update(pg_counters(setup.database_url))
                 return out
 
-            before = cpu()
-            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins)
-            used = {k: v - before[k] for k, v in cpu().items()}
+            whole = cpu()
+            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins, measure=cpu)
+            used = stats.measured  # over the measured window only (run_phase)
+            whole = {k: v - whole[k] for k, v in cpu().items()}  # the whole phase, ramp and end included
             label = setup.label + (", signed in" if args.accounts else "")
             rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used))
             r = rows[-1]
             print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
                   f"Redis {r['redis CPU ms/action']}; {r['actions/commit']} actions a commit; "
-                  f"load average {os.getloadavg()[0]:.1f})", flush=True)
+                  f"load average {os.getloadavg()[0]:.1f}; over the whole phase, ramp and end included, "
+                  f"{whole['server'] / max(1, stats.actions) * 1000:.2f} ms/action)", flush=True)
             print("  server CPU per action (ms): " + ", ".join(f"{k.removesuffix(' ms')} {r[k]}" for k in
                   [*(f"{s} ms" for s in STEPS), "other ms"]), flush=True)
     finally:

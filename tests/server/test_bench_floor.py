@@ -1,12 +1,15 @@
 """Issue 26: the benchmark's own measures of what the server and the framework cost by themselves work: the floor
-game (``bench/floor_game.py``) plays through the real server to its end, and ``bench/framework_floor.py`` relays
-actions and prints its table. Nothing here is timed; the figures are the benches' (docs/architecture.md)."""
+game (``bench/floor_game.py``) plays through the real server to its end, ``bench/framework_floor.py`` relays
+actions and prints its table, and ``bench/server_load.py`` reads the server's CPU over the window it counts actions
+in. Nothing here is timed; the figures are the benches' (docs/architecture.md)."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -76,3 +79,36 @@ def test_the_servers_own_path_bench_plays_and_prints_its_table() -> None:
     for cells in rows.values():
         assert int(cells[0].replace(",", "")) >= 60 and int(cells[1]) >= 1  # actions (a move under way may pass it), matches
         assert float(cells[2]) > 0  # server CPU per action
+
+
+def test_the_load_bench_reads_the_server_over_the_measured_window_only(sqlite_url: str) -> None:
+    """``bench/server_load.py``'s CPU per action is the server's CPU over the window whose actions it counts: read when
+    the window opens, after the ramp (set-ups of every table at once, actions not counted), and when it closes, not
+    around the whole phase (the nineteenth stop found the ramp and the end counted: 0.71 against 0.62 ms an action).
+    The clients' CPU is theirs over the same window."""
+    spec = importlib.util.spec_from_file_location("server_load", BENCH / "server_load.py")
+    assert spec is not None and spec.loader is not None
+    sl = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(sl)
+    port = sl.free_port()
+    server = sl.start_server(sqlite_url, port, "warning", game="floor")
+    reads: list[float] = []
+
+    def measure() -> dict[str, float]:
+        reads.append(time.monotonic())
+        return {"server": sl.cpu_seconds(server.pid), "at": reads[-1]}
+
+    args = argparse.Namespace(client_procs=1, game="floor", config='{"steps": 400}', client="sansio", texts=False,
+                              deflate=False)
+    try:
+        called = time.monotonic()
+        stats = sl.run_phase([f"http://127.0.0.1:{port}"], args, 3, 1.5, 0.0, 1.0, measure=measure)
+        returned = time.monotonic()
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert len(reads) == 2
+    assert reads[0] - called >= 1.0  # after the ramp, not when the phase starts
+    assert 1.49 <= reads[1] - reads[0] <= returned - called  # the window (its second read is at its end)
+    assert stats.measured["at"] == reads[1] - reads[0] and stats.measured["server"] > 0
+    assert stats.actions > 0 and 0 < stats.client_cpu <= reads[1] - reads[0] + 0.5  # one process over the window
