@@ -131,8 +131,11 @@ def start_server(database_url: str, port: int, log_level: str, redis_url: str | 
     cmd = [sys.executable, *serve, "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # the per-address rate limits stay in place (each request is counted, as in production, in the window of
-           # its table's own address: ``table_address``) but so high that they never refuse; room for every socket
-           "--rate-create", UNREACHED, "--rate-join", UNREACHED, "--rate-act", UNREACHED, "--max-sockets", "5000"]
+           # its table's own address: ``table_address``) but so high that they never refuse, and so does each socket's
+           # own message rate (a seat of a quick game answering at once, in the warm-up's few tables, goes over the
+           # default 20 a second); room for every socket
+           "--rate-create", UNREACHED, "--rate-join", UNREACHED, "--rate-act", UNREACHED, "--ws-rate", "1000000",
+           "--max-sockets", "5000"]
     if metered:
         cmd.append("--meter")
     if redis_url:
@@ -590,11 +593,21 @@ def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds:
     return total
 
 
+#: seconds a read of the servers' counters may take at a measured window's edge before the split is taken over the
+#: whole phase instead (:func:`bench`)
+LATE = 1.0
+#: what is read at once at a window's edge, whatever the servers' counters wait for: the processes' CPU (``/proc``)
+#: and PostgreSQL's own counters
+WINDOW_READS = ("server", "db", "redis", "commits", "wal")
+
+
 def health(base: str) -> dict[str, Any]:
-    """A server's ``/health`` (its own counters)."""
+    """A server's ``/health`` (its own counters). Read under load at a measured window's start and end: a server still
+    busy with the ramp's set-ups (200 Full Metal Planète matches, each with a long first list) answers it only after
+    seconds, hence the long timeout; the process's CPU is read before it, from ``/proc``, at once."""
     import urllib.request
 
-    with urllib.request.urlopen(f"{base}/health", timeout=10) as resp:
+    with urllib.request.urlopen(f"{base}/health", timeout=120) as resp:
         out: dict[str, Any] = json.loads(resp.read())
     return out
 
@@ -631,7 +644,9 @@ def pct(sorted_values: list[float], q: float) -> float:
 
 
 def row(game: str, setup: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats,
-        cpu: dict[str, float]) -> dict[str, str]:
+        cpu: dict[str, float], split_over: dict[str, float] | None = None) -> dict[str, str]:
+    """One row of the table from ``cpu`` (read over the measured window); ``split_over``: the counters the CPU split
+    is taken from instead, with its own server CPU (the whole phase, when the window's edges were read late)."""
     lat = sorted(stats.latencies)
     n = max(1, stats.actions)
 
@@ -650,7 +665,7 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
         "actions/commit": f"{cpu['appends:actions'] / cpu['appends:commits']:.1f}" if cpu.get("appends:commits") else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
-        **split(cpu, stats.actions),
+        **split(cpu if split_over is None else split_over, stats.actions),
     }
 
 
@@ -729,7 +744,13 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                 continue
 
             def cpu() -> dict[str, float]:
+                # the processes' CPU first, from /proc at once; then the counters, which a busy server answers late
                 out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
+                if setup.db_pid is not None:
+                    out["db"] = tree_cpu_seconds(setup.db_pid)
+                if setup.redis_pid is not None:
+                    out["redis"] = cpu_seconds(setup.redis_pid)
+                out.update(pg_counters(setup.database_url))
                 for base in bases:
                     figures = health(base)
                     for key, value in (figures.get("appends") or {}).items():  # transactions of actions, actions
@@ -743,19 +764,31 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                         out["step:" + step] = out.get("step:" + step, 0.0) + value
                     for step, value in (counters.get("worker_cpu_seconds") or {}).items():  # not sampled
                         out["worker:" + step] = out.get("worker:" + step, 0.0) + value
-                if setup.db_pid is not None:
-                    out["db"] = tree_cpu_seconds(setup.db_pid)
-                if setup.redis_pid is not None:
-                    out["redis"] = cpu_seconds(setup.redis_pid)
-                out.update(pg_counters(setup.database_url))
+                return out
+
+            late: list[float] = []  # how long each read at the window's edges waited for the servers' counters
+
+            def at_edge(late: list[float] = late) -> dict[str, float]:
+                t = time.monotonic()
+                out = cpu()
+                late.append(time.monotonic() - t)
                 return out
 
             whole = cpu()
-            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins, measure=cpu)
+            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins, measure=at_edge)
             used = stats.measured  # over the measured window only (run_phase)
             whole = {k: v - whole[k] for k, v in cpu().items()}  # the whole phase, ramp and end included
+            if max(late, default=0.0) > LATE:
+                # a server too busy to answer its counters at the window's edges (slow games' set-ups, long lists):
+                # the window's counters would cover a shifted, shorter stretch; the CPU, read from /proc, is the
+                # window's, and the split and the actions a commit are the whole phase's
+                print(f"  (the servers answered their counters up to {max(late):.1f} s after the window's edges: the "
+                      "split, its 'other' included, and the actions a commit are over the whole phase)", flush=True)
+                used = {**{k: v for k, v in whole.items() if k not in WINDOW_READS}, **{k: used[k] for k in WINDOW_READS
+                                                                                         if k in used}}
             label = setup.label + (", signed in" if args.accounts else "")
-            rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used))
+            rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used,
+                            whole if max(late, default=0.0) > LATE else None))
             r = rows[-1]
             print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "
