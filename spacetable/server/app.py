@@ -66,7 +66,7 @@ from .service import MatchService
 from .social import presence as social_presence
 from .social import rematch as social_rematch
 from .social import seeks as social_seeks
-from .storage import open_storage
+from .storage import COMMIT_WINDOW, open_storage
 
 log = logging.getLogger("spacetable.server")
 #: the settings of ``serve --workers N`` for each worker process (JSON of :func:`create_app`'s arguments)
@@ -117,21 +117,23 @@ async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = None, data_dir: str | Path | None = None,
                redis_url: str | None = None, lease_seconds: float = 10.0, migrate: bool = True,
                db_writers: int = 2, accounts: dict[str, Any] | None = None,
-               notify: dict[str, Any] | None = None, workbench: dict[str, Any] | None = None) -> FastAPI:
+               notify: dict[str, Any] | None = None, workbench: dict[str, Any] | None = None,
+               commit_window: float = COMMIT_WINDOW) -> FastAPI:
     """Build one server process on ``database_url`` (migrated at start-up unless ``migrate`` is false).
 
     ``limits``: the server's bounds (defaults: :class:`Limits`); ``data_dir``: the operator's data catalogue;
     ``redis_url``: share the matches with the other processes of the service (fan-out, shared rate limits);
     ``lease_seconds``: how long a silent process keeps its matches' AI seats and clocks; ``db_writers``:
-    PostgreSQL connections committing actions (group commit); ``accounts``: :class:`AccountSettings` fields
+    PostgreSQL connections committing actions (group commit); ``commit_window``: the shortest time between two
+    commits of actions, in seconds (``storage.COMMIT_WINDOW``); ``accounts``: :class:`AccountSettings` fields
     (mail relay, public URL, cookies; docs/accounts.md); ``notify``: :class:`NotifyConfig` fields (notifications:
     VAPID contact; docs/server.md); ``workbench``: the balance runs' settings (``ray``: a Ray address or ``local``,
     ``workers``, ``max_games``, ``per_user``, ``max_active``; docs/workbench.md)."""
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
-    storage = open_storage(database_url, writers=db_writers) if database_url.startswith("postgresql") else \
-        open_storage(database_url)
+    storage = open_storage(database_url, writers=db_writers, commit_window=commit_window) \
+        if database_url.startswith("postgresql") else open_storage(database_url, commit_window=commit_window)
     server_id = new_server_id()
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)

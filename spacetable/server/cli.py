@@ -35,6 +35,7 @@ from .db import default_database_url
 from .http import GUARDS_ENV, guard_settings, guarded_protocol
 from .jsonlog import log_config
 from .limits import Limits, check_rate
+from .storage import COMMIT_WINDOW
 
 
 def wait_until_healthy(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> bool:
@@ -70,6 +71,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _commit_window(text: str) -> float:
+    """``--commit-window``: milliseconds, 0 to 1,000."""
+    try:
+        ms = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0.0 <= ms <= 1000.0:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"{text} ms is out of range: a commit window is 0 to 1000 ms")
+    return ms
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     return build_parser().parse_args(argv)
 
@@ -85,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ai-workers", type=int, default=1, help="processes for AI seats (0: threads inside the server)")
     p.add_argument("--db-writers", type=int, default=2,
                    help="PostgreSQL: connections committing actions, each a batch per transaction (default 2)")
+    p.add_argument("--commit-window", type=_commit_window, default=COMMIT_WINDOW * 1000, metavar="MS",
+                   help="the shortest time between two commits of actions, in milliseconds (default "
+                        f"{COMMIT_WINDOW * 1000:g}): under load an action waits at most that long for the others "
+                        "of its commit; 0 commits each at once")
     c = p.add_argument_group("several processes (see docs/server.md, Running several processes)")
     c.add_argument("--workers", type=int, default=1,
                    help="server processes on this port (default 1); more than one needs --redis-url")
@@ -353,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
         options = {"ai_workers": args.ai_workers, "data_dir": args.data_dir, "redis_url": args.redis_url,
                    "lease_seconds": args.lease_seconds, "db_writers": args.db_writers,
+                   "commit_window": args.commit_window / 1000,
                    "accounts": {"smtp_url": args.smtp_url, "mail_from": args.mail_from, "public_url": args.public_url,
                                 "secure_cookies": args.secure_cookies},
                    "notify": notify_settings(args),

@@ -67,6 +67,20 @@ def test_impossible_ports_are_refused_by_the_parser(port: str, capsys: pytest.Ca
     assert "--port" in capsys.readouterr().err
 
 
+@pytest.mark.hotpath
+def test_the_commit_window_is_given_in_milliseconds_and_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--commit-window MS`` (issue 26, ``storage.COMMIT_WINDOW``): 3 ms by default, 0 to 1,000 ms; anything else is
+    refused by the parser."""
+    assert parse_args([]).commit_window == 3.0
+    assert parse_args(["--commit-window", "0"]).commit_window == 0.0
+    assert parse_args(["--commit-window", "2.5"]).commit_window == 2.5
+    for bad in ("-1", "1001", "nan", "soon"):
+        with pytest.raises(SystemExit) as exc:
+            parse_args(["--commit-window", bad])
+        assert exc.value.code == 2
+        assert "--commit-window" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("url", "problem"), [
     ("postgresql+psycopg://...", "names no usable host"),
     ("postgresql+psycopg://u:pw@db.example/", "names no database"),

@@ -136,6 +136,42 @@ def test_sqlite_counts_its_commits_and_the_actions_in_them(sqlite_url: str) -> N
     asyncio.run(with_storage(sqlite_url, body))
 
 
+@pytest.mark.hotpath
+def test_commits_are_paced_by_the_commit_window(db_url: str) -> None:
+    """Issue 26 (``storage.COMMIT_WINDOW``, ``serve --commit-window``): an append within a window of the last commit's
+    start waits for the window's end, and the appends of other matches made meanwhile share its transaction; after a
+    quiet stretch an append commits at once, alone. Nothing here bounds a duration from above."""
+    window = 0.3
+
+    async def turns(n: int) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
+
+    async def body(storage: Any) -> None:
+        storage.commit_window = window
+        loop = asyncio.get_running_loop()
+        await add_matches(storage, ["w1", "w2", "w3", "w4"])
+        before_first = loop.time()
+        assert await storage.append(append("w1", 0, 0)) is True  # the first: no commit before it, at once
+        start = storage.batches
+        pair = [asyncio.ensure_future(storage.append(append("w2", 0, 0)))]
+        await turns(3)
+        pair.append(asyncio.ensure_future(storage.append(append("w3", 0, 0))))
+        assert await asyncio.gather(*pair) == [True, True]
+        assert loop.time() >= before_first + window  # they waited for the window's end
+        assert storage.batches == start + 1  # and committed together, in other turns of the loop than each other
+        await asyncio.sleep(window * 1.5)  # quiet for longer than a window
+        alone = asyncio.ensure_future(storage.append(append("w4", 0, 0)))
+        await turns(3)  # the quiet append has committed by now, at the end of its own turn
+        later = asyncio.ensure_future(storage.append(append("w1", 1, 1)))
+        assert await asyncio.gather(alone, later) == [True, True]
+        assert storage.batches == start + 3  # each on its own: the first at once, the next after a window
+        count = await storage.read(lambda tx: tx.fetch("SELECT COUNT(*) AS n FROM actions"))
+        assert count[0]["n"] == 5
+
+    asyncio.run(with_storage(db_url, body))
+
+
 @pytest.mark.usefixtures("nim")
 def test_stepping_through_a_replay_costs_one_apply_per_step(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Replays (SRV-R1) read the match's history: stepping through all n steps applies about n actions, not n²/2; a jump
