@@ -1,7 +1,8 @@
 """Load benchmark of the play server (SRV-B1, SRV-X1..X4): N concurrent matches, one WebSocket client per seat on
 loopback (127.0.0.1 only), playing random legal actions; new matches start as old ones end. Prints a
 table of actions/s, the action round trip (send -> the actor's own event back) p50/p90/p99, and the CPU
-time per action of the server processes, the clients, the database and Redis.
+time per action of the server processes, the clients, the database and Redis, each read at the start and the end of
+the window whose actions are counted (after ``--ramp``; :func:`run_phase`).
 
 Setups, one row per phase each (``--setups``, all by default):
 

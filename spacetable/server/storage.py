@@ -48,9 +48,10 @@ T = TypeVar("T")
 #: that comes within a window of the last commit's start waits for the window's end, with the appends of every
 #: other match that come meanwhile, and they share one transaction; one that comes later commits at once, so a
 #: quiet server adds no wait. Under the paced load of 200 Cosmic Arena matches (``bench/server_load.py``, about
-#: 1,200 actions/s) the commits go from 1.8 to 5.4 actions each and the server's CPU per action from 0.70 to 0.61 ms
-#: (docs/architecture.md, "Where the time goes"), for 3 ms more on an action's way at that load; 0 commits each
-#: turn of the event loop's appends at once (SQLite) or as soon as a writer is free (PostgreSQL).
+#: 1,200 actions/s) the commits go from 1.8 to 4.5 actions each on SQLite (server CPU per action 4 % lower, four
+#: interleaved pairs of runs) and from 3.1 to 4.9 on PostgreSQL (its own CPU per action 0.28 to about 0.2 ms, the
+#: server's 7 % lower) (docs/architecture.md, "Where the time goes"), for 3 ms more on an action's way at that load;
+#: 0 commits each turn of the event loop's appends at once (SQLite) or as soon as a writer is free (PostgreSQL).
 COMMIT_WINDOW = 0.003
 
 
