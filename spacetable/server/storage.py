@@ -7,9 +7,6 @@
 * :class:`SqliteStorage` works on the event loop itself (a local WAL file: a statement costs microseconds, far
   less than handing it to a thread and back): reads at once, appends gathered during one turn of the loop and
   committed in one transaction.
-* Both pace their commits under load (:data:`COMMIT_WINDOW`): a commit starts at once when the last one started at
-  least a window ago, else when the window ends, so a busy server commits at most once per window with every append
-  that came meanwhile, and a quiet one never waits.
 * :class:`PostgresStorage` uses psycopg 3's asyncio connections: reads and rare writes on a small pool, and
   the appends through a **group commit**: every append waiting when a writer connection is free goes into one
   statement over arrays (``BATCH_SQL_PG``: one round trip on an autocommit connection, atomic, made durable by
@@ -17,6 +14,9 @@
   writer connections alternate, so one batch is gathered while the other commits. An append's caller resumes
   only after its transaction committed, so every acknowledged action is durable (``synchronous_commit`` stays
   on); a batch that fails is retried one append per transaction, so one bad append cannot fail the others.
+* Both pace their commits under load (:data:`COMMIT_WINDOW`): a commit starts at once when the last one started at
+  least a window ago, else when the window ends, so a busy server commits at most once per window with every append
+  that came meanwhile, and a quiet one never waits.
 
 SQLAlchemy (``db.py``) keeps the schema and the migrations and gives tests and tools a synchronous engine
 (``Storage.engine``); the action path talks to the drivers directly.
