@@ -4,11 +4,13 @@ and phone sizes."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, tap, wait_synced
 
@@ -18,9 +20,13 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def serious(page: Page) -> list[dict[str, Any]]:
-    """Serious or critical axe violations of the page once its finite animations have ended (a card fading in
-    is measured at its final colours, not half transparent)."""
-    page.wait_for_function("""() => document.getAnimations().every((a) => a.playState !== 'running'
+    """Serious or critical axe violations of the page once nothing on it says it is still loading (``aria-busy``: a
+    rules page's diagrams, drawn by the game's renderer, come after the page itself) and its finite animations, those
+    about to start included, have ended (a card fading in is measured at its final colours, not half transparent:
+    Tremble's rules diagrams once failed here, their chips measured mid fade-in)."""
+    with contextlib.suppress(PlaywrightTimeout):  # a part loading for longer is judged as it stands
+        page.wait_for_function("() => !document.querySelector('[aria-busy=true]')", timeout=30_000)
+    page.wait_for_function("""() => document.getAnimations().every((a) => (a.playState !== 'running' && !a.pending)
         || !Number.isFinite(a.effect && a.effect.getComputedTiming().endTime))""", timeout=10_000)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("""async () => {
