@@ -76,6 +76,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import platform
 import random
 import re
 import shutil
@@ -884,7 +885,8 @@ def main(argv: list[str] | None = None) -> int:
                         "is more than --tolerance above it")
     p.add_argument("--tolerance", type=float, default=1.25, help="--check: the CPU-per-action ratio that fails (1.25)")
     p.add_argument("--save-baseline", nargs="?", const=str(BASELINE), default=None, metavar="FILE",
-                   help="store this run's figures as the baseline (merged into the file by game, setup and phase)")
+                   help="store this run's figures as the baseline (merged into the file by game, setup and phase; a "
+                        "file stored on another machine is replaced, not merged)")
     p.add_argument("--config", default="{}", help="match config as JSON")
     p.add_argument("--setups", default=",".join(SETUPS), help=f"comma-separated, from {', '.join(SETUPS)}")
     p.add_argument("--pg-url", default=None, help="a running PostgreSQL to use (default: one started for the run)")
@@ -919,7 +921,7 @@ def main(argv: list[str] | None = None) -> int:
     games = list(GAMES) if args.game == "all" else [g.strip() for g in args.game.split(",") if g.strip()]
     if floor_game.ID in games:
         floor_game.register()
-    print(f"machine: {os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}; "
           f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
           f"texts {'on' if args.texts else 'off'}, compression {'on' if args.deflate else 'off'}"
           f"{', every seat signed in' if args.accounts else ''}", flush=True)
@@ -1025,6 +1027,22 @@ def print_against(rows: list[dict[str, str]], suffix: str) -> None:
               f"p99 {old['p99 ms']} -> {r['p99 ms']} ms")
 
 
+def machine() -> str:
+    """This machine as a baseline records it: the CPU cores and model (``/proc/cpuinfo`` where there is one) and the
+    Python that runs the servers. CPU per action differs between machines by more than the check's tolerance (the
+    same commit read 1.16 to 1.60 of a baseline stored on another 2-core machine), so ``--check`` says when the
+    baseline is another machine's."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} x {model}, Python {platform.python_version()}"
+
+
 def check(rows: list[dict[str, str]], path: Path, tolerance: float) -> int:
     """Compare with the baseline file: the ratio of server CPU per action (lower is better) and of actions/s."""
     try:
@@ -1033,6 +1051,11 @@ def check(rows: list[dict[str, str]], path: Path, tolerance: float) -> int:
         print(f"--check: cannot read the baseline {path}: {exc}")
         return 2
     print(f"\ncompared with {path} ({base.get('note', '')}):")
+    here, there = machine(), base.get("machine")
+    if there != here:
+        print(f"  the baseline was stored on {there or 'a machine it does not name'}, this is {here}: the ratios "
+              "compare the machines as well as the code. For a change, store the code before it on this machine "
+              "(--save-baseline FILE, then --check FILE) or run both in one go (--against DIR).")
     worst = 0.0
     for r in rows:
         key = f"{r['game']}|{r['setup']}|{r['phase']}"
@@ -1055,6 +1078,9 @@ def save_baseline(rows: list[dict[str, str]], path: Path, args: argparse.Namespa
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         data = {"rows": {}}
+    if data.get("machine") != machine():  # figures of two machines in one file would not compare with either
+        data["rows"] = {}
+    data["machine"] = machine()
     data["note"] = (f"{os.cpu_count()} cores, {args.matches} matches, paced {args.seconds:g} s / max {args.max_seconds:g} s, "
                     f"texts {'on' if args.texts else 'off'}, compression {'on' if args.deflate else 'off'}, "
                     f"{time.strftime('%Y-%m-%d')}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import os
 import subprocess
 import sys
 import time
@@ -81,15 +83,20 @@ def test_the_servers_own_path_bench_plays_and_prints_its_table() -> None:
         assert float(cells[2]) > 0  # server CPU per action
 
 
-def test_the_load_bench_reads_the_server_over_the_measured_window_only(sqlite_url: str) -> None:
-    """``bench/server_load.py``'s CPU per action is the server's CPU over the window whose actions it counts: read when
-    the window opens, after the ramp (set-ups of every table at once, actions not counted), and when it closes, not
-    around the whole phase (the nineteenth stop found the ramp and the end counted: 0.71 against 0.62 ms an action).
-    The clients' CPU is theirs over the same window."""
+def server_load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("server_load", BENCH / "server_load.py")
     assert spec is not None and spec.loader is not None
     sl = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))
     spec.loader.exec_module(sl)
+    return sl
+
+
+def test_the_load_bench_reads_the_server_over_the_measured_window_only(sqlite_url: str) -> None:
+    """``bench/server_load.py``'s CPU per action is the server's CPU over the window whose actions it counts: read when
+    the window opens, after the ramp (set-ups of every table at once, actions not counted), and when it closes, not
+    around the whole phase (the eighteenth stop found the ramp and the end counted: 0.71 against 0.62 ms an action).
+    The clients' CPU is theirs over the same window."""
+    sl = server_load()
     port = sl.free_port()
     server = sl.start_server(sqlite_url, port, "warning", game="floor")
     reads: list[float] = []
@@ -112,3 +119,38 @@ def test_the_load_bench_reads_the_server_over_the_measured_window_only(sqlite_ur
     assert 1.25 <= reads[1] - reads[0] <= returned - called  # a window apart (a busy machine may wake the first late)
     assert stats.measured["at"] == reads[1] - reads[0] and stats.measured["server"] > 0
     assert stats.actions > 0 and 0 < stats.client_cpu <= reads[1] - reads[0] + 0.5  # one process over the window
+
+
+def test_the_load_bench_check_names_the_baselines_machine_and_fails_over_the_tolerance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--check`` prints each ratio to the stored baseline and exits 1 over ``--tolerance``; the baseline records the
+    machine that stored it, and a check on another machine says that its ratios compare the machines too (a fresh
+    2-core machine read 1.16 to 1.60 of the stored figures with the same commit). ``--save-baseline`` on another
+    machine replaces the file's figures rather than mixing two machines' in one file."""
+    sl = server_load()
+    args = argparse.Namespace(matches=200, seconds=15.0, max_seconds=10.0, texts=False, deflate=False)
+
+    def rows(cpu: float) -> list[dict[str, str]]:
+        return [{"game": "arena", "setup": "SQLite (WAL)", "phase": phase, "server CPU ms/action": f"{cpu:.2f}",
+                 "actions/s": "1,000", "p99 ms": "30.0"} for phase in ("paced", "max")]
+
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps({"machine": "2 x another CPU, Python 3.11.7",
+                                "rows": {"tremble|SQLite (WAL)|paced": {"server_cpu_ms": 3.0, "actions_per_s": 300.0}}}))
+    sl.save_baseline(rows(0.80), path, args)
+    stored = json.loads(path.read_text())
+    assert stored["machine"] == sl.machine() and sl.machine().startswith(f"{os.cpu_count()} x ")
+    assert sorted(stored["rows"]) == ["arena|SQLite (WAL)|max", "arena|SQLite (WAL)|paced"]  # the other's went
+    capsys.readouterr()
+
+    assert sl.check(rows(0.80), path, 1.25) == 0
+    out = capsys.readouterr().out
+    assert "arena|SQLite (WAL)|paced: server CPU per action 0.80 ms / 0.80 = 1.00" in out
+    assert "stored on" not in out and "within the tolerance" in out
+
+    assert sl.check(rows(1.04), path, 1.25) == 1  # 1.30 of the baseline
+    assert "= 1.30" in (out := capsys.readouterr().out) and "worse than the tolerance" in out
+
+    path.write_text(json.dumps({**stored, "machine": "2 x another CPU, Python 3.11.7"}))
+    assert sl.check(rows(0.80), path, 1.25) == 0
+    assert "the baseline was stored on 2 x another CPU, Python 3.11.7, this is " + sl.machine() in capsys.readouterr().out
