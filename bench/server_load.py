@@ -646,9 +646,9 @@ def pct(sorted_values: list[float], q: float) -> float:
 
 
 def row(game: str, setup: str, phase: str, matches: int, think_ms: float, seconds: float, stats: Stats,
-        cpu: dict[str, float], split_over: dict[str, float] | None = None) -> dict[str, str]:
-    """One row of the table from ``cpu`` (read over the measured window); ``split_over``: the counters the CPU split
-    is taken from instead, with its own server CPU (the whole phase, when the window's edges were read late)."""
+        cpu: dict[str, float]) -> dict[str, str]:
+    """One row of the table from ``cpu``: the processes' CPU read over the measured window, the servers' counters
+    over the same window or, when they answered late, over the whole phase (:func:`bench`)."""
     lat = sorted(stats.latencies)
     n = max(1, stats.actions)
 
@@ -667,7 +667,7 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
         "actions/commit": f"{cpu['appends:actions'] / cpu['appends:commits']:.1f}" if cpu.get("appends:commits") else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
-        **split(cpu if split_over is None else split_over, stats.actions),
+        **split(cpu, stats.actions),
     }
 
 
@@ -783,14 +783,12 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             if max(late, default=0.0) > LATE:
                 # a server too busy to answer its counters at the window's edges (slow games' set-ups, long lists):
                 # the window's counters would cover a shifted, shorter stretch; the CPU, read from /proc, is the
-                # window's, and the split and the actions a commit are the whole phase's
+                # window's, and the steps of the split (per action) and the actions a commit are the whole phase's
                 print(f"  (the servers answered their counters up to {max(late):.1f} s after the window's edges: the "
-                      "split, its 'other' included, and the actions a commit are over the whole phase)", flush=True)
-                used = {**{k: v for k, v in whole.items() if k not in WINDOW_READS}, **{k: used[k] for k in WINDOW_READS
-                                                                                         if k in used}}
+                      "steps of the split and the actions a commit are over the whole phase)", flush=True)
+                used = {**whole, **{k: used[k] for k in WINDOW_READS if k in used}}
             label = setup.label + (", signed in" if args.accounts else "")
-            rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used,
-                            whole if max(late, default=0.0) > LATE else None))
+            rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used))
             r = rows[-1]
             print(f"{label} {phase}: {r['actions/s']} actions/s, p50 {r['p50 ms']} ms, p99 {r['p99 ms']} ms "
                   f"(server CPU {r['server CPU ms/action']} ms/action, database {r['db CPU ms/action']}, "

@@ -132,8 +132,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     limits = limits or Limits()
     if data_dir is not None:
         catalog.configure(data_dir)
-    storage = open_storage(database_url, writers=db_writers, commit_window=commit_window) \
-        if database_url.startswith("postgresql") else open_storage(database_url, commit_window=commit_window)
+    storage = open_storage(database_url, commit_window, writers=db_writers)
     server_id = new_server_id()
     service = MatchService(storage, ai_workers=ai_workers, limits=limits, fanout=open_fanout(redis_url, server_id),
                            lease_seconds=lease_seconds, server_id=server_id)

@@ -492,12 +492,13 @@ class PostgresStorage(Storage):
             return await job(PgTx(conn))
 
 
-def open_storage(url: str, **options: Any) -> Storage:
-    """The storage for a SQLAlchemy URL: ``sqlite:///...`` or ``postgresql+psycopg://...`` (``options``:
-    :class:`PostgresStorage`'s; SQLite takes ``commit_window`` of them)."""
+def open_storage(url: str, commit_window: float = COMMIT_WINDOW, **options: Any) -> Storage:
+    """The storage for a SQLAlchemy URL: ``sqlite:///...`` or ``postgresql+psycopg://...``; ``commit_window`` for
+    both (:data:`COMMIT_WINDOW`), ``options`` for PostgreSQL only (:class:`PostgresStorage`'s: ``writers``...),
+    which SQLite's single connection does not use."""
     name = make_url(url).get_backend_name()
     if name == "sqlite":
-        return SqliteStorage(url, **{k: v for k, v in options.items() if k == "commit_window"})
+        return SqliteStorage(url, commit_window)
     if name == "postgresql":
-        return PostgresStorage(url, **options)
+        return PostgresStorage(url, commit_window=commit_window, **options)
     raise ValueError(f"unsupported database {name!r}: use sqlite:/// or postgresql+psycopg://")
