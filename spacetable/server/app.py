@@ -32,7 +32,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute, APIWebSocketRoute
+from fastapi.routing import APIWebSocketRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -62,6 +62,7 @@ from .routes import LOBBY, PLAY, ROUTERS
 from .routes import balance as balance_routes
 from .routes.deps import Context, ctx, seat_link
 from .routes.pages import WEB_DIR
+from .routing import PrefixRoute
 from .service import MatchService
 from .social import presence as social_presence
 from .social import rematch as social_rematch
@@ -210,7 +211,7 @@ _PLAIN_LIFESPAN = type(APIRouter().lifespan_context)
 
 
 def add_routes(app: FastAPI, router: APIRouter) -> None:
-    """Put ``router``'s routes on the app itself, as ``@app.get`` would, instead of ``app.include_router``.
+    r"""Put ``router``'s routes on the app itself, as ``@app.get`` would, instead of ``app.include_router``.
 
     FastAPI's ``include_router`` keeps each router behind a wrapper that works out, for every request, which of its
     routes match: several microseconds a route (its own bookkeeping around each one) where a route on the app
@@ -218,10 +219,13 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
     about 140 routes in 20 routers, a lobby call spent some 0.2 ms of the event loop in that walk
     (docs/architecture.md, "Where the time goes"). A route declared on an ``APIRouter`` already carries that
     router's prefix, tags, dependencies and schema setting, so nothing of the router is lost, as long as the router
-    has no start-up or shutdown hooks, no lifespan and no routers of its own (checked here)."""
+    has no start-up or shutdown hooks, no lifespan and no routers of its own (checked here). Its routes are
+    :class:`PrefixRoute`\ s, which turn away a path outside their literal prefix before trying their expression
+    (``routing.py``)."""
     for route in router.routes:
-        if not isinstance(route, APIRoute | APIWebSocketRoute):
-            raise TypeError(f"add_routes: {route!r} is not a plain route of the router")
+        if not isinstance(route, PrefixRoute | APIWebSocketRoute):
+            raise TypeError(f"add_routes: {route!r} is not a plain route of the router of class PrefixRoute "
+                            "(APIRouter(route_class=PrefixRoute), server/routing.py)")
     if router.on_startup or router.on_shutdown or type(router.lifespan_context) is not _PLAIN_LIFESPAN:
         raise TypeError("add_routes: the router has its own start-up, shutdown or lifespan")
     app.router.routes.extend(router.routes)

@@ -39,6 +39,7 @@ from .errors import ServiceError
 from .live import LiveMatch
 from .routes.deps import TokenGate
 from .routes.pages import packaged_flags
+from .routing import PrefixRoute
 from .service import MatchService
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -100,7 +101,7 @@ def lobby_agents(game: Any) -> list[dict[str, Any]]:
 
 
 def make_router(service: MatchService) -> APIRouter:
-    router = APIRouter()
+    router = APIRouter(route_class=PrefixRoute)
 
     @router.get("/api/lobby")
     async def lobby() -> list[dict[str, Any]]:

@@ -485,19 +485,20 @@ def test_routes_of_a_router_that_brings_more_than_routes_are_refused() -> None:
     from fastapi import APIRouter, FastAPI
 
     from spacetable.server.app import add_routes
+    from spacetable.server.routing import PrefixRoute
 
     app = FastAPI()
-    nested = APIRouter()
+    nested = APIRouter(route_class=PrefixRoute)
     inner = APIRouter()
     inner.add_api_route("/x", lambda: 1)
     nested.include_router(inner)
     with pytest.raises(TypeError):
         add_routes(app, nested)
-    hooked = APIRouter(on_startup=[lambda: None])
+    hooked = APIRouter(on_startup=[lambda: None], route_class=PrefixRoute)
     hooked.add_api_route("/y", lambda: 1)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="start-up"):
         add_routes(app, hooked)
-    plain = APIRouter(prefix="/p", tags=["t"])
+    plain = APIRouter(prefix="/p", tags=["t"], route_class=PrefixRoute)
     plain.add_api_route("/z", lambda: {"z": 1})
     add_routes(app, plain)
     with TestClient(app) as c:
@@ -599,3 +600,59 @@ def test_sockets_compress_as_browsers_ask_unless_the_operator_turns_it_off(tmp_p
     (compressed, one), (plain, other) = seen[False], seen[True]
     assert compressed == ["PerMessageDeflate"] and plain == []
     assert one["type"] == other["type"] == "snapshot" and one["view"]["ships"] == other["view"]["ships"]
+
+
+@pytest.mark.hotpath
+def test_a_route_turns_away_paths_outside_its_prefix_and_finds_what_the_full_check_finds(sqlite_url: str) -> None:
+    """Issue 26: every HTTP route of the app is a ``PrefixRoute``, which answers "no" for a path that does not start
+    with its literal prefix without trying its expression, and answers every scope as FastAPI's full check does:
+    for each route's own path (parameters filled in), that path with a slash more or less, a parameter's value
+    with a slash in it, other methods, a WebSocket scope, and behind a proxy's root path."""
+    import re
+
+    from fastapi.routing import APIRoute
+    from starlette.routing import Match
+
+    from spacetable.server.app import add_routes, create_app
+    from spacetable.server.routing import PrefixRoute
+
+    app = create_app(sqlite_url, ai_workers=0)
+    ours = [r for r in app.router.routes if isinstance(r, PrefixRoute)]
+    assert len(ours) > 100 and not [r for r in app.router.routes if type(r) is APIRoute and r.include_in_schema
+                                    and not r.path.startswith("/docs")]
+
+    def sample(path: str) -> str:
+        path = re.sub(r"\{[^}]+:path\}", "a/b", path)
+        path = re.sub(r"\{[^}]+:int\}", "7", path)
+        return re.sub(r"\{[^}]+\}", "x1", path)
+
+    paths = {"/", "", "/nope", "/api", "/api/", "/static/app/x.js", "/api/matches/a/b/state"}
+    for r in ours:
+        own = sample(r.path)
+        paths |= {own, own + "/", own.rstrip("/"), own[:-1], own.replace("x1", "x/1"), own.upper(), "/x" + own}
+    scopes = [{"type": kind, "path": p, "root_path": root, "method": method, "headers": [], "query_string": b""}
+              for p in sorted(paths) for method in ("GET", "POST", "DELETE", "PATCH") for kind in ("http", "websocket")
+              for root in ("", "/proxy")]
+    shortcuts = 0
+    for scope in scopes:
+        for r in ours:
+            fast, full = r.matches(dict(scope)), APIRoute.matches(r, dict(scope))
+            assert fast == full, (r.path, scope)
+            shortcuts += fast[0] is Match.NONE and scope["type"] == "http" and not scope["root_path"] \
+                and not scope["path"].startswith(r.literal)
+    assert shortcuts > len(scopes) * len(ours) // 8
+
+    # the expression is not tried at all for a path outside the prefix
+    class Untried:
+        def match(self, _path: str) -> None:
+            raise AssertionError("the expression was tried")
+
+    route = next(r for r in ours if r.path == "/api/matches/{match_id}/chat")
+    route.path_regex = Untried()  # type: ignore[assignment]
+    assert route.matches({"type": "http", "path": "/api/account/me", "root_path": "", "method": "GET"}) == (Match.NONE, {})
+
+    from fastapi import APIRouter, FastAPI
+    plain = APIRouter()
+    plain.get("/x")(lambda: None)
+    with pytest.raises(TypeError, match="PrefixRoute"):
+        add_routes(FastAPI(), plain)  # a router of plain APIRoutes is refused: each of its routes would be tried in full

@@ -20,9 +20,10 @@ from pydantic import Field
 from ..routes.deps import Client, Ctx
 from ..routes.schemas import Body
 from ..routes.session import Signed, Writer
+from ..routing import PrefixRoute
 from . import Lapses, Vacations
 
-router = APIRouter(tags=["absent players"])
+router = APIRouter(tags=["absent players"], route_class=PrefixRoute)
 SeatToken = Annotated[str | None, Header(max_length=128)]
 
 

@@ -31,9 +31,10 @@ from ..notify.store import begin as store_begin
 from ..routes.deps import Client, Ctx, seat_link
 from ..routes.schemas import TimeChoice
 from ..routes.session import Accounts, Signed, Writer
+from ..routing import PrefixRoute
 
 EXPIRES = 7 * 86400.0
-router = APIRouter(tags=["challenges"])
+router = APIRouter(tags=["challenges"], route_class=PrefixRoute)
 
 
 class ChallengeRow(Base):

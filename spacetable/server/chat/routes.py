@@ -22,10 +22,11 @@ from ..presentation import pick_lang
 from ..routes.deps import Ctx
 from ..routes.schemas import Body
 from ..routes.session import MaybeSession, Writer, accounts, write_session
+from ..routing import PrefixRoute
 from .service import MAX_CHARS, ChatService, rooms_open
 from .service import Writer as ChatWriter
 
-router = APIRouter(tags=["chat"])
+router = APIRouter(tags=["chat"], route_class=PrefixRoute)
 SeatToken = Annotated[str | None, Header(max_length=128)]
 
 

@@ -33,11 +33,12 @@ from ..presentation import pick_lang
 from ..routes.pages import WEB_DIR
 from ..routes.schemas import Body
 from ..routes.session import Signed, Writer
+from ..routing import PrefixRoute
 from . import push, store, texts
 from .dispatcher import Notifier
 from .store import begin as store_begin
 
-router = APIRouter(tags=["notifications"])
+router = APIRouter(tags=["notifications"], route_class=PrefixRoute)
 Kind = Literal["your_turn", "match_start", "match_end", "challenge", "draw_offer", "chat_mention"]
 Channel = Literal["page", "push", "email"]
 

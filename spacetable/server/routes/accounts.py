@@ -20,12 +20,13 @@ from pydantic import Field
 
 from ..accounts.service import CSRF_HEADER, SESSION_COOKIE, AccountService
 from ..errors import ServiceError
+from ..routing import PrefixRoute
 from .deps import Client, Ctx, seat_link
 from .schemas import Body, CreateMatch
 from .session import Accounts, Keeper, Keys, MaybeSession, Signed, Writer, optional_session, write_session
 from .workbench import store, with_content_set
 
-router = APIRouter(tags=["accounts"])
+router = APIRouter(tags=["accounts"], route_class=PrefixRoute)
 Text = Annotated[str, Field(max_length=300)]
 Secret = Annotated[str, Field(max_length=300)]
 

@@ -16,10 +16,11 @@ from ..ai import AIRunner
 from ..analysis_jobs import AnalysisJobs, Job, ray_address
 from ..errors import ServiceError
 from ..learn.store import learn_store
+from ..routing import PrefixRoute
 from ..service import MatchService
 from .deps import Ctx
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 _jobs: weakref.WeakKeyDictionary[MatchService, AnalysisJobs] = weakref.WeakKeyDictionary()
 
 

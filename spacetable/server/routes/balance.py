@@ -20,6 +20,7 @@ from spacetable.core import content as contents
 
 from ..accounts.service import CSRF_HEADER
 from ..errors import ServiceError
+from ..routing import PrefixRoute
 from ..service import MatchService
 from ..workbench_runs import BalanceRuns, RunLimits, balance_kinds, simulator
 from .deps import Ctx, client
@@ -27,7 +28,7 @@ from .schemas import Body
 from .session import optional_session
 from .workbench import ProblemsError, check_size, kind_of, store
 
-router = APIRouter(tags=["workbench"])
+router = APIRouter(tags=["workbench"], route_class=PrefixRoute)
 _runs: weakref.WeakKeyDictionary[MatchService, BalanceRuns] = weakref.WeakKeyDictionary()
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 RunId = Annotated[str, Field(pattern=r"^[0-9a-f]{24}$")]

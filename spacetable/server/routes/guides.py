@@ -27,12 +27,13 @@ from spacetable import guide
 from ..errors import ServiceError
 from ..learn.store import learn_store
 from ..presentation import pick_lang
+from ..routing import PrefixRoute
 from .deps import Ctx
 from .pages import WEB_DIR
 from .schemas import Body
 from .session import Signed, Writer
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 
 
 @router.get("/api/guide/{game_id}")

@@ -18,11 +18,12 @@ from spacetable.core.rng import mix_seed
 from ..errors import ServiceError
 from ..learn.store import learn_store
 from ..live import LiveMatch
+from ..routing import PrefixRoute
 from ..service import MatchService
 from .deps import Ctx
 from .schemas import UndoBody
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 HINT_SECONDS = 1.0
 
 

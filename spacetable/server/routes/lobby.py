@@ -15,13 +15,14 @@ from ..absence import has_pass
 from ..ai import agent_registry
 from ..errors import error_body
 from ..meter import METER
+from ..routing import PrefixRoute
 from .deps import Client, Ctx, TokenGate, seat_link
 from .pages import packaged_flags
 from .schemas import AddAI, CreateMatch, JoinSeat, SeatAuth
 from .session import guest_may_join
 from .workbench import with_content_set
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 
 
 @router.get("/health")

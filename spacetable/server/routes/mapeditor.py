@@ -24,9 +24,10 @@ from spacetable.core.hooks import MapTool
 from spacetable.games import UnknownGame, get_game
 
 from ..errors import ServiceError
+from ..routing import PrefixRoute
 from .deps import Client, Ctx
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 
 
 def map_tool(game_id: str, name: str) -> MapTool:

@@ -8,8 +8,10 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
+from ..routing import PrefixRoute
+
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=PrefixRoute)
 
 
 @functools.cache

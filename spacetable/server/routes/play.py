@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 
 from ..legal import legal_page
+from ..routing import PrefixRoute
 from .deps import Client, Ctx, TokenGate
 from .schemas import PlayAction, UndoBody
 
-router = APIRouter(dependencies=[TokenGate])  # every route here checks a seat token
+router = APIRouter(dependencies=[TokenGate], route_class=PrefixRoute)  # every route here checks a seat token
 SeatToken = Annotated[str | None, Header(max_length=128)]
 
 

@@ -10,10 +10,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from ..clients import entry_json
+from ..routing import PrefixRoute
 from . import hints
 from .deps import Ctx
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 
 
 @router.get("/api/matches/{match_id}/replay")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket
 
+from ..routing import PrefixRoute
 from ..ws import Connection
 from .deps import ctx
 
-router = APIRouter()
+router = APIRouter(route_class=PrefixRoute)
 
 
 @router.websocket("/ws/matches/{match_id}")

@@ -26,12 +26,13 @@ from spacetable.core.errors import ConfigError
 from spacetable.games.kinds import load_all
 
 from ..errors import ServiceError
+from ..routing import PrefixRoute
 from ..workbench.sets import SetStore, not_found
 from .deps import Client, Ctx
 from .schemas import Body
 from .session import MaybeSession, Writer, accounts, optional_session
 
-router = APIRouter(prefix="/api/workbench", tags=["workbench"])
+router = APIRouter(prefix="/api/workbench", tags=["workbench"], route_class=PrefixRoute)
 
 Segment = Annotated[str, Field(max_length=32)]
 SetId = Annotated[str, Field(max_length=32)]

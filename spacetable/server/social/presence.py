@@ -35,6 +35,7 @@ from ..errors import ServiceError
 from ..notify.store import begin as store_begin
 from ..routes.schemas import Body
 from ..routes.session import Signed, Writer
+from ..routing import PrefixRoute
 from ..tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.presence")
@@ -45,7 +46,7 @@ MAX_LISTED = 200
 MAX_SEATS = 16
 #: ``last_seen`` is written at most this often per account
 SEEN_EVERY = 60.0
-router = APIRouter(tags=["presence"])
+router = APIRouter(tags=["presence"], route_class=PrefixRoute)
 
 
 class Presence:

@@ -37,10 +37,11 @@ from ..notify.store import begin as store_begin
 from ..routes.deps import Ctx, TokenGate, seat_link
 from ..routes.schemas import Body, Token
 from ..routes.session import Accounts
+from ..routing import PrefixRoute
 from .models import RematchRow
 
 EXPIRES = 86400.0
-router = APIRouter(tags=["rematch"])
+router = APIRouter(tags=["rematch"], route_class=PrefixRoute)
 COLS = RematchRow.__table__.c
 SeatToken = Annotated[str | None, Header(max_length=128)]
 

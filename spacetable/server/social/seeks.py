@@ -30,12 +30,13 @@ from ..notify.store import begin as store_begin
 from ..routes.deps import Client, Ctx, seat_link
 from ..routes.schemas import TimeChoice
 from ..routes.session import Accounts, MaybeSession, Writer
+from ..routing import PrefixRoute
 from .models import SeekRow
 
 MAX_OPEN = 3
 MAX_LISTED = 100
 EXPIRES = 86400.0
-router = APIRouter(tags=["seeks"])
+router = APIRouter(tags=["seeks"], route_class=PrefixRoute)
 SEEK_COLS = SeekRow.__table__.c
 
 
