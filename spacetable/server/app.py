@@ -142,6 +142,7 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     notify_config = NotifyConfig(**{"public_url": account_service.settings.public_url or NotifyConfig.public_url,
                                     **(notify or {})})
     notifier = Notifier(storage.engine, notify_config, AccountsDirectory(storage.engine), account_service.mailer)
+    notifier.db = storage
     service.lapses = Lapses(service)
     service.vacations = Vacations(service)
     watcher = MatchWatcher(notifier)

@@ -408,3 +408,59 @@ def test_preferences_switch_channels(engine: Engine, push_service: PushService) 
         assert unread == 1 and items[0]["kind"] == "draw_offer"
         assert store.mark_read(conn, "alice") == 1
         assert store.inbox(conn, "alice")[0] == 0
+
+
+@pytest.mark.hotpath  # issue 26
+def test_the_seats_accounts_are_read_through_the_play_storage_and_a_guests_match_needs_no_thread(
+        engine: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the play server's storage (``Notifier.db``, as the app sets it), a match's events look up the accounts at
+    its seats on that storage's own connection: the events of a guests' match (a move's "your turn", a match's
+    start: no account at any seat) end there, with no worker thread and nothing written; an account's are stored as
+    before, in one worker-thread job with the other events of the batch. On both databases."""
+    from spacetable.server.notify import dispatcher
+    from spacetable.server.storage import open_storage
+
+    add_match(engine, "t1")
+    add_match(engine, "g1")  # guests only
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO account_seats (match_id, seat, account_id, token_hash, created_at) "
+                          "VALUES ('t1', 0, 'alice', 'h', 0)"))
+        conn.execute(text("INSERT INTO account_seats (match_id, seat, account_id, token_hash, created_at) "
+                          "VALUES ('g1', 1, NULL, 'h', 0)"))  # a seat whose account was deleted
+    threads: list[str] = []
+    to_thread = asyncio.to_thread
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        threads.append(getattr(fn, "__qualname__", repr(fn)))
+        return await to_thread(fn, *args, **kwargs)
+
+    monkeypatch.setattr(dispatcher.asyncio, "to_thread", counted)
+    monkeypatch.setattr(store, "seat_events", lambda *_: pytest.fail("looked up in the worker thread"))
+
+    def start(match_id: str) -> store.SeatEvents:
+        return store.SeatEvents(match_id, tuple((s, "match_start", f"{match_id}:start", {"match": match_id})
+                                                for s in (0, 1)))
+
+    def bell() -> list[tuple[str, str, str]]:
+        with engine.connect() as conn:
+            return sorted(tuple(r) for r in conn.execute(text("SELECT account_id, kind, dedup FROM notify_inbox")))
+
+    n = notifier(engine)
+
+    async def go() -> list[int]:
+        storage = open_storage(db_url)
+        await storage.start()
+        n.db = storage
+        try:
+            guests = await n._emit_all([start("g1")])
+            assert threads == [] and bell() == []
+            mixed = await n._emit_all([start("g1"), start("t1"),
+                                       [Event("bob", "match_end", "m9:end:0", {"match": "m9"})]])
+            return [guests, mixed]
+        finally:
+            await storage.stop()
+
+    guests, mixed = run(go())
+    assert guests == 0 and mixed >= 2  # deliveries stored: the bell's rows and the channels the accounts keep on
+    assert len(threads) == 1 and "job" in threads[0]
+    assert [(a, k) for a, k, _ in bell()] == [("alice", "match_start"), ("bob", "match_end")]

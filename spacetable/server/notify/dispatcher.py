@@ -141,6 +141,9 @@ class Notifier:
         self.at_table: AtTable | None = None
         #: hourly retention jobs run in a worker thread (``store.prune``; the chat's own)
         self.housekeeping: list[Callable[[], Any]] = []
+        #: the play server's storage (``storage.Storage``, set by the app): the seats' accounts of a match's events
+        #: are read through it, on the event loop's side; without it, in the worker thread that stores the events
+        self.db: Any = None
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -175,16 +178,26 @@ class Notifier:
         return await self._emit_all([events if callable(events) else list(events)])
 
     async def _emit_all(self, items: list[Emitted]) -> int:
-        """Store the events of every one of ``items`` in one worker-thread job: the seats' accounts read in one query,
-        the events written in one transaction (none when there are none). A match's events for seats whose players
+        """Store the events of every one of ``items`` in one worker-thread job, written in one transaction (none when
+        there are none). The seats' accounts are read first in one query, through the play storage (``db``) when the
+        app gave it, so that events for guests' seats need no thread at all. A match's events for seats whose players
         are at the table are left out first (:meth:`_away`): when that leaves nothing, nothing is read or written."""
         items = await self._away(items)
         if not items:
             return 0
+        seats = [i for i in items if isinstance(i, store.SeatEvents)]
+        found: list[Event] = []
+        if seats and self.db is not None:
+            # the seats' accounts read on the play storage's own connection: a match of guests (a move's "your
+            # turn", a match's start) finds none and stops here, without a worker thread
+            found = await self.db.read(lambda tx: store.seat_events_tx(tx, seats))
+            items = [i for i in items if not isinstance(i, store.SeatEvents)]
+            seats = []
+            if not items and not found:
+                return 0
 
         def job() -> int:
-            seats = [i for i in items if isinstance(i, store.SeatEvents)]
-            batch = [e for i in items if not isinstance(i, store.SeatEvents) for e in (i() if callable(i) else i)]
+            batch = [*found, *(e for i in items if not isinstance(i, store.SeatEvents) for e in (i() if callable(i) else i))]
             if seats:
                 with self.engine.connect() as conn:
                     batch += store.seat_events(conn, seats)

@@ -202,6 +202,24 @@ def seat_events(conn: Connection, items: list[SeatEvents]) -> list[Event]:
     for part in _chunks(sorted({i.match_id for i in items})):
         for match_id, seat, account in conn.execute(stmt, {"m": part}):
             accounts[str(match_id), int(seat)] = str(account)
+    return _seat_events(items, accounts)
+
+
+async def seat_events_tx(tx: Any, items: list[SeatEvents]) -> list[Event]:
+    """:func:`seat_events` in a transaction of the play server's storage (``storage.Storage.read``): on SQLite
+    that is the event loop's own connection, on PostgreSQL its asynchronous pool, so a guests' match (no account at
+    its seats, nothing to store) costs one indexed read and no worker thread."""
+    accounts: dict[tuple[str, int], str] = {}
+    for part in _chunks(sorted({i.match_id for i in items})):
+        names = {f"m{k}": match_id for k, match_id in enumerate(part)}
+        rows = await tx.fetch("SELECT match_id, seat, account_id FROM account_seats WHERE match_id IN "
+                              f"({', '.join(':' + n for n in names)}) AND account_id IS NOT NULL", names)
+        for row in rows:
+            accounts[str(row["match_id"]), int(row["seat"])] = str(row["account_id"])
+    return _seat_events(items, accounts)
+
+
+def _seat_events(items: list[SeatEvents], accounts: dict[tuple[str, int], str]) -> list[Event]:
     return [Event(accounts[i.match_id, seat], kind, key, data, correspondence=i.correspondence)
             for i in items for seat, kind, key, data in i.found if (i.match_id, seat) in accounts]
 
