@@ -83,6 +83,22 @@ def test_the_servers_own_path_bench_plays_and_prints_its_table() -> None:
         assert float(cells[2]) > 0  # server CPU per action
 
 
+
+def test_the_setup_bench_measures_requests_and_sockets_and_prints_its_table() -> None:
+    """``bench/server_setup.py``: a match's set-up alone (the lobby's requests, then the seats' sockets) through a real
+    server, for a two-seat game and a game of more seats, with the share of the server's other threads."""
+    for game in ("arena", "tremble"):
+        out = subprocess.run([sys.executable, str(BENCH / "server_setup.py"), "--game", game, "--count", "4"],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        row = next(line for line in out.stdout.splitlines() if line.startswith("| this checkout"))
+        requests, other_threads, sockets, _, total = (float(c) for c in row.split("|")[3:-1])
+        assert requests > 0 and sockets > 0 and 0 <= other_threads <= requests
+        assert abs(total - requests - sockets) < 0.02
+    refused = subprocess.run([sys.executable, str(BENCH / "server_setup.py"), "--count", "0"], capture_output=True,
+                             text=True, timeout=60)
+    assert refused.returncode == 2 and "at least 1" in refused.stderr
+
 def server_load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("server_load", BENCH / "server_load.py")
     assert spec is not None and spec.loader is not None
