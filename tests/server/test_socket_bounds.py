@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,13 @@ def test_a_failed_token_check_costs_no_database_query_each_time(tmp_path: Path, 
         mid, _, _ = arena_match(client)
         service = app.state.service
         assert service.fanout.shared
+        # the match's start is told to its seats' accounts, looked up through the same storage (``Notifier.db``)
+        # soon after the join: wait until that is done, so that only the token checks' reads are counted
+        notifier = app.state.notifier
+        deadline = time.monotonic() + 60
+        while (notifier._soon or notifier._soon_task is not None) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not notifier._soon and notifier._soon_task is None
         reads = 0
         read = service.storage.read
 
