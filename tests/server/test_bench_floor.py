@@ -93,7 +93,8 @@ def test_the_setup_bench_measures_requests_and_sockets_and_prints_its_table() ->
         assert out.returncode == 0, out.stderr
         row = next(line for line in out.stdout.splitlines() if line.startswith("| this checkout"))
         requests, other_threads, sockets, _, total = (float(c) for c in row.split("|")[3:-1])
-        assert requests > 0 and sockets > 0 and 0 <= other_threads <= requests
+        # CPU time from /proc counts in ticks of 10 ms: four set-ups may read 0 on a fast machine, never below it
+        assert requests >= 0 and sockets >= 0 and 0 <= other_threads <= requests
         assert abs(total - requests - sockets) < 0.02
     refused = subprocess.run([sys.executable, str(BENCH / "server_setup.py"), "--count", "0"], capture_output=True,
                              text=True, timeout=60)
