@@ -88,9 +88,23 @@ def test_an_undo_asked_on_one_process_and_accepted_on_the_other(pair: tuple[Test
     assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 1, "count": 2}).status_code == 200
 
 
-def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[TestClient, TestClient]) -> None:
+def both_listen(redis_url: str, c: TestClient, mid: str) -> None:
+    """Wait until Redis has both processes subscribed to the match's channel. A process waits a second for that
+    confirmation before it lets a socket go on (``RedisFanout.watch``); on a busy machine it can come later, and a
+    notice published before it is not delivered to that process."""
+    import redis
+
+    channel = c.app.state.service.fanout.channel(mid)  # type: ignore[attr-defined]
+    with redis.Redis.from_url(redis_url) as r:
+        wait_for(lambda: r.pubsub_numsub(channel) == [(channel.encode(), 2)], timeout=60)
+
+
+def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[TestClient, TestClient],
+                                                                  redis_url: str) -> None:
     """Issue 21 across processes: a seat's chat message written over its socket on A is sent to the other seat's
-    socket on B (the fan-out's chat notice), and B's reply reaches A."""
+    socket on B (the fan-out's chat notice), and B's reply reaches A. A chat notice lost on the way is not caught up
+    by the periodic check (the page reads the room again on each snapshot and every 30 s), so the test starts once both
+    processes listen to the match."""
     a, b = pair
     data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
@@ -99,10 +113,11 @@ def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[Tes
         for ws, tok in ((wa, t0), (wb, t1)):
             ws.send_json({"type": "auth", "token": tok})
             assert ws.receive_json()["type"] == "snapshot"
+        both_listen(redis_url, a, mid)
 
         def chat(ws: Any) -> dict[str, Any]:
             while (msg := ws.receive_json())["type"] != "chat":
-                pass
+                assert msg["type"] != "error", msg  # a refused message fails here, not in the suite's timeout
             return dict(msg["message"])
 
         wa.send_json({"type": "chat", "text": "from A"})
