@@ -89,9 +89,9 @@ def test_an_undo_asked_on_one_process_and_accepted_on_the_other(pair: tuple[Test
 
 
 def both_listen(redis_url: str, c: TestClient, mid: str) -> None:
-    """Wait until Redis has both processes subscribed to the match's channel. A process waits a second for that
-    confirmation before it lets a socket go on (``RedisFanout.watch``); on a busy machine it can come later, and a
-    notice published before it is not delivered to that process."""
+    """Wait until Redis lists both processes as subscribers of the match's channel: a process waits at most a second
+    for its subscription's confirmation before it lets a socket go on (``RedisFanout.watch``), and a notice is
+    delivered only to the subscribers Redis has when it is published."""
     import redis
 
     channel = c.app.state.service.fanout.channel(mid)  # type: ignore[attr-defined]
