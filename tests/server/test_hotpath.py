@@ -656,3 +656,33 @@ def test_a_route_turns_away_paths_outside_its_prefix_and_finds_what_the_full_che
     plain.get("/x")(lambda: None)
     with pytest.raises(TypeError, match="PrefixRoute"):
         add_routes(FastAPI(), plain)  # a router of plain APIRoutes is refused: each of its routes would be tried in full
+
+
+def test_a_notice_between_processes_reads_back_as_it_was_published(caplog: pytest.LogCaptureFixture) -> None:
+    """The fan-out's notices are written with orjson (``RedisFanout.publish``) and read back (``_handle``): what one
+    process publishes (a move with its floats, a chat line in Russian, an integer beyond 64 bits) reaches the other
+    as the same value; its own notices and an unreadable one are dropped, the latter with a warning. No Redis here:
+    the text ``publish`` queues is handed to the other process's reader as Redis would deliver it."""
+    from spacetable.server.fanout import RedisFanout
+
+    a, b = RedisFanout("redis://unused", "A"), RedisFanout("redis://unused", "B")
+    a._me, b._me = b"A ", b"B "
+    got: list[tuple[str, str, dict[str, Any]]] = []
+    b.on_notice = lambda match_id, origin, notice: got.append((match_id, origin, notice))
+    notices = [
+        {"k": "a", "r": 12, "e": 0, "i": 11, "s": 1, "a": {"type": "move", "from": "c3", "to": "d4"}, "src": "player",
+         "t": 1764560000.123456, "u": 1764560000.2234567},
+        {"k": "chat", "room": "players", "msg": {"id": 3, "text": "Спасибо! \u2014 \"ok\"", "texts": {}}, "h": [1]},
+        {"k": "c", "r": 2**70, "e": 1},
+    ]
+    for notice in notices:
+        a.publish("m1", notice)
+    assert len(a._out) == 3
+    for channel, text in a._out:
+        for process in (a, b):  # Redis delivers a notice to every subscriber, its publisher included
+            process._handle({"type": "message", "channel": channel.encode(), "data": text.encode()})
+    assert got == [("m1", "A", n) for n in notices] and a.received == 0 and b.received == 3
+    assert type(got[2][2]["r"]) is int and a._out[2][1] == 'A {"k":"c","r":1180591620717411303424,"e":1}'
+    with caplog.at_level("WARNING", logger="spacetable.server.fanout"):
+        b._handle({"type": "message", "channel": b"spacetable:m:m1", "data": b"A {not json"})
+    assert len(got) == 3 and "unreadable notice" in caplog.text
