@@ -88,15 +88,15 @@ def test_an_undo_asked_on_one_process_and_accepted_on_the_other(pair: tuple[Test
     assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 1, "count": 2}).status_code == 200
 
 
-def both_listen(redis_url: str, c: TestClient, mid: str) -> None:
-    """Wait until Redis lists both processes as subscribers of the match's channel: a process waits at most a second
-    for its subscription's confirmation before it lets a socket go on (``RedisFanout.watch``), and a notice is
-    delivered only to the subscribers Redis has when it is published."""
+def listening(redis_url: str, channel: str, processes: int) -> None:
+    """Wait until Redis lists ``processes`` subscribers of ``channel`` (one connection a process): a process waits at
+    most a second for its subscription's confirmation before it lets a socket go on (``RedisFanout.watch``), and
+    unsubscribes in the background (``unwatch``); a notice reaches only the subscribers Redis has when it is
+    published."""
     import redis
 
-    channel = c.app.state.service.fanout.channel(mid)  # type: ignore[attr-defined]
     with redis.Redis.from_url(redis_url) as r:
-        wait_for(lambda: r.pubsub_numsub(channel) == [(channel.encode(), 2)], timeout=60)
+        wait_for(lambda: r.pubsub_numsub(channel) == [(channel.encode(), processes)], timeout=60)
 
 
 def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[TestClient, TestClient],
@@ -113,7 +113,7 @@ def test_a_chat_message_written_on_one_process_reaches_the_other(pair: tuple[Tes
         for ws, tok in ((wa, t0), (wb, t1)):
             ws.send_json({"type": "auth", "token": tok})
             assert ws.receive_json()["type"] == "snapshot"
-        both_listen(redis_url, a, mid)
+        listening(redis_url, a.app.state.service.fanout.channel(mid), 2)  # type: ignore[attr-defined]
 
         def chat(ws: Any) -> dict[str, Any]:
             while (msg := ws.receive_json())["type"] != "chat":
@@ -138,7 +138,6 @@ def test_a_lost_notice_is_caught_up(no_periodic_resync: None, pair: tuple[TestCl
                                     redis_url: str) -> None:
     """SRV-X2: pub/sub delivers at most once; when B misses a change (here: B stops listening to the match), the periodic
     check against the database brings it up to date and its sockets get the event."""
-    import redis
 
     a, b = pair
     data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
@@ -147,9 +146,7 @@ def test_a_lost_notice_is_caught_up(no_periodic_resync: None, pair: tuple[TestCl
     service_b = b.app.state.service  # type: ignore[attr-defined]
     live(b, mid)
     b.portal.call(lambda: service_b.fanout.unwatch(mid))  # type: ignore[union-attr]
-    channel = service_b.fanout.channel(mid)
-    with redis.Redis.from_url(redis_url) as r:  # B's unsubscription done: only A listens to the match
-        wait_for(lambda: r.pubsub_numsub(channel) == [(channel.encode(), 1)], timeout=60)
+    listening(redis_url, service_b.fanout.channel(mid), 1)  # B's unsubscription done: only A listens to the match
     with b.websocket_connect(f"/ws/matches/{mid}") as ws:
         assert ws.receive_json()["version"] == 0
         assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
