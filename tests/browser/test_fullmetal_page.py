@@ -3,7 +3,8 @@ moves by itself): the ships land ten hexes apart and three tanks are deployed wi
 (FM-7, FM-8). Then, on the board: a tap on a hex shows what stands there; a tap a selected tank cannot reach is
 refused at once in plain words with the rule's link (FM-10.1); a tap in the middle of the crab's hex (on its disc)
 fires, the menu asking which partner shoots with the tank (FM-16.1), and the battle report names what was destroyed;
-a tank leaves the ship from its hold below the board and enters it again, dragged onto the ship (FM-12.2, FM-12.3).
+a tank leaves the ship from its hold below the board and enters it again, dragged onto the ship (FM-12.2, FM-12.3);
+a tank moves into the crab aboard and back into the ship from the holds (FM-12.4).
 Also: the axe accessibility check at every phase (desktop and phone), no console error, texts in French, the fire
 zones on demand, the log's deployment in notation, the phone opening on the player's ship with hexes big enough to
 tap, and the renderer's geometry against the engine's."""
@@ -205,6 +206,48 @@ def test_play_by_gestures_with_refusals_menu_and_report(server: str, browser: Br
     page.click("[data-testid=fm-fire-off]")
     assert page.locator("[data-testid=board] .fm-zone polygon").count() == 0
     assert page.locator("[data-testid=legal-actions][open]").count() == 0
+    assert errors_of(page) == []
+
+
+@pytest.mark.rule("FM-12.4")
+def test_items_move_between_holds_inside_the_ship_by_gestures(server: str, browser: Browser) -> None:
+    """FM-12.4 free transfers inside the ship, both ways, from the holds below the board: a tank picked in the ship's
+    hold is tapped onto the crab aboard (an item of that hold), then picked inside the crab and tapped onto the ship's
+    hold heading, which is the target of a move back into the ship (it had no place to tap before)."""
+    m, pos = contact(server)
+    page = open_page(browser)
+    goto(page, m.url())
+    ready(page)
+    v0 = m.state(0)["version"]
+    ship, tank = pos["ship"]["id"], pos["aboard"]
+    snap = m.state(0)
+    by = {u["id"]: u for u in snap["view"]["units"]}
+    crab = next(i for i in by[ship]["cargo"] if by[i]["kind"] == "crab")
+    assert {"type": "transfer", "from": ship, "item": tank, "to": crab} in snap["legal"]
+    # into the crab: the crab, an item of the ship's hold, is the target
+    tap(page, f"c:{tank}")
+    target = page.locator(f"[data-testid=tray] [data-place='c:{crab}'].is-target")
+    target.wait_for()
+    assert page.locator(f"[data-testid=tray] [data-place='c:{ship}']").count() == 0  # already in the ship: no target
+    target.click()
+    wait_synced(page, v0 + 1)
+    assert {u["id"]: u for u in m.state(0)["view"]["units"]}[tank]["carrier"] == crab
+    nested = page.locator(f"[data-testid=tray] [data-carrier='{ship}'] .fm-nested [data-place='c:{tank}']")
+    assert nested.count() == 1  # drawn inside the crab
+    # back into the ship: the hold's heading is the target, a button named after the hold
+    assert {"type": "transfer", "from": crab, "item": tank, "to": ship} in m.state(0)["legal"]
+    tap(page, f"c:{tank}")
+    heading = page.locator(f"[data-testid=tray] [data-carrier='{ship}'] [data-place='c:{ship}']")
+    heading.wait_for()
+    assert "is-target" in (heading.get_attribute("class") or "")
+    assert heading.get_attribute("role") == "button" and "Hold of" in (heading.get_attribute("aria-label") or "")
+    assert serious(page) == [], "a hold heading as a target"
+    heading.click()
+    wait_synced(page, v0 + 2)
+    assert {u["id"]: u for u in m.state(0)["view"]["units"]}[tank]["carrier"] == ship
+    assert [e["action"]["type"] for e in m.state(0)["log"][-2:]] == ["transfer", "transfer"]
+    # with nothing picked, the heading is plain text again (no place to tap, nothing to explain)
+    assert page.locator(f"[data-testid=tray] [data-place='c:{ship}']").count() == 0
     assert errors_of(page) == []
 
 

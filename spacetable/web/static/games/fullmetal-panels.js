@@ -165,6 +165,8 @@ function FireSwitch({ t }) {
 }
 
 /** One item in a hold (and what it carries), a place "c:<id>" picked like a unit on the board. */
+/** An item in a hold; what it carries is drawn beside it (so its piece has no cargo badge: the badge's digit would
+ *  be visible text missing from the item's accessible name). */
 function HoldItem({ view, hl, t, id, colour, depth = 0 }) {
   const u = unitOf(view, id);
   if (!u) return null;
@@ -173,9 +175,21 @@ function HoldItem({ view, hl, t, id, colour, depth = 0 }) {
   const a = placeAttrs(hl, place, live ? unitName(t, u) : null, "fm-item");
   const inner = (u.cargo || []).map((c) => html`<${HoldItem} view=${view} hl=${hl} t=${t} id=${c} colour=${colour} depth=${depth + 1} />`);
   const tg = hl.targets.get(place);
-  return html`<span class="fm-item-wrap"><span ...${a} data-unit=${id}><${MiniPiece} kind=${u.kind} colour=${colour} u=${u} size=${26} />
+  return html`<span class="fm-item-wrap"><span ...${a} data-unit=${id}><${MiniPiece} kind=${u.kind} colour=${colour} u=${{ ...u, cargo: [] }} size=${26} />
     <span class="fm-item-label">${unitName(t, u)}</span>${tg ? html`<span class=${"fm-item-mark " + tg.kind} aria-hidden="true"></span>` : null}</span>
     ${inner.length ? html`<span class="fm-nested">${inner}</span>` : null}</span>`;
+}
+
+/** The heading of a hold on the board ("Hold of the ship · 12,5"). While an item picked in another hold may be
+ *  moved into this one (FM-12.4: from a crab back into the ship, or from a crab onto the barge carrying it), the
+ *  heading is that move's target ("c:<carrier>"): a tap or a drop there moves the item. */
+function HoldLabel({ view, hl, t, c }) {
+  const place = "c:" + c.id;
+  const text = t("fm.hold_of", { unit: unitName(t, c) }) + " · " + keyOf(c.cells[0]);
+  const tg = hl.interactive ? hl.targets.get(place) : null;
+  if (!tg) return html`<span class="tray-label">${text}</span>`;
+  return html`<span ...${placeAttrs(hl, place, text, "tray-label fm-hold-label")} data-unit=${c.id}>${text}
+    <span class=${"fm-item-mark " + tg.kind} aria-hidden="true"></span></span>`;
 }
 
 export function Tray(props) {
@@ -186,7 +200,7 @@ export function Tray(props) {
   const sel = hl.selected && !hl.selected.includes(":") ? index(view).occ.get(hl.selected) : null;
   return html`<div class="fm-tray" data-testid="fm-tray">
     ${mine.length ? html`<div class="fm-holds" data-testid="fm-holds">${mine.map((c) => html`<div class=${"fm-hold" + (sel && sel.id === c.id ? " on" : "")}
-      data-carrier=${c.id}><span class="tray-label">${t("fm.hold_of", { unit: unitName(t, c) })} · ${keyOf(c.cells[0])}</span>
+      data-carrier=${c.id}><${HoldLabel} view=${view} hl=${hl} t=${t} c=${c} />
       <div class="fm-tray-items">${c.cargo.map((id) => html`<${HoldItem} view=${view} hl=${hl} t=${t} id=${id} colour=${colourOfUnit(view, c)} />`)}</div></div>`)}
     </div>` : null}
     <${FireSwitch} t=${t} />
