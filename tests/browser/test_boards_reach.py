@@ -2,8 +2,9 @@
 through the API (every seat a person, so nothing moves by itself), each place the game's renderer names for a legal
 action (``renderer.places``, what the frame marks) is drawn on the page. A place picked first (a unit, a card, an
 item in a hold) is tapped (Enter on it, the keyboard's tap), and every place it leads to must then be drawn and marked
-as a target; a place tapped directly must be drawn and marked at once. Nothing is played. This found Full Metal's
-transfer of an item back into the ship (or onto a barge): its target, the hold itself, had nothing to tap."""
+as a target; a place tapped directly must be drawn and marked at once (laid out, not hidden: on a desktop for the
+first seat, on a phone for the second). Nothing is played. This found Full Metal's transfer of an item back into
+the ship (or onto a barge): its target, the hold itself, had nothing to tap."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
 
-from .pages import errors_of, goto, open_page, seat_url, wait_synced
+from .pages import PHONE, errors_of, goto, open_page, seat_url, wait_synced
 
 pytestmark = [pytest.mark.browser, pytest.mark.boards, pytest.mark.timeout(600)]
 
@@ -88,6 +89,12 @@ def sel(place: str, cls: str = "") -> str:
     return f"[data-testid=match-page] [data-place={json.dumps(place)}]{cls}"
 
 
+def drawn(page: Page, place: str, cls: str) -> bool:
+    """Whether an element for ``place`` with class ``cls`` is laid out on the page (not hidden, not of zero size)."""
+    return bool(page.evaluate("""(s) => [...document.querySelectorAll(s)].some((e) => e.getClientRects().length > 0
+      && getComputedStyle(e).visibility !== 'hidden')""", sel(place, cls)))
+
+
 def check_position(page: Page, game: str, snap: dict[str, Any]) -> int:
     """Tap through what the position offers; returns how many places were checked."""
     spots = page.evaluate(SPOTS, {"game": game, "view": snap["view"], "legal": snap["legal"]})
@@ -99,16 +106,16 @@ def check_position(page: Page, game: str, snap: dict[str, Any]) -> int:
             by_source.setdefault(s["from"], set()).add(s["to"])
             kinds.setdefault(s["from"], set()).add(s["type"])
     for to in sorted(direct):
-        assert page.locator(sel(to, ".is-target")).count() >= 1, f"{game}: {to} (tapped directly) is not drawn as a target"
+        assert drawn(page, to, ".is-target"), f"{game}: {to} (tapped directly) is not drawn as a target"
     rarity = Counter(t for ks in kinds.values() for t in ks)
     order = sorted((s for s in by_source if s not in direct), key=lambda s: (min(rarity[t] for t in kinds[s]), s))
     checked = len(direct)
     for src in order[:PER_POSITION]:
-        el = page.locator(sel(src, ".is-source"))
-        assert el.count() >= 1, f"{game}: {src} (picked first, for {sorted(kinds[src])}) is not drawn"
-        el.last.press("Enter")  # the keyboard's tap (a piece drawn over its cell is the last of the two)
+        assert drawn(page, src, ".is-source"), f"{game}: {src} (picked first, for {sorted(kinds[src])}) is not drawn"
+        # the keyboard's tap; a piece drawn over its cell is the last of the two
+        page.locator(sel(src, ".is-source")).last.press("Enter")
         page.wait_for_selector(sel(src, ".is-selected"))
-        missing = [to for to in sorted(by_source[src]) if page.locator(sel(to, ".is-target")).count() == 0]
+        missing = [to for to in sorted(by_source[src]) if not drawn(page, to, ".is-target")]
         assert not missing, f"{game}: from {src} ({sorted(kinds[src])}) nothing to tap at {missing}"
         checked += len(by_source[src])
         page.locator(sel(src, ".is-selected")).last.press("Enter")  # let go
@@ -133,7 +140,7 @@ def test_every_offered_place_can_be_tapped(server: str, browser: Browser, game: 
             seat = st["to_act"][0]
             snap = table.state(seat)
             if seat not in pages:
-                pages[seat] = open_page(browser)
+                pages[seat] = open_page(browser, PHONE if seat % 2 else None)  # both layouts, at no extra cost
                 opened.append(pages[seat])
                 goto(pages[seat], seat_url(server, table.id, seat, table.tokens[seat]))
             page = pages[seat]
