@@ -164,9 +164,9 @@ function FireSwitch({ t }) {
       onClick=${() => setPrefs({ fire: v })}>${t("fm.fire." + v)}</button>`)}</div></div>`;
 }
 
-/** One item in a hold (and what it carries), a place "c:<id>" picked like a unit on the board. */
-/** An item in a hold; what it carries is drawn beside it (so its piece has no cargo badge: the badge's digit would
- *  be visible text missing from the item's accessible name). */
+/** One item in a hold (and what it carries), a place "c:<id>" picked like a unit on the board. What it carries is
+ *  drawn beside it, so its piece has no cargo badge (the badge's digit would be visible text missing from the item's
+ *  accessible name). */
 function HoldItem({ view, hl, t, id, colour, depth = 0 }) {
   const u = unitOf(view, id);
   if (!u) return null;
@@ -182,7 +182,7 @@ function HoldItem({ view, hl, t, id, colour, depth = 0 }) {
 
 /** The heading of a hold on the board ("Hold of the ship · 12,5"). While an item picked in another hold may be
  *  moved into this one (FM-12.4: from a crab back into the ship, or from a crab onto the barge carrying it), the
- *  heading is that move's target ("c:<carrier>"): a tap or a drop there moves the item. */
+ *  heading is that move's target ("c:<carrier>"): a tap on it (or Enter) moves the item. */
 function HoldLabel({ view, hl, t, c }) {
   const place = "c:" + c.id;
   const text = t("fm.hold_of", { unit: unitName(t, c) }) + " · " + keyOf(c.cells[0]);
