@@ -157,7 +157,6 @@ def test_every_offered_place_can_be_tapped(server: str, browser: Browser, game: 
             for _ in range(gap):
                 if not table.play_random(rng):
                     break
-    assert done >= positions, f"{game}: only {done} positions offered places to tap"
-    assert checked >= positions
+    assert done >= positions, f"{game}: only {done} positions offered places to tap ({checked} places)"
     for page in opened:
         assert errors_of(page) == []
