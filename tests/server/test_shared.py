@@ -138,7 +138,6 @@ def test_a_lost_notice_is_caught_up(no_periodic_resync: None, pair: tuple[TestCl
                                     redis_url: str) -> None:
     """SRV-X2: pub/sub delivers at most once; when B misses a change (here: B stops listening to the match), the periodic
     check against the database brings it up to date and its sockets get the event."""
-
     a, b = pair
     data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]

@@ -174,22 +174,25 @@ function HoldItem({ view, hl, t, id, colour, depth = 0 }) {
   const live = hl.interactive && (hl.sources.has(place) || hl.targets.has(place) || hl.selected === place);
   const a = placeAttrs(hl, place, live ? unitName(t, u) : null, "fm-item");
   const inner = (u.cargo || []).map((c) => html`<${HoldItem} view=${view} hl=${hl} t=${t} id=${c} colour=${colour} depth=${depth + 1} />`);
-  const tg = hl.targets.get(place);
   return html`<span class="fm-item-wrap"><span ...${a} data-unit=${id}><${MiniPiece} kind=${u.kind} colour=${colour} u=${{ ...u, cargo: [] }} size=${26} />
-    <span class="fm-item-label">${unitName(t, u)}</span>${tg ? html`<span class=${"fm-item-mark " + tg.kind} aria-hidden="true"></span>` : null}</span>
+    <span class="fm-item-label">${unitName(t, u)}</span><${TargetDot} hl=${hl} place=${place} /></span>
     ${inner.length ? html`<span class="fm-nested">${inner}</span>` : null}</span>`;
 }
 
 /** The heading of a hold on the board ("Hold of the ship · 12,5"). While an item picked in another hold may be
  *  moved into this one (FM-12.4: from a crab back into the ship, or from a crab onto the barge carrying it), the
  *  heading is that move's target ("c:<carrier>"): a tap on it (or Enter) moves the item. */
-function HoldLabel({ view, hl, t, c }) {
+function HoldLabel({ hl, t, c }) {
   const place = "c:" + c.id;
   const text = t("fm.hold_of", { unit: unitName(t, c) }) + " · " + keyOf(c.cells[0]);
-  const tg = hl.interactive ? hl.targets.get(place) : null;
-  if (!tg) return html`<span class="tray-label">${text}</span>`;
-  return html`<span ...${placeAttrs(hl, place, text, "tray-label fm-hold-label")} data-unit=${c.id}>${text}
-    <span class=${"fm-item-mark " + tg.kind} aria-hidden="true"></span></span>`;
+  if (!hl.targets.has(place)) return html`<span class="tray-label">${text}</span>`;
+  return html`<span ...${placeAttrs(hl, place, text, "fm-item fm-hold-label")} data-unit=${c.id}>${text}<${TargetDot} hl=${hl} place=${place} /></span>`;
+}
+
+/** The mark of a hold's place that a tap now plays to (its kind's colour; the place itself is the button). */
+function TargetDot({ hl, place }) {
+  const tg = hl.targets.get(place);
+  return tg ? html`<span class=${"fm-item-mark " + tg.kind} aria-hidden="true"></span>` : null;
 }
 
 export function Tray(props) {
@@ -200,7 +203,7 @@ export function Tray(props) {
   const sel = hl.selected && !hl.selected.includes(":") ? index(view).occ.get(hl.selected) : null;
   return html`<div class="fm-tray" data-testid="fm-tray">
     ${mine.length ? html`<div class="fm-holds" data-testid="fm-holds">${mine.map((c) => html`<div class=${"fm-hold" + (sel && sel.id === c.id ? " on" : "")}
-      data-carrier=${c.id}><${HoldLabel} view=${view} hl=${hl} t=${t} c=${c} />
+      data-carrier=${c.id}><${HoldLabel} hl=${hl} t=${t} c=${c} />
       <div class="fm-tray-items">${c.cargo.map((id) => html`<${HoldItem} view=${view} hl=${hl} t=${t} id=${id} colour=${colourOfUnit(view, c)} />`)}</div></div>`)}
     </div>` : null}
     <${FireSwitch} t=${t} />
