@@ -50,9 +50,11 @@ lobby calls on one kept-alive HTTP/1.1 connection per table.
 
 Each phase also prints the server's own CPU split per action (``/health`` ``hotpath``, ``spacetable/server/meter.py``):
 apply, legal actions, views, texts, storage, sending, and the rest ("other": HTTP/WebSocket protocol, JSON decoding,
-the event loop, lobby calls). ``--game all`` runs the five games one after the other; ``--texts`` makes every seat's
-socket ask for texts as the web page does; ``--check`` compares with ``bench/baselines/server_load.json`` and
-prints the ratios (exit 1 over ``--tolerance``), ``--save-baseline`` stores a run as the baseline.
+the event loop, lobby calls), and its garbage collector's passes, the share of the time they stopped the event loop
+and how many of those pauses reached 10 and 50 ms (``/health`` ``gc``, ``spacetable/server/collector.py``).
+``--game all`` runs the five games one after the other; ``--texts`` makes every seat's socket ask for texts as the
+web page does; ``--check`` compares with ``bench/baselines/server_load.json`` and prints the ratios (exit 1 over
+``--tolerance``), ``--save-baseline`` stores a run as the baseline.
 
     .venv/bin/python bench/server_load.py --game all --setups sqlite --seconds 10 --max-seconds 6 --check
 
@@ -601,6 +603,8 @@ LATE = 1.0
 #: what is read at once at a window's edge, whatever the servers' counters wait for: the processes' CPU (``/proc``)
 #: and PostgreSQL's own counters
 WINDOW_READS = ("server", "db", "redis", "commits", "wal")
+#: pause lengths (ms) whose counts the table shows: how many of the garbage collector's pauses reached them
+GC_PAUSES = (10, 50)
 
 
 def health(base: str) -> dict[str, Any]:
@@ -667,8 +671,20 @@ def row(game: str, setup: str, phase: str, matches: int, think_ms: float, second
         "actions/commit": f"{cpu['appends:actions'] / cpu['appends:commits']:.1f}" if cpu.get("appends:commits") else "-",
         "redis CPU ms/action": per_action("redis"), "client CPU ms/action": f"{stats.client_cpu / n * 1000:.2f}",
         "matches ended": str(stats.matches_done), "stale/errors": str(stats.errors),
-        **split(cpu, stats.actions),
+        **split(cpu, stats.actions), **collections(cpu, seconds),
     }
+
+
+def collections(cpu: dict[str, float], seconds: float) -> dict[str, str]:
+    """The servers' garbage collector over the window (``/health`` ``gc``, ``spacetable/server/collector.py``): its
+    passes a second, the share of the time the event loops stood still in them, and how many pauses reached
+    each of :data:`GC_PAUSES` (a pause stops every action waiting behind it, so that these make the p99). ``at``:
+    the time between the two readings, the window's or, when the servers answered late, the whole phase's."""
+    if "gc:seconds" not in cpu:  # an older server
+        return {"gc passes/s": "-", "gc % of time": "-", **{f"gc pauses >={edge} ms": "-" for edge in GC_PAUSES}}
+    span = cpu.get("at") or seconds
+    return {"gc passes/s": f"{cpu['gc:passes'] / span:.1f}", "gc % of time": f"{cpu['gc:seconds'] / span * 100:.1f}",
+            **{f"gc pauses >={edge} ms": f"{cpu.get(f'gc:>={edge}', 0.0):.0f}" for edge in GC_PAUSES}}
 
 
 def split(cpu: dict[str, float], actions: int) -> dict[str, str]:
@@ -747,7 +763,7 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
 
             def cpu() -> dict[str, float]:
                 # the processes' CPU first, from /proc at once; then the counters, which a busy server answers late
-                out = {"server": sum(cpu_seconds(p.pid) for p in procs)}
+                out = {"server": sum(cpu_seconds(p.pid) for p in procs), "at": time.monotonic()}
                 if setup.db_pid is not None:
                     out["db"] = tree_cpu_seconds(setup.db_pid)
                 if setup.redis_pid is not None:
@@ -757,6 +773,13 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                     figures = health(base)
                     for key, value in (figures.get("appends") or {}).items():  # transactions of actions, actions
                         out["appends:" + key] = out.get("appends:" + key, 0.0) + value
+                    collector = figures.get("gc")
+                    if collector is not None:  # the garbage collector's passes and pauses (older servers: none)
+                        out["gc:passes"] = out.get("gc:passes", 0.0) + sum(collector["passes"])
+                        out["gc:seconds"] = out.get("gc:seconds", 0.0) + sum(collector["pause_seconds"])
+                        for edge in GC_PAUSES:
+                            out[f"gc:>={edge}"] = (out.get(f"gc:>={edge}", 0.0)
+                                                   + collector["pauses_at_least_ms"].get(str(edge), 0))
                     counters = figures.get("hotpath")
                     if counters is None:  # an older server (--against): no counters of its own
                         continue
@@ -783,9 +806,11 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
             if max(late, default=0.0) > LATE:
                 # a server too busy to answer its counters at the window's edges (slow games' set-ups, long lists):
                 # the window's counters would cover a shifted, shorter stretch; the CPU, read from /proc, is the
-                # window's, and the steps of the split (per action) and the actions a commit are the whole phase's
+                # window's, and the steps of the split (per action), the actions a commit and the collector's pauses
+                # are the whole phase's
                 print(f"  (the servers answered their counters up to {max(late):.1f} s after the window's edges: the "
-                      "steps of the split and the actions a commit are over the whole phase)", flush=True)
+                      "steps of the split, the actions a commit and the garbage collector's pauses are over the whole "
+                      "phase)", flush=True)
                 used = {**whole, **{k: used[k] for k in WINDOW_READS if k in used}}
             label = setup.label + (", signed in" if args.accounts else "")
             rows.append(row(args.game, label, phase, args.matches, think_ms, seconds, stats, used))
@@ -797,6 +822,9 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                   f"{whole['server'] / max(1, stats.actions) * 1000:.2f} ms/action)", flush=True)
             print("  server CPU per action (ms): " + ", ".join(f"{k.removesuffix(' ms')} {r[k]}" for k in
                   [*(f"{s} ms" for s in STEPS), "other ms"]), flush=True)
+            if r["gc passes/s"] != "-":
+                print(f"  garbage collector: {r['gc passes/s']} passes/s, {r['gc % of time']} % of the time, pauses of "
+                      + ", ".join(f">= {edge} ms: {r[f'gc pauses >={edge} ms']}" for edge in GC_PAUSES), flush=True)
     finally:
         for proc in procs:
             proc.terminate()

@@ -40,7 +40,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from spacetable import __version__
 from spacetable.core import catalog
 
-from . import presentation
+from . import collector, presentation
 from .absence import Lapses, Vacations
 from .absence import routes as absence_routes
 from .accounts.passkeys import Passkeys
@@ -234,10 +234,13 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
 
 def app_from_env() -> FastAPI:
     """The app of one worker of ``serve --workers N`` (uvicorn imports this factory in each process). The parent
-    migrated the database before starting the workers."""
+    migrated the database before starting the workers. Each worker sets its own garbage collector
+    (:func:`collector.tune`), as the single process of ``serve`` does."""
     settings: dict[str, Any] = json.loads(os.environ[SETTINGS_ENV])
     limits = Limits(**settings.pop("limits"))
-    return create_app(limits=limits, migrate=False, **settings)
+    app = create_app(limits=limits, migrate=False, **settings)
+    collector.tune()
+    return app
 
 
 def settings_json(database_url: str, limits: Limits, **options: Any) -> str:

@@ -17,7 +17,6 @@ import argparse
 import contextlib
 import dataclasses
 import errno
-import gc
 import json
 import logging
 import logging.config
@@ -30,7 +29,7 @@ from typing import Any
 
 from spacetable.core import catalog
 
-from . import meter
+from . import collector, meter
 from .db import default_database_url
 from .http import GUARDS_ENV, guard_settings, guarded_protocol
 from .jsonlog import log_config
@@ -243,17 +242,6 @@ def notify_settings(args: argparse.Namespace) -> dict[str, object]:
     return out
 
 
-def tune_gc() -> None:
-    """SRV-B1: fewer, cheaper garbage collections on the action path. Every action allocates a new game
-    state (many small containers), which with the default thresholds triggers frequent collections whose
-    full passes over the long-lived heap (imported modules, loaded matches) show up as latency spikes.
-    Everything alive at start-up is frozen out of the collector and the young generation is collected
-    less often; reference counting still frees almost everything at once."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-
-
 def _fail(message: str, code: int = 1) -> int:
     print(f"spacetable serve: {message}", file=sys.stderr, flush=True)
     return code
@@ -395,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             Multiprocess(config, sockets=[sock]).run()
             return 0
         app = create_app(url, limits=limits, migrate=False, **options)
-        tune_gc()
+        collector.tune()
         # uvicorn picks uvloop by itself when installed; the HTTP protocol is its own (httptools or h11) with the
         # connection guards of SRV-B2 (http.GuardedHttp)
         config = uvicorn.Config(app, http=guarded_protocol(**guards), **common)

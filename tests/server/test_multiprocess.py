@@ -32,6 +32,7 @@ from websockets.sync.client import connect as ws_connect
 
 from spacetable.core.rng import Rng
 from spacetable.server.cli import wait_until_healthy
+from spacetable.server.collector import THRESHOLDS
 from spacetable.server.devservers import free_port
 
 pytestmark = [pytest.mark.multiprocess, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -386,8 +387,8 @@ def test_kill_9_of_one_process_loses_nothing_and_the_other_carries_on(cluster: t
 
 
 def test_serve_with_two_workers(pg_url: str, redis_url: str, tmp_path: Path) -> None:
-    """``spacetable serve --workers 2``: two processes on one port (the migrations run once, before them); a match is
-    created, joined and played through it."""
+    """``spacetable serve --workers 2``: two processes on one port (the migrations run once, before them), each with
+    its garbage collector tuned; a match is created, joined and played through it."""
     server = Server(pg_url, redis_url, tmp_path / "w.log", workers=2)
     try:
         def workers() -> list[int]:
@@ -403,8 +404,11 @@ def test_serve_with_two_workers(pg_url: str, redis_url: str, tmp_path: Path) -> 
             return children
 
         wait_for(lambda: len(workers()) >= 2, 30, "two worker processes")
-        ids = {httpx.get(server.base + "/health", timeout=10).json()["server"] for _ in range(20)}
+        answers = [httpx.get(server.base + "/health", timeout=10).json() for _ in range(20)]
+        ids = {health["server"] for health in answers}
         assert 1 <= len(ids) <= 2
+        for health in answers:  # every worker set its own garbage collector, as one process does (issue 26)
+            assert health["gc"]["thresholds"] == list(THRESHOLDS) and health["gc"]["frozen"] > 10_000
         data = server.post("/api/matches", {"game": "arena", "join_seat": 0, "seed": 3, "open_seed": True})
         mid = data["match"]["id"]
         t1 = server.post(f"/api/matches/{mid}/seats/1/join", {})["token"]

@@ -13,6 +13,7 @@ from spacetable.games import available, get_game
 
 from ..absence import has_pass
 from ..ai import agent_registry
+from ..collector import PAUSES
 from ..errors import error_body
 from ..meter import METER
 from ..routing import PrefixRoute
@@ -27,7 +28,8 @@ router = APIRouter(route_class=PrefixRoute)
 
 @router.get("/health")
 async def health(c: Ctx) -> dict[str, Any]:
-    """Liveness of this process: matches in memory, open sockets, the process id, database and fan-out kinds."""
+    """Liveness of this process: matches in memory, open sockets, the process id, database and fan-out kinds, the
+    hot path's counters and the garbage collector's settings and pauses."""
     s = c.service
     return {"status": "ok", "version": __version__, "matches": len(s.matches), "sockets": s.sockets,
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
@@ -35,7 +37,7 @@ async def health(c: Ctx) -> dict[str, Any]:
             "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts,
             "ai_lanes": s.ai_seats.runner.scheduler.stats(),
             "appends": {"commits": s.storage.batches, "actions": s.storage.appended},
-            "hotpath": METER.snapshot()}
+            "hotpath": METER.snapshot(), "gc": PAUSES.snapshot()}
 
 
 @router.get("/health/ready", responses={503: {"description": "the database or Redis cannot be reached"}})
