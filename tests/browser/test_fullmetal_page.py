@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from spacetable.games.fullmetal.terrain import PLAIN, get_board
 
@@ -190,7 +190,8 @@ def test_play_by_gestures_with_refusals_menu_and_report(server: str, browser: Br
     tap(page, exits[0])
     wait_synced(page, v0 + 2)
     assert page.locator(f"[data-testid=tray] [data-place='{aboard}']").count() == 0
-    assert page.get_attribute(f"[data-testid=board] polygon[data-place='{exits[0]}']", "aria-pressed") == "true"  # still selected
+    moved = page.locator(f"[data-testid=board] polygon[data-place='{exits[0]}']")
+    expect(moved).to_have_attribute("aria-pressed", "true")  # still selected
     dome = key(pos["ship"]["cells"][0])
     assert "target-special" in (page.get_attribute(f"polygon[data-place='{dome}']", "class") or "")
     drag(page, exits[0], dome)  # dragged onto the ship: the same as a tap on it
