@@ -249,8 +249,7 @@ export function usePicker({ renderer, view, legal, legalText, enabled, play, che
   const [selected, setSelected] = useState(null);
   const [menu, setMenu] = useState(null);
   const follow = useRef(null); // renderer.follow: the place to select once the next decision arrives
-  // before the paint: the piece that moved on shows selected in the same frame as its new place (no blink, and a
-  // test reading the page once it shows the new version sees it too)
+  // before the paint: the piece that moved on shows selected in the same frame as its new place (no blink)
   useLayoutEffect(() => { setSelected(follow.current); follow.current = null; setMenu(null); }, [decisionKey]);
 
   const spots = useMemo(() => {

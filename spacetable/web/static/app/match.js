@@ -2,7 +2,7 @@
 // readable pace (with a skip button), highlights the last move, runs the picker on the renderer's board, sends
 // actions, shows refusals with the rule's link, and holds the side panel (players, clocks, the renderer's status,
 // composer and legend, the log, resign/draw offer/leave/share/undo, the folded list of every legal action).
-import { html, useEffect, useMemo, useRef, useState } from "./lib.js";
+import { html, useEffect, useLayoutEffect, useMemo, useRef, useState } from "./lib.js";
 import { api, forgetSeat, mySeats, openSocket, rememberSeat, seatFromUrl, seatLink } from "./api.js";
 import { isSignedIn, joinAsAccount } from "./account.js";
 import { ActionMenu, BoardViewport, Tray, usePicker } from "./board.js";
@@ -157,7 +157,8 @@ export function MatchPage({ matchId, lobby, navigate, lang, tutor }) {
   const legalText = latest && myTurn ? latest.legal_text || [] : [];
   const decisionKey = myTurn ? `${seat}|${legalText.join("\n")}` : "none";
 
-  useEffect(() => { setUiRaw({}); }, [decisionKey]);
+  // a new decision starts from an empty composer before the paint, as the picker's selection does (usePicker)
+  useLayoutEffect(() => { setUiRaw({}); }, [decisionKey]);
   function setUi(patch) { setUiRaw((u) => ({ ...u, ...(typeof patch === "function" ? patch(u) : patch) })); }
 
   function play(action) {
