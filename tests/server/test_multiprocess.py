@@ -386,6 +386,7 @@ def test_kill_9_of_one_process_loses_nothing_and_the_other_carries_on(cluster: t
             p.stop.set()
 
 
+@pytest.mark.hotpath  # each worker tunes its collector (issue 26)
 def test_serve_with_two_workers(pg_url: str, redis_url: str, tmp_path: Path) -> None:
     """``spacetable serve --workers 2``: two processes on one port (the migrations run once, before them), each with
     its garbage collector tuned; a match is created, joined and played through it."""
