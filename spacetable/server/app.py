@@ -164,9 +164,11 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
         ratings.start()
         await notifier.start()
         await presence.start()
+        collector.start()  # in a process ``serve`` tuned: its collector's freezer (collector.Freezer)
         log.info("server ready", extra={"database": storage.engine.url.render_as_string(hide_password=True),
                                         "server": service.server_id, "redis": bool(redis_url)})
         yield
+        collector.stop()
         await presence.stop()
         await notifier.stop()
         if account_service.mailer is not None:

@@ -2,30 +2,44 @@
 
 Every action allocates a new game state, its views, legal lists and messages (many small containers), and every
 socket message a chain of coroutines. Reference counting frees almost all of them at once; the cyclic collector
-only finds a few dozen objects in cycles a second (a closed connection's). But each of its passes stops the event
-loop while it walks every object of the generations it collects, live or not, so its pauses reach the latency
-of the actions that wait behind them. :func:`tune` sets it once per process, after the app is built:
+finds very few objects in cycles (about twenty a second under load, the expression trees of a periodic SQLAlchemy
+query). But each of its passes stops the event loop while it walks every object of the generations it collects,
+live or not, so its pauses reach the latency of the actions that wait behind them. :func:`tune` sets it once per
+process, after the app is built:
 
 * everything alive then (imported modules, catalogues, the app) is frozen out of the collector (``gc.freeze``);
 * the young generation is collected after 20,000 net allocations rather than 700, the middle one after 50 of
   those, the oldest after 100 middle ones (and CPython's own rule: a quarter of the long-lived objects new).
 
-``serve`` calls it before uvicorn starts; each process of ``serve --workers N`` calls it in its app factory.
+``serve`` calls it before uvicorn starts; each process of ``serve --workers N`` calls it in its app factory. Then,
+in a tuned process, the app's start-up starts the :class:`Freezer` on the event loop (:func:`start`):
+
+* every :data:`FREEZE_EVERY` seconds it freezes what is alive (``gc.freeze``, a constant-time move of the
+  generations' lists), so that a pass walks only the objects made since, not the live matches, caches and
+  sockets; a freeze also restarts the young generation's count, so a young pass now comes only after 20,000 net
+  allocations within one interval. Reference counting still frees a frozen object when its last reference goes,
+  so only a *cycle* that dies after being frozen waits;
+* every :data:`CHECK_EVERY` seconds it counts the frozen objects, and when they are more than :data:`FULL_GROWTH`
+  above the count after the last full pass (live objects and such cycles) it runs one: everything unfrozen,
+  collected, frozen again. Memory stays within that share of the live heap, as CPython's own rule keeps the
+  oldest generation.
 
 :data:`PAUSES` counts every pass through ``gc.callbacks``: passes and pause time per generation, and how many
 pauses reached each of :data:`BUCKETS` (cumulative counters, so that a reader can take the difference of two
-readings over a window). ``/health`` reports them (``gc``) and ``bench/server_load.py`` prints them per phase.
+readings over a window), with the freezer's freezes and full passes. ``/health`` reports them (``gc``) and
+``bench/server_load.py`` prints them per phase.
 
-What the benchmark showed (docs/architecture.md, "Where the time goes", twenty-second stop): under the paced Cosmic
-Arena load the young passes come about once a second and walk 20,000 to 90,000 objects each (the net count that
-starts a pass is lowered by every old object freed meanwhile: finished matches, answered messages), 5 to 60 ms of
-stopped loop each, and they make the paced p99; a server without the collector answered with p99 15 to 21 ms
-where it had 33 to 54. Other thresholds (3,000, 100,000, 1,000,000) and young passes on a timer (every 100 or
-250 ms) were measured and were worse or no better, so the settings above stay.
+What the benchmark showed (docs/architecture.md, "Where the time goes"): under the paced Cosmic Arena load the young
+passes came about once a second and walked 20,000 to 90,000 objects each (the net count that starts a pass is
+lowered by every old object freed meanwhile: finished matches, answered messages), 5 to 60 ms of stopped loop
+each; other thresholds (3,000, 100,000, 1,000,000) and young passes on a timer were worse or no better (twenty-second
+stop). With the freezer (twenty-third stop) the collector took 0.0 to 0.3 % of the time instead of 1.4 to 2.3 %, no
+pause of 10 ms or more in the max phase, and the max phase's server CPU per action fell from 0.80 to 0.65 ms.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from typing import Any
@@ -34,6 +48,12 @@ from typing import Any
 THRESHOLDS = (20_000, 50, 100)
 #: pause lengths (seconds) counted apart: how many pauses reached each
 BUCKETS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
+#: seconds between two freezes of what is alive (:class:`Freezer`)
+FREEZE_EVERY = 0.25
+#: seconds between two counts of the frozen objects (a count walks them: about 3 ms for 350,000)
+CHECK_EVERY = 30.0
+#: the growth of the frozen objects, a share of their count after the last full pass, that starts a full pass
+FULL_GROWTH = 0.25
 
 _tuned = False
 
@@ -48,6 +68,10 @@ class Pauses:
         self.longest = 0.0
         self._started = 0.0
         self._installed = False
+        #: the freezer's work: freezes, full passes, and the frozen objects at its last count (None: never counted)
+        self.freezes = 0
+        self.full_passes = 0
+        self.frozen: int | None = None
 
     def install(self) -> None:
         if not self._installed:
@@ -74,7 +98,9 @@ class Pauses:
             self.at_least[k] += 1
 
     def snapshot(self) -> dict[str, Any]:
-        return {"thresholds": list(gc.get_threshold()), "frozen": gc.get_freeze_count(), "enabled": gc.isenabled(),
+        frozen = gc.get_freeze_count() if self.frozen is None else self.frozen
+        return {"thresholds": list(gc.get_threshold()), "frozen": frozen, "enabled": gc.isenabled(),
+                "freezes": self.freezes, "full_passes": self.full_passes,
                 "passes": list(self.passes), "pause_seconds": [round(s, 6) for s in self.seconds],
                 "pauses_at_least_ms": {f"{edge * 1000:g}": n for edge, n in zip(BUCKETS, self.at_least, strict=True)},
                 "longest_ms": round(self.longest * 1000, 3)}
@@ -82,6 +108,66 @@ class Pauses:
 
 #: this process's counts
 PAUSES = Pauses()
+
+
+class Freezer:
+    """Freezes what is alive every ``every`` seconds on the event loop, and runs a full pass when the frozen objects
+    grew by ``growth`` of their count after the last one (checked every ``check_every`` seconds). Counts its work in
+    ``pauses`` (the module's docstring says why)."""
+
+    def __init__(self, every: float = FREEZE_EVERY, check_every: float = CHECK_EVERY, growth: float = FULL_GROWTH,
+                 pauses: Pauses = PAUSES) -> None:
+        self.every, self.check_every, self.growth, self.pauses = every, check_every, growth, pauses
+        self.base = 0  # the frozen objects after the last full pass
+        self._next_check = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.base = self.pauses.frozen = gc.get_freeze_count()
+        self._next_check = loop.time() + self.check_every
+        self._timer = loop.call_later(self.every, self._run)
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._loop = None
+
+    def _run(self) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        self.tick()
+        if loop.time() >= self._next_check:
+            self._next_check = loop.time() + self.check_every
+            self.check()
+        self._timer = loop.call_later(self.every, self._run)
+
+    def tick(self) -> None:
+        """Freeze what is alive now."""
+        gc.freeze()
+        self.pauses.freezes += 1
+
+    def check(self) -> bool:
+        """Count the frozen objects; a full pass when they grew by more than ``growth``. True when it ran one."""
+        frozen = self.pauses.frozen = gc.get_freeze_count()
+        if frozen <= self.base * (1 + self.growth):
+            return False
+        self.full_pass()
+        return True
+
+    def full_pass(self) -> None:
+        """Unfreeze everything, collect every generation, freeze what is left."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.base = self.pauses.frozen = gc.get_freeze_count()
+        self.pauses.full_passes += 1
+
+
+_freezer: Freezer | None = None
 
 
 def tune() -> None:
@@ -95,3 +181,23 @@ def tune() -> None:
     gc.freeze()
     gc.set_threshold(*THRESHOLDS)
     PAUSES.install()
+
+
+def start() -> Freezer | None:
+    """In a process :func:`tune` set (``serve`` and its workers; the app's start-up calls this on its event loop):
+    start its :class:`Freezer`. Elsewhere (an app built in a test, an embedding program) nothing: the collector
+    stays the process's own."""
+    global _freezer
+    if not _tuned or _freezer is not None:
+        return _freezer
+    _freezer = Freezer()
+    _freezer.start(asyncio.get_running_loop())
+    return _freezer
+
+
+def stop() -> None:
+    """Stop the freezer (the app's shutdown)."""
+    global _freezer
+    if _freezer is not None:
+        _freezer.stop()
+        _freezer = None

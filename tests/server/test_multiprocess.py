@@ -389,7 +389,7 @@ def test_kill_9_of_one_process_loses_nothing_and_the_other_carries_on(cluster: t
 @pytest.mark.hotpath  # each worker tunes its collector (issue 26)
 def test_serve_with_two_workers(pg_url: str, redis_url: str, tmp_path: Path) -> None:
     """``spacetable serve --workers 2``: two processes on one port (the migrations run once, before them), each with
-    its garbage collector tuned; a match is created, joined and played through it."""
+    its garbage collector tuned and its freezer running; a match is created, joined and played through it."""
     server = Server(pg_url, redis_url, tmp_path / "w.log", workers=2)
     try:
         def workers() -> list[int]:
@@ -410,6 +410,15 @@ def test_serve_with_two_workers(pg_url: str, redis_url: str, tmp_path: Path) -> 
         assert 1 <= len(ids) <= 2
         for health in answers:  # every worker set its own garbage collector, as one process does (issue 26)
             assert health["gc"]["thresholds"] == list(THRESHOLDS) and health["gc"]["frozen"] > 10_000
+
+        def all_freeze() -> bool:  # and runs its collector's freezer on its own event loop
+            freezes: dict[str, int] = {}
+            for _ in range(20):
+                health = httpx.get(server.base + "/health", timeout=10).json()
+                freezes[health["server"]] = health["gc"]["freezes"]
+            return all(n > 0 for n in freezes.values())
+
+        wait_for(all_freeze, 30, "each worker's freezer")
         data = server.post("/api/matches", {"game": "arena", "join_seat": 0, "seed": 3, "open_seed": True})
         mid = data["match"]["id"]
         t1 = server.post(f"/api/matches/{mid}/seats/1/join", {})["token"]
