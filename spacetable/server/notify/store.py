@@ -11,6 +11,7 @@ lapses after ``CLAIM_SECONDS``; the row is then sent again (the only case of a s
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, text, update
+from sqlalchemy import Float, String, bindparam, delete, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -318,19 +319,31 @@ class Delivery:
         return out
 
 
+@functools.cache
+def _claim_statement(dialect: str, limit: int) -> Any:
+    """The statement of :func:`claim` for a database dialect, built once: its values are bound parameters
+    (``now``, ``token``, ``until``). Built at every round (every two seconds in every process), its expression
+    tree left some forty objects in reference cycles a call, the only garbage the server's collector found under
+    load (``collector.py``, docs/architecture.md)."""
+    now = bindparam("now", type_=Float())
+    free = (OutboxRow.status == "pending") & (OutboxRow.due_at <= now) & \
+        (OutboxRow.channel.in_(("push", "email"))) & (OutboxRow.claim_until.is_(None) | (OutboxRow.claim_until < now))
+    pick = select(OutboxRow.id).where(free).order_by(OutboxRow.due_at).limit(limit)
+    if dialect == "postgresql":
+        pick = pick.with_for_update(skip_locked=True)
+    return update(OutboxRow).where(OutboxRow.id.in_(pick.scalar_subquery()), free).values(
+        claim=bindparam("token", type_=String()), claim_until=bindparam("until", type_=Float()),
+        attempts=OutboxRow.attempts + 1).returning(*OUTBOX.c)
+
+
 def claim(engine: Engine, token: str, limit: int = 50, now: float | None = None) -> list[Delivery]:
     """Claim up to ``limit`` due push and e-mail deliveries for this process (``token``): each row is claimed
     by one process only."""
     now = time.time() if now is None else now
-    free = (OutboxRow.status == "pending") & (OutboxRow.due_at <= now) & \
-        (OutboxRow.channel.in_(("push", "email"))) & (OutboxRow.claim_until.is_(None) | (OutboxRow.claim_until < now))
     with begin(engine) as conn:
-        pick = select(OutboxRow.id).where(free).order_by(OutboxRow.due_at).limit(limit)
-        if conn.dialect.name == "postgresql":
-            pick = pick.with_for_update(skip_locked=True)
-        stmt = update(OutboxRow).where(OutboxRow.id.in_(pick.scalar_subquery()), free).values(
-            claim=token, claim_until=now + CLAIM_SECONDS, attempts=OutboxRow.attempts + 1).returning(*OUTBOX.c)
-        return [Delivery(**r) for r in conn.execute(stmt).mappings()]
+        stmt = _claim_statement(conn.dialect.name, limit)
+        rows = conn.execute(stmt, {"now": now, "token": token, "until": now + CLAIM_SECONDS}).mappings()
+        return [Delivery(**r) for r in rows]
 
 
 def claim_digests(engine: Engine, token: str, limit: int = 20, now: float | None = None) -> dict[str, list[Delivery]]:
