@@ -140,8 +140,7 @@ class Freezer:
 
     def _run(self) -> None:
         loop = self._loop
-        if loop is None:
-            return
+        assert loop is not None  # set by start; stop cancels the timer that calls this
         self.tick()
         if loop.time() >= self._next_check:
             self._next_check = loop.time() + self.check_every
