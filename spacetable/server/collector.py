@@ -9,21 +9,26 @@ generations it collects, live or not, so its pauses reach the latency of the act
 :func:`tune` sets it once per process, after the app is built:
 
 * everything alive then (imported modules, catalogues, the app) is frozen out of the collector (``gc.freeze``);
-* the young generation is collected after 20,000 net allocations rather than 700, the middle one after 50 of
-  those, the oldest after 100 middle ones (and CPython's own rule: a quarter of the long-lived objects new).
+* the young generation is collected after 1,000,000 net allocations rather than 700 (a bound for a burst on a
+  stalled loop, never reached under load), the middle one after 50 of those, the oldest after 100 middle ones.
 
 ``serve`` calls it before uvicorn starts; each process of ``serve --workers N`` calls it in its app factory. Then,
-in a tuned process, the app's start-up starts the :class:`Freezer` on the event loop (:func:`start`):
+in a tuned process, the app's start-up starts the :class:`Freezer` on the event loop (:func:`start`), which does
+the collector's work in its place:
 
 * every :data:`FREEZE_EVERY` seconds it freezes what is alive (``gc.freeze``, a constant-time move of the
-  generations' lists), so that a pass walks only the objects made since, not the live matches, caches and
-  sockets; a freeze also restarts the young generation's count, so a young pass now comes only after 20,000 net
-  allocations within one interval. Reference counting still frees a frozen object when its last reference goes,
-  so only a *cycle* that dies after being frozen waits;
-* every :data:`CHECK_EVERY` seconds it counts the frozen objects, and when they are more than :data:`FULL_GROWTH`
-  above the count after the last full pass (live objects and such cycles) it runs one: everything unfrozen,
-  collected, frozen again. Memory stays within that share of the live heap, as CPython's own rule keeps the
-  oldest generation.
+  generations' lists), so that no pass walks the live matches, caches and sockets; a freeze also restarts the young
+  generation's count. Reference counting still frees a frozen object when its last reference goes, so only a
+  *cycle* waits: the next full pass;
+* a full pass (everything unfrozen, collected, frozen again) runs when the frozen objects are more than
+  :data:`FULL_GROWTH` above their count after the last one (live objects and such cycles), so memory stays within
+  that share of the live heap, as CPython's own rule keeps the oldest generation. Counting them walks them (about
+  3 ms for 350,000), so the freezer keeps an upper bound of their growth for nothing: the young count it reads
+  before each freeze (net allocations since the last one: every tracked object made, less every one freed while
+  the count is above zero). It counts them every :data:`CHECK_EVERY` seconds, and at once when that bound says
+  they may have grown by :data:`BOUND_GROWTH` (a flood of dead cycles: between two counts they stay below the
+  live heap); a count sets the bound back to what it found. While the live heap grows (a server filling up), full
+  passes come at most once a count, each walking it all (130 to 550 ms under the benchmark's load).
 
 :data:`PAUSES` counts every pass through ``gc.callbacks``: passes and pause time per generation, and how many
 pauses reached each of :data:`BUCKETS` (cumulative counters, so that a reader can take the difference of two
@@ -36,8 +41,10 @@ lowered by every old object freed meanwhile: finished matches, answered messages
 each; other thresholds (3,000, 100,000, 1,000,000) and young passes on a timer were worse or no better (twenty-second
 stop). With the freezer (twenty-third stop) the collector took 0.0 to 0.3 % of Cosmic Arena's time instead of 1.4 to
 2.6 %, with no pause of 50 ms or more where there were one or two a window, and a third to two thirds less of the
-heavier games' time (their worker threads' legal lists still make young passes); the table is in the architecture
-document.
+heavier games' time; their young passes, 4 to 10 a second (a worker thread listing Tremble's thousands of plans
+makes 20,000 objects within one interval), still took 6 to 13 % of it, and found nothing. With no young pass
+under load (twenty-fourth stop: the threshold out of reach, the growth bounded by the freezer's count) the collector
+takes none of any game's time; the table is in the architecture document.
 """
 
 from __future__ import annotations
@@ -48,15 +55,17 @@ import time
 from typing import Any
 
 #: young, middle and old generation thresholds (``gc.set_threshold``)
-THRESHOLDS = (20_000, 50, 100)
+THRESHOLDS = (1_000_000, 50, 100)
 #: pause lengths (seconds) counted apart: how many pauses reached each
 BUCKETS = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1)
 #: seconds between two freezes of what is alive (:class:`Freezer`)
 FREEZE_EVERY = 0.25
-#: seconds between two counts of the frozen objects (a count walks them: about 3 ms for 350,000)
+#: seconds between two counts of the frozen objects (a count walks them: about 3 ms for 350,000), whatever the bound
 CHECK_EVERY = 30.0
 #: the growth of the frozen objects, a share of their count after the last full pass, that starts a full pass
 FULL_GROWTH = 0.25
+#: the growth that the freezer's bound must reach to count them before the periodic count (:class:`Freezer`)
+BOUND_GROWTH = 1.0
 
 _tuned = False
 
@@ -71,8 +80,10 @@ class Pauses:
         self.longest = 0.0
         self._started = 0.0
         self._installed = False
-        #: the freezer's work: freezes, full passes, and the frozen objects at its last count (None: never counted)
+        #: the freezer's work: freezes, counts of the frozen objects, full passes, and the frozen objects at its last
+        #: count (None: never counted)
         self.freezes = 0
+        self.counts = 0
         self.full_passes = 0
         self.frozen: int | None = None
 
@@ -103,7 +114,7 @@ class Pauses:
     def snapshot(self) -> dict[str, Any]:
         frozen = gc.get_freeze_count() if self.frozen is None else self.frozen
         return {"thresholds": list(gc.get_threshold()), "frozen": frozen, "enabled": gc.isenabled(),
-                "freezes": self.freezes, "full_passes": self.full_passes,
+                "freezes": self.freezes, "counts": self.counts, "full_passes": self.full_passes,
                 "passes": list(self.passes), "pause_seconds": [round(s, 6) for s in self.seconds],
                 "pauses_at_least_ms": {f"{edge * 1000:g}": n for edge, n in zip(BUCKETS, self.at_least, strict=True)},
                 "longest_ms": round(self.longest * 1000, 3)}
@@ -115,20 +126,24 @@ PAUSES = Pauses()
 
 class Freezer:
     """Freezes what is alive every ``every`` seconds on the event loop, and runs a full pass when the frozen objects
-    grew by ``growth`` of their count after the last one (checked every ``check_every`` seconds). Counts its work in
-    ``pauses`` (the module's docstring says why)."""
+    grew by ``growth`` of their count after the last one: counted every ``check_every`` seconds, and at once when an
+    upper bound of that growth kept at each freeze passes ``bound_growth``. Counts its work in ``pauses`` (the
+    module's docstring says why)."""
 
     def __init__(self, every: float = FREEZE_EVERY, check_every: float = CHECK_EVERY, growth: float = FULL_GROWTH,
-                 pauses: Pauses = PAUSES) -> None:
+                 bound_growth: float = BOUND_GROWTH, pauses: Pauses = PAUSES) -> None:
         self.every, self.check_every, self.growth, self.pauses = every, check_every, growth, pauses
+        self.bound_growth = bound_growth
         self.base = 0  # the frozen objects after the last full pass
+        #: at least the frozen objects now: their last count, plus the young count read before each freeze since
+        self.bound = 0
         self._next_check = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self.base = self.pauses.frozen = gc.get_freeze_count()
+        self.base = self.bound = self.pauses.frozen = gc.get_freeze_count()
         self._next_check = loop.time() + self.check_every
         self._timer = loop.call_later(self.every, self._run)
 
@@ -142,20 +157,23 @@ class Freezer:
         loop = self._loop
         assert loop is not None  # set by start; stop cancels the timer that calls this
         self.tick()
-        if loop.time() >= self._next_check:
+        if self.bound > self.base * (1 + self.bound_growth) or loop.time() >= self._next_check:
             self._next_check = loop.time() + self.check_every
             self.check()
         self._timer = loop.call_later(self.every, self._run)
 
     def tick(self) -> None:
-        """Freeze what is alive now."""
+        """Freeze what is alive now; the young count (net allocations since the last freeze, which restarts it) is
+        added to :attr:`bound`."""
+        self.bound += gc.get_count()[0]
         gc.freeze()
         self.pauses.freezes += 1
 
     def check(self) -> bool:
         """Count the frozen objects; a full pass when they grew by more than ``growth``. True when it ran one."""
-        frozen = self.pauses.frozen = gc.get_freeze_count()
-        if frozen <= self.base * (1 + self.growth):
+        self.bound = self.pauses.frozen = gc.get_freeze_count()
+        self.pauses.counts += 1
+        if self.bound <= self.base * (1 + self.growth):
             return False
         self.full_pass()
         return True
@@ -165,7 +183,7 @@ class Freezer:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self.base = self.pauses.frozen = gc.get_freeze_count()
+        self.base = self.bound = self.pauses.frozen = gc.get_freeze_count()
         self.pauses.full_passes += 1
 
 

@@ -1,9 +1,9 @@
 """The garbage collector of a server process (issue 26, ``spacetable/server/collector.py``): ``spacetable serve`` sets
-it once (what was alive at start frozen, the young generation collected after 20,000 net allocations) and its
-freezer keeps what is alive out of the young passes (frozen four times a second, a full pass when the frozen
-objects grew by a quarter), ``/health`` reports its settings and its pauses, counted per generation and by length,
-and ``bench/server_load.py`` turns two readings into a window's figures. ``serve --workers N`` sets it in every
-worker: tests/server/test_multiprocess.py.
+it once (what was alive at start frozen, no young pass below a million net allocations) and its freezer does the
+collector's work (what is alive frozen four times a second, a full pass when the frozen objects grew by a quarter,
+counted every 30 s and at once when a bound kept at each freeze says they may have doubled), ``/health`` reports
+its settings and its pauses, counted per generation and by length, and ``bench/server_load.py`` turns two readings
+into a window's figures. ``serve --workers N`` sets it in every worker: tests/server/test_multiprocess.py.
 
 The freezer's tests freeze this test process's own objects, and unfreeze them all when they end (``thawed``)."""
 
@@ -42,10 +42,11 @@ def pauses() -> Iterator[collector.Pauses]:
         counted.uninstall()
 
 
-def test_pauses_are_counted_per_generation_and_by_length(pauses: collector.Pauses,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pauses_are_counted_per_generation_and_by_length(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each pass adds to its generation's passes and pause time, to every bucket its pause reached (cumulative, so
-    that the difference of two readings is a window's), and may be the longest."""
+    that the difference of two readings is a window's), and may be the longest. (Not installed: a real pass meanwhile
+    would be counted too.)"""
+    pauses = collector.Pauses()
     clock = iter([0.0, 0.0005, 1.0, 1.007, 2.0, 2.06, 3.0, 3.02])
     monkeypatch.setattr(collector.time, "perf_counter", lambda: next(clock))
     for generation in (0, 0, 2, 1):
@@ -132,6 +133,71 @@ def test_the_full_pass_waits_for_the_frozen_objects_to_grow_by_its_share(thawed:
     del grown
 
 
+@pytest.fixture
+def served_thresholds() -> Iterator[None]:
+    """The served process's thresholds (no young pass below a million net allocations), restored afterwards."""
+    saved = gc.get_threshold()
+    gc.set_threshold(*collector.THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
+
+
+def test_the_bound_kept_at_each_freeze_is_never_below_the_frozen_objects(thawed: collector.Pauses,
+                                                                         served_thresholds: None) -> None:
+    """Each freeze adds the young count (net allocations since the last one) to the bound: objects made add to it,
+    objects freed meanwhile take from it only as far as the count goes, so it never falls below the frozen objects
+    (their count, a walk, then sets it back to what it is)."""
+    freezer = collector.Freezer(pauses=thawed)
+    freezer.tick()
+    freezer.check()
+    counted = freezer.bound
+    assert counted == thawed.frozen >= gc.get_freeze_count() and thawed.counts == 1  # frees only lower it
+    made = [[k] for k in range(5000)]
+    freezer.tick()
+    assert freezer.bound >= counted + 5000
+    assert freezer.bound >= gc.get_freeze_count()
+    del made[:4000]  # frozen ones freed: the next interval's count starts from zero and cannot go below it
+    more = [[k] for k in range(1000)]
+    freezer.tick()
+    assert freezer.bound >= gc.get_freeze_count()
+    freezer.check()
+    assert gc.get_freeze_count() <= freezer.bound == thawed.frozen < counted + 5000
+    del made, more
+
+
+def test_a_flood_of_cycles_that_died_frozen_is_freed_before_the_periodic_count(thawed: collector.Pauses,
+                                                                               served_thresholds: None) -> None:
+    """No young pass runs in a served process, so every dead cycle is frozen; the freezer does not wait for its
+    periodic count (here an hour away) to free them once they may be as many as the frozen objects were: the bound
+    read at each freeze starts a count, and the count a full pass. Fewer of them wait for the periodic count."""
+    freezer = collector.Freezer(every=0.01, check_every=3600.0, pauses=thawed)
+    freezer.tick()  # what lives now frozen, as a served process's start-up heap is: the base of the growth
+
+    async def run() -> tuple[int, bool, list[weakref.ref[_Node]]]:
+        freezer.start(asyncio.get_running_loop())
+        base = freezer.base
+        few = [_Node() for _ in range(base // 2)]  # half as many again, dead: the bound is under its share
+        del few
+        await asyncio.sleep(0.2)
+        waited = thawed.full_passes == 0 and thawed.counts == 0
+        cycles = [_Node() for _ in range(base)]  # as many again: over it
+        refs = [weakref.ref(c) for c in cycles[::97]]
+        del cycles
+        started = time.monotonic()
+        while thawed.full_passes == 0 and time.monotonic() - started < 60:
+            await asyncio.sleep(0.01)
+        freezer.stop()
+        return base, waited, refs
+
+    base, waited, refs = asyncio.run(run())
+    assert waited
+    assert thawed.full_passes == 1 and thawed.counts == 1
+    assert all(r() is None for r in refs)
+    assert gc.get_freeze_count() <= freezer.base == freezer.bound < base * 1.25
+
+
 def test_the_freezer_runs_on_the_event_loop_until_stopped(thawed: collector.Pauses) -> None:
     """Its ticks are timer callbacks of the loop (never a thread, which could meet a collection under way), its
     check comes every ``check_every`` seconds, and ``stop`` ends both."""
@@ -169,8 +235,8 @@ def test_a_process_the_server_did_not_tune_gets_no_freezer(monkeypatch: pytest.M
 
 def test_the_served_process_tunes_its_collector_and_health_reports_it(tmp_path: Path) -> None:
     """``spacetable serve``: the thresholds are :data:`collector.THRESHOLDS`, start-up's objects are frozen, and its
-    freezer runs on its event loop while it serves (a freeze also restarts the young generation's count, so that
-    young passes wait for 20,000 net allocations within one freeze's interval: none here)."""
+    freezer runs on its event loop while it serves (a freeze also restarts the young generation's count: no young
+    pass here)."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "spacetable.cli", "serve", "--port", str(port), "--database-url",
                              f"sqlite:///{tmp_path / 's.sqlite3'}", "--ai-workers", "0", "--log-level", "warning",
@@ -191,7 +257,8 @@ def test_the_served_process_tunes_its_collector_and_health_reports_it(tmp_path: 
                 if last["freezes"] >= first["freezes"] + 4:
                     break
         assert last["freezes"] >= first["freezes"] + 4
-        assert last["frozen"] >= first["frozen"] and last["full_passes"] == 0  # counted every 30 s, grown < 25 %
+        assert last["frozen"] >= first["frozen"] and last["full_passes"] == 0  # grown < 25 %
+        assert last["passes"][0] == first["passes"][0]
         assert len(last["passes"]) == len(last["pause_seconds"]) == 3
         assert set(last["pauses_at_least_ms"]) == {f"{edge * 1000:g}" for edge in collector.BUCKETS}
     finally:
