@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,7 +101,16 @@ def data_dir() -> Path | None:
     return _data_dir
 
 
-def _entries(folder: Path, suffix: str) -> dict[str, Path]:
+#: the listings of folders by (folder, suffix): the folder's modification time (ns) when listed, and its entries
+_listings: dict[tuple[Path, str], tuple[int, dict[str, Path]]] = {}
+#: the most listings kept (a folder per kind, bundled and the operator's); beyond it the cache starts again
+MAX_LISTINGS = 256
+#: a listing is kept only when its folder had not changed for this long (ns) when it was read: two changes within
+#: one tick of the file system's clock leave the folder's time as the first one set it
+SETTLED_NS = 2_000_000_000
+
+
+def _scan(folder: Path, suffix: str) -> dict[str, Path]:
     out: dict[str, Path] = {}
     try:
         children = sorted(folder.iterdir())
@@ -117,6 +127,27 @@ def _entries(folder: Path, suffix: str) -> dict[str, Path]:
             name = p.name
         if NAME.match(name):
             out[name] = p
+    return out
+
+
+def _entries(folder: Path, suffix: str) -> dict[str, Path]:
+    """The entries of one folder, listed again only when the folder changed (an entry added, removed or renamed
+    moves its modification time): every match set-up looks its data up by name, and a listing reads every entry's
+    type (``bench/server_load.py``: a Worlds & Suns set-up listed its scenarios three times)."""
+    key = (folder, suffix)
+    try:
+        changed = os.stat(folder).st_mtime_ns
+    except OSError:
+        _listings.pop(key, None)
+        return {}
+    kept = _listings.get(key)
+    if kept is not None and kept[0] == changed:
+        return dict(kept[1])
+    out = _scan(folder, suffix)
+    if time.time_ns() - changed > SETTLED_NS:
+        if len(_listings) >= MAX_LISTINGS:
+            _listings.clear()
+        _listings[key] = (changed, dict(out))
     return out
 
 

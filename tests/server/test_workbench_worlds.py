@@ -47,6 +47,27 @@ def data_dir(tmp_path: Path) -> Iterator[Path]:
     catalog.configure(None)
 
 
+@pytest.mark.hotpath
+def test_a_scenario_rewritten_in_place_is_read_and_validated_again_and_each_lookup_returns_its_own_document(
+        data_dir: Path) -> None:
+    """Set-ups validate a scenario's content once (issue 26) but read its file each time: an entry the operator
+    rewrites under the same name is what the next match gets, and a broken one is refused until it is mended."""
+    catalog.configure(data_dir)
+    first = scen.named("grey-holds")
+    first["label"] = "changed by a caller"
+    assert scen.named("grey-holds")["label"] == "Grey holds the world"
+    path = data_dir / "worlds" / "scenarios" / "grey-holds.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**doc, "max_rounds": 0}), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="max_rounds"):
+            scen.named("grey-holds")
+    path.write_text(json.dumps({**doc, "label": "Grey holds on"}), encoding="utf-8")
+    assert scen.named("grey-holds")["label"] == "Grey holds on"
+    game = get_game("worlds")
+    assert game.initial_state(game.normalize_config({"scenario": "grey-holds"}), 1).label == "Grey holds on"
+
+
 def test_the_same_task_gives_the_same_record_and_the_records_say_who_won_and_what_was_lost() -> None:
     tasks = balance.make_tasks(3, 7, ["advisor", "random"], "border-worlds")
     first = [balance.play_one(t) for t in tasks]

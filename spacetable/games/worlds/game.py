@@ -117,12 +117,15 @@ class WorldsGame(Game[WorldsState]):
 
     # ------------------------------------------------------------------- setup
     def initial_state(self, config: dict[str, Any], seed: int) -> WorldsState:
-        return self.from_scenario(self.scenario_data(config), seed)
+        return self._set_up(self.scenario_data(config), seed)  # validated by scenario_data
 
     def from_scenario(self, data: dict[str, Any], seed: int | None = None) -> WorldsState:
-        """WS-8.1 setup from a validated scenario; ``seed`` defaults to the scenario's. Random hands and
+        """WS-8.1 setup from a scenario, validated here; ``seed`` defaults to the scenario's. Random hands and
         the dice draw from the sub-seeds ``hands`` and ``dice`` of the seed."""
         scen.validate(data)
+        return self._set_up(data, seed)
+
+    def _set_up(self, data: dict[str, Any], seed: int | None) -> WorldsState:
         if seed is None:
             seed = int(data.get("seed", 0))
         st = skirmish.new_state(data, self.rng_for(seed, "hands"), self.rng_for(seed, "dice"))

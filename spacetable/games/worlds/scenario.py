@@ -10,6 +10,7 @@ combat for ``spacetable odds`` / ``spacetable advise``.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -39,14 +40,24 @@ def names() -> list[str]:
 
 def named(name: str) -> dict[str, Any]:
     """A scenario of the catalogue by name (shipped or the operator's), validated by :class:`Scenario`; a
-    :class:`ConfigError` names the entry, never a path. Configurations reach scenarios only this way."""
+    :class:`ConfigError` names the entry, never a path. Configurations reach scenarios only this way. Each call
+    reads the file and returns a new document; a content already validated is not validated again
+    (:func:`_valid`)."""
+    raw = catalog.read_bytes(SCENARIOS, name)
     try:
-        data = json.loads(catalog.read_bytes(SCENARIOS, name).decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ConfigError(f"scenario {name!r} is not a JSON document") from None
-    validate(data)
+    _valid(raw)
     out: dict[str, Any] = data
     return out
+
+
+@lru_cache(maxsize=16)
+def _valid(raw: bytes) -> None:
+    """Validate the scenario whose JSON text is ``raw`` (raises, and then nothing is kept); kept by content, so an
+    entry the operator rewrites is validated again."""
+    validate(json.loads(raw.decode("utf-8")))
 
 
 def load(name_or_file: str) -> dict[str, Any]:
