@@ -26,9 +26,11 @@ the collector's work in its place:
   3 ms for 350,000), so the freezer keeps an upper bound of their growth for nothing: the young count it reads
   before each freeze (net allocations since the last one: every tracked object made, less every one freed while
   the count is above zero). It counts them every :data:`CHECK_EVERY` seconds, and at once when that bound says
-  they may have grown by :data:`BOUND_GROWTH` (a flood of dead cycles: between two counts they stay below the
-  live heap); a count sets the bound back to what it found. While the live heap grows (a server filling up), full
-  passes come at most once a count, each walking it all (130 to 550 ms under the benchmark's load).
+  they may have grown by :data:`BOUND_GROWTH` and by :data:`BOUND_MIN` objects (a flood of dead cycles: between two
+  counts they stay below the live heap or a million objects), then running a full pass only if they did grow that
+  much; a count sets the bound back to what it found. While the live heap grows (a server filling up), a full
+  pass comes at each such doubling and at most once every periodic count, each walking it all (130 to 550 ms under
+  the benchmark's load).
 
 :data:`PAUSES` counts every pass through ``gc.callbacks``: passes and pause time per generation, and how many
 pauses reached each of :data:`BUCKETS` (cumulative counters, so that a reader can take the difference of two
@@ -64,8 +66,11 @@ FREEZE_EVERY = 0.25
 CHECK_EVERY = 30.0
 #: the growth of the frozen objects, a share of their count after the last full pass, that starts a full pass
 FULL_GROWTH = 0.25
-#: the growth that the freezer's bound must reach to count them before the periodic count (:class:`Freezer`)
+#: the growth that the freezer's bound must reach to count them before the periodic count (:class:`Freezer`): a
+#: share of their count after the last full pass, and at least a number of objects (a server just started, whose
+#: heap doubles as it fills, is not walked at each doubling)
 BOUND_GROWTH = 1.0
+BOUND_MIN = 1_000_000
 
 _tuned = False
 
@@ -127,13 +132,13 @@ PAUSES = Pauses()
 class Freezer:
     """Freezes what is alive every ``every`` seconds on the event loop, and runs a full pass when the frozen objects
     grew by ``growth`` of their count after the last one: counted every ``check_every`` seconds, and at once when an
-    upper bound of that growth kept at each freeze passes ``bound_growth``. Counts its work in ``pauses`` (the
-    module's docstring says why)."""
+    upper bound of that growth kept at each freeze passes ``bound_growth`` and ``bound_min`` objects. Counts its work
+    in ``pauses`` (the module's docstring says why)."""
 
     def __init__(self, every: float = FREEZE_EVERY, check_every: float = CHECK_EVERY, growth: float = FULL_GROWTH,
-                 bound_growth: float = BOUND_GROWTH, pauses: Pauses = PAUSES) -> None:
+                 bound_growth: float = BOUND_GROWTH, bound_min: int = BOUND_MIN, pauses: Pauses = PAUSES) -> None:
         self.every, self.check_every, self.growth, self.pauses = every, check_every, growth, pauses
-        self.bound_growth = bound_growth
+        self.bound_growth, self.bound_min = bound_growth, bound_min
         self.base = 0  # the frozen objects after the last full pass
         #: at least the frozen objects now: their last count, plus the young count read before each freeze since
         self.bound = 0
@@ -157,9 +162,11 @@ class Freezer:
         loop = self._loop
         assert loop is not None  # set by start; stop cancels the timer that calls this
         self.tick()
-        if self.bound > self.base * (1 + self.bound_growth) or loop.time() >= self._next_check:
+        if loop.time() >= self._next_check:
             self._next_check = loop.time() + self.check_every
             self.check()
+        elif self.bound > self.prompt_limit():
+            self.check(prompt=True)
         self._timer = loop.call_later(self.every, self._run)
 
     def tick(self) -> None:
@@ -169,11 +176,18 @@ class Freezer:
         gc.freeze()
         self.pauses.freezes += 1
 
-    def check(self) -> bool:
-        """Count the frozen objects; a full pass when they grew by more than ``growth``. True when it ran one."""
+    def prompt_limit(self) -> int:
+        """The frozen objects past which the bound's count comes (and its full pass): ``bound_growth`` more than
+        after the last full pass, and at least ``bound_min`` more."""
+        return self.base + max(int(self.base * self.bound_growth), self.bound_min)
+
+    def check(self, prompt: bool = False) -> bool:
+        """Count the frozen objects; a full pass when they grew by more than ``growth`` (``prompt``: past
+        :meth:`prompt_limit`, so that a live heap growing under churn, which the bound overstates, is walked at the
+        bound's count only when it did grow that much, and else at the periodic count). True when it ran one."""
         self.bound = self.pauses.frozen = gc.get_freeze_count()
         self.pauses.counts += 1
-        if self.bound <= self.base * (1 + self.growth):
+        if self.bound <= (self.prompt_limit() if prompt else self.base * (1 + self.growth)):
             return False
         self.full_pass()
         return True

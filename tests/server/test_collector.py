@@ -172,7 +172,7 @@ def test_a_flood_of_cycles_that_died_frozen_is_freed_before_the_periodic_count(t
     """No young pass runs in a served process, so every dead cycle is frozen; the freezer does not wait for its
     periodic count (here an hour away) to free them once they may be as many as the frozen objects were: the bound
     read at each freeze starts a count, and the count a full pass. Fewer of them wait for the periodic count."""
-    freezer = collector.Freezer(every=0.01, check_every=3600.0, pauses=thawed)
+    freezer = collector.Freezer(every=0.01, check_every=3600.0, bound_min=0, pauses=thawed)
     freezer.tick()  # what lives now frozen, as a served process's start-up heap is: the base of the growth
 
     async def run() -> tuple[int, bool, list[weakref.ref[_Node]]]:
@@ -196,6 +196,36 @@ def test_a_flood_of_cycles_that_died_frozen_is_freed_before_the_periodic_count(t
     assert thawed.full_passes == 1 and thawed.counts == 1
     assert all(r() is None for r in refs)
     assert gc.get_freeze_count() <= freezer.base == freezer.bound < base * 1.25
+
+
+def test_the_bounds_count_walks_the_heap_only_when_it_doubled(thawed: collector.Pauses) -> None:
+    """Under churn the bound overstates the growth (frees in an interval whose count is at zero are not taken
+    from it): its count runs a full pass only at a doubling, and the periodic count at a quarter."""
+    freezer = collector.Freezer(bound_min=0, pauses=thawed)
+    freezer.full_pass()
+    base = freezer.base
+    grown = [[k] for k in range(base * 2 // 5)]  # 40 % more, alive
+    freezer.tick()
+    assert not freezer.check(prompt=True) and thawed.full_passes == 1 and thawed.counts == 1
+    assert freezer.check() and thawed.full_passes == 2 and thawed.counts == 2
+    del grown
+
+
+def test_a_heap_smaller_than_the_floor_is_not_walked_at_its_doublings(thawed: collector.Pauses) -> None:
+    """A server just started fills up: its heap doubles more than once. Before a million objects more the bound's
+    count runs no full pass (the periodic count still does, at a quarter)."""
+    freezer = collector.Freezer(pauses=thawed)
+    freezer.full_pass()
+    base = freezer.base
+    assert freezer.prompt_limit() == base + max(base, collector.BOUND_MIN)
+    freezer.bound_min = 3 * base  # this process's heap stands for a server's start-up heap
+    grown = [[k] for k in range(base * 5 // 2)]  # two and a half times as many again, alive
+    freezer.tick()
+    assert not freezer.check(prompt=True) and thawed.full_passes == 1
+    grown += [[k] for k in range(base)]
+    freezer.tick()
+    assert freezer.check(prompt=True) and thawed.full_passes == 2
+    del grown
 
 
 def test_the_freezer_runs_on_the_event_loop_until_stopped(thawed: collector.Pauses) -> None:
