@@ -34,7 +34,7 @@ the collector's work in its place:
 
 :data:`PAUSES` counts every pass through ``gc.callbacks``: passes and pause time per generation, and how many
 pauses reached each of :data:`BUCKETS` (cumulative counters, so that a reader can take the difference of two
-readings over a window), with the freezer's freezes and full passes. ``/health`` reports them (``gc``) and
+readings over a window), with the freezer's freezes, counts and full passes. ``/health`` reports them (``gc``) and
 ``bench/server_load.py`` prints them per phase.
 
 What the benchmark showed (docs/architecture.md, "Where the time goes"): under the paced Cosmic Arena load the young
@@ -45,8 +45,9 @@ stop). With the freezer (twenty-third stop) the collector took 0.0 to 0.3 % of C
 2.6 %, with no pause of 50 ms or more where there were one or two a window, and a third to two thirds less of the
 heavier games' time; their young passes, 4 to 10 a second (a worker thread listing Tremble's thousands of plans
 makes 20,000 objects within one interval), still took 6 to 13 % of it, and found nothing. With no young pass
-under load (twenty-fourth stop: the threshold out of reach, the growth bounded by the freezer's count) the collector
-takes none of any game's time; the table is in the architecture document.
+under load (twenty-fourth stop: the threshold out of reach, the growth bounded by the freezer's count) no game's
+measured windows had a pass (the periodic count's full passes remain, one every 30 s at most); the table is in the
+architecture document.
 """
 
 from __future__ import annotations
