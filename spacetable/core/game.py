@@ -293,6 +293,18 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, player: int | None) -> dict[str, Any]:
         """JSON-ready view of ``state`` for ``player`` (``None``: spectator)."""
 
+    def public_view(self, state: S) -> dict[str, Any] | None:
+        """The fields of ``state``'s view that every viewer sees alike, seats and spectators, or ``None`` (the
+        default: the game does not split its views). A game that splits them has ``view(state, p)`` equal to
+        ``{**public_view(state), **own_view(state, p)}`` for every viewer ``p``, with no key in both: a server then
+        writes the public fields, and their JSON, once per state for all its viewers (IM-1 still holds: nothing
+        hidden from any viewer may be in them)."""
+        return None
+
+    def own_view(self, state: S, player: int | None) -> dict[str, Any]:
+        """The fields of ``player``'s view that are not in :meth:`public_view` (all of them by default)."""
+        return self.view(state, player)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else ``None``."""

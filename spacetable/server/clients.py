@@ -10,7 +10,6 @@ when it connected (checked once, then compared, never hashed again); when the se
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from typing import Any
@@ -33,7 +32,7 @@ def snapshot(m: LiveMatch, viewer: int | None, kind: str = "snapshot", lang: str
 def subscribe(m: LiveMatch, viewer: int | None, token_hash: str | None = None, lang: str = "en", texts: bool = True,
               max_bytes: int | None = None) -> Subscriber:
     """A new client of ``m`` (its token already checked for a seat); it gets its snapshot at once."""
-    sub = Subscriber(viewer, asyncio.Queue(), since=m.version, token_hash=token_hash, lang=lang, texts=texts)
+    sub = Subscriber(viewer, since=m.version, token_hash=token_hash, lang=lang, texts=texts)
     if max_bytes is not None:
         sub.max_bytes = max_bytes
     m.subscribers.append(sub)

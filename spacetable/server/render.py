@@ -105,14 +105,19 @@ def legal_texts(m: LiveMatch, viewer: int, legal: list[Action], lang: str) -> li
 
 
 # ------------------------------------------------------------------------------------------------ parts
-def seat_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...], lang: str | None) -> dict[str, Any]:
-    """``view``, the ``legal`` fields and ``legal_text`` of a message for ``viewer`` (texts only with ``lang``)."""
+def legal_part(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...], lang: str | None) -> dict[str, Any]:
+    """The ``legal`` fields and ``legal_text`` of a message for ``viewer`` (texts only with ``lang``)."""
     t = clock()
     legal = legal_fields(m, viewer, to_act)  # listing, selecting (SRV-L1), draw moves (SRV-L5)
     METER.add("legal", t)
     texts = legal_texts(m, viewer, legal["legal"], lang) if lang is not None and viewer is not None and legal["legal"] \
         else []
-    return {"view": m.view(viewer), **legal, "legal_text": texts}
+    return {**legal, "legal_text": texts}
+
+
+def seat_fields(m: LiveMatch, viewer: int | None, to_act: tuple[int, ...], lang: str | None) -> dict[str, Any]:
+    """``view``, the ``legal`` fields and ``legal_text`` of a message for ``viewer`` (texts only with ``lang``)."""
+    return {"view": m.view(viewer), **legal_part(m, viewer, to_act, lang)}
 
 
 # --------------------------------------------------------------------------------------------- messages
@@ -152,13 +157,14 @@ def event_text(m: LiveMatch, viewer: int | None, lang: str | None) -> str:
         return text
     to_act = m.to_act()
     index = m.version - 1
-    body = {"last": entry_json(m, index, m.log[index], viewer, lang), **seat_fields(m, viewer, to_act, lang)}
+    body = {"last": entry_json(m, index, m.log[index], viewer, lang), **legal_part(m, viewer, to_act, lang)}
+    view = m.view_json(viewer)  # the public part of the view written once for every viewer (``LiveMatch.view_json``)
     t = clock()
     head = cache.get(("event-head", None, None, None))
     if head is None:
         head = cache["event-head", None, None, None] = (
             f'{{"type":"event","match":{dumps(m.summary())},"version":{m.version},"to_act":{dumps(list(to_act))},"seat":')
-    text = cache[key] = f"{head}{'null' if viewer is None else viewer},{dumps(body)[1:]}"
+    text = cache[key] = f"{head}{'null' if viewer is None else viewer},\"view\":{view},{dumps(body)[1:]}"
     METER.add("views", t)
     METER.count("message")
     return text

@@ -5,7 +5,9 @@
 * replaying seed + action log gives the same state, bit for bit;
 * a malformed action and an action by a seat not to act are rejected with a
   rule id and leave the state unchanged;
-* no view ever contains the RNG state.
+* no view ever contains the RNG state;
+* a game that splits its views (``public_view``, ``own_view``) has every viewer's view equal to the public fields
+  with its own, the two with no key in common, and no public field differing between viewers.
 """
 
 from __future__ import annotations
@@ -82,10 +84,16 @@ def _check_views_and_round_trip(game: Any, state: Any) -> None:
     again = game.state_from_json(json.loads(json.dumps(data)))
     assert state_fingerprint(game, again) == state_fingerprint(game, state)
     secrets = [str(s) for s in _rng_states(state)]
+    public = game.public_view(state)
     for seat in [None, *range(game.seats(state))]:
-        text = json.dumps(game.view(state, seat))
+        view = game.view(state, seat)
+        text = json.dumps(view)
         for secret in secrets:
             assert secret not in text, "a view leaks the RNG state"
+        if public is not None:
+            own = game.own_view(state, seat)
+            assert not set(public) & set(own), "a field both public and the viewer's own"
+            assert view == {**public, **own}, "a view is not its public fields with the viewer's own"
 
 
 def _check_rejections(game: Any, state: Any, seat: int) -> None:

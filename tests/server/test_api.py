@@ -5,7 +5,6 @@ Most tests use the test game ``nim`` (tests/server/nimgame.py); the lobby tests 
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -324,7 +323,7 @@ def test_matches_survive_a_restart(db_url: str) -> None:
 def test_a_client_that_stops_reading_is_cut_off() -> None:
     """SRV-V2: a client that stops reading does not make the server hoard messages: after MAX_BACKLOG it is
     marked for disconnection (it reconnects and gets a fresh snapshot)."""
-    sub = Subscriber(0, asyncio.Queue())
+    sub = Subscriber(0)
     for i in range(MAX_BACKLOG + 10):
         sub.push(f"m{i}")
     assert sub.overflow

@@ -29,10 +29,12 @@ pytestmark = pytest.mark.hotpath
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[tuple[Any, ...]]]:
-    """Count arena's ``view``, ``legal_actions`` and ``describe_action`` calls by (kind, state, seat, ...)."""
+    """Count arena's views (``view`` and ``own_view``, as ``view``; ``public_view``, as ``public``), ``legal_actions``
+    and ``describe_action`` calls by (kind, state, seat, ...)."""
     game = get_game("arena")
     calls: collections.Counter[tuple[Any, ...]] = collections.Counter()
     view, legal, describe = game.view, game.legal_actions, game.describe_action
+    own, public = game.own_view, game.public_view
     # every state counted is kept alive until the test ends: a state the server let go could otherwise leave its
     # address, and so its id, to a later state, which would then look computed twice
     seen: dict[int, Any] = {}
@@ -45,6 +47,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[tup
         calls["view", key(state), viewer] += 1
         return view(state, viewer)
 
+    def counted_own(state: Any, viewer: int | None) -> Any:
+        calls["view", key(state), viewer] += 1
+        return own(state, viewer)
+
+    def counted_public(state: Any) -> Any:
+        calls["public", key(state)] += 1
+        return public(state)
+
     def counted_legal(state: Any, seat: int) -> Any:
         calls["legal", key(state), seat] += 1
         return legal(state, seat)
@@ -54,6 +64,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.Counter[tup
         return describe(state, seat, action, lang)
 
     monkeypatch.setattr(game, "view", counted_view)
+    monkeypatch.setattr(game, "own_view", counted_own)
+    monkeypatch.setattr(game, "public_view", counted_public)
     monkeypatch.setattr(game, "legal_actions", counted_legal)
     monkeypatch.setattr(game, "describe_action", counted_describe)
     yield calls
@@ -98,6 +110,8 @@ def test_views_legal_actions_and_texts_once_per_version_and_seat(client: TestCli
     assert not repeated, f"computed more than once per state: {repeated}"
     views = collections.Counter(k[2] for k in counted if k[0] == "view")
     assert views[0] == views[1] == views[None] >= 7  # the first state and the six after it, once each
+    # the public fields of the views, once per state for the seats and the spectators together
+    assert sum(1 for k in counted if k[0] == "public") == views[0]
     described = [k for k in counted if k[0] == "describe"]
     assert {k[3] for k in described} == {"fr"}
     states_of_seat_1 = {k[1] for k in counted if k[0] == "legal" and k[2] == 1}
@@ -686,3 +700,142 @@ def test_a_notice_between_processes_reads_back_as_it_was_published(caplog: pytes
     with caplog.at_level("WARNING", logger="spacetable.server.fanout"):
         b._handle({"type": "message", "channel": b"spacetable:m:m1", "data": b"A {not json"})
     assert len(got) == 3 and "unreadable notice" in caplog.text
+
+
+def _json_values() -> Any:
+    from hypothesis import strategies as st
+
+    scalars = (st.none() | st.booleans() | st.integers() | st.integers(min_value=2**60, max_value=2**80)
+               | st.integers(min_value=-(2**80), max_value=-(2**60)) | st.floats(allow_nan=False, allow_infinity=False)
+               | st.text(max_size=8))
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                           max_size=4), max_leaves=12)
+
+
+def _answer(read: Any, data: Any) -> tuple[str, Any]:
+    from spacetable.server.jsonio import BadJson
+
+    try:
+        return "value", read(data)
+    except BadJson as exc:
+        return "refused", str(exc)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, of the same types all the way down (``1 == 1.0`` is not enough: an integer must stay an integer)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b or (isinstance(a, float) and a != a and b != b)
+
+
+def test_messages_read_with_orjson_are_read_as_the_standard_decoder_reads_them() -> None:
+    """Issue 26: ``jsonio.loads`` reads with orjson first and with the standard decoder when orjson refuses a text or
+    may have turned an integer beyond 64 bits into a float: the same value (types included) or the same refusal as
+    the standard decoder alone (``standard_loads``), for valid texts, texts with huge integers beside floats, and
+    the hostile texts of the hardening tests."""
+    import json
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from spacetable.server.jsonio import loads, standard_loads
+
+    hostile = ["1e999", "NaN", '{"a": -Infinity}', '"\\ud800"', '"\ud800"', "[" * 40 + "]" * 40, "[" * 32 + "]" * 32,
+               "[" * 33 + "]" * 33, "[" * 5000 + "]" * 5000, '{"a": "\x00"}', "[1.5, 123456789012345678901234567890]",
+               "-9223372036854775809", "18446744073709551615", "18446744073709551616", "1" * 5000, "[1e308, 1e309]",
+               '{"a": 1, "a": 2.5}', "-0", "-0.0", "0.1e-400", " [ 1 , 2 ] ", "[1,]", "", "\ufeff[]", '"\\u00e9"']
+    for text in hostile:
+        for data in (text, text.encode("utf-8", "surrogatepass")):
+            fast, slow = _answer(loads, data), _answer(standard_loads, data)
+            assert fast[0] == slow[0], data
+            assert _same(fast[1], slow[1]) if fast[0] == "value" else fast[1] == slow[1], data
+    assert _answer(loads, b"\xff[]") == _answer(standard_loads, b"\xff[]") == ("refused", "the body is not UTF-8 text")
+    assert type(loads("[0.5, 123456789012345678901234567890]")[1]) is int
+
+    @settings(max_examples=300, deadline=None)
+    @given(_json_values(), st.booleans())
+    def same(value: Any, as_bytes: bool) -> None:
+        text = json.dumps(value, ensure_ascii=False)
+        data = text.encode() if as_bytes else text
+        fast, slow = _answer(loads, data), _answer(standard_loads, data)
+        assert fast[0] == slow[0]
+        assert _same(fast[1], slow[1]) if fast[0] == "value" else fast[1] == slow[1]
+
+    same()
+
+
+@pytest.mark.parametrize("config", [{"red_seat": 0}, {"red_seat": 1, "setup": "free", "placement": "simultaneous"}])
+def test_events_carry_each_viewers_whole_view_with_the_public_part_written_once(client: TestClient,
+                                                                                config: dict[str, Any]) -> None:
+    """Issue 26: Cosmic Arena splits its views (``public_view``, ``own_view``); every event still carries each
+    viewer's whole view, equal to ``game.view`` (a sealed layout only in its own seat's view, SRV-V1), and the REST
+    view is the same; the public fields are written once per state for both seats and the spectators."""
+    data = create(client, "arena", config=config, join_seat=0)
+    mid, t0 = data["match"]["id"], data["token"]
+    t1 = join(client, mid, 1)
+    urls = [f"/ws/matches/{mid}?seat=0&token={t0}", f"/ws/matches/{mid}?seat=1&token={t1}", f"/ws/matches/{mid}"]
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(u)) for u in urls]
+        for ws in sockets:
+            assert ws.receive_json()["type"] == "snapshot"
+        m = live(client, mid)
+        game = m.game
+        assert game.public_view(m.state) is not None
+        placing = 0
+        for _ in range(8):
+            seat = m.to_act()[0]
+            r = client.post(f"/api/matches/{mid}/actions", json={"seat": seat, "token": [t0, t1][seat],
+                                                               "version": m.version, "action": m.legal(seat)[0]})
+            assert r.status_code == 200, r.text
+            for viewer, ws in zip([0, 1, None], sockets, strict=True):
+                event = ws.receive_json()
+                assert event["type"] == "event" and event["view"] == game.view(m.state, viewer)
+                placing += "placement" in event["view"]
+            for viewer, query, headers in ((0, "?seat=0", {"X-Seat-Token": t0}), (None, "", {})):
+                got = client.get(f"/api/matches/{mid}/state{query}", headers=headers).json()["view"]
+                assert got == game.view(m.state, viewer)
+        if config.get("setup") == "free":  # the sealed layouts were in the views while placing
+            assert placing
+
+
+def test_a_sockets_mailbox_hands_over_in_order_wakes_its_sender_and_survives_a_cancelled_wait() -> None:
+    """Issue 26: the messages waiting for a socket (``live.Mailbox``, in place of an ``asyncio.Queue``) come out in
+    the order they went in; a sender waiting for one wakes when it comes; a sender cancelled while waiting (its
+    socket closed) leaves the mailbox as it was, and the next sender gets what comes next."""
+    import asyncio
+
+    from spacetable.server.live import Mailbox
+
+    async def run() -> None:
+        box = Mailbox()
+        assert box.empty() and box.qsize() == 0
+        with pytest.raises(asyncio.QueueEmpty):
+            box.get_nowait()
+        box.put_nowait("a")
+        box.put_nowait("b")
+        assert box.qsize() == 2 and await box.get() == "a" and box.get_nowait() == "b"
+        waiting = asyncio.create_task(box.get())
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        box.put_nowait("c")
+        assert await asyncio.wait_for(waiting, 1) == "c"
+        cancelled = asyncio.create_task(box.get())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        box.put_nowait("d")
+        assert box.qsize() == 1
+        later = asyncio.create_task(box.get())
+        assert await asyncio.wait_for(later, 1) == "d"
+        again = asyncio.create_task(box.get())
+        await asyncio.sleep(0)
+        box.put_nowait("e")
+        box.put_nowait("f")
+        assert await asyncio.wait_for(again, 1) == "e" and box.get_nowait() == "f" and box.empty()
+
+    asyncio.run(run())

@@ -5,7 +5,6 @@ No test here depends on timing: the rates are set so low that no machine is slow
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Iterator
@@ -110,7 +109,7 @@ def test_a_socket_over_its_message_rate_is_closed(tmp_path: Path) -> None:
 def test_the_send_backlog_is_bounded_in_bytes() -> None:
     """Item 4: a client that does not read is cut off once its waiting messages pass ``max_bytes`` (before: only a
     count of messages, whatever their size)."""
-    sub = Subscriber(0, asyncio.Queue(), max_bytes=10_000)
+    sub = Subscriber(0, max_bytes=10_000)
     big = "x" * 3_000
     for _ in range(3):
         sub.push(big)

@@ -140,6 +140,13 @@ class ArenaGame(Game[ArenaState]):
         """Everything is public (IM-1) except the other side's sealed layout."""
         return views.view(state, player)
 
+    def public_view(self, state: ArenaState) -> dict[str, Any]:
+        """The view's fields every viewer sees alike (all but ``you`` and a placement's layouts)."""
+        return views.public_view(state)
+
+    def own_view(self, state: ArenaState, player: int | None) -> dict[str, Any]:
+        return views.own_view(state, player)
+
     def action_view(self, state: ArenaState, player: int, action: Action, viewer: int | None) -> Action | None:
         return views.action_view(state, player, action, viewer)
 

@@ -28,9 +28,15 @@ def home_names(board: str, wide: bool) -> tuple[tuple[str, ...], tuple[str, ...]
 
 
 def view(state: ArenaState, player: int | None) -> dict[str, Any]:
-    """The JSON view of ``player`` (``None``: spectator)."""
+    """The JSON view of ``player`` (``None``: spectator): the public fields with the viewer's own."""
+    return {**public_view(state), **own_view(state, player)}
+
+
+def public_view(state: ArenaState) -> dict[str, Any]:
+    """The fields every viewer sees alike (IM-1): all but ``you`` and the placement's sealed layouts
+    (:func:`own_view`); the server writes them once per state for both seats and the spectators."""
     face = state.face
-    names, banished = face.names, face.banished  # every seat's view of every state: written in one pass
+    names, banished = face.names, face.banished  # the board in one pass
     ships: list[dict[str, Any]] = []
     reserve: dict[str, list[str]] = {}
     unplaced: dict[str, list[str]] = {}
@@ -48,7 +54,6 @@ def view(state: ArenaState, player: int | None) -> dict[str, Any]:
         "game": "arena", "board": state.board, "width": face.width, "height": face.height,
         "phase": state.phase, "setup": state.setup, "home": state.home,
         "seat_colours": {str(state.red_seat): "red", str(1 - state.red_seat): "blue"},
-        "you": COLOUR_NAMES[state.colour_of(player)] if player in (0, 1) else None,
         "to_move": COLOUR_NAMES[state.to_move] if state.phase != OVER else None,
         "ships": ships,
         "reserve": reserve,
@@ -61,16 +66,24 @@ def view(state: ArenaState, player: int | None) -> dict[str, Any]:
     }
     if state.setup == "default":
         out["layout_label"] = layout_label(state.board)  # AR-0.3
-    if state.sealed is not None:
-        out["placement"] = {"committed": {str(s): d for s, d in state.sealed.public().items()}, "own": None}
-        own = state.sealed.own(player)
-        if own is not None and player is not None:
-            out["placement"]["own"] = layout_action(face, own)["cells"]
     if state.phase != PLACE:
         out["position"] = format_position(state)
     if state.phase == OVER:
         out["result"] = {"winner": COLOUR_NAMES[state.winner], "kind": state.kind, "points": points_text(state),
                          "plies": state.plies}
+    return out
+
+
+def own_view(state: ArenaState, player: int | None) -> dict[str, Any]:
+    """The viewer's own fields: its colour (``you``), and while placing, which layouts are in and its own sealed
+    layout (AR-2.7: the other side's stays hidden)."""
+    out: dict[str, Any] = {"you": COLOUR_NAMES[state.colour_of(player)] if player in (0, 1) else None}
+    if state.sealed is not None:
+        placement: dict[str, Any] = {"committed": {str(s): d for s, d in state.sealed.public().items()}, "own": None}
+        own = state.sealed.own(player)
+        if own is not None and player is not None:
+            placement["own"] = layout_action(state.face, own)["cells"]
+        out["placement"] = placement
     return out
 
 
