@@ -200,6 +200,13 @@ class FullMetalGame(Game[FMState]):
     def view(self, state: FMState, player: int | None) -> dict[str, Any]:
         return render.state_view(state, player)
 
+    def public_view(self, state: FMState) -> dict[str, Any]:
+        """The view's fields every viewer sees alike (all but the viewer, its sealed commits and its forecast)."""
+        return render.public_view(state)
+
+    def own_view(self, state: FMState, player: int | None) -> dict[str, Any]:
+        return render.own_view(state, player)
+
     def action_view(self, state: FMState, player: int, action: Action, viewer: int | None) -> Action | None:
         """Sealed commits (FM-8.1, FM-20.1) are hidden from the other seats; ``deploy_secret=false`` shows
         deployments (FM-D44)."""

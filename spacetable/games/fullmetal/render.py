@@ -57,9 +57,16 @@ def unit_json(state: FMState, u: Unit) -> dict[str, Any]:
 
 
 def state_view(state: FMState, player: int | None) -> dict[str, Any]:
-    """Everything ``player`` may see (``None``: spectator)."""
+    """Everything ``player`` may see (``None``: spectator): the public fields with the viewer's own."""
+    return {**public_view(state), **own_view(state, player)}
+
+
+def public_view(state: FMState) -> dict[str, Any]:
+    """The fields every viewer sees alike: the map, the units, the cover grid, the players' public counts; all
+    but the viewer, its sealed commits and its tide forecast (:func:`own_view`). A server writes them once per
+    state for every seat."""
     rows = [state.terrain[y * state.width:(y + 1) * state.width] for y in range(state.height)]
-    view: dict[str, Any] = {
+    return {
         "game": "fullmetal",
         "phase": state.phase,
         "turn": state.turn,
@@ -68,7 +75,6 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
         "height": state.height,
         "map": state.map_name,
         "terrain": rows,
-        "viewer": player,
         "players": [
             {
                 "seat": p, "colour": COLOUR_NAMES[p % 4], "pool": state.pool[p], "saved": state.saved[p],
@@ -89,10 +95,15 @@ def state_view(state: FMState, player: int | None) -> dict[str, Any]:
         "retreat_window": state.retreat_window,
         "retreat_only": None if state.retreat_only is None else list(state.retreat_only),
         "cover": [cover_text(row) for row in state.cov],
-        "sealed": state.sealed.view(player),
         "cards_left": len(state.pile) if state.config["tide_generator"] == "deck" else None,
         "config": {k: v for k, v in state.config.items()},
     }
+
+
+def own_view(state: FMState, player: int | None) -> dict[str, Any]:
+    """The viewer's own fields: who it is, the sealed commits as it may see them (FM-8.1, FM-20.1: its own, and
+    who committed) and, for a player, its tide forecast."""
+    view: dict[str, Any] = {"viewer": player, "sealed": state.sealed.view(player)}
     if player is not None and 0 <= player < state.num_players:
         view["forecast"] = {str(t): tide for t, tide in sorted(state.forecasts[player].items()) if t > state.turn}
     return view

@@ -36,7 +36,7 @@ from .packs import HOUSE_LABEL, Pack, bundled_pack, named_pack, pack_of_config
 from .render import render_text
 from .state import SIDES, GState
 from .stats import weapon_stat, weapons
-from .views import build_view, determinize, filter_action
+from .views import build_view, determinize, filter_action, own_view, public_view
 
 HexP = bounded_list(Coord, 2, 2)
 Dir = Annotated[int, Field(ge=0, le=5)]
@@ -437,6 +437,13 @@ class GalaxiesGame(Game[GState]):
 
     def view(self, state: GState, player: int | None) -> dict[str, Any]:
         return build_view(state, player)
+
+    def public_view(self, state: GState) -> dict[str, Any]:
+        """The view's fields every viewer sees alike (the pack, mission, board, phase, rolls, result)."""
+        return public_view(state)
+
+    def own_view(self, state: GState, player: int | None) -> dict[str, Any]:
+        return own_view(state, player)
 
     def action_view(self, state: GState, player: int, action: Action, viewer: int | None) -> Action | None:
         return filter_action(state, player, action, viewer)

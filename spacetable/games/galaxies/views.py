@@ -125,12 +125,48 @@ def _events(s: GState, side_v: int | None) -> list[dict[str, Any]]:
 
 
 def build_view(s: GState, viewer: int | None) -> dict[str, Any]:
-    """What ``viewer`` (a seat, or ``None`` for a spectator) may see (rules doc, "Information model")."""
+    """What ``viewer`` (a seat, or ``None`` for a spectator) may see (rules doc, "Information model"): the public
+    fields with the viewer's own."""
+    return {**public_view(s), **own_view(s, viewer)}
+
+
+def public_view(s: GState) -> dict[str, Any]:
+    """The fields every viewer sees alike: the pack, the mission, the board and its tiles, the phase and turn, the
+    roll-off, the open window and the last roll, the result; a server writes them once per state for every seat."""
+    pack = s.pack
+    mission = s.missiondata
+    over = s.phase == "over"
+    view: dict[str, Any] = {
+        "game": "galaxies", "label": pack.label, "content_source": pack.source, "pack": pack.pack_id,
+        "house_label": HOUSE_LABEL,
+        "mission": {"id": mission.id, "name": mission.name, "number": mission.number, "text": mission.text,
+                    "max_rounds": mission.max_rounds, "victory": [v.model_dump(exclude_none=True) for v in mission.victory]},
+        "board": s.geo.to_json(),
+        "tiles": [{"hex": list(t.hex), "face": t.face, "kind": t.kind if t.face == "up" else None} for t in s.tiles],
+        "phase": s.phase, "window": phase_of(s), "round": s.round, "turn": s.turn,
+        "active": SIDES[s.active] if s.phase not in ("fleet", "deck", "first") else None,
+        "first": SIDES[s.first] if s.first >= 0 else None, "helm": s.helm, "to_act": list(to_act(s)),
+        "seat_sides": [SIDES[x] for x in s.seat_side],
+        "rolloff": list(s.rolloff),
+        "result": dict(s.result) if over and s.result else None, "draw_offer": s.draw.view(),
+    }
+    if s.window is not None:
+        view["open_window"] = {"kind": s.window.kind, "side": SIDES[s.window.side], "seat": s.window.seat}
+    if s.roll is not None:
+        r = s.roll
+        view["roll"] = {"ship": r.piece, "weapon": r.weapon, "target": r.target, "letter": "ABCDEFGHIJ"[r.letter - 1],
+                        "number": r.number, "hit": r.hit, "cancelled": r.cancelled, "strength": r.strength}
+    return view
+
+
+def own_view(s: GState, viewer: int | None) -> dict[str, Any]:
+    """The viewer's own fields: who it is; the sides (its own hand, screen and prepared tactics); the cards in play
+    (a hold's ships only for their side or those they were shown to); the events meant for it; the sealed fleet and
+    deck choices, its budget, roster and presets; its energy choice; the open activation (reachable footprints and
+    targets for its own side); the tactics it may play now."""
     pack = s.pack
     mission = s.missiondata
     side_v = _side_of_viewer(s, viewer)
-    over = s.phase == "over"
-    board = s.geo
     sides = []
     for sd in s.sides:
         own = side_v == sd.index
@@ -152,21 +188,11 @@ def build_view(s: GState, viewer: int | None) -> dict[str, Any]:
         if mission.fleets[letter].mode == "fixed":
             entry["fleet_list"] = [{"ship": e.ship, "version": e.version} for e in mission.fleets[letter].entries or []]
         sides.append(entry)
-    cards = [_card_json(s, c, side_v) for c in s.cards.values() if c.zone == "play"]
     view: dict[str, Any] = {
-        "game": "galaxies", "label": pack.label, "content_source": pack.source, "pack": pack.pack_id,
-        "house_label": HOUSE_LABEL,
-        "mission": {"id": mission.id, "name": mission.name, "number": mission.number, "text": mission.text,
-                    "max_rounds": mission.max_rounds, "victory": [v.model_dump(exclude_none=True) for v in mission.victory]},
-        "board": board.to_json(),
-        "tiles": [{"hex": list(t.hex), "face": t.face, "kind": t.kind if t.face == "up" else None} for t in s.tiles],
-        "phase": s.phase, "window": phase_of(s), "round": s.round, "turn": s.turn,
-        "active": SIDES[s.active] if s.phase not in ("fleet", "deck", "first") else None,
-        "first": SIDES[s.first] if s.first >= 0 else None, "helm": s.helm, "to_act": list(to_act(s)),
-        "seat_sides": [SIDES[x] for x in s.seat_side],
         "you": {"seat": viewer, "side": SIDES[side_v] if side_v is not None else None},
-        "sides": sides, "cards": cards, "rolloff": list(s.rolloff), "events": _events(s, side_v),
-        "result": dict(s.result) if over and s.result else None, "draw_offer": s.draw.view(),
+        "sides": sides,
+        "cards": [_card_json(s, c, side_v) for c in s.cards.values() if c.zone == "play"],
+        "events": _events(s, side_v),
     }
     if s.phase in ("fleet", "deck"):
         view["sealed"] = {"committed": {str(k): v for k, v in s.sealed.public().items()},
@@ -179,12 +205,6 @@ def build_view(s: GState, viewer: int | None) -> dict[str, Any]:
                               for x in pack.ships.values() if x.faction == s.sides[side_v].faction]
         if s.phase == "deck" and side_v is not None:
             view["deck_presets"] = mission.decks[SIDES[side_v]].presets or []
-    if s.window is not None:
-        view["open_window"] = {"kind": s.window.kind, "side": SIDES[s.window.side], "seat": s.window.seat}
-    if s.roll is not None:
-        r = s.roll
-        view["roll"] = {"ship": r.piece, "weapon": r.weapon, "target": r.target, "letter": "ABCDEFGHIJ"[r.letter - 1],
-                        "number": r.number, "hit": r.hit, "cancelled": r.cancelled, "strength": r.strength}
     if s.energy_choice is not None and side_v == s.active:
         view["energy_choice"] = {"market": s.energy_choice.market, "regen": list(s.energy_choice.regen)}
     if s.activation is not None:

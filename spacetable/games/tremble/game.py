@@ -419,6 +419,13 @@ class TrembleGame(Game[TState]):
     def view(self, state: TState, player: int | None) -> dict[str, Any]:
         return views.build_view(state, player)
 
+    def public_view(self, state: TState) -> dict[str, Any]:
+        """The view's fields every viewer sees alike (all but the viewer, the players and the sealed commits)."""
+        return views.public_view(state)
+
+    def own_view(self, state: TState, player: int | None) -> dict[str, Any]:
+        return views.own_view(state, player)
+
     def action_view(self, state: TState, player: int, action: Action, viewer: int | None) -> Action | None:
         """Sealed commits (buy, plan, moves, loss choices, claims) are hidden from others (IM-4, IM-5);
         a resignation is public."""

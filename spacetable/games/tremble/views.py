@@ -72,7 +72,14 @@ def comp_json(cards: CardSet, cid: str, turn: int) -> dict[str, Any]:
 
 def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
     """What ``viewer`` may see (IM-1 public facts, IM-2 the viewer's own private cards, IM-4 everything at
-    the end; ``None`` is a spectator)."""
+    the end; ``None`` is a spectator): the public fields with the viewer's own."""
+    return {**public_view(s), **own_view(s, viewer)}
+
+
+def own_view(s: TState, viewer: int | None) -> dict[str, Any]:
+    """The viewer's own fields: who it is, the players (each with its public counts; the viewer's own hand,
+    compensation cards, drawn cards and peeks, IM-2, and everybody's at the end, IM-4) and the sealed commits as it
+    may see them."""
     cards = cards_of(s)
     over = s.phase == "over"
     players = []
@@ -97,6 +104,17 @@ def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
             entry["drawn"] = [card_json(cards, c) for c in p.drawn]
             entry["peek"] = [cards.armies[a].strength for a in p.peek]
         players.append(entry)
+    sealed = None
+    if s.phase in SEALED:
+        sealed = s.sealed.view(viewer)
+    return {"viewer": viewer, "players": players, "sealed": sealed}
+
+
+def public_view(s: TState) -> dict[str, Any]:
+    """The fields every viewer sees alike (IM-1): the turn, the cities' slots and their groups, the contest, the
+    missions, the piles, the events; a server writes them once per state for every seat."""
+    cards = cards_of(s)
+    over = s.phase == "over"
     slots = []
     for k, cid in enumerate(s.slots):
         groups = s.groups[k] if k < len(s.groups) else {}
@@ -131,14 +149,10 @@ def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
         }
         if s.phase in ("respond", "declare") or c.dice:
             contest["totals"] = {str(x): total(s, cards, x) for x in c.seats}
-    sealed = None
-    if s.phase in SEALED:
-        sealed = s.sealed.view(viewer)
     view = {
         "game": "tremble",
         "card_set": cards.label,
         "card_set_source": cards.source,
-        "viewer": viewer,
         "turn": min(s.turn, int(cards.rules["turns"])),
         "turns": int(cards.rules["turns"]),
         "phase": s.phase,
@@ -146,7 +160,6 @@ def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
         "fuel_limit": s.fuel[s.turn - 1] if s.turn <= len(s.fuel) else None,
         "fuel_table": list(s.fuel),
         "to_act": list(to_act(s)),
-        "players": players,
         "missions": [
             {
                 "id": m,
@@ -159,7 +172,6 @@ def build_view(s: TState, viewer: int | None) -> dict[str, Any]:
         ],
         "slots": slots,
         "contest": contest,
-        "sealed": sealed,
         "piles": {
             "city_deck": len(s.city_deck),
             "blue_deck": len(s.blue_deck),

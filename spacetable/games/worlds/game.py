@@ -171,6 +171,13 @@ class WorldsGame(Game[WorldsState]):
     def view(self, state: WorldsState, player: int | None) -> dict[str, Any]:
         return views.view(state, player)
 
+    def public_view(self, state: WorldsState) -> dict[str, Any]:
+        """The view's fields every viewer sees alike (all but the seat, its hand and the combats)."""
+        return views.public_view(state)
+
+    def own_view(self, state: WorldsState, player: int | None) -> dict[str, Any]:
+        return views.own_view(state, player)
+
     def action_view(self, state: WorldsState, player: int, action: Action, viewer: int | None) -> Action | None:
         return views.action_view(player, action, viewer)
 

@@ -54,22 +54,38 @@ def _combat(c: Combat, player: int | None) -> dict[str, Any]:
 def view(s: WorldsState, player: int | None) -> dict[str, Any]:
     """IM-1, IM-2: everything public, plus the seat's own hand and own sealed choice. ``last_combat`` is the combat
     closed last (WS-6.5), public once over, so that its battles can still be read between combats."""
+    return {**public_view(s), **own_view(s, player)}
+
+
+def public_view(s: WorldsState) -> dict[str, Any]:
+    """The fields every viewer sees alike (IM-1): all but the seat, its hand and the combats, whose sealed choices
+    show as the viewer may see them (:func:`own_view`); a server writes them once per state for every seat."""
     c = s.combat
     out = outcome(s)
     return {
         "game": "worlds", "title": TITLE, "notice": NOTICE, "house_rules": HOUSE_RULES,
         "scenario": s.scenario_id, "label": s.label,
-        "sides": s.sides, "seat": player, "active": s.active, "round": s.round, "max_rounds": s.max_rounds,
+        "sides": s.sides, "active": s.active, "round": s.round, "max_rounds": s.max_rounds,
         "systems": _systems(s), "energy": s.energy, "income": s.income,
-        "hand_sizes": [len(h) for h in s.hands], "hand": list(s.hands[player]) if player is not None else None,
+        "hand_sizes": [len(h) for h in s.hands],
         "cards": {code: ec.to_json() for code, ec in house_deck().items()},
         "discards": s.discards, "fought": s.fought,
         "eligible": eligible_cards(s, s.active) if c is None and not s.over else [],
-        "combat": None if c is None else _combat(c, player),
-        "last_combat": None if s.last_combat is None else _combat(s.last_combat, player), "material": material(s),
+        "material": material(s),
         "stats": {"lost": s.lost, "combats_won": s.combats_won, "converted": s.converted},
         "to_act": list(to_act(s)), "log": s.log[-40:], "over": s.over, "draw_offer": s.draw.view(),
         "result": out.to_json() if out else None,
+    }
+
+
+def own_view(s: WorldsState, player: int | None) -> dict[str, Any]:
+    """The viewer's own fields: its seat, its hand (IM-2), and the open and last combats with their sealed choices
+    as it may see them (its own, and whether the other committed)."""
+    c = s.combat
+    return {
+        "seat": player, "hand": list(s.hands[player]) if player is not None else None,
+        "combat": None if c is None else _combat(c, player),
+        "last_combat": None if s.last_combat is None else _combat(s.last_combat, player),
     }
 
 
