@@ -260,6 +260,8 @@ class LiveMatch:
     #: the public fields of the views (``Game.public_view``) and their JSON, or ``(None, "")`` for a game that does
     #: not split its views; ``None`` until asked for this state
     _public: tuple[dict[str, Any] | None, str] | None = field(default=None, repr=False)
+    #: each viewer's own fields (``Game.own_view``), for :meth:`view` and :meth:`view_json` alike
+    _owns: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
     #: the JSON text of each viewer's view (:meth:`view_json`)
     _view_json: dict[int | None, str] = field(default_factory=dict, repr=False)
     _legal: dict[int, list[Action]] = field(default_factory=dict, repr=False)
@@ -280,6 +282,7 @@ class LiveMatch:
             self._cached_for = self.state
             self._views = {}
             self._public = None
+            self._owns = {}
             self._view_json = {}
             self._legal = {}
             self._to_act = None
@@ -359,6 +362,15 @@ class LiveMatch:
             METER.add("views", t)
         return got
 
+    def _own_view(self, viewer: int | None) -> dict[str, Any]:
+        """``viewer``'s own fields of this state's view (``Game.own_view``), written once per state and viewer; the
+        caller counts its time."""
+        own = self._owns.get(viewer)
+        if own is None:
+            own = self._owns[viewer] = self.game.own_view(self.state, viewer)
+            METER.count("view")
+        return own
+
     def view(self, viewer: int | None) -> dict[str, Any]:
         """``game.view(state, viewer)``, computed once per state (SRV-V1): for a game that splits its views, the
         public fields (written once for every viewer) with the viewer's own (``Game.own_view``)."""
@@ -369,11 +381,11 @@ class LiveMatch:
             t = clock()
             if public is None:
                 v = self.game.view(self.state, viewer)
+                METER.count("view")
             else:
-                v = {**public, **self.game.own_view(self.state, viewer)}
+                v = {**public, **self._own_view(viewer)}
             self._views[viewer] = v
             METER.add("views", t)
-            METER.count("view")
         return v
 
     def view_json(self, viewer: int | None) -> str:
@@ -389,8 +401,7 @@ class LiveMatch:
                 text = jsonio.dumps(v)
             else:
                 t = clock()
-                own = self.game.own_view(self.state, viewer)
-                METER.count("view")
+                own = self._own_view(viewer)
                 text = public_json if not own else f"{jsonio.dumps(own)[:-1]},{public_json[1:]}"
             METER.add("views", t)
             self._view_json[viewer] = text

@@ -769,11 +769,12 @@ def test_messages_read_with_orjson_are_read_as_the_standard_decoder_reads_them()
 
 
 @pytest.mark.parametrize("config", [{"red_seat": 0}, {"red_seat": 1, "setup": "free", "placement": "simultaneous"}])
-def test_events_carry_each_viewers_whole_view_with_the_public_part_written_once(client: TestClient,
-                                                                                config: dict[str, Any]) -> None:
+def test_events_carry_each_viewers_whole_view_with_the_public_part_written_once(
+        client: TestClient, config: dict[str, Any], counted: collections.Counter[tuple[Any, ...]]) -> None:
     """Issue 26: Cosmic Arena splits its views (``public_view``, ``own_view``); every event still carries each
     viewer's whole view, equal to ``game.view`` (a sealed layout only in its own seat's view, SRV-V1), and the REST
-    view is the same; the public fields are written once per state for both seats and the spectators."""
+    view is the same; the public fields are written once per state for both seats and the spectators, and each
+    viewer's own fields once per state, for its event and its REST view alike."""
     data = create(client, "arena", config=config, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
     t1 = join(client, mid, 1)
@@ -783,8 +784,8 @@ def test_events_carry_each_viewers_whole_view_with_the_public_part_written_once(
         for ws in sockets:
             assert ws.receive_json()["type"] == "snapshot"
         m = live(client, mid)
-        game = m.game
-        assert game.public_view(m.state) is not None
+        game = type(m.game)  # the class's methods, uncounted (the fixture counts the server's calls)
+        assert game.public_view(m.game, m.state) is not None
         placing = 0
         for _ in range(8):
             seat = m.to_act()[0]
@@ -793,13 +794,15 @@ def test_events_carry_each_viewers_whole_view_with_the_public_part_written_once(
             assert r.status_code == 200, r.text
             for viewer, ws in zip([0, 1, None], sockets, strict=True):
                 event = ws.receive_json()
-                assert event["type"] == "event" and event["view"] == game.view(m.state, viewer)
+                assert event["type"] == "event" and event["view"] == game.view(m.game, m.state, viewer)
                 placing += "placement" in event["view"]
             for viewer, query, headers in ((0, "?seat=0", {"X-Seat-Token": t0}), (None, "", {})):
                 got = client.get(f"/api/matches/{mid}/state{query}", headers=headers).json()["view"]
-                assert got == game.view(m.state, viewer)
+                assert got == game.view(m.game, m.state, viewer)
         if config.get("setup") == "free":  # the sealed layouts were in the views while placing
             assert placing
+    repeated = {k: n for k, n in counted.items() if n > 1 and k[0] in ("view", "public")}
+    assert not repeated, f"computed more than once per state: {repeated}"
 
 
 def test_a_sockets_mailbox_hands_over_in_order_wakes_its_sender_and_survives_a_cancelled_wait() -> None:
