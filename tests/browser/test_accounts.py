@@ -154,6 +154,7 @@ def test_passkey_sign_up_and_sign_in_from_a_second_context(browser: Browser, sit
     page2.click("[data-testid=passkey-signin]")
     page2.wait_for_selector("[data-testid=signed-in-as]")
     assert me(page2)["account"]["username"] == "Nova"
+    page2.wait_for_selector("[data-testid=sessions][data-loaded=yes]")  # the list comes after the page is drawn
     assert len(page2.locator("[data-testid=sessions] li").all()) == 2
     assert serious(page2) == [], "settings page"
     # the language chosen in the settings is the page's at once (no reload), and the account keeps it

@@ -190,7 +190,7 @@ function Settings({ navigate }) {
   const s = useAccount();
   const a = s.account;
   const [display, setDisplay] = useState(a.display_name);
-  const [sessions, setSessions] = useState([]);
+  const [sessions, setSessions] = useState(null);  // null until the server's list has come
   const [totp, setTotp] = useState(null);
   const [code, setCode] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -240,7 +240,7 @@ function Settings({ navigate }) {
       <button class="btn" type="submit">${t("account.save")}</button></form>`}
     ${a.totp && html`<p data-testid="totp-on">${t("account.totp_on")}</p>`}
     <h2>${t("account.sessions")}</h2>
-    <ul class="sessions" data-testid="sessions">${sessions.map((x) => html`<li key=${x.id}>${x.user_agent || "?"} · ${new Date(x.seen_at * 1000).toLocaleString()}
+    <ul class="sessions" data-testid="sessions" data-loaded=${sessions ? "yes" : "no"}>${(sessions || []).map((x) => html`<li key=${x.id}>${x.user_agent || "?"} · ${new Date(x.seen_at * 1000).toLocaleString()}
       ${x.current ? html` <strong>${t("account.this_device")}</strong>` : html` <button class="btn" type="button" onClick=${() => endOne(x.id)}>${t("account.end_session")}</button>`}</li>`)}</ul>
     <button class="btn" type="button" data-testid="signout" onClick=${signOut}>${t("account.signout")}</button>
     <button class="btn" type="button" data-testid="signout-all" onClick=${everywhere}>${t("account.signout_all")}</button>
