@@ -9,8 +9,8 @@
   committed in one transaction.
 * :class:`PostgresStorage` uses psycopg 3's asyncio connections: reads and rare writes on a small pool, and
   the appends through a **group commit**: every append waiting when a writer connection is free goes into one
-  statement over arrays (``BATCH_SQL_PG``: one round trip on an autocommit connection, atomic, made durable by
-  one WAL flush). Two
+  statement over one JSON parameter (``BATCH_SQL_PG``: one round trip on an autocommit connection, atomic, made
+  durable by one WAL flush). Two
   writer connections alternate, so one batch is gathered while the other commits. An append's caller resumes
   only after its transaction committed, so every acknowledged action is durable (``synchronous_commit`` stays
   on); a batch that fails is retried one append per transaction, so one bad append cannot fail the others.
@@ -38,6 +38,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import Engine, make_url
 
 from .db import Checkpointer, make_engine, run_migrations
+from .jsonio import dumps
 from .meter import METER, clock
 from .tasks import stop_tasks
 
@@ -99,16 +100,20 @@ INSERT_SQL = "INSERT INTO actions (match_id, idx, seat, action, source, created_
 #: two appends of one match (a pipelined ``executemany`` in one transaction)
 APPEND_SQL_PG = (f"WITH bumped AS ({BUMP_SQL} RETURNING id) INSERT INTO actions (match_id, idx, seat, action, source, "
                  "created_at) SELECT id, :i, :s, :a, :src, :t FROM bumped RETURNING idx")
-#: PostgreSQL, a whole batch of appends (each of a different match) as one statement over arrays: one round trip
-#: on an autocommit connection, atomic like any statement, committed (and its WAL flushed) once. A match bumps
-#: only if it is still at the append's revision; the actions of the bumped matches go in; their ids come back.
+#: PostgreSQL, a whole batch of appends (each of a different match) as one statement over one parameter, the batch's
+#: rows as a JSON array (``jsonb_to_recordset``): one round trip on an autocommit connection, atomic like any
+#: statement, committed (and its WAL flushed) once. A match bumps only if it is still at the append's revision; the
+#: actions of the bumped matches go in; their ids come back. One JSON text written by orjson costs the server about
+#: two thirds of fifteen arrays, which psycopg dumps in Python (0.46 against 0.66 ms of CPU a commit of five appends,
+#: docs/architecture.md, "Where the time goes"). Every time comes back exactly: orjson writes a float's shortest
+#: round-trip digits, which PostgreSQL reads as a numeric and then as the same float8.
 _PG_COLUMNS = (("m", "varchar"), ("i", "int"), ("s", "int"), ("a", "text"), ("src", "varchar"), ("t", "float8"),
                ("r", "int"), ("status", "varchar"), ("turn_started_at", "float8"), ("updated_at", "float8"),
                ("outcome", "text"), ("undo_request", "text"), ("to_act", "text"), ("wake_at", "float8"),
                ("owner", "varchar"))
 BATCH_SQL_PG = (
-    "WITH d AS (SELECT * FROM unnest(" + ", ".join(f"%({c})b::{t}[]" for c, t in _PG_COLUMNS) + ") AS d("
-    + ", ".join(c for c, _ in _PG_COLUMNS) + ")), "
+    "WITH d AS (SELECT * FROM jsonb_to_recordset(%(rows)s::jsonb) AS d("
+    + ", ".join(f"{c} {t}" for c, t in _PG_COLUMNS) + ")), "
     "bumped AS (UPDATE matches SET version = d.i + 1, revision = d.r + 1, "
     + ", ".join(f"{c} = d.{c}" for c in APPEND_FIELDS)
     + " FROM d WHERE matches.id = d.m AND matches.revision = d.r RETURNING matches.id) "
@@ -431,13 +436,9 @@ class PostgresStorage(Storage):
         t = clock()  # the loop's own work is counted (``meter``), not the time waiting for the database
         ids = [rec.match_id for rec, _ in batch]
         if len(set(ids)) == len(ids):  # always, from one process: a match's appends wait for each other
-            columns: dict[str, list[Any]] = {c: [] for c, _ in _PG_COLUMNS}
-            for rec, _ in batch:
-                p = rec.params()
-                for c, values in columns.items():
-                    values.append(p[c])
+            rows = dumps([rec.params() for rec, _ in batch])
             METER.add("storage", t)
-            cur = await conn.execute(BATCH_SQL_PG, columns)
+            cur = await conn.execute(BATCH_SQL_PG, {"rows": rows})
             t = clock()
             stored = {row["match_id"] for row in await cur.fetchall()}
             results = [i in stored for i in ids]

@@ -253,26 +253,30 @@ def test_two_appends_of_one_match_in_one_batch(db_url: str) -> None:
 
 @pytest.mark.hotpath  # issue 26
 def test_a_batch_stores_every_value_exactly_as_given(db_url: str) -> None:
-    """Appends committed together (PostgreSQL: one statement over arrays, sent in binary) store each value as given:
-    text with quotes, backslashes, braces, commas, NULL-looking words and characters beyond ASCII, empty text, a
-    column with values and NULLs mixed and one with NULLs only, large times."""
+    """Appends committed together (PostgreSQL: one statement over one JSON parameter) store each value as given:
+    text with quotes, backslashes, braces, commas, NULL-looking words, JSON-looking text and characters beyond ASCII
+    (and beyond the basic plane), control characters, empty text, a column with values and NULLs mixed and one with
+    NULLs only, times of many digits read back as the same floats."""
     odd = ['{"type": "say", "text": "a \\"quoted\\" {brace}, \\\\ back"}', "NULL", "", "Трепещите, человеки! é ✓",
-           '{"a": [1, 2, {"b": null}]}', "x" * 3000]
+           '{"a": [1, 2, {"b": null}]}', "x" * 3000, "null", "tab\there\nline\x01 🚀 \u2028", "1e400"]
 
     async def body(storage: Any) -> None:
         ids = [f"v{i}" for i in range(len(odd))]
         await add_matches(storage, ids)
         recs = [Append(mid, 0, i % 2, text, "player" if i % 2 else "ai", 1.7e9 + i / 7, 0,
-                       {**FIELDS, "outcome": text if i % 2 else None, "undo_request": None, "to_act": f"[{i}]",
+                       {**FIELDS, "turn_started_at": 1.7e9 + 1 / (i + 3), "updated_at": 0.1 + 0.2 * i,
+                        "outcome": text if i % 2 else None, "undo_request": None, "to_act": f"[{i}]",
                         "wake_at": None if i % 3 else 2.0e9 + i, "owner": f"p-{text[:20]}"})
                 for i, (mid, text) in enumerate(zip(ids, odd, strict=True))]
         assert all(await asyncio.gather(*(storage.append(r) for r in recs)))
+        if isinstance(storage, PostgresStorage):
+            assert storage.batches < len(recs)  # committed together, not one by one
         for r in recs:
             match, _, actions = await storage.read(lambda tx, r=r: repo.load(tx, r.match_id))
             assert [(a["seat"], a["action"], a["source"], a["created_at"]) for a in actions] == [
                 (r.seat, r.action, r.source, r.created_at)]
-            assert {k: match[k] for k in ("outcome", "undo_request", "to_act", "wake_at", "owner")} == {
-                k: r.fields[k] for k in ("outcome", "undo_request", "to_act", "wake_at", "owner")}
+            kept = ("outcome", "undo_request", "to_act", "wake_at", "owner", "turn_started_at", "updated_at")
+            assert {k: match[k] for k in kept} == {k: r.fields[k] for k in kept}
             assert (match["version"], match["revision"]) == (1, 1)
 
     asyncio.run(with_storage(db_url, body))
