@@ -4,6 +4,7 @@ against indexing the legal lists). See the docstrings of ``fast.py`` and ``sampl
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -16,6 +17,7 @@ from spacetable.games.tremble import GAME, buying, fast
 from spacetable.games.tremble.ai import CaptainDraws, RandomCaptain
 from spacetable.games.tremble.cards import get_set
 from spacetable.games.tremble.effects import group_strength
+from spacetable.games.tremble.planning import enumerate_plans, fuel_choice, fuel_limit, fuel_resources
 from spacetable.games.tremble.sampling import sample_action
 
 from .test_properties import play_random
@@ -191,3 +193,54 @@ def test_captain_draws_equal_pythons_random() -> None:
             mine.shuffle(a)
             ref.shuffle(b)
             assert a == b
+
+
+def _reference_plans(s: Any, seat: int) -> list[dict[str, Any]]:
+    """TH-6.1 to TH-6.4 read plainly: every assignment of the hand's ships (sorted) to home (0) or a slot, counted
+    with the first ship the most significant; kept when its fuel is within what the seat can burn; then every
+    placement of each untapped ``city_support`` station on a slot the plan attacks."""
+    p = s.players[seat]
+    hand = sorted(p.hand)
+    res = fuel_resources(s, H, seat)
+    limit = fuel_limit(s)
+    supports = sorted(x for x in p.stations if x not in p.tapped and H.stations[x].op == "city_support")
+    out: list[dict[str, Any]] = []
+    for assign in itertools.product(range(len(s.slots) + 1), repeat=len(hand)):
+        total = sum(H.ships[h].fuel for a, h in zip(assign, hand, strict=True) if a)
+        if total > limit + sum(r[2] for r in res):
+            continue
+        choice = fuel_choice(res, total - limit)
+        if choice is None:
+            continue
+        attacked = sorted({a for a in assign if a})
+        groups = [{"slot": k, "ships": [h for a, h in zip(assign, hand, strict=True) if a == k]} for k in attacked]
+        placements: list[list[dict[str, Any]]] = [[]]
+        for sup in supports:
+            placements = [o + extra for o in placements for extra in [[], *[[{"station": sup, "slot": k}] for k in attacked]]]
+        for extra in placements:
+            out.append({"type": "plan", "groups": groups, "fuel_cards": choice[0], "stations": choice[1] + extra})
+    return out
+
+
+@pytest.mark.hotpath
+@pytest.mark.rule("TH-6.1", "TH-6.2", "TH-6.3", "TH-6.4", "TH-C5")
+def test_plan_enumeration_equals_the_plain_reading() -> None:
+    """The pruned depth-first ``enumerate_plans`` (issue 26: a third of Tremble's legal lists) gives the same plans,
+    in the same order, as every assignment counted out and filtered; and no two plans share a mutable list."""
+    checked = plans = 0
+    for seed in range(8):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, seed)
+        captains = [RandomCaptain(seed * 7 + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            if s.phase == "plan" and len(s.players[seat].hand) <= 4:
+                got = enumerate_plans(s, H, seat)
+                assert got == _reference_plans(s, seat)
+                leaves = {id(x["groups"]) for x in got}  # one assignment: its support placements share its lists
+                assert len({id(x["fuel_cards"]) for x in got}) == len(leaves), "each assignment its own fuel list"
+                assert len({id(x["stations"]) for x in got}) == len(got)
+                checked += 1
+                plans += len(got)
+            GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
+    assert checked > 60 and plans > 1000

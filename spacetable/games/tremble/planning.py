@@ -8,7 +8,6 @@ ship-to-slot-or-home assignment (at most 7⁵) with a canonical choice of fuel r
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from spacetable.core.errors import RuleError
@@ -172,7 +171,13 @@ def fuel_choice(res: list[tuple[str, str, int]], need: int) -> tuple[list[str], 
 
 def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]]:
     """Every ship-to-slot-or-home assignment within fuel (TH-6.1, TH-6.2, TH-6.3), with canonical fuel
-    resources and every placement of untapped ``city_support`` tokens on a slot the player attacks (TH-6.4)."""
+    resources and every placement of untapped ``city_support`` tokens on a slot the player attacks (TH-6.4).
+
+    The order is canonical: assignments as counted by the hand's ships (sorted, the first one the most
+    significant), each one home (0) first and then slots 1, 2, ...; then the support placements. The search
+    walks the hand ship by ship and leaves an assignment as soon as its fuel is beyond the most the seat can
+    burn: every ship costs at least 1 fuel (TH-C5), so no later ship brings it back. A fuel choice depends
+    only on the plan's total fuel, so it is worked out once per total (each plan gets its own lists)."""
     p = s.players[seat]
     hand = sorted(p.hand)
     nslots = len(s.slots)
@@ -181,26 +186,40 @@ def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]
     max_fuel = limit + sum(r[2] for r in res)
     fuels = [cards.ships[h].fuel for h in hand]
     supports = sorted(st for st in p.stations if st not in p.tapped and cards.stations[st].op == "city_support")
+    choices = [fuel_choice(res, total - limit) for total in range(max_fuel + 1)]
     out: list[dict[str, Any]] = []
-    for assign in product(range(nslots + 1), repeat=len(hand)):
-        total = 0
-        for a, f in zip(assign, fuels, strict=True):
-            if a:
-                total += f
-        if total > max_fuel:
-            continue
-        choice = fuel_choice(res, total - limit)
+    count = len(hand)
+    at: list[list[str]] = [[] for _ in range(nslots + 1)]  # the ships sent to each slot so far, in hand order
+    slots = range(1, nslots + 1)
+
+    def leaf(total: int) -> None:
+        choice = choices[total]
         if choice is None:
-            continue
-        groups: dict[int, list[str]] = {}
-        for a, h in zip(assign, hand, strict=True):
-            if a:
-                groups.setdefault(a, []).append(h)
-        glist = [{"slot": k, "ships": groups[k]} for k in sorted(groups)]
+            return
+        glist = [{"slot": k, "ships": list(at[k])} for k in slots if at[k]]
         fuel_cards, st_uses = choice
         sup_opts: list[list[dict[str, Any]]] = [[]]
         for sup in supports:
-            sup_opts = [o + extra for o in sup_opts for extra in ([[]] + [[{"station": sup, "slot": k}] for k in sorted(groups)])]
+            sup_opts = [o + extra for o in sup_opts
+                        for extra in ([[]] + [[{"station": sup, "slot": g["slot"]}] for g in glist])]
+        fuel_cards = list(fuel_cards)
+        st_uses = [dict(x) for x in st_uses]
         for sopt in sup_opts:
             out.append({"type": "plan", "groups": glist, "fuel_cards": fuel_cards, "stations": st_uses + sopt})
+
+    def walk(i: int, total: int) -> None:
+        if i == count:
+            leaf(total)
+            return
+        walk(i + 1, total)  # this ship stays home
+        more = total + fuels[i]
+        if more > max_fuel:
+            return
+        ship = hand[i]
+        for k in slots:
+            at[k].append(ship)
+            walk(i + 1, more)
+            at[k].pop()
+
+    walk(0, 0)
     return out
