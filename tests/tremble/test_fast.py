@@ -4,6 +4,7 @@ against indexing the legal lists). See the docstrings of ``fast.py`` and ``sampl
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import random
@@ -244,3 +245,23 @@ def test_plan_enumeration_equals_the_plain_reading() -> None:
                 plans += len(got)
             GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
     assert checked > 60 and plans > 1000
+
+
+@pytest.mark.hotpath
+def test_plan_enumeration_leaves_no_garbage_cycle() -> None:
+    """The server runs without young collections under load: a call that left a reference cycle (a recursive
+    closure) would keep its whole frame until a full pass. Nothing of ``enumerate_plans`` needs the collector."""
+    s = GAME.initial_state({"players": 3, "log_events": False}, 1)
+    captains = [RandomCaptain(i) for i in range(3)]
+    while s.phase != "plan":
+        seat = GAME.to_act(s)[0]
+        GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
+    seat = GAME.to_act(s)[0]
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            assert enumerate_plans(s, H, seat)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -177,7 +177,8 @@ def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]
     significant), each one home (0) first and then slots 1, 2, ...; then the support placements. The search
     walks the hand ship by ship and leaves an assignment as soon as its fuel is beyond the most the seat can
     burn: every ship costs at least 1 fuel (TH-C5), so no later ship brings it back. A fuel choice depends
-    only on the plan's total fuel, so it is worked out once per total (each plan gets its own lists)."""
+    only on the plan's total fuel, so it is worked out once per total (each plan gets its own lists). Nothing of a
+    call is left in a reference cycle (the recursive walk's cycle is broken before returning)."""
     p = s.players[seat]
     hand = sorted(p.hand)
     nslots = len(s.slots)
@@ -221,5 +222,10 @@ def enumerate_plans(s: TState, cards: CardSet, seat: int) -> list[dict[str, Any]
             walk(i + 1, more)
             at[k].pop()
 
-    walk(0, 0)
+    try:
+        walk(0, 0)
+    finally:
+        # ``walk`` refers to itself through its closure: a cycle that would keep this call's frame alive until a
+        # full garbage collection, which the server avoids under load (docs/architecture.md); break it here
+        walk = leaf = None  # type: ignore[assignment]
     return out
