@@ -8,6 +8,7 @@ import gc
 import itertools
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -37,25 +38,32 @@ def _canon_plan(a: dict) -> str:
     )
 
 
+def _random_games(games: int, spread: int) -> Iterator[tuple[int, Any, int, dict[str, Any]]]:
+    """Seeded games of random captains (2 to 5 players): each decision as (seed, state, seat, the captain's action)
+    before it is applied, in place, once the caller resumes."""
+    for seed in range(games):
+        players = 2 + seed % 4
+        s = GAME.initial_state({"players": players, "log_events": False}, seed)
+        captains = [RandomCaptain(seed * spread + i) for i in range(players)]
+        while GAME.to_act(s):
+            seat = GAME.to_act(s)[0]
+            a = captains[seat].choose(GAME, s, seat)
+            yield seed, s, seat, a
+            GAME.apply_in_place(s, seat, a)
+
+
 @pytest.mark.rule("TH-4.3", "TH-4.4", "TH-4.6", "TH-13.1", "TH-6.1", "TH-6.2", "TH-6.3", "TH-6.4")
 def test_sampled_buys_and_plans_are_members_of_the_enumerators() -> None:
     """The fast sampler behind the random captain only draws legal commits: every sampled buy
     (TH-4.4, TH-4.6, TH-13.1) and plan (TH-6) is one of the enumerated legal actions."""
     checked = 0
-    for seed in range(6):
-        players = 2 + seed % 4
-        s = GAME.initial_state({"players": players, "log_events": False}, seed)
-        captains = [RandomCaptain(seed * 10 + i) for i in range(players)]
-        while GAME.to_act(s):
-            seat = GAME.to_act(s)[0]
-            a = captains[seat].choose(GAME, s, seat)
-            if s.phase == "buy" and seed % 2 == 0:
-                assert _canon_buy(a) in {_canon_buy(x) for x in GAME.legal_actions(s, seat)}
-                checked += 1
-            elif s.phase == "plan" and len(s.players[seat].hand) <= 4:
-                assert _canon_plan(a) in {_canon_plan(x) for x in GAME.legal_actions(s, seat)}
-                checked += 1
-            GAME.apply_in_place(s, seat, a)
+    for seed, s, seat, a in _random_games(6, 10):
+        if s.phase == "buy" and seed % 2 == 0:
+            assert _canon_buy(a) in {_canon_buy(x) for x in GAME.legal_actions(s, seat)}
+            checked += 1
+        elif s.phase == "plan" and len(s.players[seat].hand) <= 4:
+            assert _canon_plan(a) in {_canon_plan(x) for x in GAME.legal_actions(s, seat)}
+            checked += 1
     assert checked > 100
 
 
@@ -229,21 +237,15 @@ def test_plan_enumeration_equals_the_plain_reading() -> None:
     """The pruned depth-first ``enumerate_plans`` (issue 26: a third of Tremble's legal lists) gives the same plans,
     in the same order, as every assignment counted out and filtered; and no two plans share a mutable list."""
     checked = plans = 0
-    for seed in range(8):
-        players = 2 + seed % 4
-        s = GAME.initial_state({"players": players, "log_events": False}, seed)
-        captains = [RandomCaptain(seed * 7 + i) for i in range(players)]
-        while GAME.to_act(s):
-            seat = GAME.to_act(s)[0]
-            if s.phase == "plan" and len(s.players[seat].hand) <= 4:
-                got = enumerate_plans(s, H, seat)
-                assert got == _reference_plans(s, seat)
-                leaves = {id(x["groups"]) for x in got}  # one assignment: its support placements share its lists
-                assert len({id(x["fuel_cards"]) for x in got}) == len(leaves), "each assignment its own fuel list"
-                assert len({id(x["stations"]) for x in got}) == len(got)
-                checked += 1
-                plans += len(got)
-            GAME.apply_in_place(s, seat, captains[seat].choose(GAME, s, seat))
+    for _, s, seat, _ in _random_games(8, 7):
+        if s.phase == "plan" and len(s.players[seat].hand) <= 4:
+            got = enumerate_plans(s, H, seat)
+            assert got == _reference_plans(s, seat)
+            leaves = {id(x["groups"]) for x in got}  # one assignment: its support placements share its lists
+            assert len({id(x["fuel_cards"]) for x in got}) == len(leaves), "each assignment its own fuel list"
+            assert len({id(x["stations"]) for x in got}) == len(got)
+            checked += 1
+            plans += len(got)
     assert checked > 60 and plans > 1000
 
 
