@@ -211,7 +211,10 @@ def _unsupported(gid: str, command: str, by_game: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------------------------- parser
-def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
+def build_parser(games: dict[str, Game[Any]], argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line. With ``argv``, a game's ``play`` options are added only when ``argv`` names that
+    game's ``play``: listing a game's AI players imports its AI modules (a second for all five, most of a short
+    command's time), and argparse reads a subcommand's options only when the command line chooses it."""
     commands = game_commands(games)
     checks = commands.pop("check", {})
     parser = argparse.ArgumentParser(
@@ -232,7 +235,8 @@ def build_parser(games: dict[str, Game[Any]]) -> argparse.ArgumentParser:
     per_game = p.add_subparsers(dest="game", metavar="GAME", title="games", required=True)
     for gid, game in games.items():
         gp = per_game.add_parser(gid, help=game.name, description=f"Play {game.name} in the terminal.")
-        add_play_arguments(gp, game)
+        if argv is None or argv[:2] == ["play", gid]:
+            add_play_arguments(gp, game)
         gp.set_defaults(run=_bind(run_play, game))
 
     p = sub.add_parser("tournament", help=f"rate AI players against each other ({', '.join(games)})",
@@ -323,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         games = load_games()
-        parser = build_parser(games)
+        parser = build_parser(games, argv)
         if not argv:
             parser.print_help()
             return 0

@@ -50,6 +50,19 @@ def test_games_lists_ai_players_and_commands(capsys: pytest.CaptureFixture[str])
     assert "commands: play, perft, check" in out
 
 
+def test_a_game_lists_its_ai_players_only_when_its_play_is_asked() -> None:
+    """`spacetable play GAME --help` names the game's AI players; a command that does not play (help, perft,
+    check) does not import every game's AI modules for them (numba's compiled kernels: most of a second)."""
+    probe = ("import sys\nfrom spacetable.cli import main\n"
+             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print('numba loaded:', 'numba' in sys.modules, file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", probe, "--help"], capture_output=True, text=True, timeout=300)
+    assert "numba loaded: False" in run.stderr and "play" in run.stdout, run.stderr
+    run = subprocess.run([sys.executable, "-c", probe, "play", "arena", "--help"], capture_output=True, text=True,
+                         timeout=300)
+    assert "numba loaded: True" in run.stderr and "alphabeta" in run.stdout and "--vs AI" in run.stdout, run.stderr
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["perft", "worlds", "--depth", "1"], "worlds does not support perft; perft is available for: arena"),
     (["odds", "arena"], "arena does not support odds; odds is available for: worlds"),
