@@ -15,8 +15,10 @@ from .games import SpacetableState
 
 
 class EngineRollout(mcts.Evaluator):  # type: ignore[misc]
-    """An MCTS / IS-MCTS evaluator that plays uniformly random *engine* actions from the node's
-    engine state to the end (much faster than stepping tokens through OpenSpiel). A series in
+    """An MCTS / IS-MCTS evaluator that plays random *engine* actions from the node's engine state to
+    the end (much faster than stepping tokens through OpenSpiel). Each action is the game's own quick
+    draw when it declares one (``AnalysisHooks.playout``: Tremble draws a random plan or purchase
+    without listing the thousands of legal ones), else uniform among its legal actions. A series in
     progress is dropped (its seat plays a whole random action instead). Priors are uniform."""
 
     def __init__(self, seed: int = 0, max_actions: int = 100_000) -> None:
@@ -26,7 +28,7 @@ class EngineRollout(mcts.Evaluator):  # type: ignore[misc]
     def evaluate(self, state: SpacetableState) -> np.ndarray:
         engine = state.game_obj.engine
         st = state.engine_state
-        sample = getattr(engine, "sample_action", None)
+        sample = engine.analysis_hooks().playout
         for _ in range(self.max_actions):
             if engine.outcome(st) is not None:
                 break

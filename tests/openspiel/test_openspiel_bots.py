@@ -61,6 +61,27 @@ def test_openspiel_ismcts_plays_tremble() -> None:
     assert state.game_obj.engine.outcome(state.engine_state) is not None
 
 
+@pytest.mark.rule("TH-6.1")
+def test_engine_rollout_draws_the_games_own_quick_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rollout plays the game's declared quick draw (``AnalysisHooks.playout``): Tremble's rollouts never list
+    the thousands of sealed plans (``legal_actions``), and still end the game with its returns."""
+    game = pyspiel.load_game("spacetable_tremble_turns", {"config": json.dumps({"players": 2})})
+    engine = game.engine
+    assert engine.analysis_hooks().playout is not None
+    listed: list[int] = []
+    plain = type(engine).legal_actions
+    monkeypatch.setattr(type(engine), "legal_actions", lambda self, *a, **k: listed.append(1) or plain(self, *a, **k))
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    listed.clear()
+    returns = EngineRollout(4).evaluate(state)
+    assert listed == [], len(listed)
+    assert len(returns) == 2 and max(returns) == 1.0 and all(-1.0 <= r <= 1.0 for r in returns), returns  # a winner
+
+
 def _duel(white: dict[str, object], grey: dict[str, object], world: bool) -> dict[str, object]:
     card = {"white": {"P": 1}, "grey": {"P": 1}}
     sun = {"id": "S.sun", "pieces": {} if world else card}
