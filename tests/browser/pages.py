@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 #: The contexts opened by ``open_page`` during the current test: closed after it (tests/browser/conftest.py), so that
 #: the pages of finished tests no longer follow their matches (sockets, animations) while later tests run.
 OPENED: list[BrowserContext] = []
+#: The tests' HTTP client for the API, as ``httpx.get`` would make it (its five-second timeout, no cookie kept from one
+#: request to the next) but made once: ``httpx.get`` makes a client for each call, and each loads the system's
+#: certificates (about 50 ms), which the full games paid at every decision.
+HTTP = httpx.Client(cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])))
 
 #: The page is ready for the seat's next decision, or the game is over. Ready means caught up, the seat's turn and
 #: the game's renderer loaded: until its module has loaded the page draws neither board nor composer.
@@ -59,7 +64,7 @@ def create(server: str, game: str, config: dict[str, Any] | None = None, ai: dic
                             "ai_seconds": ai_seconds, "player_name": name}
     if join_seat is not None:
         body["join_seat"] = join_seat
-    r = httpx.post(f"{server}/api/matches", json=body, timeout=120)  # a busy machine may take a while
+    r = HTTP.post(f"{server}/api/matches", json=body, timeout=120)  # a busy machine may take a while
     assert r.status_code == 201, r.text
     data = r.json()
     return data["match"]["id"], data.get("seat"), data.get("token")
@@ -70,7 +75,7 @@ def seat_url(server: str, mid: str, seat: int, token: str) -> str:
 
 
 def seat_state(server: str, mid: str, seat: int, token: str) -> dict[str, Any]:
-    r = httpx.get(f"{server}/api/matches/{mid}/state", params={"seat": seat}, headers={"X-Seat-Token": token})
+    r = HTTP.get(f"{server}/api/matches/{mid}/state", params={"seat": seat}, headers={"X-Seat-Token": token})
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -90,7 +95,7 @@ def keep_station_redraws(server: str, mid: str, tokens: dict[int, str], timeout:
             return version
         seat = st["to_act"][0]
         if seat in tokens:
-            r = httpx.post(f"{server}/api/matches/{mid}/actions",
+            r = HTTP.post(f"{server}/api/matches/{mid}/actions",
                            json={"seat": seat, "token": tokens[seat], "version": st["version"], "action": {"type": "keep"}})
             assert r.status_code == 200, r.text
         else:

@@ -15,7 +15,6 @@ from email.message import Message
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from aiosmtpd.controller import Controller
 from openskill.models import PlackettLuce
@@ -23,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from ..chromium import require_chromium
 from .conftest import _free_port, running_server
-from .pages import PHONE, errors_of, goto
+from .pages import HTTP, PHONE, errors_of, goto
 from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.accounts, pytest.mark.timeout(600)]
@@ -226,7 +225,7 @@ def test_rated_match_profile_history_leaderboard_export_delete(browser: Browser,
     mid = a.evaluate("location.pathname").split("/")[-1]
     seat_a, token_a = 0, re.search(r"token=([^&]+)", a.evaluate("location.hash")).group(1)  # type: ignore[union-attr]
     # a guest cannot take the other seat of a rated match
-    assert httpx.post(f"{site}/api/matches/{mid}/seats/1/join", json={}).json()["error"]["code"] == "rated_match"
+    assert HTTP.post(f"{site}/api/matches/{mid}/seats/1/join", json={}).json()["error"]["code"] == "rated_match"
     # lyra joins from the match page as her account
     goto(b, f"{site}/match/{mid}")
     b.click("[data-testid=join-seat-1]")
@@ -242,11 +241,11 @@ def test_rated_match_profile_history_leaderboard_export_delete(browser: Browser,
     token_b = re.search(r"token=([^&]+)", c.evaluate("location.hash")).group(1)  # type: ignore[union-attr]
     tokens = {seat_a: token_a, 1: token_b}
     # the seat to act moves (the first legal action), the other resigns from its page: the match is over
-    summary = httpx.get(f"{site}/api/matches/{mid}").json()
+    summary = HTTP.get(f"{site}/api/matches/{mid}").json()
     mover = summary["to_act"][0]
-    legal = httpx.get(f"{site}/api/matches/{mid}/legal", params={"seat": mover},
+    legal = HTTP.get(f"{site}/api/matches/{mid}/legal", params={"seat": mover},
                       headers={"X-Seat-Token": tokens[mover]}).json()
-    r = httpx.post(f"{site}/api/matches/{mid}/actions", json={"seat": mover, "token": tokens[mover],
+    r = HTTP.post(f"{site}/api/matches/{mid}/actions", json={"seat": mover, "token": tokens[mover],
                                                               "version": summary["version"],
                                                               "action": legal["actions"][0]})
     assert r.status_code == 200, r.text
@@ -260,10 +259,10 @@ def test_rated_match_profile_history_leaderboard_export_delete(browser: Browser,
     teams = model.rate([[model.rating()], [model.rating()]], ranks=[0 if mover == 0 else 1, 0 if mover == 1 else 1])
     names = {0: "vega", 1: "lyra"}
     end = time.monotonic() + 60
-    while not httpx.get(f"{site}/api/players/vega").json()["ratings"] and time.monotonic() < end:
+    while not HTTP.get(f"{site}/api/players/vega").json()["ratings"] and time.monotonic() < end:
         time.sleep(0.1)
     for seat in (0, 1):
-        rating = httpx.get(f"{site}/api/players/{names[seat]}").json()["ratings"][0]
+        rating = HTTP.get(f"{site}/api/players/{names[seat]}").json()["ratings"][0]
         assert rating["game"] == "arena" and rating["games"] == 1 and rating["provisional"]
         assert rating["mu"] == pytest.approx(teams[seat][0].mu, abs=1e-3)
         assert rating["sigma"] == pytest.approx(teams[seat][0].sigma, abs=1e-3)
@@ -295,9 +294,9 @@ def test_rated_match_profile_history_leaderboard_export_delete(browser: Browser,
     a.fill("[data-testid=delete-confirm]", "vega")
     a.click("[data-testid=delete]")
     a.wait_for_selector("[data-testid=account-signin]")
-    assert httpx.get(f"{site}/api/players/vega").status_code == 404
-    assert httpx.get(f"{site}/api/matches/{mid}").json()["seats"][0]["name"] == "Deleted player"
-    assert httpx.get(f"{site}/api/players/lyra").json()["ratings"][0]["games"] == 1
+    assert HTTP.get(f"{site}/api/players/vega").status_code == 404
+    assert HTTP.get(f"{site}/api/matches/{mid}").json()["seats"][0]["name"] == "Deleted player"
+    assert HTTP.get(f"{site}/api/players/lyra").json()["ratings"][0]["games"] == 1
     for p in (a, b, c):
         assert errors_of(p) == []
     for x in (ctx_a, ctx_b, ctx_c):

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import errors_of, goto, open_page
+from .pages import HTTP, errors_of, goto, open_page
 from .test_accessibility import serious
 
 pytestmark = [pytest.mark.learn, pytest.mark.timeout(900)]
@@ -33,16 +32,16 @@ SEED = 3
 def finished_match(server: str, game: str, config: dict[str, Any], first: int) -> tuple[str, int]:
     """A match of ``game`` (dealt from :data:`SEED`) played by the API: ``first`` legal moves, then each seat resigns
     on its turn until it is over."""
-    r = httpx.post(f"{server}/api/matches", json={"game": game, "config": config, "join_seat": 0, "player_name": "Ann",
+    r = HTTP.post(f"{server}/api/matches", json={"game": game, "config": config, "join_seat": 0, "player_name": "Ann",
                                                  "seed": SEED, "open_seed": True}, timeout=T)
     assert r.status_code == 201, r.text
     mid, tokens = r.json()["match"]["id"], {0: r.json()["token"]}
     seats = len(r.json()["match"]["seats"])
     for s in range(1, seats):
-        tokens[s] = httpx.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={"name": f"P{s}"}, timeout=T).json()["token"]
+        tokens[s] = HTTP.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={"name": f"P{s}"}, timeout=T).json()["token"]
     moves = 0
     for _ in range(40):
-        st = httpx.get(f"{server}/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tokens[0]},
+        st = HTTP.get(f"{server}/api/matches/{mid}/state", params={"seat": 0}, headers={"X-Seat-Token": tokens[0]},
                        timeout=T).json()
         if st["match"]["status"] == "finished":
             return mid, seats
@@ -50,11 +49,11 @@ def finished_match(server: str, game: str, config: dict[str, Any], first: int) -
         seat, version = st["to_act"][0], st["version"]
         action: dict[str, Any] = {"type": "resign"}
         if moves < first:
-            legal = httpx.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat},
+            legal = HTTP.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat},
                               headers={"X-Seat-Token": tokens[seat]}, timeout=T).json()["actions"]
             action = next(a for a in legal if a["type"] not in SKIP)
             moves += 1
-        r = httpx.post(f"{server}/api/matches/{mid}/actions",
+        r = HTTP.post(f"{server}/api/matches/{mid}/actions",
                        json={"seat": seat, "token": tokens[seat], "version": version, "action": action}, timeout=T)
         assert r.status_code == 200, (game, r.text)
     raise AssertionError(f"the {game} match did not end")
@@ -65,7 +64,7 @@ def test_analysis_chart_and_best_moves_for_the_other_four_games(server: str, bro
     games = [("worlds", {}, 1), ("galaxies", {}, 2), ("tremble", {"players": 2}, 2), ("fullmetal", {}, 4)]
     made = [(game, *finished_match(server, game, config, first)) for game, config, first in games]
     for _, mid, _ in made:  # queued one after the other on the server's analysis worker
-        assert httpx.post(f"{server}/api/matches/{mid}/analysis", timeout=T).status_code == 202
+        assert HTTP.post(f"{server}/api/matches/{mid}/analysis", timeout=T).status_code == 202
     page = open_page(browser)
     for game, mid, seats in made:
         goto(page, f"{server}/replay/{mid}")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import create, errors_of, goto, open_page, seat_url
+from .pages import HTTP, create, errors_of, goto, open_page, seat_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 
@@ -16,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.learn, pytest.mark.timeout(600)]
 def test_analyse_a_finished_match_shows_the_chart(server: str, browser: Browser) -> None:
     mid, _, _ = create(server, "arena", {"board": "6x4"}, ai={0: "random", 1: "random"}, join_seat=None, ai_seconds=0.05)
     for _ in range(1200):  # wait for the two computer players to finish
-        if httpx.get(f"{server}/api/matches/{mid}", timeout=120).json().get("status") == "finished":
+        if HTTP.get(f"{server}/api/matches/{mid}", timeout=120).json().get("status") == "finished":
             break
         time.sleep(0.25)
     page = open_page(browser)

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from PIL import Image, ImageFilter, ImageStat
 from playwright.sync_api import Browser, Page
@@ -29,6 +28,7 @@ from spacetable.core.rng import Rng
 
 from .pages import (
     DESKTOP,
+    HTTP,
     PHONE,
     READY_OR_OVER,
     create,
@@ -68,7 +68,7 @@ SMALL_44 = """() => {
 
 # ------------------------------------------------------------------------------------------------- helpers
 def act(server: str, mid: str, seat: int, token: str, v: int, action: dict[str, Any]) -> None:
-    r = httpx.post(f"{server}/api/matches/{mid}/actions", json={"seat": seat, "token": token, "version": v, "action": action})
+    r = HTTP.post(f"{server}/api/matches/{mid}/actions", json={"seat": seat, "token": token, "version": v, "action": action})
     assert r.status_code == 200, r.text
 
 
@@ -219,7 +219,7 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
 def start(server: str, game: str, config: dict[str, Any]) -> tuple[str, int, str]:
     body = {"game": game, "config": config, "ai_seats": {"1": "random"}, "ai_seconds": 0.05, "player_name": "Tester",
             "join_seat": 0, "seed": 11, "open_seed": True}
-    r = httpx.post(f"{server}/api/matches", json=body)
+    r = HTTP.post(f"{server}/api/matches", json=body)
     assert r.status_code == 201, r.text
     return r.json()["match"]["id"], int(r.json()["seat"]), str(r.json()["token"])
 

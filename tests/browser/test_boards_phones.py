@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
 from .pages import (
+    HTTP,
     PHONE,
     READY_OR_OVER,
     create,
@@ -85,7 +85,7 @@ def one_ship_plan(server: str, mid: str, seat: int, token: str) -> dict[str, Any
     """A legal plan sending one ship of the hand to one city, without fuel cards (paged from the whole legal list)."""
     offset = 0
     while True:
-        r = httpx.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat, "offset": offset, "limit": 1000},
+        r = HTTP.get(f"{server}/api/matches/{mid}/legal", params={"seat": seat, "offset": offset, "limit": 1000},
                       headers={"X-Seat-Token": token})
         assert r.status_code == 200, r.text
         page = r.json()
@@ -208,7 +208,7 @@ def test_worlds_empty_battle_is_drawn_and_named(server: str, browser: Browser) -
     waits and names the battle; a battle tapped with nothing selected says what to do."""
     mid, _, token = create(server, "worlds", {"scenario": "border-worlds"}, join_seat=0, name="Ann")
     assert token
-    assert httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"}).status_code == 200
+    assert HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"}).status_code == 200
     page = open_page(browser)
     goto(page, seat_url(server, mid, 0, token))
     page.wait_for_selector("[data-testid=worlds-board]")

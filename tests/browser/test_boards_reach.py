@@ -12,13 +12,12 @@ import json
 from collections import Counter
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
 from spacetable.core.rng import Rng
 
-from .pages import PHONE, errors_of, goto, open_page, seat_url, wait_synced
+from .pages import HTTP, PHONE, errors_of, goto, open_page, seat_url, wait_synced
 
 pytestmark = [pytest.mark.browser, pytest.mark.boards, pytest.mark.timeout(600)]
 
@@ -52,17 +51,17 @@ class Table:
 
     def __init__(self, server: str, game: str, config: dict[str, Any], seed: int) -> None:
         body = {"game": game, "config": config, "join_seat": 0, "player_name": "P0", "seed": seed, "open_seed": True}
-        r = httpx.post(f"{server}/api/matches", json=body, timeout=120)
+        r = HTTP.post(f"{server}/api/matches", json=body, timeout=120)
         assert r.status_code == 201, r.text
         self.server, self.game, self.id = server, game, r.json()["match"]["id"]
         self.tokens = {0: r.json()["token"]}
         for seat in range(1, len(r.json()["match"]["seats"])):
-            j = httpx.post(f"{server}/api/matches/{self.id}/seats/{seat}/join", json={"name": f"P{seat}"})
+            j = HTTP.post(f"{server}/api/matches/{self.id}/seats/{seat}/join", json={"name": f"P{seat}"})
             assert j.status_code == 200, j.text
             self.tokens[seat] = j.json()["token"]
 
     def state(self, seat: int) -> dict[str, Any]:
-        r = httpx.get(f"{self.server}/api/matches/{self.id}/state", params={"seat": seat},
+        r = HTTP.get(f"{self.server}/api/matches/{self.id}/state", params={"seat": seat},
                       headers={"X-Seat-Token": self.tokens[seat]})
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
@@ -79,7 +78,7 @@ class Table:
         if not legal:
             return False
         a = legal[rng.randbelow(len(legal))]
-        r = httpx.post(f"{self.server}/api/matches/{self.id}/actions",
+        r = HTTP.post(f"{self.server}/api/matches/{self.id}/actions",
                        json={"seat": seat, "token": self.tokens[seat], "version": snap["version"], "action": a})
         assert r.status_code == 200, r.text
         return True

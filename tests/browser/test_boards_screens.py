@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import DESKTOP, PHONE, errors_of, goto, open_page, seat_state, seat_url
+from .pages import DESKTOP, HTTP, PHONE, errors_of, goto, open_page, seat_state, seat_url
 from .test_boards import act, compare, ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.boards, pytest.mark.timeout(600)]
@@ -25,10 +24,10 @@ Rule = Callable[[State], dict[str, Any]]
 def two_people(server: str, game: str, config: dict[str, Any]) -> tuple[str, list[str]]:
     body = {"game": game, "config": config, "ai_seats": {}, "player_name": "Ann", "join_seat": 0, "seed": 11,
             "open_seed": True}
-    r = httpx.post(f"{server}/api/matches", json=body)
+    r = HTTP.post(f"{server}/api/matches", json=body)
     assert r.status_code == 201, r.text
     mid, ann = r.json()["match"]["id"], str(r.json()["token"])
-    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+    r = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
     assert r.status_code == 200, r.text
     return mid, [ann, str(r.json()["token"])]
 

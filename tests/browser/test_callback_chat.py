@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import time
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import create, errors_of, goto, open_page, seat_url
+from .pages import HTTP, create, errors_of, goto, open_page, seat_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.callback, pytest.mark.timeout(180)]
 
@@ -25,7 +24,7 @@ def open_seat(browser: Browser, server: str, mid: str, seat: int, token: str, la
 
 def test_chat_between_two_seats(server: str, browser: Browser) -> None:
     mid, seat0, token0 = create(server, "galaxies", name="Alice")
-    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Boris"})
+    r = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Boris"})
     assert r.status_code == 200, r.text
     alice = open_seat(browser, server, mid, seat0, token0, "en")
     boris = open_seat(browser, server, mid, 1, r.json()["token"], "ru")

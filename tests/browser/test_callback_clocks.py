@@ -4,11 +4,10 @@ matches shows the wait too."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import errors_of, goto, open_page, seat_of
+from .pages import HTTP, errors_of, goto, open_page, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.callback, pytest.mark.timeout(180)]
 
@@ -29,10 +28,10 @@ def test_correspondence_clock_from_the_create_form(server: str, browser: Browser
         page.wait_for_selector("[data-testid=match-page][data-seat='0']")
         seat, _token = seat_of(page)
         mid = page.get_attribute("[data-testid=match-page]", "data-match")
-        summary = httpx.get(f"{server}/api/matches/{mid}").json()
+        summary = HTTP.get(f"{server}/api/matches/{mid}").json()
         assert summary["clock"]["kind"] == "days" and summary["turn_seconds"] == 2 * 86400
-        assert httpx.get(f"{server}/api/matches/{mid}/lapse").json()["lapse"] == "claim"
-        r = httpx.post(f"{server}/api/matches/{mid}/seats/{1 - seat}/join", json={"name": "Boris"})
+        assert HTTP.get(f"{server}/api/matches/{mid}/lapse").json()["lapse"] == "claim"
+        r = HTTP.post(f"{server}/api/matches/{mid}/seats/{1 - seat}/join", json={"name": "Boris"})
         assert r.status_code == 200, r.text
         page.wait_for_selector("[data-testid=clock-kind-shown]")
         shown = page.inner_text("[data-testid=clock-kind-shown]").replace("\xa0", " ")

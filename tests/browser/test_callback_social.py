@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from .pages import create, errors_of, goto, seat_url
+from .pages import HTTP, create, errors_of, goto, seat_url
 from .test_accessibility import serious
 from .test_accounts import authenticator, inbox, new_page, site  # noqa: F401  (the accounts' server and helpers)
 
@@ -49,11 +48,11 @@ def open_account_match(page: Page, base: str, mid: str) -> None:
 
 def finish(base: str, page_of: dict[int, Page], mid: str, tokens: dict[int, str]) -> None:
     """The seat to act moves (its first legal action), the other resigns from its page."""
-    summary = httpx.get(f"{base}/api/matches/{mid}").json()
+    summary = HTTP.get(f"{base}/api/matches/{mid}").json()
     mover = summary["to_act"][0]
-    legal = httpx.get(f"{base}/api/matches/{mid}/legal", params={"seat": mover},
+    legal = HTTP.get(f"{base}/api/matches/{mid}/legal", params={"seat": mover},
                       headers={"X-Seat-Token": tokens[mover]}).json()
-    r = httpx.post(f"{base}/api/matches/{mid}/actions", json={"seat": mover, "token": tokens[mover],
+    r = HTTP.post(f"{base}/api/matches/{mid}/actions", json={"seat": mover, "token": tokens[mover],
                                                               "version": summary["version"], "action": legal["actions"][0]})
     assert r.status_code == 200, r.text
     page = page_of[1 - mover]
@@ -132,7 +131,7 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         b.click("[data-testid=seek-row] [data-testid=seek-accept]", timeout=WAIT)
         mid3, seat_b3, _ = seat_of(b)
         assert mid3 not in (mid, mid2)
-        made = httpx.get(f"{site}/api/matches/{mid3}").json()
+        made = HTTP.get(f"{site}/api/matches/{mid3}").json()
         assert made["clock"]["kind"] == "days" and made["turn_seconds"] == 2 * 86400
         a.wait_for_selector("[data-testid=my-seek]", state="detached", timeout=WAIT)
         open_account_match(a, site, mid3)
@@ -149,7 +148,7 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         a.wait_for_selector(f"[data-testid=match-page]:not([data-match='{mid4}'])", timeout=WAIT)
         mid5, seat5, _ = seat_of(a)
         assert mid5 != mid4 and seat5 == 0
-        assert [s["kind"] for s in httpx.get(f"{site}/api/matches/{mid5}").json()["seats"]] == ["human", "ai"]
+        assert [s["kind"] for s in HTTP.get(f"{site}/api/matches/{mid5}").json()["seats"]] == ["human", "ai"]
         # on a phone: the lobby's challenge form and lists fit 390 px, targets are 44 px high, axe-clean
         a.set_viewport_size({"width": 390, "height": 844})
         goto(a, site + "/")

@@ -5,11 +5,10 @@ match drawn on both end screens."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import create, errors_of, goto, open_page, seat_url, shot, version, wait_synced
+from .pages import HTTP, create, errors_of, goto, open_page, seat_url, shot, version, wait_synced
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -33,7 +32,7 @@ def play_listed(page: Page, action_type: str) -> None:
 def test_offer_decline_offer_again_after_a_move_and_accept(server: str, browser: Browser) -> None:
     mid, seat0, token0 = create(server, "worlds", {"scenario": "s1-example"}, name="Alice")
     assert seat0 == 0 and token0
-    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bruno"})
+    r = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bruno"})
     assert r.status_code == 200, r.text
     token1 = r.json()["token"]
     alice = open_seat(browser, server, mid, 0, token0)
@@ -71,6 +70,6 @@ def test_offer_decline_offer_again_after_a_move_and_accept(server: str, browser:
     assert "Draw" in alice.inner_text("[data-testid=result-title]")
     assert "accord" in bruno.inner_text("[data-testid=result-ending]")
     shot(alice, "draw-offer-agreed")
-    out = httpx.get(f"{server}/api/matches/{mid}").json()["outcome"]
+    out = HTTP.get(f"{server}/api/matches/{mid}").json()["outcome"]
     assert out["kind"] == "agreement" and out["winners"] == []
     assert errors_of(alice) == [] and errors_of(bruno) == []

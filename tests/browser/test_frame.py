@@ -5,11 +5,11 @@ from the seat's own view, the rules page and its anchors."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
 from .pages import (
+    HTTP,
     PHONE,
     READY_OR_OVER,
     create,
@@ -89,12 +89,12 @@ def test_resign_leave_share_and_take_back(server: str, browser: Browser) -> None
     # resign asks first; "keep playing" changes nothing
     page.click("[data-testid=resign]")
     page.click("[data-testid=confirm-no]")
-    assert version(page) == 0 and httpx.get(f"{server}/api/matches/{mid}").json()["status"] == "running"
+    assert version(page) == 0 and HTTP.get(f"{server}/api/matches/{mid}").json()["status"] == "running"
     page.click("[data-testid=resign]")
     page.click("[data-testid=confirm-yes]")
     page.wait_for_selector("[data-testid=result]")
     assert "won" in page.inner_text("[data-testid=result-title]")
-    assert httpx.get(f"{server}/api/matches/{mid}").json()["outcome"]["kind"] == "resignation"
+    assert HTTP.get(f"{server}/api/matches/{mid}").json()["outcome"]["kind"] == "resignation"
     # leave asks first too
     mid2, seat2, token2 = create(server, "arena", {"red_seat": 0}, join_seat=0)
     goto(page, seat_url(server, mid2, seat2, token2))
@@ -102,18 +102,18 @@ def test_resign_leave_share_and_take_back(server: str, browser: Browser) -> None
     assert page.input_value("[data-testid=invite-link]").endswith(f"/match/{mid2}")
     page.click("[data-testid=leave-seat]")
     page.click("[data-testid=confirm-no]")
-    assert httpx.get(f"{server}/api/matches/{mid2}").json()["seats"][0]["kind"] == "human"
+    assert HTTP.get(f"{server}/api/matches/{mid2}").json()["seats"][0]["kind"] == "human"
     page.click("[data-testid=leave-seat]")
     page.click("[data-testid=confirm-yes]")
     page.wait_for_selector("[data-testid=match-page][data-seat=spectator]")
-    assert httpx.get(f"{server}/api/matches/{mid2}").json()["seats"][0]["kind"] == "open"
+    assert HTTP.get(f"{server}/api/matches/{mid2}").json()["seats"][0]["kind"] == "open"
     assert errors_of(page) == []
 
 
 def test_resign_while_the_opponent_is_to_move(server: str, browser: Browser) -> None:
     """Resign is a move of any time (out of turn, SRV-A5): the waiting seat resigns from the frame."""
     mid, seat, token = create(server, "arena", {"red_seat": 0}, join_seat=1)
-    httpx.post(f"{server}/api/matches/{mid}/seats/0/join", json={"name": "Alice"}).raise_for_status()
+    HTTP.post(f"{server}/api/matches/{mid}/seats/0/join", json={"name": "Alice"}).raise_for_status()
     page = open_page(browser)
     goto(page, seat_url(server, mid, seat, token))
     page.wait_for_selector("[data-testid=turn-indicator][data-my-turn=no]")
@@ -121,7 +121,7 @@ def test_resign_while_the_opponent_is_to_move(server: str, browser: Browser) -> 
     page.click("[data-testid=resign]")
     page.click("[data-testid=confirm-yes]")
     page.wait_for_selector("[data-testid=result]")
-    outcome = httpx.get(f"{server}/api/matches/{mid}").json()["outcome"]
+    outcome = HTTP.get(f"{server}/api/matches/{mid}").json()["outcome"]
     assert outcome["kind"] == "resignation" and outcome["winners"] == [0]
     assert errors_of(page) == []
 
@@ -131,7 +131,7 @@ def test_secret_layout_is_drafted_on_the_board_and_reviewed_from_the_own_seat(se
     composer. The other seat sees only that a decision was sealed; the review of the running match shows the own
     layout to its author only."""
     mid, seat, token = create(server, "arena", {"red_seat": 0, "setup": "free", "placement": "simultaneous"}, join_seat=0)
-    other = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"}).json()["token"]
+    other = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"}).json()["token"]
     page = open_page(browser)
     goto(page, seat_url(server, mid, seat, token))
     page.wait_for_function(READY_OR_OVER)

@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from spacetable.games.fullmetal.terrain import PLAIN, get_board
 
-from .pages import PHONE, errors_of, goto, open_page, seat_url, show, wait_synced
+from .pages import HTTP, PHONE, errors_of, goto, open_page, seat_url, show, wait_synced
 from .test_accessibility import serious
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -36,16 +35,16 @@ class Match:
     """A two-person match driven through the API (seat 1's moves, and seat 0's before the page takes over)."""
 
     def __init__(self, server: str, seed: int) -> None:
-        r = httpx.post(f"{server}/api/matches", json={"game": "fullmetal", "config": CONFIG, "join_seat": 0, "player_name": "Ann",
+        r = HTTP.post(f"{server}/api/matches", json={"game": "fullmetal", "config": CONFIG, "join_seat": 0, "player_name": "Ann",
                                                       "seed": seed, "open_seed": True})
         assert r.status_code == 201, r.text
         self.server, self.id = server, r.json()["match"]["id"]
         self.tokens = {0: r.json()["token"]}
-        j = httpx.post(f"{server}/api/matches/{self.id}/seats/1/join", json={"name": "Bob"})
+        j = HTTP.post(f"{server}/api/matches/{self.id}/seats/1/join", json={"name": "Bob"})
         self.tokens[1] = j.json()["token"]
 
     def state(self, seat: int = 0) -> dict[str, Any]:
-        r = httpx.get(f"{self.server}/api/matches/{self.id}/state", params={"seat": seat},
+        r = HTTP.get(f"{self.server}/api/matches/{self.id}/state", params={"seat": seat},
                       headers={"X-Seat-Token": self.tokens[seat]})
         assert r.status_code == 200, r.text
         data: dict[str, Any] = r.json()
@@ -53,7 +52,7 @@ class Match:
 
     def act(self, seat: int, action: dict[str, Any]) -> None:
         v = self.state(seat)["version"]
-        r = httpx.post(f"{self.server}/api/matches/{self.id}/actions",
+        r = HTTP.post(f"{self.server}/api/matches/{self.id}/actions",
                        json={"seat": seat, "token": self.tokens[seat], "version": v, "action": action})
         assert r.status_code == 200, r.text
 

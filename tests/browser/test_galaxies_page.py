@@ -4,11 +4,10 @@ console error at desktop and phone sizes; the board draws the rim, zones, obstac
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
+from .pages import HTTP, PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_url, version, wait_version_change
 from .test_accessibility import serious
 from .test_layout import SMALL_TARGETS
 
@@ -69,7 +68,7 @@ def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) ->
     assert seat is not None and token is not None
     goto(page, seat_url(server, mid, seat, token))
     to_deploy(page)
-    fr = httpx.get(f"{server}/api/i18n/galaxies/fr").json()
+    fr = HTTP.get(f"{server}/api/i18n/galaxies/fr").json()
     assert fr["galaxies.phase.deploy"] in page.inner_text("[data-testid=phase]")
     assert "Derrière votre écran" in page.inner_text("[data-testid=tray]")
     hand = page.inner_text("[data-testid=gx-hand]")
@@ -81,7 +80,7 @@ def test_galaxies_texts_and_refusals_in_french(server: str, browser: Browser) ->
     notice.wait_for()
     assert "zone de départ" in notice.inner_text()
     assert "BG-8.1" in (notice.locator("[data-testid=rule-link]").get_attribute("href") or "")
-    assert httpx.get(f"{server}/api/i18n/nogame/fr").status_code == 404
+    assert HTTP.get(f"{server}/api/i18n/nogame/fr").status_code == 404
     assert errors_of(page) == []
     # a spectator sees the board, the sides and no composer; the review draws the same board
     watcher = open_page(browser, lang="ru")

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_url, tap
+from .pages import HTTP, PHONE, READY_OR_OVER, errors_of, goto, open_page, seat_url, tap
 from .test_accessibility import serious
 from .test_layout import check
 
@@ -25,7 +24,7 @@ TUTORIALS = [("arena", "en"), ("arena", "fr"), ("worlds", "en"), ("worlds", "nl"
 
 def create(server: str, game: str, config: dict[str, Any], ai: dict[int, str]) -> tuple[str, int, str]:
     """A match with seat 0 taken (a generous timeout: the machine may be busy)."""
-    r = httpx.post(f"{server}/api/matches", json={"game": game, "config": config, "ai_seats": {str(k): v for k, v in ai.items()},
+    r = HTTP.post(f"{server}/api/matches", json={"game": game, "config": config, "ai_seats": {str(k): v for k, v in ai.items()},
                                                   "ai_seconds": 0.1, "join_seat": 0, "player_name": "Tester"}, timeout=120)
     assert r.status_code == 201, r.text
     data = r.json()

@@ -4,11 +4,10 @@ scenario, the open matches paged."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from .pages import PHONE, create, errors_of, goto, open_page
+from .pages import HTTP, PHONE, create, errors_of, goto, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -16,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 def test_cards_levels_presets_and_plain_words(server: str, browser: Browser) -> None:
     page = open_page(browser)
     goto(page, server + "/")
-    lobby = httpx.get(server + "/api/lobby").json()
+    lobby = HTTP.get(server + "/api/lobby").json()
     for g in lobby:
         card = page.locator(f"[data-testid=game-card-{g['id']}]")
         assert card.locator("svg").count() == 1 and card.inner_text().strip()

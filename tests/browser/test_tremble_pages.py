@@ -20,6 +20,7 @@ from spacetable.games import get_game
 from spacetable.games.tremble.ai import RandomCaptain
 
 from .pages import (
+    HTTP,
     PHONE,
     READY_OR_OVER,
     create,
@@ -176,11 +177,11 @@ def test_a_plan_from_a_partial_list_is_built_on_the_board_and_checked(server: st
     """SRV-L1 in the page: a plan decision with thousands of legal plans reaches the seat as a bounded selection; the
     fallback list says how many exist; the plan is composed on the board instead, a plan over the fuel limit is
     refused by the server's check with the rule in plain words and its link, and a plan within it is sealed."""
-    r = httpx.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "open_seed": True, "join_seat": 0})
+    r = HTTP.post(f"{server}/api/matches", json={"game": "tremble", "config": {}, "seed": 1, "open_seed": True, "join_seat": 0})
     assert r.status_code == 201, r.text
     mid, n = r.json()["match"]["id"], len(r.json()["match"]["seats"])
     tokens = [r.json()["token"]] + [
-        httpx.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={}).json()["token"] for s in range(1, n)]
+        HTTP.post(f"{server}/api/matches/{mid}/seats/{s}/join", json={}).json()["token"] for s in range(1, n)]
     pick = Rng.from_seed(3)
     big: tuple[int, dict[str, Any]] | None = None
     for _ in range(300):
@@ -194,7 +195,7 @@ def test_a_plan_from_a_partial_list_is_built_on_the_board_and_checked(server: st
         legal = snaps[seat]["legal"]
         action = legal[pick.randbelow(len(legal))]
         body = {"seat": seat, "token": tokens[seat], "version": snaps[seat]["version"], "action": action}
-        assert httpx.post(f"{server}/api/matches/{mid}/actions", json=body).status_code == 200
+        assert HTTP.post(f"{server}/api/matches/{mid}/actions", json=body).status_code == 200
     assert big is not None, "no decision with a partial legal list in 300 steps"
     seat, snap = big
     view = snap["view"]

@@ -12,14 +12,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from PIL import Image
 from playwright.sync_api import Page
 
 from spacetable.games.fullmetal.fmp import bundled_map
 
-from .pages import READY_OR_OVER, SHOTS, errors_of, goto, seat_of, seat_state, show, version
+from .pages import HTTP, READY_OR_OVER, SHOTS, errors_of, goto, seat_of, seat_state, show, version
 from .test_accessibility import serious
 from .test_accounts import authenticator, new_page
 
@@ -195,7 +194,7 @@ def test_paint_save_export_import_and_play(server: str, browser: Any) -> None:
     snap = seat_state(site, mid, seat, token)
     assert sum(1 for u in snap["view"]["units"] if u["kind"] == "ship" and u.get("cells")) == 2
     deploy = next(a for a in snap["legal"] if a["type"] == "deploy")
-    r = httpx.post(f"{site}/api/matches/{mid}/actions",
+    r = HTTP.post(f"{site}/api/matches/{mid}/actions",
                    json={"seat": seat, "token": token, "version": snap["version"], "action": deploy})
     assert r.status_code == 200, r.text
     page.wait_for_function(READY_OR_OVER, timeout=180_000)

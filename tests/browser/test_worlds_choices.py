@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
 from .pages import (
+    HTTP,
     PHONE,
     READY_OR_OVER,
     create,
@@ -51,7 +51,7 @@ BLUE_BATTLES = [{"anchor": "red.X.w2.P1", "pieces": ["blue.X.w2.P1", "blue.X.w2.
 def blue_plays(server: str, mid: str, token: str, action: dict[str, Any]) -> None:
     snap = seat_state(server, mid, 1, token)
     body = {"seat": 1, "token": token, "version": snap["version"], "action": action}
-    r = httpx.post(f"{server}/api/matches/{mid}/actions", json=body)
+    r = HTTP.post(f"{server}/api/matches/{mid}/actions", json=body)
     assert r.status_code == 200, r.text
 
 
@@ -63,7 +63,7 @@ def ready(page: Page) -> None:
 def test_tie_conversion_and_retreat_on_the_board(server: str, browser: Browser) -> None:
     mid, seat, token = create(server, "worlds", {"scenario_json": SCENARIO}, join_seat=0, name="Ann")
     assert seat == 0 and token
-    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+    r = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
     assert r.status_code == 200, r.text
     blue = r.json()["token"]
     page = open_page(browser)

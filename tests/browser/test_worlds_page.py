@@ -6,11 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .pages import PHONE, READY_OR_OVER, create, errors_of, goto, open_page, seat_state, seat_url, version, wait_version_change
+from .pages import (
+    HTTP,
+    PHONE,
+    READY_OR_OVER,
+    create,
+    errors_of,
+    goto,
+    open_page,
+    seat_state,
+    seat_url,
+    version,
+    wait_version_change,
+)
 from .test_accessibility import serious
 from .test_layout import SMALL_TARGETS
 from .test_worlds_fullgame import tap_place
@@ -31,7 +42,7 @@ def problems(page: Page, what: str, phone: bool) -> list[str]:
 def blue_plays(server: str, mid: str, token: str, action: dict[str, Any]) -> None:
     snap = seat_state(server, mid, 1, token)
     body = {"seat": 1, "token": token, "version": snap["version"], "action": action}
-    r = httpx.post(f"{server}/api/matches/{mid}/actions", json=body)
+    r = HTTP.post(f"{server}/api/matches/{mid}/actions", json=body)
     assert r.status_code == 200, r.text
 
 
@@ -39,7 +50,7 @@ def blue_plays(server: str, mid: str, token: str, action: dict[str, Any]) -> Non
 def test_worlds_page_is_accessible_and_fits(server: str, browser: Browser, viewport: dict[str, int] | None) -> None:
     mid, _, token = create(server, "worlds", {"scenario": "border-worlds"}, join_seat=0, name="Ann")
     assert token
-    r = httpx.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
+    r = HTTP.post(f"{server}/api/matches/{mid}/seats/1/join", json={"name": "Bob"})
     blue = r.json()["token"]
     page = open_page(browser, viewport)
     phone = viewport == PHONE
