@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -77,6 +78,37 @@ def test_random_play_round_trip_and_replay(game_id: str, seed: int, data: st.Dat
     assert state_fingerprint(game, replayed) == state_fingerprint(game, state)
     back = Match.from_json(json.loads(json.dumps(match.to_json())), get_game)
     assert state_fingerprint(game, back.replay()) == state_fingerprint(game, state)
+
+
+@pytest.mark.hotpath
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_lists_views_and_moves_leave_nothing_to_the_collector(game_id: str) -> None:
+    """The server holds the garbage collector back under load (docs/architecture.md, "Where the time goes"): what a
+    call leaves in a reference cycle (a closure that calls itself, an exception kept with its frame) stays until a
+    full pass. Over random play, after a first match that fills the game's caches, a legal list, every view and a
+    move leave nothing for the collector."""
+    game = get_game(game_id)
+    rng = Rng.from_seed(5)
+    for match in range(2):
+        state = game.initial_state(game.normalize_config({}), 100 + match)
+        for step in range(40):
+            seats = game.to_act(state)
+            if not seats:
+                break
+            seat = seats[0]
+            gc.collect(0)  # what the calls below leave is young: a young pass finds it
+            gc.disable()
+            try:
+                legal = game.legal_actions(state, seat)
+                for viewer in [None, *range(game.seats(state))]:
+                    game.view(state, viewer)
+                calm = [a for a in legal if a.get("type") != "resign"] or legal
+                after = game.apply(state, seat, calm[rng.randbelow(len(calm))])
+                left = gc.collect(0)
+            finally:
+                gc.enable()
+            assert match == 0 or left == 0, f"{game_id}: step {step} left {left} objects in reference cycles"
+            state = after
 
 
 def _check_views_and_round_trip(game: Any, state: Any) -> None:

@@ -30,28 +30,31 @@ def canonical_splits(pops: int, facs: int, anchor_kinds: list[str]) -> Iterator[
     """WS-4.5: canonical ways to put ``pops`` P and ``facs`` F into battles whose anchors have the
     given kinds (already in anchor order: P first, then F), each battle non-empty.
     3P+2F against anchors [P, F] gives 10 splits, against [P, P] gives 5 (WS-A7)."""
-    k = len(anchor_kinds)
-
-    def rec(i: int, p_left: int, f_left: int, prev: tuple[int, int] | None) -> Iterator[list[tuple[int, int]]]:
-        if i == k:
-            if p_left == 0 and f_left == 0:
-                yield []
-            return
-        remaining = k - i - 1
-        same_as_prev = i > 0 and anchor_kinds[i] == anchor_kinds[i - 1]
-        for p in range(p_left + 1):
-            for f in range(f_left + 1):
-                if p + f == 0:
-                    continue
-                if p_left - p + f_left - f < remaining:
-                    continue
-                if same_as_prev and prev is not None and (p, f) < prev:
-                    continue
-                for rest in rec(i + 1, p_left - p, f_left - f, (p, f)):
-                    yield [(p, f), *rest]
-
-    for combo in rec(0, pops, facs, None):
+    for combo in _splits(anchor_kinds, 0, pops, facs, None):
         yield tuple(combo)
+
+
+def _splits(kinds: list[str], i: int, p_left: int, f_left: int,
+            prev: tuple[int, int] | None) -> Iterator[list[tuple[int, int]]]:
+    """The battles from anchor ``i`` on (:func:`canonical_splits`). A module function, not a closure that calls
+    itself: such a closure is a reference cycle, left to the garbage collector at each legal list."""
+    k = len(kinds)
+    if i == k:
+        if p_left == 0 and f_left == 0:
+            yield []
+        return
+    remaining = k - i - 1
+    same_as_prev = i > 0 and kinds[i] == kinds[i - 1]
+    for p in range(p_left + 1):
+        for f in range(f_left + 1):
+            if p + f == 0:
+                continue
+            if p_left - p + f_left - f < remaining:
+                continue
+            if same_as_prev and prev is not None and (p, f) < prev:
+                continue
+            for rest in _splits(kinds, i + 1, p_left - p, f_left - f, (p, f)):
+                yield [(p, f), *rest]
 
 
 def count_splits(pops: int, facs: int, anchor_kinds: list[str]) -> int:
