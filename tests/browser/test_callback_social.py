@@ -30,6 +30,22 @@ def passkey_account(browser: Browser, base: str, name: str) -> tuple[BrowserCont
     return ctx, page
 
 
+def once_focused(page: Page, predicate: str) -> None:
+    """Wait until the JavaScript ``predicate`` holds, the page told every second that it has the focus again: the
+    lobby's lists and the table's presence are read again then (as when a player comes back to the tab) instead of
+    at their next poll, five and fifteen seconds apart."""
+    page.wait_for_function(f"() => {{ window.dispatchEvent(new Event('focus')); return !!({predicate}); }}",
+                           timeout=WAIT, polling=1000)
+
+
+def online(name: str) -> str:
+    return f"[...document.querySelectorAll('[data-testid=online-player]')].some((e) => e.textContent.includes('{name}'))"
+
+
+def shown(selector: str) -> str:
+    return f"document.querySelector({selector!r})"
+
+
 def seat_of(page: Page) -> tuple[str, int, str]:
     page.wait_for_selector("[data-testid=match-page][data-caught-up=yes]", timeout=WAIT)
     mid = page.evaluate("location.pathname").split("/")[-1]
@@ -68,8 +84,8 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         # both in the lobby: each sees the other online
         goto(a, site + "/")
         goto(b, site + "/")
-        a.wait_for_selector("[data-testid=online-player] >> text=bellatrix", timeout=WAIT)
-        b.wait_for_selector("[data-testid=online-player] >> text=altair", timeout=WAIT)
+        once_focused(a, online("bellatrix"))
+        once_focused(b, online("altair"))
         # altair challenges bellatrix from her page (online there too)
         goto(a, site + "/player/bellatrix")
         a.wait_for_selector("[data-testid=player-presence]", timeout=WAIT)
@@ -93,14 +109,15 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         b.mouse.click(5, b.viewport_size["height"] - 5 if b.viewport_size else 600)
         b.wait_for_selector("[data-testid=bell-panel]", state="detached")
         # ... and her lobby lists it: accepted, she is seated
+        once_focused(b, shown("[data-testid=challenge-row] [data-testid=challenge-accept]"))
         b.click("[data-testid=challenge-row] [data-testid=challenge-accept]", timeout=WAIT)
         mid, seat_b, token_b = seat_of(b)
         open_account_match(a, site, mid)
         _, seat_a, token_a = seat_of(a)
         assert {seat_a, seat_b} == {0, 1}
         # each sees the other at the table
-        a.wait_for_selector(f"[data-testid=presence-{seat_b}][data-present=yes]", timeout=WAIT)
-        b.wait_for_selector(f"[data-testid=presence-{seat_a}][data-present=yes]", timeout=WAIT)
+        once_focused(a, shown(f"[data-testid=presence-{seat_b}][data-present=yes]"))
+        once_focused(b, shown(f"[data-testid=presence-{seat_a}][data-present=yes]"))
         assert serious(a) == [], "match page with presence"
         # the match ends; altair offers a rematch, bellatrix accepts: a new match, the seats swapped
         finish(site, {seat_a: a, seat_b: b}, mid, {seat_a: token_a, seat_b: token_b})
@@ -123,9 +140,9 @@ def test_challenge_rematch_seek_between_two_accounts(browser: Browser, site: str
         a.fill("[data-testid=clock-days]", "2")
         a.select_option("[data-testid=clock-lapse]", "claim")
         a.click("[data-testid=seek-post]")
-        a.wait_for_selector("[data-testid=my-seek]", timeout=WAIT)
+        once_focused(a, shown("[data-testid=my-seek]"))
         goto(b, site + "/")
-        b.wait_for_selector("[data-testid=seek-row]", timeout=WAIT)
+        once_focused(b, shown("[data-testid=seek-row]"))
         listed = b.inner_text("[data-testid=seek-row]").replace("\xa0", " ")
         assert "2 days" in listed and "claim the win" in listed, listed
         b.click("[data-testid=seek-row] [data-testid=seek-accept]", timeout=WAIT)

@@ -57,7 +57,8 @@ export function useSeatPresence(matchId, connection) {
     const load = () => { if (!document.hidden) api(`/api/matches/${matchId}/presence`).then((r) => { if (alive) setSeats(r.seats); }).catch(() => {}); };
     load();
     const every = setInterval(load, 15000);
-    return () => { alive = false; clearInterval(every); };
+    window.addEventListener("focus", load);  // back on the tab: who is at the table now, not at the next poll
+    return () => { alive = false; clearInterval(every); window.removeEventListener("focus", load); };
   }, [matchId, connection]);  // read again when the page's own socket (re)connects
   return seats;
 }
@@ -175,7 +176,11 @@ export function LobbySocial({ lobby, navigate }) {
     const every = setInterval(load, POLL_MS);
     const again = () => load();
     window.addEventListener("spacetable:social", again);
-    return () => { alive = false; clearInterval(every); window.removeEventListener("spacetable:social", again); };
+    window.addEventListener("focus", again);  // back on the tab: the lists as they are now, not at the next poll
+    return () => {
+      alive = false; clearInterval(every);
+      window.removeEventListener("spacetable:social", again); window.removeEventListener("focus", again);
+    };
   }, [signed]);
   const me = acc.account ? acc.account.username : null;
   const others = data.seeks.filter((s) => s.by !== me);
