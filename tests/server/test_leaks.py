@@ -85,20 +85,21 @@ def rng_states(state: Any) -> set[int]:
 
 
 def canon(data: Any) -> bytes:
-    """``data``'s JSON with sorted keys: equal for two values exactly when their ``norm`` are equal (compared without
-    decoding: the audit compares whole legal lists of thousands of plans)."""
+    """``data``'s JSON with sorted keys: equal for two values when their ``norm`` are equal (stricter only in telling
+    1 from 1.0), compared without decoding: the audit compares whole legal lists of thousands of plans."""
     return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS)
 
 
 def check_hidden(game: Game[Any], state: Any, seat: int, k: int) -> None:
     """What ``seat`` is sent must not change when the hidden parts of the state change."""
     view = game.view(state, seat)
+    shown = canon(view)
     to_act = game.to_act(state)
     legal = canon(game.legal_actions(state, seat)) if seat in to_act else b""
     for j in range(2):
         other = game.determinize(state, seat, Rng.from_seed(1000 * k + j))
         seen = game.view(other, seat)
-        assert canon(seen) == canon(view), \
+        assert canon(seen) == shown, \
             f"{game.id}: seat {seat}'s view depends on hidden information: {first_diff(norm(view), norm(seen))}"
         if seat in to_act:
             assert canon(game.legal_actions(other, seat)) == legal, \
