@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from ..chromium import ARGS, require_chromium
-from .pages import OPENED
+from .pages import OPENED, SHOTS, page_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,3 +89,30 @@ def close_pages() -> Iterator[None]:
         ctx = OPENED.pop()
         with contextlib.suppress(Exception):  # a browser already gone (its module's teardown) closed it anyway
             ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """When a browser test fails, its report also says what each of its pages showed then (address, version, turn,
+    selection, the composer's buttons and text, console errors; ``pages.page_state``), and a screenshot of each goes
+    to tests/browser/screenshots/failed-*.png: a failure on a busy machine, such as CI's, can then be read without
+    running it again."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    pages = [page for ctx in OPENED for page in ctx.pages]
+    for k, page in enumerate(pages):
+        name = f"failed-{item.name}-{k}.png".replace("/", "_").replace("[", "-").replace("]", "")
+        lines = [f"url: {page.url}", f"state: {page_state(page)}"]
+        with contextlib.suppress(Exception):  # the report must not hide the failure
+            composer = page.locator("[data-testid=composer]")
+            lines.append(f"composer: {composer.first.inner_text(timeout=2_000)[:600]!r}" if composer.count()
+                         else "composer: none on the page")
+        try:
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / name), timeout=5_000)
+            lines.append(f"screenshot: {SHOTS / name}")
+        except Exception as e:
+            lines.append(f"screenshot: none ({e})")
+        report.sections.append((f"page {k} when the test failed", "\n".join(lines)))
