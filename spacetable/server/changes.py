@@ -99,6 +99,9 @@ class Changes:
         :class:`Conflict`, or a 503 for the client (nothing changed)."""
         try:
             ok = await self.storage.write(job)
+        except ServiceError:  # the job refused the change (a rated match's seat for a guest): nothing was stored
+            restore()
+            raise
         except Exception as exc:
             restore()
             log.exception("storing a change of match %s failed", m.id)

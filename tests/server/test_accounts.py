@@ -342,6 +342,49 @@ def test_second_browser_on_the_app_loop(nim: None, web: TestClient) -> None:
     assert answers[0].status_code == 200, answers[0].text
 
 
+@pytest.mark.hotpath
+def test_a_guest_join_reads_whether_the_match_is_rated_in_its_own_transaction(nim: None, web: TestClient,
+                                                                             inbox: tuple[Inbox, int]) -> None:
+    """A guest's join checks the match is not rated where the seat is written (issue 26): no read of its own before
+    it, and a refusal leaves the seat open and the match unchanged."""
+    box, _ = inbox
+    csrf = signup(web, box, 0, "ann@example.org", "ann")
+    storage = web.app.state.ctx.service.storage  # type: ignore[attr-defined]
+    reads: list[str] = []  # the statements of the reads made apart from a write (the notifier's included)
+    real_read = storage.read
+
+    class Seen:
+        def __init__(self, tx: Any) -> None:
+            self.tx = tx
+
+        async def fetch(self, sql: str, params: Any = None) -> Any:
+            reads.append(sql)
+            return await self.tx.fetch(sql, params)
+
+        async def execute(self, sql: str, params: Any = None) -> Any:
+            reads.append(sql)
+            return await self.tx.execute(sql, params)
+
+    async def counted(job: Any) -> Any:
+        return await real_read(lambda tx: job(Seen(tx)))
+
+    storage.read = counted
+    guest = browser(web)
+    casual = guest.post("/api/matches", json={"game": "nim", "config": {"heaps": 1, "size": 2}, "join_seat": 0}).json()
+    reads.clear()
+    r = guest.post(f"/api/matches/{casual['match']['id']}/seats/1/join", json={})
+    assert r.status_code == 200, r.text
+    assert not [sql for sql in reads if "account_matches" in sql], "the join read the rated flag apart from its write"
+    r = web.post("/api/account/matches", json={"game": "nim", "config": {"heaps": 1, "size": 2}, "rated": True},
+                 headers={"X-CSRF-Token": csrf})
+    mid = r.json()["match"]["id"]
+    before = web.get(f"/api/matches/{mid}").json()
+    r = guest.post(f"/api/matches/{mid}/seats/1/join", json={"name": "Eve"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "rated_match"
+    after = web.get(f"/api/matches/{mid}").json()
+    assert after == before and after["seats"][1]["kind"] == "open"
+
+
 def test_rated_match_seats_ratings_history(nim: None, web: TestClient, inbox: tuple[Inbox, int]) -> None:
     box, _ = inbox
     csrf_a = signup(web, box, 0, "ann@example.org", "ann")

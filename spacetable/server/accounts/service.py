@@ -41,6 +41,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spacetable.server.accounts")
 
+
+def rated_match() -> ServiceError:
+    """The refusal of a guest's (or an AI's) seat in a rated match."""
+    return ServiceError(409, "rated_match", "a rated match is for signed-in players only (no guests, no AI)")
+
+
 SESSION_COOKIE = "spacetable_session"
 CSRF_HEADER = "X-CSRF-Token"
 DELETED_NAME = "Deleted player"
@@ -520,6 +526,19 @@ class AccountService:
     async def is_rated(self, match_id: str) -> bool:
         row = await self.one("SELECT rated FROM account_matches WHERE match_id = :m", m=match_id)
         return bool(row and row["rated"])
+
+    @staticmethod
+    def guests_only_casual(match_id: str) -> Callable[[Tx], Awaitable[None]]:
+        """The statements that refuse a guest a seat of a rated match (409 ``rated_match``), for the join's own
+        transaction (``MatchService.join``'s ``also``): one read where the seat is written, rather than a read of
+        its own before it (a pool connection and a transaction more on PostgreSQL, issue 26)."""
+
+        async def job(tx: Tx) -> None:
+            rows = await tx.fetch("SELECT rated FROM account_matches WHERE match_id = :m", {"m": match_id})
+            if rows and rows[0]["rated"]:
+                raise rated_match()
+
+        return job
 
     async def claim(self, s: Session, claims: Any) -> list[dict[str, Any]]:
         """Bind seats this browser played as a guest (``[{"match_id", "seat", "token"}]``, at most 200) to the account:

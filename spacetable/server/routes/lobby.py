@@ -12,6 +12,7 @@ from spacetable.core import catalog
 from spacetable.games import available, get_game
 
 from ..absence import has_pass
+from ..accounts.service import AccountService
 from ..ai import agent_registry
 from ..collector import PAUSES
 from ..errors import error_body
@@ -122,8 +123,10 @@ async def get_config(match_id: str, c: Ctx) -> dict[str, Any]:
 @router.post("/api/matches/{match_id}/seats/{seat}/join")
 async def join(match_id: str, seat: int, body: JoinSeat, request: Request, c: Ctx, client: Client) -> dict[str, Any]:
     await c.limiter.hit("join", client)
-    await guest_may_join(request, match_id)
-    token = await c.service.join(match_id, seat, body.name)
+    # a rated match takes accounts only: checked in the join's own transaction
+    accounts: AccountService | None = getattr(request.app.state, "accounts", None)
+    token = await c.service.join(match_id, seat, body.name,
+                                 also=None if accounts is None else accounts.guests_only_casual(match_id))
     return {"seat": seat, "token": token, "link": seat_link(match_id, seat, token), "match": await c.service.summary(match_id)}
 
 

@@ -14,7 +14,7 @@ from fastapi import Depends, Request
 
 from ..accounts.passkeys import Passkeys
 from ..accounts.ratings import RatingKeeper
-from ..accounts.service import CSRF_HEADER, SESSION_COOKIE, AccountService, Session
+from ..accounts.service import CSRF_HEADER, SESSION_COOKIE, AccountService, Session, rated_match
 from ..errors import ServiceError
 
 
@@ -68,4 +68,4 @@ async def guest_may_join(request: Request, match_id: str) -> None:
     """A rated match takes accounts only (the lobby's join and AI routes call this)."""
     a: AccountService | None = getattr(request.app.state, "accounts", None)
     if a is not None and len(match_id) <= 32 and await a.is_rated(match_id):
-        raise ServiceError(409, "rated_match", "a rated match is for signed-in players only (no guests, no AI)")
+        raise rated_match()
