@@ -153,6 +153,9 @@ def create_app(database_url: str, ai_workers: int = 1, limits: Limits | None = N
     presence = social_presence.Presence(redis_url)
     service.presence = presence  # type: ignore[attr-defined]
     notifier.at_table = presence.at_tables  # no "your turn" for a player at the table on another process
+    if service.fanout.shared:  # ... and, told by that process, none asked for either (``LiveMatch.seats_elsewhere``)
+        presence.on_seats = lambda match_id, seats: service.fanout.publish(
+            match_id, {"k": "p", "s": seats, "t": presence.ttl})
     notifier.housekeeping.append(chat.prune)
 
     @contextlib.asynccontextmanager

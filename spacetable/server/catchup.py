@@ -56,6 +56,10 @@ class Catchup:
         """A change announced by another process (SRV-X2): queued on the match and applied in order. A chat
         message written through another process is sent to this process's readers at once (it changes nothing)."""
         m = self.registry.matches.get(match_id)
+        if notice.get("k") == "p":  # the seats another process holds a socket of now (it changes nothing stored)
+            if m is not None:
+                held_elsewhere(m, origin, notice)
+            return
         if notice.get("k") == "chat":
             if m is not None:
                 clients.broadcast_chat(m, str(notice["room"]), notice["msg"], frozenset(notice.get("h") or ()))
@@ -143,6 +147,11 @@ class Catchup:
         m.reset_history()
 
     def resync_soon(self) -> None:
+        """After a lost Redis connection: notices may have been lost meanwhile. What other processes said of their
+        seats at the table is forgotten (the events of seats not known to be at the table are checked against the
+        shared presence when they are stored), and the matches are checked against the database."""
+        for m in self.registry.matches.values():
+            m.held_elsewhere.clear()
         self.spawn(self.resync())
 
     async def run(self) -> None:
@@ -226,3 +235,23 @@ class Catchup:
                         raise
                     await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
+
+
+#: the most seats a presence notice names, and the longest time it counts for (seconds)
+PRESENCE_SEATS = 64
+PRESENCE_SECONDS = 300.0
+
+
+def held_elsewhere(m: LiveMatch, origin: str, notice: dict[str, Any]) -> None:
+    """Record a presence notice of process ``origin``: ``{"k": "p", "s": [seats], "t": seconds}``, the seats it
+    holds a socket of now, counted for ``t`` seconds unless it says otherwise meanwhile (``LiveMatch.seats_elsewhere``).
+    A malformed notice is dropped."""
+    seats, ttl = notice.get("s"), notice.get("t")
+    if not origin or not isinstance(seats, list) or len(seats) > PRESENCE_SEATS \
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(m.seats) for s in seats) \
+            or not isinstance(ttl, (int, float)) or isinstance(ttl, bool) or not 0 < ttl <= PRESENCE_SECONDS:
+        return
+    if seats:
+        m.held_elsewhere[origin] = (frozenset(seats), time.monotonic() + float(ttl))
+    else:
+        m.held_elsewhere.pop(origin, None)

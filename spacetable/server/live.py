@@ -249,6 +249,9 @@ class LiveMatch:
     token_recheck: tuple[int, int] = (-1, -1)
     token_recheck_at: float = 0.0
     draining: bool = False
+    #: the seats other processes hold a socket of (their presence notices, ``catchup.Catchup.notice``): process ->
+    #: (seats, monotonic time until which it counts); see :meth:`seats_elsewhere`
+    held_elsewhere: dict[str, tuple[frozenset[int], float]] = field(default_factory=dict, repr=False)
     #: history: the initial state and the state after every ``CHECKPOINT_EVERY`` steps (filled on demand), and
     #: the last state ``state_at`` returned (stepping through a replay costs one apply per step)
     _checkpoints: dict[int, Any] = field(default_factory=dict, repr=False)
@@ -276,6 +279,19 @@ class LiveMatch:
     _public_config: tuple[dict[str, Any], dict[str, Any]] | None = field(default=None, repr=False)
     #: the seats' clock banks for a (version, revision, epoch) (:meth:`LiveMatch.banks`)
     _bank_cache: tuple[tuple[int, int, int], list[float]] | None = field(default=None, repr=False)
+
+    def seats_elsewhere(self) -> frozenset[int]:
+        """The seats whose players are at the table on other processes, as those processes last said (a presence
+        notice when one of their seat sockets opens or closes, again every third of the presence's lifetime); what
+        such a notice said stops counting when its lifetime ends (a process gone without a word)."""
+        if not self.held_elsewhere:
+            return frozenset()
+        now = time.monotonic()
+        out: frozenset[int] = frozenset()
+        for seats, until in self.held_elsewhere.values():
+            if until >= now:
+                out |= seats
+        return out
 
     def fresh(self) -> None:
         if self._cached_for is not self.state:

@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,9 +20,13 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 
+from spacetable.games import get_game
+from spacetable.server.catchup import Catchup
 from spacetable.server.errors import ServiceError
+from spacetable.server.live import LiveMatch, Seat
 from spacetable.server.mail import Mailer, SmtpRelay
 from spacetable.server.notify import Contact, Event, Notifier, NotifyConfig, push, store
+from spacetable.server.notify.events import MatchWatcher
 from spacetable.server.notify.models import OutboxRow, PushSubscriptionRow
 
 from .pushservice import PushService
@@ -328,6 +333,45 @@ def test_events_of_seats_at_the_table_on_any_process_are_left_out_when_stored(en
     run(n._emit_all([turn(3)]))
     assert bell() == [("alice", "chat_mention"), ("alice", "your_turn"), ("bob", "your_turn"), ("bob", "your_turn")]
     assert looked_up == [2, 1]
+
+
+@pytest.mark.hotpath
+def test_seats_another_process_said_it_holds_get_no_events_and_need_no_lookup() -> None:
+    """Issue 26: a process told by another one which seats of a match it holds a socket of (a presence notice,
+    ``catchup.held_elsewhere``) leaves those seats' events out when it stores a change, without asking the shared
+    presence: a match played with a socket on each of two processes stores nothing after a move. A notice with no
+    seat, or one whose lifetime ended, counts no more; a malformed one is dropped; a lost Redis connection forgets
+    them all."""
+    game = get_game("arena")
+    state = game.initial_state(game.normalize_config({}), 1)
+    m = LiveMatch(id="m1", game=game, name="", config={}, seed=1, status="running", ai_seconds=1.0, turn_seconds=None,
+                  turn_started_at=0.0, created_at=0.0, updated_at=0.0, seats=[Seat("human", "a", "h0"),
+                                                                             Seat("human", "b", "h1")], state=state)
+    emitted: list[store.SeatEvents] = []
+    watcher = MatchWatcher(SimpleNamespace(emit_soon=emitted.append))  # type: ignore[arg-type]
+    service = SimpleNamespace(registry=SimpleNamespace(matches={"m1": m}, early={}), spawn=lambda coro: coro.close(),
+                              resync=lambda: asyncio.sleep(0))
+
+    def told(origin: str, notice: dict[str, Any]) -> list[int]:
+        """The seats told by the events the watcher emits after a change, once ``origin`` sent ``notice``."""
+        Catchup.notice(service, "m1", origin, notice)  # type: ignore[arg-type]
+        emitted.clear()
+        watcher(m)
+        return sorted({f[0] for e in emitted for f in e.found})
+
+    assert told("B", {"k": "p", "s": [1], "t": 75}) == [0]
+    assert told("B", {"k": "p", "s": [0, 1], "t": 75}) == [] and emitted == []  # both at the table: nothing
+    for bad in ({"k": "p", "s": [2], "t": 75}, {"k": "p", "s": "01", "t": 75}, {"k": "p", "s": [True], "t": 75},
+                {"k": "p", "s": [0], "t": 0}, {"k": "p", "s": [0], "t": 10_000}, {"k": "p", "s": [0]}):
+        assert told("C", bad) == [] and "C" not in m.held_elsewhere, bad
+    assert told("", {"k": "p", "s": [0], "t": 75}) == [] and "" not in m.held_elsewhere
+    assert told("B", {"k": "p", "s": [], "t": 75}) == [0, 1]  # B's sockets closed
+    assert told("B", {"k": "p", "s": [0, 1], "t": 75}) == []
+    m.held_elsewhere["B"] = (frozenset({0, 1}), time.monotonic() - 1)  # B said nothing within the lifetime
+    assert told("C", {"k": "p", "s": [1], "t": 75}) == [0]
+    Catchup.resync_soon(service)  # type: ignore[arg-type]
+    assert m.held_elsewhere == {}
+    Catchup.notice(service, "other", "B", {"k": "p", "s": [0], "t": 75})  # type: ignore[arg-type]  # not held here
 
 
 # ------------------------------------------------------------------------------- mail

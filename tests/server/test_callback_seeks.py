@@ -279,6 +279,43 @@ def test_seats_at_the_tables_of_several_matches_in_one_read(redis_url: str) -> N
     asyncio.run(run())
 
 
+@pytest.mark.hotpath
+def test_a_process_announces_the_seats_it_holds_when_they_change_and_again_while_held(redis_url: str) -> None:
+    """``Presence.on_seats`` (what the app publishes to the other processes holding a match, issue 26): called with the
+    seats held in a match's room when a seat is first held or last released, not for a second socket of a seat nor
+    for other rooms; and again at every refresh (a third of the lifetime) while a seat is held."""
+    told: list[tuple[str, list[int]]] = []
+    alone = Presence(None)
+    alone.on_seats = lambda match_id, seats: told.append((match_id, seats))
+    alone.hold("m:x", "1")
+    alone.hold("m:x", "1")  # a second socket of seat 1
+    alone.hold("m:x", "0")
+    alone.hold("lobby", "acc")
+    alone.release("m:x", "1")  # one of seat 1's two sockets
+    assert told == [("x", [1]), ("x", [0, 1])]
+    alone.release("m:x", "1")
+    alone.release("m:x", "0")
+    alone.release("m:x", "0")  # released already: nothing
+    assert told[2:] == [("x", [0]), ("x", [])]
+
+    async def refreshed() -> None:
+        shared = Presence(redis_url, ttl=0.6, prefix="test-announce:")
+        again: list[tuple[str, list[int]]] = []
+        shared.on_seats = lambda match_id, seats: again.append((match_id, seats))
+        await shared.start()
+        try:
+            shared.hold("m:y", "2")
+            for _ in range(400):
+                if len(again) >= 3:
+                    break
+                await asyncio.sleep(0.025)
+            assert again[:3] == [("y", [2])] * 3
+        finally:
+            await shared.stop()
+
+    asyncio.run(refreshed())
+
+
 @contextlib.asynccontextmanager
 async def two_processes(redis_url: str, ttl: float, prefix: str) -> AsyncIterator[tuple[Presence, Presence]]:
     """Two processes' presence on one Redis, started and stopped."""

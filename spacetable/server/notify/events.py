@@ -68,12 +68,14 @@ class MatchWatcher:
 
     def __call__(self, m: LiveMatch, seat: int | None = None, action: dict[str, Any] | None = None) -> None:
         present: set[int] = set()
-        if m.subscribers:
-            # a seat whose player is at the table (its socket open in this process) sees on the page what these
-            # events tell (the turn, the start, the end, a draw offer): nothing for it (lichess's rule too), and none
-            # of the rows and wake-ups that each move of live play would cost; the seats at the table on other
-            # processes are left out when the events are stored (``Notifier.at_table``)
+        if m.subscribers or m.held_elsewhere:
+            # a seat whose player is at the table (its socket open in this process, or in another one that said so,
+            # ``LiveMatch.seats_elsewhere``) sees on the page what these events tell (the turn, the start, the end,
+            # a draw offer): nothing for it (lichess's rule too), and none of the rows and wake-ups that each move of
+            # live play would cost; the other seats at the table on other processes are left out when the events
+            # are stored (``Notifier.at_table``)
             present = {sub.seat for sub in m.subscribers if sub.seat is not None and sub.close_code is None}
+            present |= m.seats_elsewhere()
             if all(i in present for i, s in enumerate(m.seats) if s.kind == "human"):
                 return  # every person at the table: the events would all be dropped (live play, move after move)
         found = [f for f in match_events(m, seat, action) if f[0] not in present]

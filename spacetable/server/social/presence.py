@@ -25,6 +25,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -68,6 +69,10 @@ class Presence:
         self._writer: asyncio.Task[None] | None = None
         #: set by :meth:`stop`: the refresher's and the writer's loops end at their next turn
         self._stopping = False
+        #: told the seats this process holds a socket of in a match (its id, the seats) whenever they change, and
+        #: again every ``ttl / 3`` seconds: the app announces them to the other processes holding the match
+        #: (``catchup.held_elsewhere``), whose notifications then leave those players alone without asking Redis
+        self.on_seats: Callable[[str, list[int]], None] | None = None
 
     async def start(self) -> None:
         if self.redis_url:
@@ -120,6 +125,16 @@ class Presence:
             except Exception as e:  # Redis down: the refresher writes held members again, released ones expire
                 log.warning("presence: Redis unreachable (%s)", type(e).__name__)
 
+    def _announce(self, room: str) -> None:
+        """:attr:`on_seats` for a match's room (``m:<id>``): the seats held in it now."""
+        if self.on_seats is None or not room.startswith("m:"):
+            return
+        seats = sorted(int(m) for m in self.held.get(room, ()) if m.isdigit())
+        try:
+            self.on_seats(room[2:], seats)
+        except Exception:  # announcing is a shortcut for the others: holding the seat must not fail with it
+            log.warning("presence: announcing the seats of %s failed", room, exc_info=True)
+
     def _queue(self, room: str, member: str, held: bool) -> None:
         self._pending[room, member] = held
         if self._wake is not None:
@@ -134,6 +149,7 @@ class Presence:
                 for room, members in list(self.held.items()):
                     if members:
                         pipe.zadd(self.prefix + room, dict.fromkeys(members, now + self.ttl))
+                        self._announce(room)
                     pipe.zremrangebyscore(self.prefix + room, "-inf", now)  # the expired members of the room
                 await pipe.execute()
 
@@ -142,8 +158,10 @@ class Presence:
         """A member present for as long as it is held (a seat's socket); call :meth:`release` once for each."""
         members = self.held[room]
         members[member] = members.get(member, 0) + 1
-        if self._redis is not None and members[member] == 1:
-            self._queue(room, member, True)
+        if members[member] == 1:
+            if self._redis is not None:
+                self._queue(room, member, True)
+            self._announce(room)
 
     def release(self, room: str, member: str) -> None:
         members = self.held.get(room)
@@ -156,6 +174,7 @@ class Presence:
                 del self.held[room]
             if self._redis is not None:
                 self._queue(room, member, False)
+            self._announce(room)
 
     async def beat(self, room: str, member: str) -> None:
         """A member present for ``ttl`` seconds from now."""
