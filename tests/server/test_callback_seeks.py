@@ -283,7 +283,8 @@ def test_seats_at_the_tables_of_several_matches_in_one_read(redis_url: str) -> N
 def test_a_process_announces_the_seats_it_holds_when_they_change_and_again_while_held(redis_url: str) -> None:
     """``Presence.on_seats`` (what the app publishes to the other processes holding a match, issue 26): called with the
     seats held in a match's room when a seat is first held or last released, not for a second socket of a seat nor
-    for other rooms; and again at every refresh (a third of the lifetime) while a seat is held."""
+    for other rooms; again at every refresh (a third of the lifetime) while a seat is held; with none when the
+    process stops."""
     told: list[tuple[str, list[int]]] = []
     alone = Presence(None)
     alone.on_seats = lambda match_id, seats: told.append((match_id, seats))
@@ -310,8 +311,10 @@ def test_a_process_announces_the_seats_it_holds_when_they_change_and_again_while
                     break
                 await asyncio.sleep(0.025)
             assert again[:3] == [("y", [2])] * 3
+            shared.hold("lobby", "acc")
         finally:
             await shared.stop()
+        assert again[-1] == ("y", [])  # a process that stops holds nothing any more
 
     asyncio.run(refreshed())
 

@@ -84,11 +84,14 @@ class Presence:
             self._writer = asyncio.create_task(self._write(), name="spacetable-presence-writer")
 
     async def stop(self) -> None:
-        """End the refresher and the writer, take this process's members out of Redis (up to 2 s) and close the
-        connection (up to 2 s): every step bounded. redis-py's timeouts may swallow a cancellation; the tasks are
-        then cancelled again (``tasks.stop_tasks``), and their loops also end on ``_stopping``. A stop that awaited
-        a task whose cancellation was swallowed once held a test server's shutdown for five minutes."""
+        """Say the seats held here are held no more (:attr:`on_seats`), end the refresher and the writer, take this
+        process's members out of Redis (up to 2 s) and close the connection (up to 2 s): every step bounded.
+        redis-py's timeouts may swallow a cancellation; the tasks are then cancelled again (``tasks.stop_tasks``),
+        and their loops also end on ``_stopping``. A stop that awaited a task whose cancellation was swallowed once
+        held a test server's shutdown for five minutes."""
         self._stopping = True
+        for room in list(self.held):  # the other processes stop counting this one's seats at once (before the
+            self._announce(room, gone=True)  # fan-out stops: it sends what is queued first)
         if self._wake is not None:
             self._wake.set()
         await stop_tasks([t for t in (self._refresher, self._writer) if t is not None], "presence tasks")
@@ -125,11 +128,11 @@ class Presence:
             except Exception as e:  # Redis down: the refresher writes held members again, released ones expire
                 log.warning("presence: Redis unreachable (%s)", type(e).__name__)
 
-    def _announce(self, room: str) -> None:
-        """:attr:`on_seats` for a match's room (``m:<id>``): the seats held in it now."""
+    def _announce(self, room: str, gone: bool = False) -> None:
+        """:attr:`on_seats` for a match's room (``m:<id>``): the seats held in it now (none when ``gone``)."""
         if self.on_seats is None or not room.startswith("m:"):
             return
-        seats = sorted(int(m) for m in self.held.get(room, ()) if m.isdigit())
+        seats = [] if gone else sorted(int(m) for m in self.held.get(room, ()) if m.isdigit())
         try:
             self.on_seats(room[2:], seats)
         except Exception:  # announcing is a shortcut for the others: holding the seat must not fail with it
