@@ -54,7 +54,8 @@ class Catchup:
 
     def notice(self, match_id: str, origin: str, notice: dict[str, Any]) -> None:
         """A change announced by another process (SRV-X2): queued on the match and applied in order. A chat
-        message written through another process is sent to this process's readers at once (it changes nothing)."""
+        message written through another process is sent to this process's readers at once, and the seats another
+        process holds a socket of are recorded (:func:`held_elsewhere`): neither changes anything stored."""
         m = self.registry.matches.get(match_id)
         if notice.get("k") == "p":  # the seats another process holds a socket of now (it changes nothing stored)
             if m is not None:

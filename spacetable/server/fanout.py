@@ -6,7 +6,8 @@ action, source, clock start, time). A process that holds the match in memory app
 order: an action whose revision is the next one is applied directly (one ``game.apply``), anything else
 (a gap, a seat change, an undo) makes it read the match from the database (``MatchService.sync``). Its
 clients then get their events and snapshots as if the change had been made there, once and in order
-(SRV-V3).
+(SRV-V3). Two notices change nothing stored and are not ordered: a chat message, and the seats of the match that
+the sending process holds a socket of (``{"k": "p"}``, ``catchup.held_elsewhere``).
 
 * :class:`Fanout`: one process (the default): nothing to send, no other process to hear from.
 * :class:`RedisFanout`: Redis pub/sub, one channel per match (``<prefix>m:<id>``); a process subscribes to
