@@ -65,7 +65,8 @@ Writer = Annotated[Session, Depends(write_session)]
 
 
 async def guest_may_join(request: Request, match_id: str) -> None:
-    """A rated match takes accounts only (the lobby's join and AI routes call this)."""
+    """A rated match takes accounts only (the lobby's AI route calls this; its join checks the same in the join's own
+    transaction, ``AccountService.guests_only_casual``)."""
     a: AccountService | None = getattr(request.app.state, "accounts", None)
     if a is not None and len(match_id) <= 32 and await a.is_rated(match_id):
         raise rated_match()
