@@ -104,15 +104,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     pages = [page for ctx in OPENED for page in ctx.pages]
     for k, page in enumerate(pages):
         name = f"failed-{item.name}-{k}.png".replace("/", "_").replace("[", "-").replace("]", "")
+        # every call bounded (a locator's count and a page's evaluation have no timeout): a hung page must not hang
+        # the run
         lines = [f"url: {page.url}", f"state: {page_state(page)}"]
-        with contextlib.suppress(Exception):  # the report must not hide the failure
-            composer = page.locator("[data-testid=composer]")
-            lines.append(f"composer: {composer.first.inner_text(timeout=2_000)[:600]!r}" if composer.count()
-                         else "composer: none on the page")
+        try:
+            lines.append(f"composer: {page.locator('[data-testid=composer]').first.inner_text(timeout=2_000)[:600]!r}")
+        except Exception as e:  # the report must not hide the failure
+            lines.append(f"composer: none shown within 2 s ({type(e).__name__})")
         try:
             SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SHOTS / name), timeout=5_000)
             lines.append(f"screenshot: {SHOTS / name}")
         except Exception as e:
-            lines.append(f"screenshot: none ({e})")
+            lines.append(f"screenshot: none ({type(e).__name__}: {str(e)[:200]})")
         report.sections.append((f"page {k} when the test failed", "\n".join(lines)))

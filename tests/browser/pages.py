@@ -196,11 +196,12 @@ _PAGE_STATE = """() => {
 
 
 def page_state(page: Page) -> dict[str, Any]:
-    """The page's state for a failure message (see ``_PAGE_STATE``)."""
+    """The page's state for a failure message (see ``_PAGE_STATE``), read within 5 s: a locator's evaluation has a
+    timeout, a page's has none, and a hung page must not hang the run."""
     try:
-        state: dict[str, Any] = page.evaluate(_PAGE_STATE)
+        state: dict[str, Any] = page.locator("html").evaluate(_PAGE_STATE, timeout=5_000)
     except Exception as e:  # a failure message must not hide the failure
-        return {"unreadable": str(e)}
+        return {"unreadable": f"{type(e).__name__}: {str(e)[:200]}", "errors": errors_of(page)}
     state["errors"] = errors_of(page)
     return state
 
