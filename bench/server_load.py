@@ -12,7 +12,10 @@ Setups, one row per phase each (``--setups``, all by default):
   costs);
 * ``pg-redis-2``: two server processes on one PostgreSQL and one Redis; the seats of each match are spread
   over both processes (seat ``s`` of table ``t`` on process ``(t + s) % 2``), so every action is applied in one
-  process and announced to the other, which sends it to its own clients.
+  process and announced to the other, which sends it to its own clients;
+* ``pg-redis-2-routed``: the same two processes behind a proxy that routes by the match id in the path
+  (docs/server.md, "Several processes"): a table creates its matches on process ``t % 2``, and each match's join
+  and sockets go to process :func:`route` of its id, as nginx's ``hash $match consistent`` would send them.
 
 PostgreSQL and Redis are started for the run on loopback in a temporary folder (``spacetable.server.devservers``)
 unless ``--pg-url``/``--redis-url`` name running ones; setups whose server is missing are skipped with a line.
@@ -86,6 +89,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -452,6 +456,12 @@ class Http:
             self.reader = self.writer = None
 
 
+def route(match_id: str, processes: int) -> int:
+    """The process a proxy routing by match id sends ``/api/matches/{id}/...`` and ``/ws/matches/{id}`` to: a hash of
+    the id, the same for every request of the match."""
+    return zlib.crc32(match_id.encode()) % processes
+
+
 def table_address(seed: int) -> str | None:
     """The loopback address table ``seed`` plays from (127.0.0.2 to 127.0.0.251 on Linux, where all of 127/8 is
     this machine): each table is its own player, so the per-address rate limits count one player's requests as
@@ -461,15 +471,15 @@ def table_address(seed: int) -> str | None:
 
 async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stats, seed: int, win: Window, think: float,
                 client: str = "sansio", texts: bool = False, logins: list[tuple[str, str]] | None = None,
-                deflate: bool = False) -> None:
+                deflate: bool = False, routed: bool = False) -> None:
     """One table: a match at a time, every seat a WebSocket client; a new match when one ends. With several
     server processes (``bases``) the table's lobby calls go to one of them and seat ``s`` connects to process
-    ``(seed + s) % len(bases)``: the seats of a match are spread over the processes."""
+    ``(seed + s) % len(bases)``: the seats of a match are spread over the processes. ``routed``: the table creates
+    its matches on that process, and each match's joins and sockets go to process :func:`route` of its id."""
     rng = random.Random(seed)
-    base = bases[seed % len(bases)]
-    host, port = base.removeprefix("http://").split(":")
     local = table_address(seed)
-    http = Http(host, int(port), local)
+    https = [Http(b.removeprefix("http://").split(":")[0], int(b.rsplit(":", 1)[1]), local) for b in bases]
+    http = https[seed % len(bases)]
     while time.perf_counter() < win.stop:
         new = {"game": game, "config": config, "seed": rng.randrange(2**40), "open_seed": True, "join_seat": 0}
         seats: list[Login | None]
@@ -479,19 +489,22 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
         else:
             data = await http.post("/api/matches", new)
         mid, n = data["match"]["id"], len(data["match"]["seats"])
+        home = route(mid, len(bases)) if routed else None
+        joins = https[home] if home is not None else http
         tokens = [data["token"]]
         for s in range(1, n):
             if logins:
-                got = await http.post(f"/api/account/matches/{mid}/seats/{s}/join", {}, seats[s].headers())  # type: ignore[union-attr]
+                got = await joins.post(f"/api/account/matches/{mid}/seats/{s}/join", {}, seats[s].headers())  # type: ignore[union-attr]
             else:
-                got = await http.post(f"/api/matches/{mid}/seats/{s}/join", {})
+                got = await joins.post(f"/api/matches/{mid}/seats/{s}/join", {})
             tokens.append(got["token"])
         if logins:
             for s in range(n):
                 seats[s].token = tokens[s]  # type: ignore[union-attr]
         else:
             seats = [None] * n
-        urls = [f"{bases[(seed + s) % len(bases)].replace('http://', 'ws://')}/ws/matches/{mid}?seat={s}"
+        urls = [f"{bases[(seed + s) % len(bases) if home is None else home].replace('http://', 'ws://')}"
+                f"/ws/matches/{mid}?seat={s}"
                 f"{'' if logins else '&token=' + tokens[s]}{'&texts=1' if texts else ''}" for s in range(n)]
         if client == "sansio":
             await sansio_match(urls, stats, rng, win, think, seats, local, deflate)
@@ -509,7 +522,8 @@ async def table(bases: list[str], game: str, config: dict[str, Any], stats: Stat
         for task in finished:
             task.result()  # re-raise a client's error
         stats.matches_done += 1
-    await http.close()
+    for one in https:
+        await one.close()
 
 
 async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: Window, think: float,
@@ -534,7 +548,8 @@ async def sansio_match(urls: list[str], stats: Stats, rng: random.Random, win: W
 
 async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], start: float, stop: float,
                      think: float, client: str = "sansio", texts: bool = False,
-                     logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
+                     logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False,
+                     routed: bool = False) -> Stats:
     """Play ``seeds``' tables; actions sent between ``start`` and ``stop`` (``time.monotonic``, the same clock in
     every process on one machine) are counted."""
     stats = Stats()
@@ -542,21 +557,22 @@ async def run_tables(bases: list[str], game: str, config: dict[str, Any], seeds:
     win = Window(start + shift, stop + shift)
     cpu = asyncio.create_task(client_cpu_in(win))
     await asyncio.gather(*(table(bases, game, config, stats, s, win, think, client, texts,
-                                 logins.get(s) if logins else None, deflate) for s in seeds))
+                                 logins.get(s) if logins else None, deflate, routed) for s in seeds))
     stats.client_cpu = await cpu
     return stats
 
 
 def client_process(bases: list[str], game: str, config: dict[str, Any], seeds: list[int], start: float, stop: float,
                    think: float, client: str = "sansio", texts: bool = False,
-                   logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False) -> Stats:
+                   logins: dict[int, list[tuple[str, str]]] | None = None, deflate: bool = False,
+                   routed: bool = False) -> Stats:
     """Entry point of a client process: its share of the tables, on uvloop when installed."""
     try:
         import uvloop
 
-        return uvloop.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate))
+        return uvloop.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate, routed))
     except ImportError:
-        return asyncio.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate))
+        return asyncio.run(run_tables(bases, game, config, seeds, start, stop, think, client, texts, logins, deflate, routed))
 
 
 def _ready(_: int) -> int:
@@ -567,7 +583,7 @@ def _ready(_: int) -> int:
 
 def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds: float, think: float, ramp: float,
               logins: dict[int, list[tuple[str, str]]] | None = None,
-              measure: Callable[[], dict[str, float]] | None = None) -> Stats:
+              measure: Callable[[], dict[str, float]] | None = None, routed: bool = False) -> Stats:
     """Play ``matches`` tables for ``ramp`` seconds unmeasured (connections, first matches) and then ``seconds``
     measured. ``measure`` (server CPU, counters) is read when the measured window opens and when it closes, in this
     process, and the difference is the phase's ``Stats.measured``: the ramp's set-ups and actions, the client
@@ -580,7 +596,7 @@ def run_phase(bases: list[str], args: argparse.Namespace, matches: int, seconds:
         start = time.monotonic() + ramp
         stop = start + seconds
         jobs = [(bases, args.game, json.loads(args.config), share, start, stop, think, args.client, args.texts,
-                 {t: logins[t] for t in share} if logins else None, args.deflate) for share in shares]
+                 {t: logins[t] for t in share} if logins else None, args.deflate, routed) for share in shares]
         pending = pool.starmap_async(client_process, jobs)
         before = after = None
         if measure is not None:
@@ -725,6 +741,8 @@ class Setup:
     #: another checkout whose server runs (``--against``), and whether that server has ``--meter``
     root: Path | None = None
     metered: bool = True
+    #: each match's join and sockets go to one process chosen by its id (:func:`route`), not spread over them all
+    routed: bool = False
 
 
 def has_meter(root: Path) -> bool:
@@ -753,7 +771,7 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
 
             seats = get_game(args.game).num_players(json.loads(args.config))
             logins = make_accounts(setup.database_url, max(8, args.matches), seats)
-        run_phase(bases, args, 8, 1.5, 0.0, 0.0, logins)  # warm-up (imports, caches): not counted
+        run_phase(bases, args, 8, 1.5, 0.0, 0.0, logins, routed=setup.routed)  # warm-up (imports, caches): not counted
         phases = [("paced", args.think_ms, args.seconds)]
         if args.max_seconds > 0:
             phases.append(("max", 0.0, args.max_seconds))
@@ -800,7 +818,8 @@ def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
                 return out
 
             whole = cpu()
-            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins, measure=at_edge)
+            stats = run_phase(bases, args, args.matches, seconds, think_ms / 1000, args.ramp, logins, measure=at_edge,
+                              routed=setup.routed)
             used = stats.measured  # over the measured window only (run_phase)
             whole = {k: v - whole[k] for k, v in cpu().items()}  # the whole phase, ramp and end included
             if max(late, default=0.0) > LATE:
@@ -876,7 +895,7 @@ def pg_counters(url: str) -> dict[str, float]:
     return {"commits": float(row[0]), "wal": float(row[1])}
 
 
-SETUPS = ("sqlite", "pg", "pg-redis", "pg-redis-2")
+SETUPS = ("sqlite", "pg", "pg-redis", "pg-redis-2", "pg-redis-2-routed")
 GAMES = ("arena", "fullmetal", "galaxies", "tremble", "worlds")
 BASELINE = ROOT / "bench" / "baselines" / "server_load.json"
 
@@ -986,9 +1005,11 @@ def main(argv: list[str] | None = None) -> int:
                 if name == "pg":
                     rows += bench(Setup("PostgreSQL" + suffix, url, db_pid=db_pid, root=root, metered=metered), args)
                 else:
-                    n = 2 if name == "pg-redis-2" else 1
-                    rows += bench(Setup(f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}" + suffix, url, n,
-                                        redis_url, db_pid=db_pid, redis_pid=redis_pid, root=root, metered=metered), args)
+                    n = 2 if name.startswith("pg-redis-2") else 1
+                    routed = name.endswith("-routed")
+                    label = f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}{', routed' if routed else ''}"
+                    rows += bench(Setup(label + suffix, url, n, redis_url, db_pid=db_pid, redis_pid=redis_pid, root=root,
+                                        metered=metered, routed=routed), args)
     finally:
         if pg is not None:
             pg.stop()

@@ -50,6 +50,8 @@ class Catchup:
         self.spawn = spawn
         #: changes that found the match changed by another process first and were checked again (SRV-X1)
         self.conflicts = 0
+        #: matches that left memory when another process changed them, nobody here following them (:meth:`notice`)
+        self.dropped = 0
         registry.on_early_notice = self.notice
 
     def notice(self, match_id: str, origin: str, notice: dict[str, Any]) -> None:
@@ -69,6 +71,15 @@ class Catchup:
             early = self.registry.early.get(match_id)
             if early is not None:
                 early.append((origin, notice))
+            return
+        if notice.get("k") != "w" and self.registry.evictable(m) and _revision(notice) > m.revision:
+            # a change made elsewhere to a match nobody here follows (no socket, no computer seat, no change under
+            # way): it leaves memory rather than following every change, and is read from the database if it is
+            # needed here again (a proxy routing a match's sockets to one process leaves the process that created
+            # it holding it otherwise, applying each of its moves again); a notice of what this copy already shows
+            # changes nothing
+            self.registry.evict(m)
+            self.dropped += 1
             return
         m.inbox.append((origin, notice))
         if not m.draining:
@@ -236,6 +247,12 @@ class Catchup:
                         raise
                     await self.sync(m)
         raise ServiceError(503, "busy", "the match kept changing meanwhile; try again")
+
+
+def _revision(notice: dict[str, Any]) -> int:
+    """The revision a change notice announces (0 when it names none)."""
+    r = notice.get("r")
+    return r if isinstance(r, int) and not isinstance(r, bool) else 0
 
 
 #: the most seats a presence notice names, and the longest time it counts for (seconds)

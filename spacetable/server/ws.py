@@ -307,6 +307,8 @@ class Connection:
             except ServiceError as exc:
                 await self._fail(exc)
                 return
+        while m.evicted:  # it left memory while this socket authenticated: bind to the copy in memory now
+            m = await service.get(match_id)
         self.match = m
         self._bind(m, seat, digest)
         while True:

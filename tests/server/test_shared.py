@@ -137,17 +137,17 @@ def no_periodic_resync(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_lost_notice_is_caught_up(no_periodic_resync: None, pair: tuple[TestClient, TestClient],
                                     redis_url: str) -> None:
     """SRV-X2: pub/sub delivers at most once; when B misses a change (here: B stops listening to the match), the periodic
-    check against the database brings it up to date and its sockets get the event."""
+    check against the database brings it up to date and its sockets get the event. (B stops listening once its
+    socket is there: a match nobody on B follows would leave B's memory at A's next change, and be read again.)"""
     a, b = pair
     data = create(a, "nim", seed=3, open_seed=True, join_seat=0)
     mid, t0 = data["match"]["id"], data["token"]
     join(a, mid, 1)
     service_b = b.app.state.service  # type: ignore[attr-defined]
-    live(b, mid)
-    b.portal.call(lambda: service_b.fanout.unwatch(mid))  # type: ignore[union-attr]
-    listening(redis_url, service_b.fanout.channel(mid), 1)  # B's unsubscription done: only A listens to the match
     with b.websocket_connect(f"/ws/matches/{mid}") as ws:
         assert ws.receive_json()["version"] == 0
+        b.portal.call(lambda: service_b.fanout.unwatch(mid))  # type: ignore[union-attr]
+        listening(redis_url, service_b.fanout.channel(mid), 1)  # B's unsubscription done: only A listens to the match
         assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
         time.sleep(0.3)
         assert live(b, mid).version == 0  # not heard of
@@ -408,3 +408,60 @@ def test_a_burst_of_requests_is_counted_in_redis_not_let_through(redis_url: str)
 
     passed = asyncio.run(burst())
     assert sum(passed) == 200 * 5  # five a minute for each of the 200 addresses, and no more
+
+
+@pytest.mark.hotpath
+def test_a_match_nobody_follows_here_leaves_memory_when_the_other_process_changes_it(
+        pair: tuple[TestClient, TestClient], redis_url: str) -> None:
+    """A process that holds a match no socket, computer seat or change of its own follows (B loaded it for a request,
+    as the process that created a match does when a proxy routes the match's sockets elsewhere) lets it go at the
+    other process's next change instead of applying it: the match leaves B's memory and B stops listening to it.
+    A socket on B later reads the stored match, up to date. A match B's own socket follows is followed, move by move."""
+    a, b = pair
+    service_b = b.app.state.service  # type: ignore[attr-defined]
+    data = create(a, "nim", seed=4, open_seed=True, join_seat=0)
+    mid, t0 = data["match"]["id"], data["token"]
+    t1 = join(a, mid, 1)
+    live(b, mid)
+    listening(redis_url, service_b.fanout.channel(mid), 2)
+    dropped = b.get("/health").json()["dropped"]
+    assert act(a, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+    wait_for(lambda: mid not in service_b.registry.matches)
+    assert b.get("/health").json()["dropped"] == dropped + 1
+    listening(redis_url, service_b.fanout.channel(mid), 1)  # only A listens to the match now
+    with b.websocket_connect(f"/ws/matches/{mid}?seat=1") as ws:
+        ws.send_json({"type": "auth", "token": t1})
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["version"] == 1  # read again from the database
+        listening(redis_url, service_b.fanout.channel(mid), 2)
+        assert act(a, mid, 1, t1, 1, {"type": "take", "heap": 1, "count": 1}).status_code == 200
+        event = ws.receive_json()
+        assert event["version"] == 2  # A's change, applied on B for its socket
+        assert live(b, mid).version == 2
+    assert b.get("/health").json()["dropped"] == dropped + 1  # followed while its socket was there, not dropped
+
+
+@pytest.mark.hotpath
+def test_a_socket_whose_match_left_memory_while_it_authenticated_follows_the_copy_in_memory(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match may leave a process's memory at any await (another process changed it and nobody here followed it,
+    or the idle sweep): a socket that authenticated meanwhile subscribes to the match as it is now in memory, read
+    again, not to the copy that left (whose events nobody sends)."""
+    with TestClient(create_app(sqlite_url, ai_workers=0, limits=lenient_limits())) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        data = create(c, "nim", seed=5, open_seed=True, join_seat=0)
+        mid, t0 = data["match"]["id"], data["token"]
+        t1 = join(c, mid, 1)
+        real = service.authorize
+
+        async def authorize_then_leave(m: Any, seat: int, token: str | None) -> str:
+            digest: str = await real(m, seat, token)
+            service.registry.evict(m)  # the match leaves memory while this socket authenticates
+            return digest
+
+        monkeypatch.setattr(service, "authorize", authorize_then_leave)
+        with c.websocket_connect(f"/ws/matches/{mid}?seat=1&token={t1}") as ws:
+            assert ws.receive_json()["type"] == "snapshot"
+            assert len(live(c, mid).subscribers) == 1  # the socket follows the copy in memory
+            assert act(c, mid, 0, t0, 0, {"type": "take", "heap": 0, "count": 1}).status_code == 200
+            assert ws.receive_json()["version"] == 1

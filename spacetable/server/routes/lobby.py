@@ -36,6 +36,7 @@ async def health(c: Ctx) -> dict[str, Any]:
             "server": s.server_id, "database": s.storage.dialect, "fanout": "redis" if s.fanout.shared else "local",
             "fanout_ok": s.fanout.healthy(), "notices_sent": s.fanout.sent, "notices_received": s.fanout.received,
             "ai_moves": s.ai_seats.moves, "taken_over": s.leases.taken_over, "conflicts": s.conflicts,
+            "dropped": s.catchup.dropped,
             "ai_lanes": s.ai_seats.runner.scheduler.stats(),
             "appends": {"commits": s.storage.batches, "actions": s.storage.appended},
             "hotpath": METER.snapshot(), "gc": PAUSES.snapshot()}
