@@ -1049,12 +1049,13 @@ def print_ratios(rows: list[dict[str, str]]) -> None:
             if base:
                 print(f"{game} {phase}: PostgreSQL / SQLite: actions/s {_num(r['actions/s']) / _num(base['actions/s']):.2f}, "
                       f"server CPU per action {_num(r['server CPU ms/action']) / _num(base['server CPU ms/action']):.2f}")
-        if setup.endswith("2 processes"):
+        if setup.endswith(("2 processes", "2 processes, routed")):
             one = by.get((game, "PostgreSQL + Redis, 1 process", phase))
             if one:
                 ratio = _num(r["server CPU ms/action"]) / _num(one["server CPU ms/action"])
-                print(f"{game} {phase}: two processes / one on PostgreSQL + Redis: server CPU per action {ratio:.2f} "
-                      f"(the fan-out's cost; goal <= 1.20)")
+                routed = ", routed by match id" if setup.endswith("routed") else ""
+                print(f"{game} {phase}: two processes{routed} / one on PostgreSQL + Redis: server CPU per action "
+                      f"{ratio:.2f} (the fan-out's cost; goal <= 1.20)")
 
 
 def print_against(rows: list[dict[str, str]], suffix: str) -> None:
