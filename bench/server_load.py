@@ -15,7 +15,8 @@ Setups, one row per phase each (``--setups``, all by default):
   process and announced to the other, which sends it to its own clients;
 * ``pg-redis-2-routed``: the same two processes behind a proxy that routes by the match id in the path
   (docs/server.md, "Several processes"): a table creates its matches on process ``t % 2``, and each match's join
-  and sockets go to process :func:`route` of its id, as nginx's ``hash $match consistent`` would send them.
+  and sockets go to process :func:`route` of its id, one process per match as the nginx configuration there
+  routes them (its hash differs, the routing is the same in kind).
 
 PostgreSQL and Redis are started for the run on loopback in a temporary folder (``spacetable.server.devservers``)
 unless ``--pg-url``/``--redis-url`` name running ones; setups whose server is missing are skipped with a line.
