@@ -70,6 +70,13 @@ unmetered (no CPU split for it).
 
     .venv/bin/python bench/server_load.py --game all --setups sqlite --against /tmp/before --repeat 2
 
+The same code under another interpreter, the same way: ``--against-python PYTHON`` runs the other servers under
+that Python (a virtual environment of it with spacetable's dependencies), alone or with ``--against``; the header
+names both interpreters. The build of the interpreter moves the figures by more than most changes do
+(docs/server.md, "The interpreter").
+
+    .venv/bin/python bench/server_load.py --game arena --setups sqlite --against-python /tmp/debian-venv/bin/python --repeat 2
+
 Targets on the 2-core development machine (issue 26), Cosmic Arena, 200 matches: server CPU per action <= 0.6 ms
 paced, >= 2,000 actions/s in the max phase on SQLite, paced p99 < 25 ms; PostgreSQL within 10 % of SQLite; two
 processes on PostgreSQL + Redis at most 20 % more CPU per action than one. Figures are printed, never asserted.
@@ -133,11 +140,12 @@ UNREACHED = "1000000/second;60000000/minute"
 
 def start_server(database_url: str, port: int, log_level: str, redis_url: str | None = None,
                  db_writers: int = 2, metered: bool = True, root: Path | None = None,
-                 game: str = "") -> subprocess.Popen[bytes]:
-    """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``); ``game`` ``floor``:
-    the same server with the benchmark's floor game registered (``bench/floor_game.py``)."""
+                 game: str = "", python: str | None = None) -> subprocess.Popen[bytes]:
+    """One ``spacetable serve`` process; ``root``: run another checkout's server (``--against``); ``python``: under
+    another interpreter (``--against-python``; default this one); ``game`` ``floor``: the same server with the
+    benchmark's floor game registered (``bench/floor_game.py``)."""
     serve = [str(ROOT / "bench" / "floor_game.py")] if game == floor_game.ID else ["-m", "spacetable.server.cli"]
-    cmd = [sys.executable, *serve, "--host", "127.0.0.1", "--port", str(port),
+    cmd = [python or sys.executable, *serve, "--host", "127.0.0.1", "--port", str(port),
            "--database-url", database_url, "--log-level", log_level, "--ai-workers", "0", "--db-writers", str(db_writers),
            # the per-address rate limits stay in place (each request is counted, as in production, in the window of
            # its table's own address: ``table_address``) but so high that they never refuse, and so does each socket's
@@ -744,11 +752,13 @@ class Setup:
     metered: bool = True
     #: each match's join and sockets go to one process chosen by its id (:func:`route`), not spread over them all
     routed: bool = False
+    #: the interpreter the servers run under (``--against-python``; ``None``: this one)
+    python: str | None = None
 
 
-def has_meter(root: Path) -> bool:
+def has_meter(root: Path, python: str | None = None) -> bool:
     """Whether the server of the checkout ``root`` knows ``--meter`` (older ones do not)."""
-    out = subprocess.run([sys.executable, "-m", "spacetable.server.cli", "--help"], cwd=root, capture_output=True,
+    out = subprocess.run([python or sys.executable, "-m", "spacetable.server.cli", "--help"], cwd=root, capture_output=True,
                          text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
     return "--meter" in out.stdout
 
@@ -756,14 +766,15 @@ def has_meter(root: Path) -> bool:
 def bench(setup: Setup, args: argparse.Namespace) -> list[dict[str, str]]:
     ports = [free_port() for _ in range(setup.processes)]
     procs = [start_server(setup.database_url, port, args.log_level, setup.redis_url, args.db_writers,
-                          setup.metered and not args.no_meter, setup.root, args.game)
+                          setup.metered and not args.no_meter, setup.root, args.game, setup.python)
              for port in ports]
     spies: list[subprocess.Popen[bytes]] = []
     rows = []
     try:
         if args.profile:
             # one file per game, setup and process (a run of several setups keeps each one's samples)
-            tag = re.sub(r"[^a-z0-9]+", "-", setup.label.lower()).strip("-") + ("-against" if setup.root else "")
+            tag = (re.sub(r"[^a-z0-9]+", "-", setup.label.lower()).strip("-")
+                   + ("-against" if setup.root or setup.python else ""))
             spies = [profile(p.pid, Path(args.profile) / f"{args.game}-{tag}-{k}.txt") for k, p in enumerate(procs)]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         logins = None
@@ -949,17 +960,32 @@ def main(argv: list[str] | None = None) -> int:
                    help="a second checkout of spacetable (e.g. a git worktree of an older commit): each game, setup "
                         "and repeat runs its server and this one's in turn, in swapped order at each repeat; the "
                         "ratios this / it are printed")
-    p.add_argument("--against-label", default="before", help="--against: the label of its rows (before)")
+    p.add_argument("--against-python", default=None, metavar="PYTHON",
+                   help="run the other servers under this interpreter (a virtual environment's python with "
+                        "spacetable's dependencies installed); alone, without --against, this checkout under two "
+                        "interpreters")
+    p.add_argument("--against-label", default=None,
+                   help="the label of the other server's rows (before; with --against-python alone, other Python)")
     p.add_argument("--log-level", default="warning")
     args = p.parse_args(argv)
     against: Path | None = Path(args.against).resolve() if args.against else None
     if against is not None and not (against / "spacetable" / "server" / "cli.py").exists():
         p.error(f"--against {against}: not a spacetable checkout (no spacetable/server/cli.py)")
-    against_metered = has_meter(against) if against is not None else True
-    #: the servers each setup runs: (label suffix, checkout, metered); the other checkout's first, then this one's
-    versions: list[tuple[str, Path | None, bool]] = [("", None, True)]
+    other_python: str | None = None
+    if args.against_python:
+        other_python = shutil.which(args.against_python) or args.against_python
+        if not os.access(other_python, os.X_OK):
+            p.error(f"--against-python {args.against_python}: not an executable")
+        if against is None:
+            against = ROOT
+    if args.against_label is None:
+        args.against_label = "other Python" if args.against_python and not args.against else "before"
+    against_metered = has_meter(against, other_python) if against is not None else True
+    #: the servers each setup runs: (label suffix, checkout, metered, interpreter); the other one's first, then this
+    #: one's
+    versions: list[tuple[str, Path | None, bool, str | None]] = [("", None, True, None)]
     if against is not None:
-        versions.insert(0, (f" [{args.against_label}]", against, against_metered))
+        versions.insert(0, (f" [{args.against_label}]", against, against_metered, other_python))
     wanted = [x.strip() for x in args.setups.split(",") if x.strip()]
     unknown = set(wanted) - set(SETUPS)
     if unknown:
@@ -971,6 +997,8 @@ def main(argv: list[str] | None = None) -> int:
           f"games {', '.join(games)}, {args.matches} concurrent matches, {args.client_procs} client process(es), "
           f"texts {'on' if args.texts else 'off'}, compression {'on' if args.deflate else 'off'}"
           f"{', every seat signed in' if args.accounts else ''}", flush=True)
+    print(f"interpreter: {interpreter()}"
+          + (f"; [{args.against_label}]: {interpreter(other_python)}" if other_python else ""), flush=True)
     rows: list[dict[str, str]] = []
     pg: TempPostgres | None = None
     redis: TempRedis | None = None
@@ -994,23 +1022,24 @@ def main(argv: list[str] | None = None) -> int:
             # against itself gave 1.11 in that order), so give an even --repeat for a fair median
             runs = [(g, w, v) for g in games for k in range(max(1, args.repeat)) for w in wanted
                     for v in (versions if k % 2 == 0 else versions[::-1])]
-            for game, name, (suffix, root, metered) in runs:
+            for game, name, (suffix, root, metered, python) in runs:
                 args.game = game
                 if name == "sqlite":
                     rows += bench(Setup("SQLite (WAL)" + suffix, f"sqlite:///{Path(tmp) / f'bench-{game}-{len(rows)}.sqlite3'}",
-                                        root=root, metered=metered), args)
+                                        root=root, metered=metered, python=python), args)
                     continue
                 if not (pg or args.pg_url) or (name.startswith("pg-redis") and not redis_url):
                     continue
                 url = args.pg_url or pg.create_database(f"bench_{game}_{name.replace('-', '_')}_{len(rows)}")  # type: ignore[union-attr]
                 if name == "pg":
-                    rows += bench(Setup("PostgreSQL" + suffix, url, db_pid=db_pid, root=root, metered=metered), args)
+                    rows += bench(Setup("PostgreSQL" + suffix, url, db_pid=db_pid, root=root, metered=metered,
+                                        python=python), args)
                 else:
                     n = 2 if name.startswith("pg-redis-2") else 1
                     routed = name.endswith("-routed")
                     label = f"PostgreSQL + Redis, {n} process{'es' if n > 1 else ''}{', routed' if routed else ''}"
                     rows += bench(Setup(label + suffix, url, n, redis_url, db_pid=db_pid, redis_pid=redis_pid, root=root,
-                                        metered=metered, routed=routed), args)
+                                        metered=metered, routed=routed, python=python), args)
     finally:
         if pg is not None:
             pg.stop()
@@ -1074,6 +1103,20 @@ def print_against(rows: list[dict[str, str]], suffix: str) -> None:
         print(f"  {game} {setup} {phase}: server CPU per action {old['server CPU ms/action']} -> "
               f"{r['server CPU ms/action']} ms ({cpu:.2f}); actions/s {old['actions/s']} -> {r['actions/s']} ({rate:.2f}); "
               f"p99 {old['p99 ms']} -> {r['p99 ms']} ms")
+
+
+def interpreter(python: str | None = None) -> str:
+    """The interpreter that runs the servers, as its build matters: the same code and machine took 12 % less CPU per
+    action in the max phase under Debian's Python 3.11 (built with profile-guided and link-time optimisation) than
+    under a plain ``pyenv install`` of 3.11.7 (docs/server.md, "The interpreter")."""
+    exe = python or sys.executable
+    try:
+        out = subprocess.run([exe, "-c", "import os, sys, platform; "
+                              "print(platform.python_version(), os.path.realpath(sys.executable))"],
+                             capture_output=True, text=True, timeout=60).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return exe
+    return f"Python {out[0]} at {out[1]}" if len(out) == 2 else exe
 
 
 def machine() -> str:

@@ -140,3 +140,39 @@ def test_missing_chromium_is_one_line_in_a_real_run(tmp_path: Path) -> None:
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     lines = [line for line in run.stdout.splitlines() if "chromium" in line]
     assert run.returncode in (0, 5) and len(lines) == 1 and "browser tests skipped" in lines[0], run.stdout
+
+
+def _fake_python(folder: Path, name: str, prelude: str) -> Path:
+    """An interpreter that is this one with ``prelude`` run before the code it is given with ``-c``."""
+    fake = folder / name
+    fake.write_text(f'#!/usr/bin/env bash\n[ "$1" = -c ] || exit 2\nexec {sys.executable} -c "{prelude}\n$2"\n')
+    fake.chmod(0o755)
+    return fake
+
+
+def _pick(candidates: list[str], python: str | None = None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON"}
+    if python is not None:
+        env["PYTHON"] = python
+    script = f'. {ROOT}/scripts/lib/python.sh\npick_python "$@"'
+    run = subprocess.run(["bash", "-c", script, "pick", *candidates], capture_output=True, text=True, env=env,
+                         timeout=60, check=True)
+    return run.stdout.strip()
+
+
+def test_setup_takes_the_first_interpreter_that_is_recent_and_makes_virtual_environments(tmp_path: Path) -> None:
+    """``scripts/setup`` makes a new .venv with the system's /usr/bin/python3 before python3 from PATH
+    (``scripts/lib/python.sh``, docs/server.md "The interpreter"): a candidate counts only when it is Python 3.11
+    or newer and has venv and ensurepip (Debian's python3-venv); ``PYTHON`` overrides the choice."""
+    old = _fake_python(tmp_path, "old", "import sys; sys.version_info = (3, 10, 12)")
+    bare = _fake_python(tmp_path, "bare", "import sys; sys.modules['ensurepip'] = None")
+    good = _fake_python(tmp_path, "good", "import sys")
+    also = _fake_python(tmp_path, "also", "import sys")
+    missing = str(tmp_path / "missing")
+    assert _pick([missing, str(old), str(bare), str(good), str(also)]) == str(good)
+    assert _pick([str(good), str(also)]) == str(good)
+    # nothing qualifies: the last candidate, whose own error then says why
+    assert _pick([str(old), str(bare)]) == str(bare)
+    assert _pick([str(good)], python="/opt/my/python") == "/opt/my/python"
+    setup = (ROOT / "scripts" / "setup").read_text()
+    assert "pick_python /usr/bin/python3 python3" in setup
