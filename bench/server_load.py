@@ -1106,9 +1106,9 @@ def print_against(rows: list[dict[str, str]], suffix: str) -> None:
 
 
 def interpreter(python: str | None = None) -> str:
-    """The interpreter that runs the servers, as its build matters: the same code and machine took 12 % less CPU per
-    action in the max phase under Debian's Python 3.11 (built with profile-guided and link-time optimisation) than
-    under a plain ``pyenv install`` of 3.11.7 (docs/server.md, "The interpreter")."""
+    """The interpreter that runs the servers, as its build matters: the same code on the same machine took 8 to 21 %
+    less CPU per action under Debian's Python 3.11 (built with profile-guided and link-time optimisation) than under
+    a plain ``pyenv install`` of 3.11.7 (docs/server.md, "The interpreter")."""
     exe = python or sys.executable
     try:
         out = subprocess.run([exe, "-c", "import os, sys, platform; "

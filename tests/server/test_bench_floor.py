@@ -9,6 +9,7 @@ import argparse
 import importlib.util
 import json
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -171,3 +172,27 @@ def test_the_load_bench_check_names_the_baselines_machine_and_fails_over_the_tol
     path.write_text(json.dumps({**stored, "machine": "2 x another CPU, Python 3.11.7"}))
     assert sl.check(rows(0.80), path, 1.25) == 0
     assert "the baseline was stored on 2 x another CPU, Python 3.11.7, this is " + sl.machine() in capsys.readouterr().out
+
+
+def test_the_load_bench_runs_a_server_under_the_interpreter_it_is_given(sqlite_url: str, tmp_path: Path) -> None:
+    """``--against-python``: the other servers run under another interpreter (docs/server.md, "The interpreter"); the
+    header names each interpreter by its version and real path. The stand-in interpreter here is this one behind a
+    script that records each start."""
+    sl = server_load()
+    starts = tmp_path / "starts"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/usr/bin/env bash\necho "$*" >> {starts}\nexec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    port = sl.free_port()
+    server = sl.start_server(sqlite_url, port, "warning", game="floor", python=str(wrapper))
+    try:
+        assert sl.health(f"http://127.0.0.1:{port}")["status"] == "ok"
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert "floor_game.py" in starts.read_text() and "--port " + str(port) in starts.read_text()
+    assert sl.interpreter(str(wrapper)) == f"Python {platform.python_version()} at {os.path.realpath(sys.executable)}"
+    assert sl.interpreter() == sl.interpreter(sys.executable)
+    refused = subprocess.run([sys.executable, str(BENCH / "server_load.py"), "--against-python", str(tmp_path / "none")],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "not an executable" in refused.stderr
