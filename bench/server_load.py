@@ -1106,7 +1106,7 @@ def print_against(rows: list[dict[str, str]], suffix: str) -> None:
 
 
 def interpreter(python: str | None = None) -> str:
-    """The interpreter that runs the servers, as its build matters: the same code on the same machine took 8 to 21 %
+    """The interpreter that runs the servers, as its build matters: the same code on the same machine took 8 to 30 %
     less CPU per action under Debian's Python 3.11 (built with profile-guided and link-time optimisation) than under
     a plain ``pyenv install`` of 3.11.7 (docs/server.md, "The interpreter")."""
     exe = python or sys.executable

@@ -3,7 +3,7 @@
 #                              and can make a virtual environment (venv and ensurepip: Debian's python3-venv);
 #                              else the last candidate.
 # scripts/setup tries the distribution's /usr/bin/python3 before python3 from PATH: Debian (as Ubuntu and Fedora)
-# builds it with profile-guided and link-time optimisation, and the play server took 8 to 21 % less CPU per action
+# builds it with profile-guided and link-time optimisation, and the play server took 8 to 30 % less CPU per action
 # under Debian's 3.11 than under a plain source build of 3.11 (pyenv's default) on the same machine
 # (docs/server.md, "The interpreter").
 pick_python() {
