@@ -69,7 +69,8 @@ def test_serve_installs_the_runtime_lock_and_setup_shows_progress() -> None:
 
 def test_ci_lists_its_apt_packages_one_per_line() -> None:
     text = (ROOT / ".ci" / "run").read_text()
-    block = text.split("APT_PACKAGES=(", 1)[1].split(")", 1)[0]
+    # the array runs to the first line that closes it; a comment may hold parentheses of its own
+    block = text.split("APT_PACKAGES=(", 1)[1].split("\n)", 1)[0]
     packages = [line.split("#", 1)[0].strip() for line in block.splitlines() if line.split("#", 1)[0].strip()]
     assert "chromium" in packages and "python3-venv" in packages and all(" " not in p for p in packages)
     assert 'apt_install "${APT_PACKAGES[@]}"' in text and "./scripts/test" in text
